@@ -1,0 +1,34 @@
+import type { Config } from './config.ts';
+import type { Clock } from './clock.ts';
+import type { Db } from './db/prisma.ts';
+import type { Logger } from './log.ts';
+import type { Services } from './services.ts';
+import { createAttestationService } from './attestations/service.ts';
+import { createOffchainSigner } from './attestations/offchain.ts';
+import { SCHEMA_UID } from './chain/schema.ts';
+import { DEV_EAS_ADDRESS, EAS_VERSION } from './chain/deployments.ts';
+import { createKeyService } from './keys/service.ts';
+import { createHealthService, type ReadinessCheck } from './system/health.ts';
+
+/** Builds every service from its parts; nothing here listens, connects or reads the environment. */
+export function buildServices(deps: { config: Config; db: Db; clock: Clock; log: Logger; readiness?: Record<string, ReadinessCheck> }): Services {
+  const { config, db, clock, log } = deps;
+  const signer = createOffchainSigner({
+    privateKey: config.chain.relayerPrivateKey,
+    domain: { name: 'EAS Attestation', version: EAS_VERSION, chainId: config.chain.chainId, verifyingContract: config.chain.easAddress ?? DEV_EAS_ADDRESS },
+    schemaUid: SCHEMA_UID,
+  });
+  return {
+    config,
+    clock,
+    log,
+    keys: createKeyService(db, clock),
+    attestations: createAttestationService({ db, clock, signer, chainId: config.chain.chainId, verifyBaseUrl: config.verifyBaseUrl }),
+    health: createHealthService({
+      database: async () => {
+        await db.$queryRaw`SELECT 1`;
+      },
+      ...deps.readiness,
+    }),
+  };
+}

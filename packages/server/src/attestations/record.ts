@@ -1,0 +1,36 @@
+import type { AttestationRecord } from './contracts.ts';
+import type { AttestationRow } from './store.ts';
+import type { OffchainPackage } from './offchain.ts';
+
+/** The public view of a stored attestation: no account or key data. */
+export function toRecord(row: AttestationRow, verifyBaseUrl: string): AttestationRecord {
+  const uid = row.uid as `0x${string}`;
+  return {
+    uid,
+    type: row.type as AttestationRecord['type'],
+    mode: row.mode as AttestationRecord['mode'],
+    contentHash: row.contentHash,
+    contentType: row.contentType,
+    chainId: row.chainId,
+    schemaUid: row.schemaUid,
+    attester: row.attester,
+    txHash: row.txHash,
+    blockNumber: row.blockNumber === null ? null : Number(row.blockNumber),
+    createdAt: row.createdAt.toISOString(),
+    revoked: row.revokedAt !== null,
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+    revocationTxHash: row.revocationTxHash,
+    verifyUrl: `${verifyBaseUrl}/${uid}`,
+    offchain: (row.offchain as unknown as OffchainPackage | null) ?? null,
+  };
+}
+
+/** Opaque page cursors: the last row's id, base64url-encoded. */
+export function encodeCursor(id: bigint): string {
+  return Buffer.from(`id:${id}`).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): bigint | undefined {
+  const match = /^id:(\d{1,19})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  return match ? BigInt(match[1]!) : undefined;
+}

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { notImplemented } from '../errors.ts';
+import { authedProcedure, publicProcedure, router } from '../trpc.ts';
+import {
+  attestationRecord,
+  batchInput,
+  batchOutput,
+  createAttestationInput,
+  createdAttestation,
+  revokeInput,
+  revokeOutput,
+  searchInput,
+  searchOutput,
+  uidSchema,
+} from './contracts.ts';
+
+const tags = ['attestations'];
+
+export const attestationsRouter = router({
+  create: authedProcedure
+    .meta({
+      successStatus: 201,
+      openapi: { method: 'POST', path: '/v1/attestations', tags, protect: true, summary: 'Create an attestation', description: 'Attests that content is human-made or AI-generated, on-chain (default) or off-chain.' },
+    })
+    .input(createAttestationInput)
+    .output(createdAttestation)
+    .mutation(({ ctx, input }) => ctx.services.attestations.create(ctx.auth, input, ctx)),
+
+  batch: authedProcedure
+    .meta({
+      successStatus: 201,
+      openapi: { method: 'POST', path: '/v1/attestations/batch', tags, protect: true, summary: 'Create up to 100 attestations', description: 'All on-chain items go into one multiAttest transaction; validated all-or-nothing.' },
+    })
+    .input(batchInput)
+    .output(batchOutput)
+    .mutation(() => {
+      throw notImplemented('Batch creation');
+    }),
+
+  get: publicProcedure
+    .meta({ openapi: { method: 'GET', path: '/v1/attestations/{uid}', tags, protect: false, summary: 'Read an attestation' } })
+    .input(z.strictObject({ uid: uidSchema }))
+    .output(attestationRecord)
+    .query(({ ctx, input }) => ctx.services.attestations.get(input.uid)),
+
+  search: publicProcedure
+    .meta({ openapi: { method: 'GET', path: '/v1/attestations', tags, protect: false, summary: 'Search attestations by content hash', description: 'Newest first, cursor-paginated.' } })
+    .input(searchInput)
+    .output(searchOutput)
+    .query(({ ctx, input }) => ctx.services.attestations.search(input)),
+
+  revoke: authedProcedure
+    .meta({ openapi: { method: 'POST', path: '/v1/attestations/{uid}/revoke', tags, protect: true, summary: 'Revoke an attestation', description: 'Signed by the relayer on your behalf; only the account that created it may revoke it.' } })
+    .input(revokeInput)
+    .output(revokeOutput)
+    .mutation(() => {
+      throw notImplemented('Revocation');
+    }),
+});

@@ -1,0 +1,89 @@
+import type { Clock } from '../clock.ts';
+import type { Db } from '../db/prisma.ts';
+import { AppError, notFound } from '../errors.ts';
+import { appendAudit } from '../audit/log.ts';
+import { encodeAttestationData, SCHEMA_UID } from '../chain/schema.ts';
+import type { AuthenticatedKey } from '../keys/service.ts';
+import type { CreateAttestationInput, CreatedAttestation, AttestationRecord } from './contracts.ts';
+import { hashContent, normalizeContentType, normalizeHash } from './content.ts';
+import type { OffchainSigner } from './offchain.ts';
+import { decodeCursor, encodeCursor, toRecord } from './record.ts';
+import { findByUid, insertAttestation, searchByHash } from './store.ts';
+
+/** Where a gated call came from, for the audit log. */
+export interface RequestInfo {
+  requestId: string;
+  ip: string;
+}
+
+export interface AttestationServiceDeps {
+  db: Db;
+  clock: Clock;
+  signer: OffchainSigner;
+  chainId: number;
+  verifyBaseUrl: string;
+}
+
+export type AttestationService = ReturnType<typeof createAttestationService>;
+
+/** Creating, reading and searching attestations. */
+export function createAttestationService({ db, clock, signer, chainId, verifyBaseUrl }: AttestationServiceDeps) {
+  return {
+    /** One attestation: off-chain is signed here and now; on-chain goes through the relayer. */
+    async create(auth: AuthenticatedKey, input: CreateAttestationInput, request: RequestInfo): Promise<CreatedAttestation> {
+      if (input.mode === 'onchain') {
+        throw new AppError('CHAIN_UNAVAILABLE', 'On-chain attestations are not available on this server yet; use mode "offchain".', { mode: 'onchain' }, { 'Retry-After': '60' });
+      }
+      const contentHash = input.content !== undefined ? hashContent(input.content) : normalizeHash(input.contentHash!);
+      const now = clock.now();
+      const offchain = await signer.sign(encodeAttestationData(contentHash, input.type), Math.floor(now / 1000));
+      const uid = offchain.sig.uid;
+      await db.$transaction(async (tx) => {
+        await insertAttestation(tx, {
+          uid,
+          accountId: auth.accountId,
+          apiKeyId: auth.keyId,
+          type: input.type,
+          mode: 'offchain',
+          status: 'confirmed',
+          contentHash,
+          contentType: normalizeContentType(input.contentType),
+          chainId,
+          schemaUid: SCHEMA_UID,
+          attester: signer.address,
+          offchain: offchain as never,
+          createdAt: new Date(now),
+        });
+        await appendAudit(tx, {
+          accountId: auth.accountId,
+          at: new Date(now),
+          action: 'attestation.created',
+          actorKeyPrefix: auth.prefix,
+          resource: `attestation:${uid}`,
+          outcome: 'success',
+          ip: request.ip,
+          requestId: request.requestId,
+          details: { mode: 'offchain', type: input.type },
+        });
+      });
+      return { uid, txHash: null, verifyUrl: `${verifyBaseUrl}/${uid}`, mode: 'offchain', offchain };
+    },
+
+    async get(uid: string): Promise<AttestationRecord> {
+      const row = await findByUid(db, uid.toLowerCase());
+      if (!row) throw notFound(`Attestation ${uid}`);
+      return toRecord(row, verifyBaseUrl);
+    },
+
+    async search(input: { hash: string; limit: number; cursor?: string | undefined }): Promise<{ data: AttestationRecord[]; nextCursor: string | null }> {
+      const beforeId = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+      if (input.cursor !== undefined && beforeId === undefined) {
+        throw new AppError('VALIDATION_FAILED', 'Invalid request: cursor: is not a cursor this API returned.', { errors: [{ path: 'cursor', message: 'is not a cursor this API returned' }] });
+      }
+      const rows = await searchByHash(db, normalizeHash(input.hash), input.limit + 1, beforeId);
+      const page = rows.slice(0, input.limit);
+      const last = page.at(-1);
+      return { data: page.map((row) => toRecord(row, verifyBaseUrl)), nextCursor: rows.length > input.limit && last ? encodeCursor(last.id) : null };
+    },
+  };
+}

@@ -1,0 +1,119 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { systemClock } from './clock.ts';
+import { applyMigrations } from './db/migrate.ts';
+import { createPrisma } from './db/prisma.ts';
+import { createKeyService } from './keys/service.ts';
+import { isPrefix, TIERS, type Tier } from './keys/format.ts';
+import { createLogger } from './log.ts';
+import { openDatabase, startService } from './main.ts';
+
+const USAGE = `attestation-service <command>
+
+  serve [--api] [--worker]                 run the service (everything unless parts are named)
+  keys create --tier free|pro|enterprise [--account NAME] [--name LABEL] [--json]
+  keys list [--account NAME] [--json]
+  keys revoke PREFIX12
+  migrate                                  apply database migrations
+`;
+
+class UsageError extends Error {}
+
+function print(json: boolean, value: object, text: string): void {
+  console.log(json ? JSON.stringify(value) : text);
+}
+
+async function serve(config: Config, flags: { api?: boolean; worker?: boolean }): Promise<void> {
+  const all = !flags.api && !flags.worker;
+  const service = await startService(config, { parts: { api: all || !!flags.api, worker: all || !!flags.worker } });
+  let stopping = false;
+  const shutdown = () => {
+    if (stopping) return;
+    stopping = true;
+    service.stop().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+  console.error(`attestation-service: API on ${service.apiUrl} (docs at ${service.apiUrl}/docs); Ctrl-C stops`);
+}
+
+/** Runs `fn` against the configured database (starting the embedded one if nothing runs it). */
+async function withDatabase<T>(config: Config, fn: (databaseUrl: string) => Promise<T>): Promise<T> {
+  const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+  const database = await openDatabase(config, log);
+  try {
+    await applyMigrations(database.databaseUrl);
+    return await fn(database.databaseUrl);
+  } finally {
+    await database.close();
+  }
+}
+
+async function keys(config: Config, args: string[], flags: { tier?: string; account?: string; name?: string; json?: boolean }): Promise<void> {
+  const [action, target] = args;
+  const json = !!flags.json;
+  if (action === 'create' && !TIERS.includes(flags.tier as Tier)) throw new UsageError('keys create needs --tier free|pro|enterprise');
+  if (action === 'revoke' && !isPrefix(target ?? '')) throw new UsageError('keys revoke needs the 12-hex-character key prefix');
+  if (action !== 'create' && action !== 'list' && action !== 'revoke') throw new UsageError(`unknown keys command: ${action ?? '(none)'}`);
+  await withDatabase(config, async (databaseUrl) => {
+    const db = createPrisma(databaseUrl);
+    try {
+      const service = createKeyService(db, systemClock);
+      if (action === 'create') {
+        const created = await service.create({ tier: flags.tier as Tier, account: flags.account ?? 'default', name: flags.name });
+        print(json, created, `${created.key}\n(shown once: store it now; prefix ${created.prefix}, tier ${created.tier}, account ${created.account})`);
+      } else if (action === 'list') {
+        for (const key of await service.list(flags.account)) {
+          print(json, key, `${key.prefix}  ${key.tier.padEnd(10)}  ${key.account.padEnd(16)}  created ${key.createdAt}${key.revokedAt ? `  revoked ${key.revokedAt}` : ''}`);
+        }
+      } else {
+        const revoked = await service.revoke(target!);
+        if (!revoked) throw new UsageError(`no key with prefix ${target}`);
+        print(json, revoked, `revoked ${revoked.prefix} at ${revoked.revokedAt}`);
+      }
+    } finally {
+      await db.$disconnect();
+    }
+  });
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      api: { type: 'boolean' },
+      worker: { type: 'boolean' },
+      tier: { type: 'string' },
+      account: { type: 'string' },
+      name: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [command, ...rest] = positionals;
+  if (values.help || !command) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const config = loadConfig();
+  if (command === 'serve') return serve(config, values);
+  if (command === 'keys') return keys(config, rest, values);
+  if (command === 'migrate') {
+    const applied = await withDatabase(config, (url) => applyMigrations(url));
+    console.log(applied.length ? `applied ${applied.join(', ')}` : 'database is up to date');
+    return;
+  }
+  throw new UsageError(`unknown command: ${command}`);
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
+    console.error(`attestation-service: ${error.message}`);
+    if (error instanceof UsageError) process.stderr.write(`\n${USAGE}`);
+    process.exit(2);
+  }
+  console.error(`attestation-service: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,90 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const DEV_RELAYER_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'; // anvil account 0
+
+const boolean = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const port = z.coerce.number().int().min(0).max(65_535);
+const url = z.url({ protocol: /^https?$/ });
+const hex32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x followed by 64 hex characters');
+const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be 0x followed by 40 hex characters');
+const duration = z.string().regex(/^\d+(ms|s|m|h)$/, 'must be a duration such as 30s, 5m or 2h');
+
+const DURATION_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+
+/** Parses `30s`, `5m`, `2h`, `250ms` into milliseconds. */
+export function parseDuration(text: string): number {
+  const match = /^(\d+)(ms|s|m|h)$/.exec(text);
+  if (!match) throw new Error(`not a duration: ${text}`);
+  return Number(match[1]) * DURATION_MS[match[2] as keyof typeof DURATION_MS];
+}
+
+const schema = z.object({
+  PORT: port.default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  VERIFY_PORT: port.default(8081),
+  PUBLIC_BASE_URL: url.optional(),
+  VERIFY_BASE_URL: url.default('http://localhost:8081'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  CHAIN_RPC_URL: z.url({ protocol: /^(https?|wss?)$/ }).optional(),
+  CHAIN_ID: z.coerce.number().int().positive().default(31_337),
+  RELAYER_PRIVATE_KEY: hex32.optional(),
+  EAS_ADDRESS: address.optional(),
+  SCHEMA_REGISTRY_ADDRESS: address.optional(),
+  CONFIRMATIONS: z.coerce.number().int().min(1).max(64).default(1),
+  WEBHOOK_ALLOW_PRIVATE_URLS: boolean.default(false),
+  WEBHOOK_RETRY_DELAYS: z
+    .string()
+    .default('30s,5m,30m,2h')
+    .pipe(z.string().refine((v) => v.split(',').length === 4 && v.split(',').every((d) => duration.safeParse(d.trim()).success), 'must be four comma-separated durations such as 30s,5m,30m,2h')),
+  TRUST_PROXY: boolean.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = ReturnType<typeof toConfig>;
+
+/** Thrown at boot for a malformed variable; its message is the one line the operator sees. */
+export class ConfigError extends Error {}
+
+/** Reads and validates every environment variable the service uses, once, at boot. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(`invalid configuration: ${String(issue.path[0])} ${issue.message}`);
+  }
+  return toConfig(parsed.data);
+}
+
+function toConfig(v: z.infer<typeof schema>) {
+  const trimSlash = (s: string) => s.replace(/\/+$/, '');
+  return {
+    port: v.PORT,
+    host: v.HOST,
+    verifyPort: v.VERIFY_PORT,
+    publicBaseUrl: trimSlash(v.PUBLIC_BASE_URL ?? `http://${v.HOST === '0.0.0.0' ? 'localhost' : v.HOST}:${v.PORT}`),
+    verifyBaseUrl: trimSlash(v.VERIFY_BASE_URL),
+    dataDir: resolve(v.DATA_DIR),
+    databaseUrl: v.DATABASE_URL,
+    redisUrl: v.REDIS_URL,
+    chain: {
+      rpcUrl: v.CHAIN_RPC_URL,
+      chainId: v.CHAIN_ID,
+      relayerPrivateKey: (v.RELAYER_PRIVATE_KEY ?? DEV_RELAYER_KEY) as `0x${string}`,
+      easAddress: v.EAS_ADDRESS as `0x${string}` | undefined,
+      schemaRegistryAddress: v.SCHEMA_REGISTRY_ADDRESS as `0x${string}` | undefined,
+      confirmations: v.CONFIRMATIONS,
+    },
+    webhooks: {
+      allowPrivateUrls: v.WEBHOOK_ALLOW_PRIVATE_URLS,
+      retryDelaysMs: v.WEBHOOK_RETRY_DELAYS.split(',').map((d) => parseDuration(d.trim())),
+    },
+    trustProxy: v.TRUST_PROXY,
+    logLevel: v.LOG_LEVEL,
+  };
+}

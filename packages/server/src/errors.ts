@@ -1,0 +1,86 @@
+import { TRPCError } from '@trpc/server';
+import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
+
+/** Every error code the API answers with, and its HTTP status: the one place they are mapped. */
+export const ERROR_STATUS = {
+  INVALID_JSON: 400,
+  VALIDATION_FAILED: 400,
+  MISSING_API_KEY: 401,
+  INVALID_API_KEY: 401,
+  API_KEY_REVOKED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  NOT_ACCEPTABLE: 406,
+  ALREADY_REVOKED: 409,
+  IDEMPOTENCY_CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  QUOTA_EXCEEDED: 429,
+  INTERNAL_ERROR: 500,
+  NOT_IMPLEMENTED: 501,
+  CHAIN_UNAVAILABLE: 503,
+  NOT_READY: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export type ErrorDetails = Record<string, unknown>;
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+const TRPC_CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_SUPPORTED',
+  406: 'BAD_REQUEST',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'TOO_MANY_REQUESTS',
+  500: 'INTERNAL_SERVER_ERROR',
+  501: 'NOT_IMPLEMENTED',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+/**
+ * The service's one error family. It is a TRPCError so that both surfaces (REST and /trpc) answer with the
+ * right HTTP status; `errorCode` and `details` are what clients see.
+ */
+export class AppError extends TRPCError {
+  readonly errorCode: ErrorCode;
+  readonly status: number;
+  readonly details: ErrorDetails;
+  /** Extra response headers (Retry-After and the like). */
+  readonly headers: Record<string, string>;
+
+  constructor(
+    errorCode: ErrorCode,
+    message: string,
+    details: ErrorDetails = {},
+    headers: Record<string, string> = {},
+  ) {
+    const status = ERROR_STATUS[errorCode];
+    super({ code: TRPC_CODE_BY_STATUS[status] ?? 'INTERNAL_SERVER_ERROR', message });
+    this.errorCode = errorCode;
+    this.status = status;
+    this.details = details;
+    this.headers = headers;
+  }
+}
+
+/** The spec's error body. */
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  details: ErrorDetails;
+}
+
+export function notImplemented(what: string): AppError {
+  return new AppError('NOT_IMPLEMENTED', `${what} is not available yet on this server.`);
+}
+
+export function notFound(what: string): AppError {
+  return new AppError('NOT_FOUND', `${what} was not found.`);
+}

@@ -1,0 +1,58 @@
+import { TRPCError } from '@trpc/server';
+import { AppError, ERROR_STATUS, type ErrorBody, type ErrorCode } from '../errors.ts';
+
+export interface ErrorResponse {
+  status: number;
+  body: ErrorBody;
+  headers: Record<string, string>;
+}
+
+interface IssueLike {
+  path: PropertyKey[];
+  message: string;
+}
+
+function isZodError(error: unknown): error is { issues: IssueLike[] } {
+  return error instanceof Error && error.name === 'ZodError' && Array.isArray((error as { issues?: unknown }).issues);
+}
+
+const FROM_TRPC_CODE: Partial<Record<TRPCError['code'], [ErrorCode, string]>> = {
+  PARSE_ERROR: ['INVALID_JSON', 'The request body is not valid JSON.'],
+  NOT_FOUND: ['NOT_FOUND', 'No such resource.'],
+  METHOD_NOT_SUPPORTED: ['METHOD_NOT_ALLOWED', 'This method is not allowed on this path.'],
+  PAYLOAD_TOO_LARGE: ['PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB.'],
+  UNSUPPORTED_MEDIA_TYPE: ['UNSUPPORTED_MEDIA_TYPE', 'Send the request body as application/json.'],
+};
+
+function build(code: ErrorCode, message: string, details: ErrorBody['details'] = {}, headers = {}): ErrorResponse {
+  return { status: ERROR_STATUS[code], body: { code, message, details }, headers };
+}
+
+/**
+ * Turns anything thrown while serving a request into the spec's `{ code, message, details }` body. Anything
+ * that is not one of our errors becomes a bare 500: no stack, SQL or secret ever leaves the process.
+ */
+export function toErrorResponse(error: unknown): ErrorResponse {
+  const appError = error instanceof AppError ? error : error instanceof TRPCError && error.cause instanceof AppError ? error.cause : undefined;
+  if (appError) return build(appError.errorCode, appError.message, appError.details, appError.headers);
+
+  const cause = error instanceof TRPCError ? error.cause : error;
+  if (isZodError(cause)) {
+    const errors = cause.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+    const first = errors[0];
+    const message = first ? `Invalid request: ${first.path ? `${first.path}: ` : ''}${first.message}` : 'Invalid request.';
+    return build('VALIDATION_FAILED', message, { errors });
+  }
+  if (error instanceof TRPCError) {
+    const known = FROM_TRPC_CODE[error.code];
+    if (known) return build(known[0], known[1]);
+  }
+  return build('INTERNAL_ERROR', 'Something went wrong on our side. Retry later; if it persists, contact support with the X-Request-Id.');
+}
+
+/** What a log line may say of an unexpected error: its kind and code, never its message (SQL, values) or stack. */
+export function describeError(error: unknown): { type: string; code?: string } {
+  if (!(error instanceof Error)) return { type: typeof error };
+  const code = (error as { code?: unknown }).code;
+  return { type: error.name, ...(typeof code === 'string' ? { code } : {}) };
+}

@@ -1,0 +1,36 @@
+import type { AnyRouter } from '@trpc/server';
+import type { Meta } from '../trpc.ts';
+
+/** A REST route as the router declares it. */
+export interface Route {
+  method: string;
+  path: string;
+  pattern: RegExp;
+  procedure: string;
+  successStatus: number;
+  protect: boolean;
+}
+
+/** Every REST route of the router, read from the procedures' openapi meta. */
+export function collectRoutes(router: AnyRouter): Route[] {
+  const routes: Route[] = [];
+  for (const [procedure, def] of Object.entries(router._def.procedures as Record<string, { _def: { meta?: Meta } }>)) {
+    const meta = def._def.meta;
+    if (!meta?.openapi) continue;
+    const { method, path, protect = true } = meta.openapi;
+    const pattern = new RegExp(`^${path.replace(/\{(\w+)\}/g, '(?<$1>[^/]+)')}/?$`);
+    routes.push({ method, path, pattern, procedure, successStatus: meta.successStatus ?? 200, protect });
+  }
+  return routes;
+}
+
+export type RouteMatch = { route: Route } | { allowed: string[] } | undefined;
+
+/** The route for this method and path; else the methods the path does allow; else nothing. */
+export function matchRoute(routes: Route[], method: string, pathname: string): RouteMatch {
+  const sameMethod = method === 'HEAD' ? 'GET' : method;
+  const onPath = routes.filter((r) => r.pattern.test(pathname));
+  const route = onPath.find((r) => r.method === sameMethod);
+  if (route) return { route };
+  return onPath.length > 0 ? { allowed: [...new Set(onPath.map((r) => r.method))] } : undefined;
+}

@@ -1,0 +1,112 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { Clock } from '../clock.ts';
+import type { Db } from '../db/prisma.ts';
+import { AppError } from '../errors.ts';
+import { appendAudit } from '../audit/log.ts';
+import { generateKey, hashSecret, parseKey, type Tier } from './format.ts';
+import { findKeyByPrefix, insertKey, listKeys, markRevoked, upsertAccount, type KeyRow } from './store.ts';
+
+/** Who is calling, once a key has been checked. */
+export interface AuthenticatedKey {
+  keyId: string;
+  accountId: string;
+  accountName: string;
+  prefix: string;
+  tier: Tier;
+}
+
+export interface KeySummary {
+  prefix: string;
+  tier: string;
+  account: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+const DUMMY_HASH = hashSecret('0'.repeat(32));
+const BEARER = /^Bearer(?: (.*))?$/i;
+
+function invalid(): AppError {
+  return new AppError('INVALID_API_KEY', 'The API key is not valid.');
+}
+
+function summary(row: KeyRow): KeySummary {
+  return {
+    prefix: row.prefix,
+    tier: row.tier,
+    account: row.accountName,
+    createdAt: row.createdAt.toISOString(),
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+  };
+}
+
+export type KeyService = ReturnType<typeof createKeyService>;
+
+/** API keys: minted and revoked by the operator CLI, checked on every gated call. */
+export function createKeyService(db: Db, clock: Clock) {
+  return {
+    /** Checks an `Authorization` header; throws the matching 401. */
+    async authenticate(header: string | undefined): Promise<AuthenticatedKey> {
+      const bearer = header === undefined ? undefined : BEARER.exec(header);
+      if (header === undefined || header.trim() === '' || (bearer && !bearer[1])) {
+        throw new AppError('MISSING_API_KEY', 'Send your API key as "Authorization: Bearer <key>".');
+      }
+      const parsed = bearer ? parseKey(bearer[1]!) : undefined;
+      if (!parsed) throw invalid();
+      const row = await findKeyByPrefix(db, parsed.prefix);
+      // compare against a dummy hash when the prefix is unknown, so timing does not tell which prefixes exist
+      const matches = timingSafeEqual(hashSecret(parsed.secret), row ? Buffer.from(row.secretHash) : DUMMY_HASH);
+      if (!row || !matches || row.tier !== parsed.tier) throw invalid();
+      if (row.revokedAt) throw new AppError('API_KEY_REVOKED', 'This API key has been revoked; create a new key.');
+      return { keyId: row.id, accountId: row.accountId, accountName: row.accountName, prefix: row.prefix, tier: parsed.tier };
+    },
+
+    /** Mints a key; the full key is in the result and nowhere else, ever. */
+    async create(input: { tier: Tier; account: string; name?: string }): Promise<{ key: string; prefix: string; tier: Tier; account: string }> {
+      const minted = generateKey(input.tier);
+      await db.$transaction(async (tx) => {
+        const account = await upsertAccount(tx, input.account);
+        await insertKey(tx, { accountId: account.id, prefix: minted.prefix, secretHash: hashSecret(minted.secret), tier: input.tier, name: input.name });
+        await appendAudit(tx, {
+          accountId: account.id,
+          at: new Date(clock.now()),
+          action: 'api_key.created',
+          actorKeyPrefix: null,
+          resource: `api_key:${minted.prefix}`,
+          outcome: 'success',
+          ip: null,
+          requestId: null,
+          details: { tier: input.tier, via: 'cli' },
+        });
+      });
+      return { key: minted.key, prefix: minted.prefix, tier: input.tier, account: input.account };
+    },
+
+    async list(account?: string): Promise<KeySummary[]> {
+      return (await listKeys(db, account)).map(summary);
+    },
+
+    /** Revokes for good; revoking a revoked key changes nothing. */
+    async revoke(prefix: string): Promise<KeySummary | undefined> {
+      return db.$transaction(async (tx) => {
+        const before = await findKeyByPrefix(tx, prefix);
+        if (!before) return undefined;
+        if (before.revokedAt) return summary(before);
+        const at = new Date(clock.now());
+        const row = (await markRevoked(tx, prefix, at))!;
+        await appendAudit(tx, {
+          accountId: row.accountId,
+          at,
+          action: 'api_key.revoked',
+          actorKeyPrefix: null,
+          resource: `api_key:${prefix}`,
+          outcome: 'success',
+          ip: null,
+          requestId: null,
+          details: { via: 'cli' },
+        });
+        return summary(row);
+      });
+    },
+  };
+}

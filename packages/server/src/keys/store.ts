@@ -1,0 +1,51 @@
+import { randomUUID } from 'node:crypto';
+import type { Db, Tx } from '../db/prisma.ts';
+import type { Tier } from './format.ts';
+
+export interface KeyRow {
+  id: string;
+  accountId: string;
+  accountName: string;
+  prefix: string;
+  secretHash: Uint8Array;
+  tier: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+/** The key with this prefix, with its account's name. */
+export async function findKeyByPrefix(db: Db | Tx, prefix: string): Promise<KeyRow | undefined> {
+  const row = await db.apiKey.findUnique({ where: { prefix }, include: { account: { select: { name: true } } } });
+  if (!row) return undefined;
+  return { ...row, accountName: row.account.name };
+}
+
+/** The account of that name, made on first use. */
+export async function upsertAccount(db: Db | Tx, name: string): Promise<{ id: string; name: string }> {
+  return db.account.upsert({ where: { name }, update: {}, create: { id: randomUUID(), name }, select: { id: true, name: true } });
+}
+
+export async function insertKey(
+  db: Db | Tx,
+  key: { accountId: string; prefix: string; secretHash: Buffer; tier: Tier; name?: string },
+): Promise<{ id: string; createdAt: Date }> {
+  return db.apiKey.create({
+    data: { id: randomUUID(), ...key, secretHash: new Uint8Array(key.secretHash) },
+    select: { id: true, createdAt: true },
+  });
+}
+
+export async function listKeys(db: Db | Tx, accountName?: string): Promise<KeyRow[]> {
+  const rows = await db.apiKey.findMany({
+    where: accountName ? { account: { name: accountName } } : {},
+    include: { account: { select: { name: true } } },
+    orderBy: { createdAt: 'asc' },
+  });
+  return rows.map((row) => ({ ...row, accountName: row.account.name }));
+}
+
+/** Sets revoked_at once; a second revoke leaves the first time in place. */
+export async function markRevoked(db: Db | Tx, prefix: string, at: Date): Promise<KeyRow | undefined> {
+  await db.apiKey.updateMany({ where: { prefix, revokedAt: null }, data: { revokedAt: at } });
+  return findKeyByPrefix(db, prefix);
+}

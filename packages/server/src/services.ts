@@ -1,0 +1,16 @@
+import type { AttestationService } from './attestations/service.ts';
+import type { Config } from './config.ts';
+import type { Clock } from './clock.ts';
+import type { KeyService } from './keys/service.ts';
+import type { Logger } from './log.ts';
+import type { HealthService } from './system/health.ts';
+
+/** What procedures reach through their context; built once by the composition root. */
+export interface Services {
+  config: Config;
+  clock: Clock;
+  log: Logger;
+  keys: KeyService;
+  attestations: AttestationService;
+  health: HealthService;
+}

@@ -1,0 +1,27 @@
+import { Logger as WorkerLogger, run, type Runner, type TaskList } from 'graphile-worker';
+import type { Logger } from './log.ts';
+
+/** Every graphile-worker task of the service (later issues add relaying and webhook delivery). */
+export const taskList: TaskList = {};
+
+/** graphile-worker's log lines, through our logger (its debug chatter only at debug level). */
+function workerLogger(log: Logger): WorkerLogger {
+  return new WorkerLogger(() => (level, message) => {
+    const method = level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'info' ? 'info' : 'debug';
+    log[method]({ component: 'worker' }, message);
+  });
+}
+
+/** Starts the job runner in this process (graphile-worker installs its schema in our database on first run). */
+export async function startWorker(databaseUrl: string, log: Logger, concurrency = 4): Promise<Runner> {
+  const runner = await run({
+    connectionString: databaseUrl,
+    concurrency,
+    taskList,
+    noHandleSignals: true,
+    pollInterval: 1_000,
+    logger: workerLogger(log),
+  });
+  log.info({ concurrency }, 'worker started');
+  return runner;
+}

@@ -1,0 +1,207 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { get_dmmf } from '@prisma/prisma-schema-wasm';
+import pg from 'pg';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../support/database.ts';
+
+// The schema engine (`prisma migrate diff`) cannot be downloaded here, so drift is found by comparing what
+// schema.prisma describes (its DMMF, from Prisma's WASM schema library) with the catalog of a migrated database.
+// Each side becomes a set of lines such as `index attestations_account_id_idx on attestations using btree (account_id)`.
+
+type Field = {
+  name: string; dbName?: string; kind: string; type: string; isList: boolean; isRequired: boolean; isUpdatedAt: boolean;
+  nativeType: [string, string[]] | null; default?: unknown;
+  relationFromFields?: string[]; relationToFields?: string[]; relationOnDelete?: string;
+};
+type Model = { name: string; dbName: string | null; fields: Field[] };
+type Index = { model: string; type: string; dbName?: string; algorithm?: string; fields: { name: string; sortOrder?: string }[] };
+type Datamodel = { models: Model[]; enums: { name: string; dbName?: string | null }[]; indexes: Index[] };
+
+const SCHEMA_PATH = resolve(import.meta.dirname, '../../../../prisma/schema.prisma');
+
+// `%` takes the native type's arguments, as PostgreSQL's format_type() prints them.
+const NATIVE_TYPES: Record<string, string> = {
+  Text: 'text', Char: 'character%', VarChar: 'character varying%', Uuid: 'uuid', Xml: 'xml', Inet: 'inet', Citext: 'citext',
+  Boolean: 'boolean', Integer: 'integer', SmallInt: 'smallint', Oid: 'oid', BigInt: 'bigint', Decimal: 'numeric%',
+  Money: 'money', Real: 'real', DoublePrecision: 'double precision', Date: 'date', Json: 'json', JsonB: 'jsonb',
+  ByteA: 'bytea', Bit: 'bit%', VarBit: 'bit varying%', Timestamp: 'timestamp% without time zone',
+  Timestamptz: 'timestamp% with time zone', Time: 'time% without time zone', Timetz: 'time% with time zone',
+};
+// Prisma's default native type of each scalar on PostgreSQL.
+const SCALAR_TYPES: Record<string, [string, string[]]> = {
+  String: ['Text', []], Int: ['Integer', []], BigInt: ['BigInt', []], Float: ['DoublePrecision', []],
+  Decimal: ['Decimal', ['65', '30']], DateTime: ['Timestamp', ['3']], Boolean: ['Boolean', []], Json: ['JsonB', []],
+  Bytes: ['ByteA', []],
+};
+const CLIENT_SIDE_DEFAULTS = new Set(['uuid', 'cuid', 'ulid', 'nanoid']);
+const FK_ACTIONS: Record<string, string> = { a: 'NoAction', r: 'Restrict', c: 'Cascade', n: 'SetNull', d: 'SetDefault' };
+
+/** Reads the DMMF datamodel of a Prisma schema with Prisma's WASM schema library (no engine binary). */
+function readDatamodel(schema: string): Datamodel {
+  return JSON.parse(get_dmmf(JSON.stringify({ prismaSchema: [['schema.prisma', schema]] }))).datamodel as Datamodel;
+}
+
+const quoteIfNeeded = (name: string) => (/^[a-z_][a-z0-9_]*$/.test(name) ? name : `"${name}"`);
+
+// Prisma's default constraint names, cut to PostgreSQL's 63-character identifiers.
+const defaultName = (base: string, suffix: string) => base.slice(0, 63 - suffix.length) + suffix;
+
+function columnType(field: Field, datamodel: Datamodel): string {
+  const enumType = datamodel.enums.find((e) => e.name === field.type);
+  const [native, args] = field.nativeType ?? SCALAR_TYPES[field.type] ?? [];
+  const base = enumType
+    ? quoteIfNeeded(enumType.dbName ?? enumType.name)
+    : (NATIVE_TYPES[native ?? ''] ?? `unmapped ${field.type}`).replace('%', args?.length ? `(${args.join(',')})` : '');
+  return field.isList ? `${base}[]` : base;
+}
+
+function hasDatabaseDefault(field: Field): boolean {
+  if (field.default === undefined) return false;
+  const fn = field.default as { name?: string };
+  return !(typeof fn === 'object' && fn !== null && CLIENT_SIDE_DEFAULTS.has(fn.name ?? ''));
+}
+
+/** Describes the tables, columns, keys and indexes schema.prisma asks for, one line per element. */
+function expectedSchema(datamodel: Datamodel): string[] {
+  const lines: string[] = [];
+  const model = (name: string) => datamodel.models.find((m) => m.name === name)!;
+  const table = (m: Model) => m.dbName ?? m.name;
+  const column = (m: Model, field: string) => m.fields.find((f) => f.name === field)?.dbName ?? field;
+  for (const m of datamodel.models) {
+    lines.push(`table ${table(m)}`);
+    for (const f of m.fields.filter((f) => f.kind !== 'object')) {
+      const nullability = f.isRequired ? ' not null' : '';
+      lines.push(`column ${table(m)}.${column(m, f.name)} ${columnType(f, datamodel)}${nullability}${hasDatabaseDefault(f) ? ' default' : ''}`);
+    }
+    for (const f of m.fields.filter((f) => f.kind === 'object' && f.relationFromFields?.length)) {
+      const target = model(f.type);
+      const from = f.relationFromFields!.map((name) => column(m, name));
+      const onDelete = f.relationOnDelete ?? (f.isRequired ? 'Restrict' : 'SetNull');
+      // DMMF carries neither the constraint name nor onUpdate, so neither is compared.
+      lines.push(`foreign key ${table(m)} (${from.join(', ')}) references ${table(target)} (${f.relationToFields!.map((n) => column(target, n)).join(', ')}) on delete ${onDelete}`);
+    }
+  }
+  for (const index of datamodel.indexes) {
+    const m = model(index.model);
+    const columns = index.fields.map((f) => column(m, f.name));
+    const kind = { id: 'primary key', unique: 'unique index', normal: 'index' }[index.type] ?? index.type;
+    const suffix = { id: '_pkey', unique: '_key', normal: '_idx' }[index.type] ?? '';
+    const name = index.dbName ?? defaultName(index.type === 'id' ? table(m) : [table(m), ...columns].join('_'), suffix);
+    const list = index.fields.map((f, i) => columns[i] + (f.sortOrder === 'desc' ? ' DESC' : '')).join(', ');
+    lines.push(`${kind} ${name} on ${table(m)} using ${(index.algorithm ?? 'BTree').toLowerCase()} (${list})`);
+  }
+  return lines.sort();
+}
+
+/** Describes the same elements as found in the database's catalog (its current schema, minus Prisma's bookkeeping). */
+async function actualSchema(databaseUrl: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const ours = `n.nspname = current_schema() AND t.relkind IN ('r', 'p') AND t.relname <> '_prisma_migrations'`;
+    const rows = async (sql: string) => (await client.query<{ line: string }>(sql)).rows.map((r) => r.line);
+    const tables = await rows(`SELECT 'table ' || t.relname AS line FROM pg_class t JOIN pg_namespace n ON n.oid = t.relnamespace WHERE ${ours}`);
+    const columns = await rows(`
+      SELECT 'column ' || t.relname || '.' || a.attname || ' ' || format_type(a.atttypid, a.atttypmod)
+             || CASE WHEN a.attnotnull THEN ' not null' ELSE '' END || CASE WHEN a.atthasdef THEN ' default' ELSE '' END AS line
+      FROM pg_attribute a JOIN pg_class t ON t.oid = a.attrelid JOIN pg_namespace n ON n.oid = t.relnamespace
+      WHERE ${ours} AND a.attnum > 0 AND NOT a.attisdropped`);
+    const indexes = await rows(`
+      SELECT CASE WHEN x.indisprimary THEN 'primary key ' WHEN x.indisunique THEN 'unique index ' ELSE 'index ' END
+             || i.relname || ' on ' || t.relname || ' using ' || am.amname || ' ('
+             || (SELECT string_agg(coalesce(a.attname::text, pg_get_indexdef(x.indexrelid, k + 1, true))
+                                   || CASE WHEN x.indoption[k] & 1 = 1 THEN ' DESC' ELSE '' END, ', ' ORDER BY k)
+                 FROM generate_subscripts(x.indkey, 1) k LEFT JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = x.indkey[k])
+             || ')' || coalesce(' where ' || pg_get_expr(x.indpred, x.indrelid), '') AS line
+      FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
+      JOIN pg_am am ON am.oid = i.relam JOIN pg_namespace n ON n.oid = t.relnamespace WHERE ${ours}`);
+    const foreignKeys = await rows(`
+      SELECT 'foreign key ' || t.relname || ' (' || (SELECT string_agg(a.attname, ', ' ORDER BY k.ord) FROM unnest(c.conkey) WITH ORDINALITY k(num, ord)
+                                              JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.num)
+             || ') references ' || r.relname || ' (' || (SELECT string_agg(a.attname, ', ' ORDER BY k.ord) FROM unnest(c.confkey) WITH ORDINALITY k(num, ord)
+                                              JOIN pg_attribute a ON a.attrelid = c.confrelid AND a.attnum = k.num)
+             || ') on delete ' || c.confdeltype::text AS line
+      FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid JOIN pg_class r ON r.oid = c.confrelid
+      JOIN pg_namespace n ON n.oid = t.relnamespace WHERE c.contype = 'f' AND ${ours}`);
+    const named = foreignKeys.map((line) => line.replace(/on delete (\w)$/, (_, code: string) => `on delete ${FK_ACTIONS[code]}`));
+    return [...tables, ...columns, ...indexes, ...named].sort();
+  } finally {
+    await client.end();
+  }
+}
+
+/** Says, line by line, how the database differs from schema.prisma; empty when they agree. */
+function describeDrift(expected: string[], actual: string[]): string {
+  const missing = expected.filter((line) => !actual.includes(line));
+  const extra = actual.filter((line) => !expected.includes(line));
+  if (missing.length === 0 && extra.length === 0) return '';
+  return [
+    'schema.prisma and the migrated database differ:',
+    ...(missing.length ? ['  in schema.prisma, missing from the database:', ...missing.map((l) => `    - ${l}`)] : []),
+    ...(extra.length ? ['  in the database, not in schema.prisma:', ...extra.map((l) => `    + ${l}`)] : []),
+  ].join('\n');
+}
+
+describe('schema drift', () => {
+  let schema: string;
+  let databaseUrl: string;
+  beforeAll(async () => {
+    schema = await readFile(SCHEMA_PATH, 'utf8');
+    databaseUrl = await createTestDatabase();
+  });
+
+  it('finds the migrated database exactly as schema.prisma describes it', async () => {
+    const drift = describeDrift(expectedSchema(readDatamodel(schema)), await actualSchema(databaseUrl));
+    if (drift) expect.fail(`${drift}\nWrite a new migration in prisma/migrations (or fix schema.prisma).`);
+  });
+
+  it('maps schema.prisma to PostgreSQL types, keys and index order', () => {
+    const expected = expectedSchema(readDatamodel(schema));
+    expect(expected).toEqual(expect.arrayContaining([
+      'column api_keys.prefix character(12) not null',
+      'column attestations.created_at timestamp(3) with time zone not null default',
+      'column attestations.id bigint not null default',
+      'column attestations.offchain jsonb',
+      'column idempotency_records.key character varying(255) not null',
+      'primary key monthly_usage_pkey on monthly_usage using btree (api_key_id, period)',
+      'index attestations_content_hash_id_idx on attestations using btree (content_hash, id DESC)',
+      'foreign key api_keys (account_id) references accounts (id) on delete Restrict',
+    ]));
+  });
+
+  it('reports a model that no migration creates', async () => {
+    const extended = `${schema}\nmodel Extra {\n  id   Int      @id\n  at   DateTime\n\n  @@map("extras")\n}\n`;
+    expect(describeDrift(expectedSchema(readDatamodel(extended)), await actualSchema(databaseUrl))).toBe([
+      'schema.prisma and the migrated database differ:',
+      '  in schema.prisma, missing from the database:',
+      '    - column extras.at timestamp(3) without time zone not null',
+      '    - column extras.id integer not null',
+      '    - primary key extras_pkey on extras using btree (id)',
+      '    - table extras',
+    ].join('\n'));
+  });
+
+  it('reports columns, types, indexes and foreign keys changed in the database behind its back', async () => {
+    const altered = await createTestDatabase();
+    const client = new pg.Client({ connectionString: altered });
+    await client.connect();
+    await client.query(`
+      ALTER TABLE api_keys DROP COLUMN name;
+      ALTER TABLE accounts ALTER COLUMN name TYPE VARCHAR(100);
+      CREATE INDEX accounts_created_at_idx ON accounts (created_at DESC);
+      ALTER TABLE attestations DROP CONSTRAINT attestations_api_key_id_fkey;`);
+    await client.end();
+
+    expect(describeDrift(expectedSchema(readDatamodel(schema)), await actualSchema(altered))).toBe([
+      'schema.prisma and the migrated database differ:',
+      '  in schema.prisma, missing from the database:',
+      '    - column accounts.name text not null',
+      '    - column api_keys.name text',
+      '    - foreign key attestations (api_key_id) references api_keys (id) on delete Restrict',
+      '  in the database, not in schema.prisma:',
+      '    + column accounts.name character varying(100) not null',
+      '    + index accounts_created_at_idx on accounts using btree (created_at DESC)',
+    ].join('\n'));
+  });
+});

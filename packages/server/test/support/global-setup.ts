@@ -1,0 +1,63 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A database on the run's PostgreSQL server from which test databases are created and dropped. */
+    adminDatabaseUrl: string;
+    /** `attestation_test_<unix seconds>_<run id>_`: every test database of this run starts with it. */
+    testDatabasePrefix: string;
+  }
+}
+
+const PREFIX = 'attestation_test_';
+const STALE_AFTER_SECONDS = 6 * 60 * 60;
+
+/** Provides a PostgreSQL server for the whole run: the machine's (`DATABASE_URL`) or an embedded one in a temp dir. */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const runPrefix = `${PREFIX}${Math.floor(Date.now() / 1000)}_${randomBytes(4).toString('hex')}_`;
+  project.provide('testDatabasePrefix', runPrefix);
+
+  const sharedServerUrl = process.env.DATABASE_URL;
+  if (sharedServerUrl) {
+    project.provide('adminDatabaseUrl', sharedServerUrl);
+    await dropTestDatabases(sharedServerUrl, (name) => isStale(name));
+    return () => dropTestDatabases(sharedServerUrl, (name) => name.startsWith(runPrefix));
+  }
+
+  const dataDir = await mkdtemp(join(tmpdir(), 'attestation-test-pg-'));
+  const server = await startEmbeddedPostgres({ dataDir });
+  project.provide('adminDatabaseUrl', server.databaseUrl);
+  return async () => {
+    await server.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+}
+
+// Databases left by crashed runs carry their creation time in their name.
+function isStale(name: string): boolean {
+  const createdAt = Number(name.slice(PREFIX.length).split('_')[0]);
+  return Number.isFinite(createdAt) && Date.now() / 1000 - createdAt > STALE_AFTER_SECONDS;
+}
+
+async function dropTestDatabases(adminUrl: string, shouldDrop: (name: string) => boolean): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query<{ datname: string }>(
+      `SELECT datname FROM pg_database WHERE starts_with(datname, $1)`,
+      [PREFIX],
+    );
+    for (const { datname } of rows.filter((row) => shouldDrop(row.datname))) {
+      // FORCE ends connections a test left open (a pool not closed, a crashed worker).
+      await admin.query(`DROP DATABASE IF EXISTS ${admin.escapeIdentifier(datname)} WITH (FORCE)`);
+    }
+  } finally {
+    await admin.end();
+  }
+}
