@@ -9,6 +9,7 @@ import { createPrisma } from './db/prisma.ts';
 import { createApiHandler, listen } from './http/server.ts';
 import { createLogger, type Logger } from './log.ts';
 import type { Services } from './services.ts';
+import type { ReadinessCheck } from './system/health.ts';
 import { startWorker } from './worker.ts';
 
 export interface ServeParts {
@@ -33,7 +34,10 @@ export async function openDatabase(config: Config, log: Logger): Promise<{ datab
 }
 
 /** The composition root: config → database → migrations → services → worker → HTTP. `stop()` undoes it in reverse. */
-export async function startService(config: Config, opts: { parts?: ServeParts; clock?: Clock; log?: Logger } = {}): Promise<RunningService> {
+export async function startService(
+  config: Config,
+  opts: { parts?: ServeParts; clock?: Clock; log?: Logger; readiness?: Record<string, ReadinessCheck> } = {},
+): Promise<RunningService> {
   const parts = opts.parts ?? { api: true, worker: true };
   const log = opts.log ?? createLogger(config.logLevel);
   const stack: Array<() => Promise<void>> = [];
@@ -46,7 +50,7 @@ export async function startService(config: Config, opts: { parts?: ServeParts; c
     await applyMigrations(database.databaseUrl, (line) => log.info({ component: 'migrate' }, line));
     const db = createPrisma(database.databaseUrl);
     stack.push(() => db.$disconnect());
-    const services = buildServices({ config, db, clock: opts.clock ?? systemClock, log });
+    const services = buildServices({ config, db, clock: opts.clock ?? systemClock, log, readiness: opts.readiness });
 
     let runner: Runner | undefined;
     if (parts.worker) {
