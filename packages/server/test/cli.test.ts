@@ -1,0 +1,72 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, startTestService, type TestService } from './support/service.ts';
+
+const CLI = join(import.meta.dirname, '../src/cli.ts');
+let svc: TestService;
+
+beforeAll(async () => {
+  svc = await startTestService();
+});
+afterAll(() => svc?.stop());
+
+async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = { ...process.env, DATABASE_URL: svc.databaseUrl, LOG_LEVEL: 'warn' };
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI, ...args], { env });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('attestation-service keys', () => {
+  it('create --json prints { key, prefix, tier, account } once; the key works; revoke makes it 401 API_KEY_REVOKED', async () => {
+    const created = await cli('keys', 'create', '--tier', 'pro', '--account', 'cli-acme', '--json');
+    expect(created.code).toBe(0);
+    const printed = JSON.parse(created.stdout);
+    expect(Object.keys(printed).sort()).toEqual(['account', 'key', 'prefix', 'tier']);
+    expect(printed).toMatchObject({ tier: 'pro', account: 'cli-acme', key: expect.stringMatching(new RegExp(`^svc_pro_${printed.prefix}_[0-9a-f]{32}$`)) });
+
+    const body = { type: 'human', content: 'cli', contentType: 'text/plain', mode: 'offchain' };
+    expect((await call(svc.url, 'POST', '/v1/attestations', { key: printed.key, body })).status).toBe(201);
+
+    const listed = await cli('keys', 'list', '--account', 'cli-acme', '--json');
+    const rows = listed.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(rows).toEqual([expect.objectContaining({ prefix: printed.prefix, tier: 'pro', account: 'cli-acme', revokedAt: null })]);
+    expect(listed.stdout).not.toContain(printed.key.slice(-32));
+
+    const revoked = await cli('keys', 'revoke', printed.prefix);
+    expect(revoked.code).toBe(0);
+    const after = await call(svc.url, 'POST', '/v1/attestations', { key: printed.key, body });
+    expect(after).toMatchObject({ status: 401, body: { code: 'API_KEY_REVOKED' } });
+
+    const relisted = JSON.parse((await cli('keys', 'list', '--account', 'cli-acme', '--json')).stdout.trim());
+    expect(relisted.revokedAt).toEqual(expect.any(String));
+  }, 60_000);
+
+  it.each([
+    [['keys', 'create'], /--tier/],
+    [['keys', 'create', '--tier', 'gold'], /--tier/],
+    [['keys', 'revoke', 'xyz'], /prefix/],
+    [['keys', 'revoke', '000000000000'], /no key/],
+    [['frobnicate'], /unknown command/],
+  ])('%j fails with a clear message and a non-zero exit', async (args, message) => {
+    const result = await cli(...args);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(message);
+  }, 60_000);
+
+  it('refuses a malformed setting with one line naming it', async () => {
+    const { stderr, code } = await promisify(execFile)(process.execPath, [CLI, 'keys', 'list'], { env: { ...process.env, DATABASE_URL: svc.databaseUrl, PORT: 'eighty' } }).then(
+      (r) => ({ ...r, code: 0 }),
+      (e: { stderr: string; code: number }) => e,
+    );
+    expect(code).toBe(2);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toContain('PORT');
+  });
+});

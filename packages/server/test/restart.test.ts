@@ -1,0 +1,37 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.ts';
+import { startService } from '../src/main.ts';
+import { call } from './support/service.ts';
+
+const dataDir = await mkdtemp(join(tmpdir(), 'attestation-restart-'));
+afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+describe('restarting on the same DATA_DIR (embedded PostgreSQL)', () => {
+  it('keeps every key and attestation', async () => {
+    const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' });
+    const first = await startService(config, { parts: { api: true, worker: false } });
+    let key: string;
+    let uid: string;
+    try {
+      key = (await first.services.keys.create({ tier: 'free', account: 'restart' })).key;
+      const created = await call(first.apiUrl, 'POST', '/v1/attestations', { key, body: { type: 'ai', content: 'survives restarts', contentType: 'text/plain', mode: 'offchain' } });
+      expect(created.status).toBe(201);
+      uid = created.body.uid;
+    } finally {
+      await first.stop();
+    }
+
+    const second = await startService(config, { parts: { api: true, worker: false } });
+    try {
+      const read = await call(second.apiUrl, 'GET', `/v1/attestations/${uid}`);
+      expect(read).toMatchObject({ status: 200, body: { uid, type: 'ai', mode: 'offchain' } });
+      const again = await call(second.apiUrl, 'POST', '/v1/attestations', { key, body: { type: 'human', content: 'after restart', contentType: 'text/plain', mode: 'offchain' } });
+      expect(again.status).toBe(201);
+    } finally {
+      await second.stop();
+    }
+  }, 120_000);
+});
