@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // vite's warnings about third-party packages' source maps are noise in test output
+  logLevel: 'error',
   test: {
     include: ['packages/*/test/**/*.test.ts', 'examples/test/**/*.test.ts'],
     globalSetup: ['packages/server/test/support/global-setup.ts'],

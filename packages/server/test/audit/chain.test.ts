@@ -1,0 +1,61 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { entryHash, GENESIS_HASH } from '../../src/audit/chain.ts';
+import { call, startTestService, type TestService } from '../support/service.ts';
+
+let svc: TestService;
+
+beforeAll(async () => {
+  svc = await startTestService();
+});
+afterAll(() => svc?.stop());
+
+async function entriesOf(account: string) {
+  const db = new pg.Client({ connectionString: svc.databaseUrl });
+  await db.connect();
+  try {
+    const { rows } = await db.query(
+      `SELECT e.* FROM audit_entries e JOIN accounts a ON a.id = e.account_id WHERE a.name = $1 ORDER BY e.id`,
+      [account],
+    );
+    return rows;
+  } finally {
+    await db.end();
+  }
+}
+
+describe('audit log', () => {
+  it('records key creation and each attestation in a hash chain per account, without the content', async () => {
+    const { key, prefix, account } = await svc.createKey('pro');
+    const content = `audited content ${Math.random()}`;
+    const uids: string[] = [];
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const res = await call(svc.url, 'POST', '/v1/attestations', { key, body: { type: 'human', content, contentType: 'text/plain', mode: 'offchain' }, headers: { 'x-request-id': 'audit-req' } });
+        uids.push(res.body.uid);
+      }),
+    );
+    const rows = await entriesOf(account);
+    expect(rows.map((r) => r.action)).toEqual(['api_key.created', ...Array(8).fill('attestation.created')]);
+    expect(rows.slice(1).map((r) => r.resource).sort()).toEqual(uids.map((uid) => `attestation:${uid}`).sort());
+    expect(rows[1]).toMatchObject({ actor_key_prefix: prefix, outcome: 'success', request_id: 'audit-req', ip: '127.0.0.1' });
+
+    let prev = GENESIS_HASH;
+    for (const row of rows) {
+      expect(row.prev_hash).toBe(prev);
+      const fields = { accountId: row.account_id, at: row.at, action: row.action, actorKeyPrefix: row.actor_key_prefix, resource: row.resource, outcome: row.outcome, ip: row.ip, requestId: row.request_id, details: row.details };
+      expect(row.hash).toBe(entryHash(prev, fields));
+      prev = row.hash;
+    }
+    expect(JSON.stringify(rows)).not.toContain(content);
+  });
+
+  it('keeps one account\'s chain apart from another\'s', async () => {
+    const a = await svc.createKey('free');
+    const b = await svc.createKey('free');
+    const rowsA = await entriesOf(a.account);
+    const rowsB = await entriesOf(b.account);
+    expect(rowsA[0].prev_hash).toBe(GENESIS_HASH);
+    expect(rowsB[0].prev_hash).toBe(GENESIS_HASH);
+  });
+});
