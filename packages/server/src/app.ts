@@ -8,10 +8,13 @@ import { createOffchainSigner } from './attestations/offchain.ts';
 import { SCHEMA_UID } from './chain/schema.ts';
 import { DEV_EAS_ADDRESS, EAS_VERSION } from './chain/deployments.ts';
 import { createKeyService } from './keys/service.ts';
+import { createIdempotencyService } from './idempotency/service.ts';
+import { createRateLimiter } from './limits/rate-limit.ts';
+import type { WindowStore } from './limits/sliding-window.ts';
 import { createHealthService, type ReadinessCheck } from './system/health.ts';
 
 /** Builds every service from its parts; nothing here listens, connects or reads the environment. */
-export function buildServices(deps: { config: Config; db: Db; clock: Clock; log: Logger; readiness?: Record<string, ReadinessCheck> }): Services {
+export function buildServices(deps: { config: Config; db: Db; clock: Clock; log: Logger; windows: WindowStore; readiness?: Record<string, ReadinessCheck> }): Services {
   const { config, db, clock, log } = deps;
   const signer = createOffchainSigner({
     privateKey: config.chain.relayerPrivateKey,
@@ -22,6 +25,9 @@ export function buildServices(deps: { config: Config; db: Db; clock: Clock; log:
     config,
     clock,
     log,
+    db,
+    rateLimiter: createRateLimiter(deps.windows, clock),
+    idempotency: createIdempotencyService(db, clock),
     keys: createKeyService(db, clock),
     attestations: createAttestationService({ db, clock, signer, chainId: config.chain.chainId, verifyBaseUrl: config.verifyBaseUrl }),
     health: createHealthService({

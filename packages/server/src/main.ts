@@ -11,6 +11,8 @@ import { createLogger, type Logger } from './log.ts';
 import type { Services } from './services.ts';
 import type { ReadinessCheck } from './system/health.ts';
 import { startWorker } from './worker.ts';
+import { Redis } from 'ioredis';
+import { memoryWindowStore, redisWindowStore, type WindowStore } from './limits/sliding-window.ts';
 
 export interface ServeParts {
   api: boolean;
@@ -50,7 +52,16 @@ export async function startService(
     await applyMigrations(database.databaseUrl, (line) => log.info({ component: 'migrate' }, line));
     const db = createPrisma(database.databaseUrl);
     stack.push(() => db.$disconnect());
-    const services = buildServices({ config, db, clock: opts.clock ?? systemClock, log, readiness: opts.readiness });
+    const readiness: Record<string, ReadinessCheck> = { ...opts.readiness };
+    let windows: WindowStore = memoryWindowStore();
+    if (config.redisUrl) {
+      const redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: false });
+      await redis.connect();
+      stack.push(async () => void (await redis.quit()));
+      windows = redisWindowStore(redis);
+      readiness.redis = async () => void (await redis.ping());
+    }
+    const services = buildServices({ config, db, clock: opts.clock ?? systemClock, log, windows, readiness });
 
     let runner: Runner | undefined;
     if (parts.worker) {

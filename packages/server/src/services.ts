@@ -1,5 +1,8 @@
 import type { AttestationService } from './attestations/service.ts';
 import type { Config } from './config.ts';
+import type { Db } from './db/prisma.ts';
+import type { IdempotencyService } from './idempotency/service.ts';
+import type { RateLimiter } from './limits/rate-limit.ts';
 import type { Clock } from './clock.ts';
 import type { KeyService } from './keys/service.ts';
 import type { Logger } from './log.ts';
@@ -10,6 +13,9 @@ export interface Services {
   config: Config;
   clock: Clock;
   log: Logger;
+  db: Db;
+  rateLimiter: RateLimiter;
+  idempotency: IdempotencyService;
   keys: KeyService;
   attestations: AttestationService;
   health: HealthService;

@@ -1,8 +1,10 @@
 import { initTRPC } from '@trpc/server';
+import { middlewareMarker } from '@trpc/server/unstable-core-do-not-import';
 import type { OpenApiMeta } from 'trpc-to-openapi';
-import type { Services } from './services.ts';
-import type { AuthenticatedKey } from './keys/service.ts';
 import { toErrorResponse } from './http/error-response.ts';
+import type { IdempotencyClaim } from './idempotency/service.ts';
+import type { AuthenticatedKey } from './keys/service.ts';
+import type { Services } from './services.ts';
 
 /** What every procedure sees of the request it serves; the same for REST and /trpc. */
 export interface RequestContext {
@@ -11,10 +13,14 @@ export interface RequestContext {
   ip: string;
   authorization: string | undefined;
   idempotencyKey: string | undefined;
+  /** Headers the HTTP layer adds to the response, success or error (rate-limit fields, replay marker). */
+  responseHeaders: Record<string, string>;
 }
 
 export interface AuthedContext extends RequestContext {
   auth: AuthenticatedKey;
+  /** Set when the request carries an Idempotency-Key and holds its claim. */
+  idempotency?: IdempotencyClaim;
 }
 
 /** `successStatus` is the REST status of a successful call (201 for creations, 204 for deletions). */
@@ -33,12 +39,39 @@ const t = initTRPC
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-/** A route anyone may call. */
-export const publicProcedure = t.procedure;
+/** Health and readiness: never limited, so probes always get an answer. */
+export const unmeteredProcedure = t.procedure;
 
-/** A route that needs a valid, unrevoked API key (`Authorization: Bearer <key>`). */
-export const authedProcedure = t.procedure.use(async ({ ctx, next }) => {
-  const auth = await ctx.services.keys.authenticate(ctx.authorization);
-  return next({ ctx: { ...ctx, auth } });
+/** A route anyone may call: limited per client IP. */
+export const publicProcedure = t.procedure.use(async ({ ctx, next }) => {
+  Object.assign(ctx.responseHeaders, await ctx.services.rateLimiter.forIp(ctx.ip));
+  return next();
 });
 
+/** A route that needs a valid, unrevoked API key, limited per key by tier; a failed key counts against the IP. */
+const authenticated = t.procedure.use(async ({ ctx, next }) => {
+  let auth: AuthenticatedKey;
+  try {
+    auth = await ctx.services.keys.authenticate(ctx.authorization);
+  } catch (error) {
+    // a failed authentication counts against the caller's IP bucket, which slows key guessing
+    Object.assign(ctx.responseHeaders, await ctx.services.rateLimiter.forIp(ctx.ip));
+    throw error;
+  }
+  Object.assign(ctx.responseHeaders, await ctx.services.rateLimiter.forKey(auth.prefix, auth.tier));
+  return next({ ctx: { auth } });
+});
+
+/** Gated routes; mutations honour Idempotency-Key (a replay short-circuits with the stored response). */
+export const authedProcedure = authenticated.use(async ({ ctx, next, type, path, meta, getRawInput }) => {
+  if (type !== 'mutation' || ctx.idempotencyKey === undefined) return next();
+  const begun = await ctx.services.idempotency.begin(ctx.auth.keyId, ctx.idempotencyKey, path, await getRawInput(), meta?.successStatus ?? 200);
+  if (begun.kind === 'replay') {
+    ctx.responseHeaders['Idempotent-Replayed'] = 'true';
+    return { ok: true, data: begun.body, marker: middlewareMarker } as never;
+  }
+  const result = await next({ ctx: { idempotency: begun.claim as IdempotencyClaim | undefined } });
+  if (!result.ok) await begun.release();
+  else if (!begun.claim.completed) await begun.claim.complete(ctx.services.db, result.data);
+  return result;
+});

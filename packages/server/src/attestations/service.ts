@@ -7,6 +7,7 @@ import type { AuthenticatedKey } from '../keys/service.ts';
 import type { CreateAttestationInput, CreatedAttestation, AttestationRecord } from './contracts.ts';
 import { hashContent, normalizeContentType, normalizeHash } from './content.ts';
 import type { OffchainSigner } from './offchain.ts';
+import type { IdempotencyClaim } from '../idempotency/service.ts';
 import { decodeCursor, encodeCursor, toRecord } from './record.ts';
 import { findByUid, insertAttestation, searchByHash } from './store.ts';
 
@@ -14,6 +15,8 @@ import { findByUid, insertAttestation, searchByHash } from './store.ts';
 export interface RequestInfo {
   requestId: string;
   ip: string;
+  /** The Idempotency-Key claim, completed inside the creating transaction so a crash cannot split the two. */
+  idempotency?: IdempotencyClaim;
 }
 
 export interface AttestationServiceDeps {
@@ -38,6 +41,7 @@ export function createAttestationService({ db, clock, signer, chainId, verifyBas
       const now = clock.now();
       const offchain = await signer.sign(encodeAttestationData(contentHash, input.type), Math.floor(now / 1000));
       const uid = offchain.sig.uid;
+      const response: CreatedAttestation = { uid, txHash: null, verifyUrl: `${verifyBaseUrl}/${uid}`, mode: 'offchain', offchain };
       await db.$transaction(async (tx) => {
         await insertAttestation(tx, {
           uid,
@@ -65,8 +69,9 @@ export function createAttestationService({ db, clock, signer, chainId, verifyBas
           requestId: request.requestId,
           details: { mode: 'offchain', type: input.type },
         });
+        await request.idempotency?.complete(tx, response);
       });
-      return { uid, txHash: null, verifyUrl: `${verifyBaseUrl}/${uid}`, mode: 'offchain', offchain };
+      return response;
     },
 
     async get(uid: string): Promise<AttestationRecord> {

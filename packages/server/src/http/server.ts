@@ -38,6 +38,7 @@ export function createApiHandler(services: Services): (req: IncomingMessage, res
     ip: clientIpOf(req, services.config.trustProxy),
     authorization: headerOf(req, 'authorization'),
     idempotencyKey: headerOf(req, 'idempotency-key'),
+    responseHeaders: {},
   });
 
   const restHandler = createOpenApiNodeHttpHandler({
@@ -50,7 +51,10 @@ export function createApiHandler(services: Services): (req: IncomingMessage, res
         services.log.error({ requestId: (req as IncomingMessage).headers['x-request-id'], error: describeError(error.cause ?? error) }, 'procedure failed');
       }
     },
-    responseMeta: ({ paths, errors: failed }) => (failed.length === 0 && paths?.[0] ? { status: successStatus.get(paths[0]) ?? 200 } : {}),
+    responseMeta: ({ ctx, paths, errors: failed }) => {
+      const headers = (ctx as RequestContext | undefined)?.responseHeaders ?? {};
+      return failed.length === 0 && paths?.[0] ? { status: successStatus.get(paths[0]) ?? 200, headers } : { headers };
+    },
   });
 
   async function serveRest(req: IncomingMessage & { body?: unknown }, res: ServerResponse, pathname: string): Promise<void> {
@@ -103,9 +107,9 @@ export function createApiHandler(services: Services): (req: IncomingMessage, res
         path: pathname.slice('/trpc/'.length),
         maxBodySize: MAX_BODY_BYTES,
         createContext,
-        responseMeta: ({ errors: failed }) => {
-          const cause = failed[0]?.cause;
-          return cause instanceof AppError ? { headers: cause.headers } : failed[0] instanceof AppError ? { headers: failed[0].headers } : {};
+        responseMeta: ({ ctx, errors: failed }) => {
+          const appError = failed[0] instanceof AppError ? failed[0] : failed[0]?.cause instanceof AppError ? failed[0].cause : undefined;
+          return { headers: { ...ctx?.responseHeaders, ...appError?.headers } };
         },
       });
       return;

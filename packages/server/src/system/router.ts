@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import { publicProcedure, router } from '../trpc.ts';
+import { router, unmeteredProcedure } from '../trpc.ts';
 
 const tags = ['system'];
 
 export const systemRouter = router({
-  health: publicProcedure
+  health: unmeteredProcedure
     .meta({ openapi: { method: 'GET', path: '/healthz', tags, protect: false, summary: 'Liveness: the process answers' } })
     .input(z.strictObject({}))
     .output(z.object({ status: z.literal('ok') }))
     .query(({ ctx }) => ctx.services.health.health()),
 
-  ready: publicProcedure
+  ready: unmeteredProcedure
     .meta({ openapi: { method: 'GET', path: '/readyz', tags, protect: false, summary: 'Readiness: every component answers', description: '503 NOT_READY names the failing components in details.components.' } })
     .input(z.strictObject({}))
     .output(z.object({ status: z.literal('ready'), components: z.record(z.string(), z.literal('ok')) }))

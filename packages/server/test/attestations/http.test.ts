@@ -7,7 +7,7 @@ let key: string;
 
 beforeAll(async () => {
   svc = await startTestService({ env: { VERIFY_BASE_URL: 'https://verify.example.org' } });
-  key = (await svc.createKey('free')).key;
+  key = (await svc.createKey('enterprise')).key;
 });
 afterAll(() => svc?.stop());
 

@@ -31,14 +31,14 @@ describe('audit log', () => {
     const uids: string[] = [];
     await Promise.all(
       Array.from({ length: 8 }, async () => {
-        const res = await call(svc.url, 'POST', '/v1/attestations', { key, body: { type: 'human', content, contentType: 'text/plain', mode: 'offchain' }, headers: { 'x-request-id': 'audit-req' } });
+        const res = await call(svc.url, 'POST', '/v1/attestations', { key, body: { type: 'human', content, contentType: 'text/plain', mode: 'offchain' }, headers: { 'x-request-id': 'audit-req', 'x-forwarded-for': '203.0.113.7' } });
         uids.push(res.body.uid);
       }),
     );
     const rows = await entriesOf(account);
     expect(rows.map((r) => r.action)).toEqual(['api_key.created', ...Array(8).fill('attestation.created')]);
     expect(rows.slice(1).map((r) => r.resource).sort()).toEqual(uids.map((uid) => `attestation:${uid}`).sort());
-    expect(rows[1]).toMatchObject({ actor_key_prefix: prefix, outcome: 'success', request_id: 'audit-req', ip: '127.0.0.1' });
+    expect(rows[1]).toMatchObject({ actor_key_prefix: prefix, outcome: 'success', request_id: 'audit-req', ip: '203.0.113.7' });
 
     let prev = GENESIS_HASH;
     for (const row of rows) {

@@ -16,7 +16,8 @@ let accountSeq = 0;
 /** The real service on a fresh database and a free port (no worker unless asked). */
 export async function startTestService(opts: { env?: Record<string, string>; clock?: Clock; worker?: boolean; readiness?: Record<string, ReadinessCheck> } = {}): Promise<TestService> {
   const databaseUrl = opts.env?.DATABASE_URL ?? (await createTestDatabase());
-  const config = loadConfig({ PORT: '0', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, ...opts.env });
+  // TRUST_PROXY: tests that are not about limits give each call its own client address (see call())
+  const config = loadConfig({ PORT: '0', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, TRUST_PROXY: 'true', ...opts.env });
   const service = await startService(config, { parts: { api: true, worker: !!opts.worker }, clock: opts.clock, readiness: opts.readiness });
   return {
     ...service,
@@ -36,7 +37,7 @@ export async function call(
   path: string,
   opts: { key?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string | Buffer } = {},
 ): Promise<{ status: number; headers: Headers; body: any }> {
-  const headers: Record<string, string> = { ...opts.headers };
+  const headers: Record<string, string> = { 'x-forwarded-for': randomIp(), ...opts.headers };
   if (opts.key !== undefined) headers.authorization = `Bearer ${opts.key}`;
   let body: string | Buffer | undefined = opts.rawBody;
   if (opts.body !== undefined) {
@@ -52,4 +53,9 @@ export async function call(
     // not JSON: the test sees the text
   }
   return { status: res.status, headers: res.headers, body: parsed };
+}
+
+/** A documentation-range address, different for every call, so anonymous limits do not bite unrelated tests. */
+export function randomIp(): string {
+  return `198.51.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}`;
 }

@@ -1,0 +1,79 @@
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { canonicalJson } from '../audit/chain.ts';
+import type { Clock } from '../clock.ts';
+import type { Db, Tx } from '../db/prisma.ts';
+import { AppError } from '../errors.ts';
+import { claim, complete, find, release, takeOver, type IdempotencyRow } from './store.ts';
+
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** A claim with no response after this long belongs to a request that died (a crash); a retry may take it over. */
+export const ABANDONED_AFTER_MS = 2 * 60 * 1000;
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+/** What a procedure holding a claim does with it: store its response (ideally in its own transaction). */
+export interface IdempotencyClaim {
+  complete(db: Db | Tx, body: unknown): Promise<void>;
+  completed: boolean;
+}
+
+export type Begun = { kind: 'claimed'; claim: IdempotencyClaim; release(): Promise<void> } | { kind: 'replay'; body: unknown };
+
+export type IdempotencyService = ReturnType<typeof createIdempotencyService>;
+
+/** `Idempotency-Key` on POSTs: the first response for (API key, Idempotency-Key) is replayed for 24 h. */
+export function createIdempotencyService(db: Db, clock: Clock, opts: { waitMs?: number; pollMs?: number } = {}) {
+  const waitMs = opts.waitMs ?? 30_000;
+  const pollMs = opts.pollMs ?? 50;
+
+  function conflict(message: string, details: Record<string, unknown> = {}, headers: Record<string, string> = {}): AppError {
+    return new AppError('IDEMPOTENCY_CONFLICT', message, details, headers);
+  }
+
+  function claimed(apiKeyId: string, key: string, status: number): Begun {
+    const handle: IdempotencyClaim = {
+      completed: false,
+      async complete(tx, body) {
+        await complete(tx, apiKeyId, key, status, body);
+        handle.completed = true;
+      },
+    };
+    return { kind: 'claimed', claim: handle, release: () => release(db, apiKeyId, key) };
+  }
+
+  return {
+    /**
+     * Starts a request under an Idempotency-Key: a claim to run it, or the stored response to replay. A
+     * concurrent duplicate waits (bounded) for the first to finish; the same key with another body is a 409.
+     */
+    async begin(apiKeyId: string, key: string, procedure: string, input: unknown, status: number): Promise<Begun> {
+      if (!KEY_PATTERN.test(key)) {
+        throw new AppError('VALIDATION_FAILED', 'Invalid request: Idempotency-Key must be 1 to 255 visible ASCII characters.', { errors: [{ path: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }] });
+      }
+      const requestHash = createHash('sha256').update(canonicalJson({ procedure, input })).digest('hex');
+      const waitUntil = Date.now() + waitMs; // real time: a test's manual clock does not move while we wait
+      for (;;) {
+        const now = clock.now();
+        if (await claim(db, apiKeyId, key, requestHash, new Date(now), new Date(now + IDEMPOTENCY_TTL_MS))) return claimed(apiKeyId, key, status);
+        const row = await find(db, apiKeyId, key);
+        if (!row) continue; // released between our insert and read: claim again
+        if (isReusable(row, now) && (await takeOver(db, apiKeyId, key, row.created_at, requestHash, new Date(now), new Date(now + IDEMPOTENCY_TTL_MS)))) {
+          return claimed(apiKeyId, key, status);
+        }
+        if (row.request_hash !== requestHash) {
+          throw conflict('This Idempotency-Key was already used with a different request; use a new key for a new request.');
+        }
+        if (row.response_status !== null) return { kind: 'replay', body: row.response_body };
+        if (Date.now() >= waitUntil) {
+          throw conflict('A request with this Idempotency-Key is still in progress; retry shortly.', { inProgress: true }, { 'Retry-After': '1' });
+        }
+        await sleep(pollMs);
+      }
+    },
+  };
+}
+
+function isReusable(row: IdempotencyRow, now: number): boolean {
+  if (row.expires_at.getTime() <= now) return true;
+  return row.response_status === null && row.created_at.getTime() <= now - ABANDONED_AFTER_MS;
+}

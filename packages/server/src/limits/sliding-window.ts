@@ -1,0 +1,77 @@
+import type { Redis } from 'ioredis';
+
+/** The verdict on one request against one bucket. */
+export interface WindowDecision {
+  allowed: boolean;
+  limit: number;
+  /** Requests still allowed in the window after this one. */
+  remaining: number;
+  /** Milliseconds until the oldest request in the window leaves it (a slot frees up); 0 when the window is empty. */
+  resetMs: number;
+}
+
+/**
+ * A true sliding window (a sliding log): a request is allowed when fewer than `limit` allowed requests happened
+ * in the `windowMs` before it. Refused requests are not recorded, so a client that backs off recovers on time.
+ */
+export interface WindowStore {
+  hit(bucket: string, limit: number, windowMs: number, now: number): Promise<WindowDecision>;
+}
+
+/** One process's windows, in memory: each bucket is its timestamps in order, pruned as they age out. */
+export function memoryWindowStore(): WindowStore & { size(): number } {
+  const logs = new Map<string, number[]>();
+  let hits = 0;
+  const sweep = (now: number, windowMs: number) => {
+    for (const [bucket, log] of logs) if ((log.at(-1) ?? 0) <= now - windowMs) logs.delete(bucket);
+  };
+  return {
+    async hit(bucket, limit, windowMs, now) {
+      if (++hits % 10_000 === 0) sweep(now, windowMs);
+      let log = logs.get(bucket);
+      if (!log) logs.set(bucket, (log = []));
+      let expired = 0;
+      while (expired < log.length && log[expired]! <= now - windowMs) expired++;
+      if (expired > 0) log.splice(0, expired);
+      const allowed = log.length < limit;
+      if (allowed) log.push(now);
+      const oldest = log[0];
+      return { allowed, limit, remaining: Math.max(0, limit - log.length), resetMs: oldest === undefined ? 0 : oldest + windowMs - now };
+    },
+    size: () => logs.size,
+  };
+}
+
+// KEYS[1] bucket; ARGV now, window, limit, member. A sorted set of request times, pruned, counted and added to
+// atomically, so any number of replicas share one window.
+const HIT_SCRIPT = `
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local limit = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local count = redis.call('ZCARD', KEYS[1])
+local allowed = 0
+if count < limit then
+  redis.call('ZADD', KEYS[1], now, ARGV[4])
+  count = count + 1
+  allowed = 1
+end
+redis.call('PEXPIRE', KEYS[1], window)
+local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+local reset = 0
+if oldest[2] then reset = tonumber(oldest[2]) + window - now end
+return { allowed, count, reset }
+`;
+
+/** Windows shared by every replica through Redis (one atomic Lua script per request). */
+export function redisWindowStore(redis: Redis, prefix = 'ratelimit:'): WindowStore {
+  let seq = 0;
+  const tag = Math.random().toString(36).slice(2, 10);
+  return {
+    async hit(bucket, limit, windowMs, now) {
+      const member = `${now}:${tag}:${++seq}`;
+      const [allowed, count, reset] = (await redis.eval(HIT_SCRIPT, 1, `${prefix}${bucket}`, now, windowMs, limit, member)) as [number, number, number];
+      return { allowed: allowed === 1, limit, remaining: Math.max(0, limit - count), resetMs: Math.max(0, reset) };
+    },
+  };
+}
