@@ -1,0 +1,54 @@
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import { memoryWindowStore, redisWindowStore, type WindowStore } from '../../src/limits/sliding-window.ts';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+afterAll(() => redis.quit());
+
+const MINUTE = 60_000;
+const stores: Array<[string, () => Promise<WindowStore>]> = [
+  ['memory', async () => memoryWindowStore()],
+  [
+    'redis',
+    async () => {
+      if (redis.status === 'wait') await redis.connect();
+      return redisWindowStore(redis, `test:${Date.now()}:${Math.random()}:`);
+    },
+  ],
+];
+
+describe.each(stores)('sliding window (%s store)', (_, makeStore) => {
+  it('allows 30 in a minute and refuses the 31st', async () => {
+    const store = await makeStore();
+    const t0 = 1_800_000_000_000;
+    for (let i = 0; i < 30; i++) expect((await store.hit('k', 30, MINUTE, t0 + i)).allowed).toBe(true);
+    const refused = await store.hit('k', 30, MINUTE, t0 + 30);
+    expect(refused).toEqual({ allowed: false, limit: 30, remaining: 0, resetMs: MINUTE - 30 });
+  });
+
+  it('frees exactly the slots whose requests left the window: 15 at t=0 and 15 at t=30 s leave 15 free at t=60 s', async () => {
+    const store = await makeStore();
+    const t0 = 1_800_000_000_000;
+    for (let i = 0; i < 15; i++) expect((await store.hit('k', 30, MINUTE, t0)).allowed).toBe(true);
+    for (let i = 0; i < 15; i++) expect((await store.hit('k', 30, MINUTE, t0 + 30_000)).allowed).toBe(true);
+    // 30 s after the second group the window still holds all 30: nothing is free, and a slot frees in 30 s
+    expect(await store.hit('k', 30, MINUTE, t0 + 30_000)).toMatchObject({ allowed: false, remaining: 0, resetMs: 30_000 });
+    // one millisecond before t=60 s the first group is still inside the window
+    expect((await store.hit('k', 30, MINUTE, t0 + MINUTE - 1)).allowed).toBe(false);
+    // at t=60 s the first 15 are a full minute old and out; the 15 from t=30 s are still in: exactly 15 are free
+    let allowed = 0;
+    for (let i = 0; i < 20; i++) if ((await store.hit('k', 30, MINUTE, t0 + MINUTE)).allowed) allowed++;
+    expect(allowed).toBe(15);
+    // a fixed-window counter would have reset at t=60 s and allowed all 20; the refused 5 were not recorded
+    expect(await store.hit('k', 30, MINUTE, t0 + 90_000)).toMatchObject({ allowed: true, remaining: 14 });
+  });
+
+  it('keeps buckets apart', async () => {
+    const store = await makeStore();
+    const t0 = 1_800_000_000_000;
+    for (let i = 0; i < 3; i++) await store.hit('a', 3, MINUTE, t0);
+    expect((await store.hit('a', 3, MINUTE, t0)).allowed).toBe(false);
+    expect((await store.hit('b', 3, MINUTE, t0)).allowed).toBe(true);
+  });
+});
