@@ -7,4 +7,7 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   target: 'node22',
+  platform: 'node',
+  // the tRPC client is bundled, so the published SDK has no runtime dependencies
+  noExternal: [/^@trpc\//],
 });

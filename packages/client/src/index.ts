@@ -1,2 +1,115 @@
-/** The attestation service's TypeScript SDK. The typed client lands with the SDK release. */
-export const SDK_VERSION = '0.1.0';
+import { createTRPCClient, httpLink, TRPCClientError, type TRPCLink } from '@trpc/client';
+import type { AppRouter } from '@attestation-service/server/router';
+import { AttestationServiceError, type ErrorCode } from './errors.ts';
+import { retryingFetch, type RetryOptions } from './transport.ts';
+import type {
+  Attestation,
+  BatchInput,
+  BatchResult,
+  CreateAttestationInput,
+  CreatedAttestation,
+  CreatedWebhook,
+  CreateWebhookInput,
+  RevokeResult,
+  SearchInput,
+  SearchResult,
+  Webhook,
+} from './types.ts';
+
+export * from './types.ts';
+export { AttestationServiceError, isServiceError, type ErrorCode, type ErrorDetails, type ErrorDetailsByCode } from './errors.ts';
+export { verifyWebhookSignature, signWebhookBody } from './webhooks.ts';
+export type { RetryOptions } from './transport.ts';
+
+export interface ClientOptions {
+  /** The service's base URL, e.g. `https://api.example.com`. */
+  baseUrl: string;
+  /** `svc_<tier>_<prefix>_<secret>`; public reads work without one. */
+  apiKey?: string;
+  /** Retry policy for 429 RATE_LIMITED / 503 and network failures of repeatable calls. */
+  retry?: RetryOptions;
+  /** A fetch to use instead of the global one. */
+  fetch?: typeof fetch;
+}
+
+/** Per-call options of writes. */
+export interface WriteOptions {
+  /** Sent as Idempotency-Key; the SDK makes one per call when absent, so its own retries never repeat a write. */
+  idempotencyKey?: string;
+}
+
+type CallContext = { idempotencyKey?: string };
+
+function toServiceError(error: unknown): AttestationServiceError {
+  if (error instanceof AttestationServiceError) return error;
+  if (error instanceof TRPCClientError) {
+    const data = (error.data ?? {}) as { code?: string; details?: Record<string, unknown>; httpStatus?: number };
+    const meta = error.meta as { response?: Response } | undefined;
+    const requestId = meta?.response?.headers.get('x-request-id') ?? undefined;
+    if (data.code) return new AttestationServiceError(data.code as ErrorCode, error.message, (data.details ?? {}) as never, data.httpStatus ?? 0, requestId, { cause: error });
+    return new AttestationServiceError('NETWORK_ERROR', `Could not reach the attestation service: ${error.message}`, {}, meta?.response?.status ?? 0, requestId, { cause: error });
+  }
+  return new AttestationServiceError('NETWORK_ERROR', error instanceof Error ? error.message : String(error), {}, 0, undefined, { cause: error });
+}
+
+async function wrap<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw toServiceError(error);
+  }
+}
+
+/** A typed client of the attestation service (over its /trpc endpoint, typed from the service's router). */
+export function createClient(options: ClientOptions) {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const link: TRPCLink<AppRouter> = httpLink({
+    url: `${baseUrl}/trpc`,
+    fetch: retryingFetch(options.fetch ?? globalThis.fetch, options.retry),
+    headers: ({ op }) => {
+      const headers: Record<string, string> = {};
+      if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
+      const { idempotencyKey } = op.context as CallContext;
+      if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
+      return headers;
+    },
+  });
+  const trpc = createTRPCClient<AppRouter>({ links: [link] });
+  const write = (opts?: WriteOptions) => ({ context: { idempotencyKey: opts?.idempotencyKey ?? crypto.randomUUID() } satisfies CallContext });
+
+  return {
+    attestations: {
+      /** Creates one attestation (on-chain unless `mode: 'offchain'`). */
+      create: (input: CreateAttestationInput, opts?: WriteOptions): Promise<CreatedAttestation> => wrap(() => trpc.attestations.create.mutate(input, write(opts))),
+      /** Creates up to 100 attestations; all on-chain items go into one transaction. */
+      batch: (input: BatchInput, opts?: WriteOptions): Promise<BatchResult> => wrap(() => trpc.attestations.batch.mutate(input, write(opts))),
+      /** Reads one attestation by uid (public). */
+      get: (uid: string): Promise<Attestation> => wrap(() => trpc.attestations.get.query({ uid })),
+      /** One page of the attestations of a content hash, newest first (public). */
+      search: (input: SearchInput): Promise<SearchResult> => wrap(() => trpc.attestations.search.query(input)),
+      /** Every attestation of a content hash, page by page. */
+      async *searchAll(input: Omit<SearchInput, 'cursor'>): AsyncGenerator<Attestation> {
+        let cursor: string | undefined;
+        do {
+          const page: SearchResult = await wrap(() => trpc.attestations.search.query({ ...input, cursor }));
+          yield* page.data;
+          cursor = page.nextCursor ?? undefined;
+        } while (cursor);
+      },
+      /** Revokes an attestation your account created. */
+      revoke: (uid: string, input: { reason?: string } = {}, opts?: WriteOptions): Promise<RevokeResult> => wrap(() => trpc.attestations.revoke.mutate({ uid, ...input }, write(opts))),
+    },
+    webhooks: {
+      /** Subscribes a URL to events; the result's `secret` is shown only this once. */
+      create: (input: CreateWebhookInput, opts?: WriteOptions): Promise<CreatedWebhook> => wrap(() => trpc.webhooks.create.mutate(input, write(opts))),
+      list: (): Promise<{ data: Webhook[] }> => wrap(() => trpc.webhooks.list.query({})),
+      delete: (id: string): Promise<void> => wrap(() => trpc.webhooks.delete.mutate({ id }, write())),
+    },
+    system: {
+      health: (): Promise<{ status: 'ok' }> => wrap(() => trpc.system.health.query({})),
+      ready: (): Promise<{ status: 'ready'; components: Record<string, 'ok'> }> => wrap(() => trpc.system.ready.query({})),
+    },
+  };
+}
+
+export type AttestationClient = ReturnType<typeof createClient>;

@@ -1,0 +1,62 @@
+/** Every error code the service answers with. */
+export type ErrorCode =
+  | 'INVALID_JSON'
+  | 'VALIDATION_FAILED'
+  | 'MISSING_API_KEY'
+  | 'INVALID_API_KEY'
+  | 'API_KEY_REVOKED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'NOT_ACCEPTABLE'
+  | 'ALREADY_REVOKED'
+  | 'IDEMPOTENCY_CONFLICT'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'RATE_LIMITED'
+  | 'QUOTA_EXCEEDED'
+  | 'INTERNAL_ERROR'
+  | 'NOT_IMPLEMENTED'
+  | 'CHAIN_UNAVAILABLE'
+  | 'NOT_READY'
+  /** The SDK could not reach the service, or got an answer it could not read. */
+  | 'NETWORK_ERROR';
+
+/** What `details` holds for the codes that carry structured details. */
+export interface ErrorDetailsByCode {
+  VALIDATION_FAILED: { errors: { path: string; message: string }[] };
+  RATE_LIMITED: { limit: number; windowSeconds: number; retryAfterSeconds: number };
+  QUOTA_EXCEEDED: { tier: string; kind: 'onchain'; used: number; limit: number; resetsAt: number };
+  NOT_READY: { components: Record<string, string>; failing: string[] };
+}
+
+export type ErrorDetails<C extends ErrorCode> = C extends keyof ErrorDetailsByCode ? ErrorDetailsByCode[C] : Record<string, unknown>;
+
+/** An error answered by the service (or a transport failure), with the server's code, message and details. */
+export class AttestationServiceError<C extends ErrorCode = ErrorCode> extends Error {
+  override readonly name = 'AttestationServiceError';
+  readonly code: C;
+  readonly details: ErrorDetails<C>;
+  /** The HTTP status (0 when no answer came). */
+  readonly status: number;
+  /** The service's X-Request-Id, for support. */
+  readonly requestId: string | undefined;
+
+  constructor(code: C, message: string, details: ErrorDetails<C>, status: number, requestId?: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.details = details;
+    this.status = status;
+    this.requestId = requestId;
+  }
+
+  /** Narrows to one code, typing `details`: `if (error.is('QUOTA_EXCEEDED')) error.details.resetsAt`. */
+  is<K extends ErrorCode>(code: K): this is AttestationServiceError<K> {
+    return (this.code as ErrorCode) === code;
+  }
+}
+
+/** True when `error` is an AttestationServiceError (of `code`, when given). */
+export function isServiceError<K extends ErrorCode = ErrorCode>(error: unknown, code?: K): error is AttestationServiceError<K> {
+  return error instanceof AttestationServiceError && (code === undefined || error.code === code);
+}

@@ -1,0 +1,121 @@
+/** The API's public types, written out so the published package needs no server code; test/router-types.ts proves they equal the router's. */
+
+export type Origin = 'human' | 'ai';
+export type Mode = 'onchain' | 'offchain';
+export type Hex = `0x${string}` | string;
+
+export interface CreateAttestationInput {
+  /** Whether the content is human-made or AI-generated. */
+  type: Origin;
+  /** The content itself (only its SHA-256 is stored). Give this or `contentHash`. */
+  content?: string;
+  /** SHA-256 of the content, hex, with or without 0x. Give this or `content`. */
+  contentHash?: string;
+  /** A media type such as `text/plain` or `image/png`. */
+  contentType: string;
+  /** `onchain` (default: an EAS transaction, counts toward the monthly quota) or `offchain` (signed, unmetered). */
+  mode?: Mode;
+}
+
+/** An EAS off-chain attestation (version 2) in the EAS SDK's package shape. */
+export interface OffchainPackage {
+  sig: {
+    version: 2;
+    uid: string;
+    domain: { name: 'EAS Attestation'; version: string; chainId: number; verifyingContract: string };
+    primaryType: 'Attest';
+    types: { Attest: { name: string; type: string }[] };
+    message: {
+      version: 2;
+      schema: string;
+      recipient: string;
+      time: string;
+      expirationTime: string;
+      revocable: boolean;
+      refUID: string;
+      data: string;
+      salt: string;
+    };
+    signature: { v: number; r: string; s: string };
+  };
+  signer: string;
+}
+
+export interface CreatedAttestation {
+  uid: string;
+  /** The transaction hash; null for off-chain attestations. */
+  txHash: string | null;
+  verifyUrl: string;
+  mode: Mode;
+  offchain?: OffchainPackage | undefined;
+}
+
+export interface Attestation {
+  uid: string;
+  type: Origin;
+  mode: Mode;
+  contentHash: string;
+  contentType: string;
+  chainId: number;
+  schemaUid: string;
+  attester: string;
+  txHash: string | null;
+  blockNumber: number | null;
+  /** ISO 8601 */
+  createdAt: string;
+  revoked: boolean;
+  revokedAt: string | null;
+  revocationTxHash: string | null;
+  verifyUrl: string;
+  offchain: OffchainPackage | null;
+}
+
+export interface SearchInput {
+  /** SHA-256 of the content (with or without 0x, any case). */
+  hash: string;
+  /** 1 to 100, default 20. */
+  limit?: number;
+  /** `nextCursor` of the previous page. */
+  cursor?: string;
+}
+
+export interface SearchResult {
+  data: Attestation[];
+  nextCursor: string | null;
+}
+
+export interface BatchInput {
+  attestations: CreateAttestationInput[];
+}
+
+export interface BatchResult {
+  batchId: string;
+  txHash: string | null;
+  attestations: CreatedAttestation[];
+}
+
+export interface RevokeResult {
+  uid: string;
+  revoked: true;
+  revokedAt: string;
+  txHash: string | null;
+}
+
+export type EventKind = 'attestation.created' | 'attestation.revoked' | 'batch.completed';
+
+export interface CreateWebhookInput {
+  url: string;
+  events: EventKind[];
+}
+
+export interface Webhook {
+  id: string;
+  url: string;
+  events: EventKind[];
+  createdAt: string;
+}
+
+export interface CreatedWebhook extends Webhook {
+  /** The HMAC key for X-Service-Signature: shown only here. */
+  secret: string;
+}

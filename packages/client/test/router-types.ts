@@ -1,0 +1,28 @@
+// Type-level proof (checked by `tsc`, part of the tests) that the SDK's hand-written public types are exactly the
+// router's: a change to a contract that the SDK does not follow fails the type-check.
+import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
+import type { AppRouter } from '@attestation-service/server/router';
+import type { Attestation, BatchInput, BatchResult, CreateAttestationInput, CreatedAttestation, CreatedWebhook, CreateWebhookInput, RevokeResult, SearchInput, SearchResult, Webhook } from '../src/types.ts';
+
+type In = inferRouterInputs<AppRouter>;
+type Out = inferRouterOutputs<AppRouter>;
+
+type Expect<T extends true> = T;
+/** Each side assignable to the other: a field added, removed or retyped on either side fails. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** Whatever the SDK lets a caller send, the router accepts (the router may accept more, e.g. a string limit). */
+type Accepts<Router, Sdk> = [Sdk] extends [Router] ? true : false;
+
+export type Checks = [
+  Expect<Accepts<In['attestations']['create'], CreateAttestationInput>>,
+  Expect<Same<CreatedAttestation, Out['attestations']['create']>>,
+  Expect<Same<Attestation, Out['attestations']['get']>>,
+  Expect<Accepts<In['attestations']['search'], SearchInput>>,
+  Expect<Same<SearchResult, Out['attestations']['search']>>,
+  Expect<Accepts<In['attestations']['batch'], BatchInput>>,
+  Expect<Same<BatchResult, Out['attestations']['batch']>>,
+  Expect<Same<RevokeResult, Out['attestations']['revoke']>>,
+  Expect<Accepts<In['webhooks']['create'], CreateWebhookInput>>,
+  Expect<Same<CreatedWebhook, Out['webhooks']['create']>>,
+  Expect<Same<{ data: Webhook[] }, Out['webhooks']['list']>>,
+];
