@@ -1,0 +1,49 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const CLIENT_DIR = join(import.meta.dirname, '..');
+const TSC = join(CLIENT_DIR, '../../node_modules/typescript/bin/tsc');
+
+describe('the packed SDK', () => {
+  it('installs into a fresh TypeScript project that type-checks a call to attestations.create (no server source)', async () => {
+    const scratch = await mkdtemp(join(tmpdir(), 'sdk-consumer-'));
+    await run('pnpm', ['build'], { cwd: CLIENT_DIR });
+    await run('pnpm', ['pack', '--pack-destination', scratch], { cwd: CLIENT_DIR });
+    const tarball = (await readdir(scratch)).find((f) => f.endsWith('.tgz'))!;
+    const { stdout: listing } = await run('tar', ['-tzf', join(scratch, tarball)]);
+    for (const file of listing.trim().split('\n')) expect(file).toMatch(/^package\/(package\.json|README\.md|LICENSE|dist\/index\.(c?js|d\.c?ts)(\.map)?)$/);
+
+    await writeFile(join(scratch, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+    await run('npm', ['install', '--no-audit', '--no-fund', '--offline', join(scratch, tarball)], { cwd: scratch, env: { ...process.env, npm_config_nodedir: '' } }).catch(() =>
+      run('npm', ['install', '--no-audit', '--no-fund', join(scratch, tarball)], { cwd: scratch }),
+    );
+    await writeFile(
+      join(scratch, 'app.ts'),
+      `import { createClient, isServiceError, type CreatedAttestation } from '@attestation-service/client';
+const client = createClient({ baseUrl: 'http://localhost:8080', apiKey: 'svc_free_000000000000_00000000000000000000000000000000' });
+export async function attest(): Promise<CreatedAttestation> {
+  try {
+    return await client.attestations.create({ type: 'human', content: 'hello', contentType: 'text/plain', mode: 'offchain' });
+  } catch (error) {
+    if (isServiceError(error, 'QUOTA_EXCEEDED')) console.log(error.details.resetsAt.toFixed(0));
+    throw error;
+  }
+}
+// @ts-expect-error: 'robot' is not an origin
+client.attestations.create({ type: 'robot', content: 'x', contentType: 'text/plain' });
+`,
+    );
+    await writeFile(join(scratch, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', noEmit: true, skipLibCheck: false, types: [] }, files: ['app.ts'] }));
+    const result = await run(process.execPath, [TSC, '-p', scratch]).then(
+      () => ({ ok: true, output: '' }),
+      (e: { stdout: string }) => ({ ok: false, output: e.stdout }),
+    );
+    expect(result.output).toBe('');
+    expect(result.ok).toBe(true);
+  }, 180_000);
+});
