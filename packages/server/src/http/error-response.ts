@@ -17,7 +17,8 @@ function isZodError(error: unknown): error is { issues: IssueLike[] } {
 }
 
 const FROM_TRPC_CODE: Partial<Record<TRPCError['code'], [ErrorCode, string]>> = {
-  PARSE_ERROR: ['INVALID_JSON', 'The request body is not valid JSON.'],
+  PARSE_ERROR: ['INVALID_JSON', 'The request body (or the input parameter) is not valid JSON.'],
+  BAD_REQUEST: ['VALIDATION_FAILED', 'Invalid request: the input could not be read.'],
   NOT_FOUND: ['NOT_FOUND', 'No such resource.'],
   METHOD_NOT_SUPPORTED: ['METHOD_NOT_ALLOWED', 'This method is not allowed on this path.'],
   PAYLOAD_TOO_LARGE: ['PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB.'],
