@@ -1,6 +1,7 @@
 import type { Config } from './config.ts';
 import type { Clock } from './clock.ts';
 import type { Db } from './db/prisma.ts';
+import { pgSql, type Pool } from './db/sql.ts';
 import type { Logger } from './log.ts';
 import type { Services } from './services.ts';
 import { createAttestationService } from './attestations/service.ts';
@@ -14,8 +15,8 @@ import type { WindowStore } from './limits/sliding-window.ts';
 import { createHealthService, type ReadinessCheck } from './system/health.ts';
 
 /** Builds every service from its parts; nothing here listens, connects or reads the environment. */
-export function buildServices(deps: { config: Config; db: Db; clock: Clock; log: Logger; windows: WindowStore; readiness?: Record<string, ReadinessCheck> }): Services {
-  const { config, db, clock, log } = deps;
+export function buildServices(deps: { config: Config; db: Db; pool: Pool; clock: Clock; log: Logger; windows: WindowStore; readiness?: Record<string, ReadinessCheck> }): Services {
+  const { config, db, pool, clock, log } = deps;
   const signer = createOffchainSigner({
     privateKey: config.chain.relayerPrivateKey,
     domain: { name: 'EAS Attestation', version: EAS_VERSION, chainId: config.chain.chainId, verifyingContract: config.chain.easAddress ?? DEV_EAS_ADDRESS },
@@ -26,13 +27,14 @@ export function buildServices(deps: { config: Config; db: Db; clock: Clock; log:
     clock,
     log,
     db,
+    sql: pgSql(pool),
     rateLimiter: createRateLimiter(deps.windows, clock),
-    idempotency: createIdempotencyService(db, clock),
-    keys: createKeyService(db, clock),
-    attestations: createAttestationService({ db, clock, signer, chainId: config.chain.chainId, verifyBaseUrl: config.verifyBaseUrl }),
+    idempotency: createIdempotencyService(pool, clock),
+    keys: createKeyService(db, pool, clock),
+    attestations: createAttestationService({ pool, clock, signer, chainId: config.chain.chainId, verifyBaseUrl: config.verifyBaseUrl }),
     health: createHealthService({
       database: async () => {
-        await db.$queryRaw`SELECT 1`;
+        await pool.query('SELECT 1');
       },
       ...deps.readiness,
     }),

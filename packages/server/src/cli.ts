@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { systemClock } from './clock.ts';
 import { applyMigrations } from './db/migrate.ts';
 import { createPrisma } from './db/prisma.ts';
+import { createPool } from './db/sql.ts';
 import { createKeyService } from './keys/service.ts';
 import { isPrefix, TIERS, type Tier } from './keys/format.ts';
 import { createLogger } from './log.ts';
@@ -58,8 +59,9 @@ async function keys(config: Config, args: string[], flags: { tier?: string; acco
   if (action !== 'create' && action !== 'list' && action !== 'revoke') throw new UsageError(`unknown keys command: ${action ?? '(none)'}`);
   await withDatabase(config, async (databaseUrl) => {
     const db = createPrisma(databaseUrl);
+    const pool = createPool(databaseUrl, 1);
     try {
-      const service = createKeyService(db, systemClock);
+      const service = createKeyService(db, pool, systemClock);
       if (action === 'create') {
         const created = await service.create({ tier: flags.tier as Tier, account: flags.account ?? 'default', name: flags.name });
         print(json, created, `${created.key}\n(shown once: store it now; prefix ${created.prefix}, tier ${created.tier}, account ${created.account})`);
@@ -73,7 +75,7 @@ async function keys(config: Config, args: string[], flags: { tier?: string; acco
         print(json, revoked, `revoked ${revoked.prefix} at ${revoked.revokedAt}`);
       }
     } finally {
-      await db.$disconnect();
+      await Promise.all([db.$disconnect(), pool.end()]);
     }
   });
 }

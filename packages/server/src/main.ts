@@ -6,8 +6,10 @@ import type { Config } from './config.ts';
 import { startEmbeddedPostgres } from './db/embedded-postgres.ts';
 import { applyMigrations } from './db/migrate.ts';
 import { createPrisma } from './db/prisma.ts';
+import { createPool } from './db/sql.ts';
 import { createApiHandler, listen } from './http/server.ts';
-import { createLogger, type Logger } from './log.ts';
+import { createLogger, flushLogger, type Logger } from './log.ts';
+import { describeError } from './http/error-response.ts';
 import type { Services } from './services.ts';
 import type { ReadinessCheck } from './system/health.ts';
 import { startWorker } from './worker.ts';
@@ -44,7 +46,8 @@ export async function startService(
   const log = opts.log ?? createLogger(config.logLevel);
   const stack: Array<() => Promise<void>> = [];
   const stop = async () => {
-    for (const undo of stack.reverse().splice(0)) await undo().catch((error: unknown) => log.warn({ error: String(error) }, 'stop step failed'));
+    for (const undo of stack.reverse().splice(0)) await undo().catch((error: unknown) => log.warn({ error: describeError(error) }, 'stop step failed'));
+    flushLogger(log);
   };
   try {
     const database = await openDatabase(config, log);
@@ -52,6 +55,8 @@ export async function startService(
     await applyMigrations(database.databaseUrl, (line) => log.info({ component: 'migrate' }, line));
     const db = createPrisma(database.databaseUrl);
     stack.push(() => db.$disconnect());
+    const pool = createPool(database.databaseUrl);
+    stack.push(() => pool.end());
     const readiness: Record<string, ReadinessCheck> = { ...opts.readiness };
     let windows: WindowStore = memoryWindowStore();
     if (config.redisUrl) {
@@ -61,7 +66,7 @@ export async function startService(
       windows = redisWindowStore(redis);
       readiness.redis = async () => void (await redis.ping());
     }
-    const services = buildServices({ config, db, clock: opts.clock ?? systemClock, log, windows, readiness });
+    const services = buildServices({ config, db, pool, clock: opts.clock ?? systemClock, log, windows, readiness });
 
     let runner: Runner | undefined;
     if (parts.worker) {

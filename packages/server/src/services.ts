@@ -1,6 +1,7 @@
 import type { AttestationService } from './attestations/service.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/prisma.ts';
+import type { Sql } from './db/sql.ts';
 import type { IdempotencyService } from './idempotency/service.ts';
 import type { RateLimiter } from './limits/rate-limit.ts';
 import type { Clock } from './clock.ts';
@@ -14,6 +15,8 @@ export interface Services {
   clock: Clock;
   log: Logger;
   db: Db;
+  /** The pg pool's query runner, for the hot paths. */
+  sql: Sql;
   rateLimiter: RateLimiter;
   idempotency: IdempotencyService;
   keys: KeyService;

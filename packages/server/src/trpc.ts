@@ -72,6 +72,6 @@ export const authedProcedure = authenticated.use(async ({ ctx, next, type, path,
   }
   const result = await next({ ctx: { idempotency: begun.claim as IdempotencyClaim | undefined } });
   if (!result.ok) await begun.release();
-  else if (!begun.claim.completed) await begun.claim.complete(ctx.services.db, result.data);
+  else if (!begun.claim.completed) await begun.claim.complete(ctx.services.sql, result.data);
   return result;
 });

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.ts';
-import type { Db } from '../db/prisma.ts';
+import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
 import { AppError, notFound } from '../errors.ts';
 import { appendAudit } from '../audit/log.ts';
 import { encodeAttestationData, SCHEMA_UID } from '../chain/schema.ts';
@@ -20,7 +20,7 @@ export interface RequestInfo {
 }
 
 export interface AttestationServiceDeps {
-  db: Db;
+  pool: Pool;
   clock: Clock;
   signer: OffchainSigner;
   chainId: number;
@@ -30,7 +30,8 @@ export interface AttestationServiceDeps {
 export type AttestationService = ReturnType<typeof createAttestationService>;
 
 /** Creating, reading and searching attestations. */
-export function createAttestationService({ db, clock, signer, chainId, verifyBaseUrl }: AttestationServiceDeps) {
+export function createAttestationService({ pool, clock, signer, chainId, verifyBaseUrl }: AttestationServiceDeps) {
+  const sql = pgSql(pool);
   return {
     /** One attestation: off-chain is signed here and now; on-chain goes through the relayer. */
     async create(auth: AuthenticatedKey, input: CreateAttestationInput, request: RequestInfo): Promise<CreatedAttestation> {
@@ -42,7 +43,7 @@ export function createAttestationService({ db, clock, signer, chainId, verifyBas
       const offchain = await signer.sign(encodeAttestationData(contentHash, input.type), Math.floor(now / 1000));
       const uid = offchain.sig.uid;
       const response: CreatedAttestation = { uid, txHash: null, verifyUrl: `${verifyBaseUrl}/${uid}`, mode: 'offchain', offchain };
-      await db.$transaction(async (tx) => {
+      await inTransaction(pool, async (tx) => {
         await insertAttestation(tx, {
           uid,
           accountId: auth.accountId,
@@ -55,7 +56,7 @@ export function createAttestationService({ db, clock, signer, chainId, verifyBas
           chainId,
           schemaUid: SCHEMA_UID,
           attester: signer.address,
-          offchain: offchain as never,
+          offchain,
           createdAt: new Date(now),
         });
         await appendAudit(tx, {
@@ -75,7 +76,7 @@ export function createAttestationService({ db, clock, signer, chainId, verifyBas
     },
 
     async get(uid: string): Promise<AttestationRecord> {
-      const row = await findByUid(db, uid.toLowerCase());
+      const row = await findByUid(sql, uid.toLowerCase());
       if (!row) throw notFound(`Attestation ${uid}`);
       return toRecord(row, verifyBaseUrl);
     },
@@ -85,7 +86,7 @@ export function createAttestationService({ db, clock, signer, chainId, verifyBas
       if (input.cursor !== undefined && beforeId === undefined) {
         throw new AppError('VALIDATION_FAILED', 'Invalid request: cursor: is not a cursor this API returned.', { errors: [{ path: 'cursor', message: 'is not a cursor this API returned' }] });
       }
-      const rows = await searchByHash(db, normalizeHash(input.hash), input.limit + 1, beforeId);
+      const rows = await searchByHash(sql, normalizeHash(input.hash), input.limit + 1, beforeId);
       const page = rows.slice(0, input.limit);
       const last = page.at(-1);
       return { data: page.map((row) => toRecord(row, verifyBaseUrl)), nextCursor: rows.length > input.limit && last ? encodeCursor(last.id) : null };

@@ -24,13 +24,25 @@ export function collectRoutes(router: AnyRouter): Route[] {
   return routes;
 }
 
-export type RouteMatch = { route: Route } | { allowed: string[] } | undefined;
+export type RouteMatch = { route: Route; params: Record<string, string> } | { allowed: string[] } | undefined;
 
 /** The route for this method and path; else the methods the path does allow; else nothing. */
 export function matchRoute(routes: Route[], method: string, pathname: string): RouteMatch {
   const sameMethod = method === 'HEAD' ? 'GET' : method;
   const onPath = routes.filter((r) => r.pattern.test(pathname));
   const route = onPath.find((r) => r.method === sameMethod);
-  if (route) return { route };
+  if (route) return { route, params: decodeParams(route.pattern.exec(pathname)?.groups) };
   return onPath.length > 0 ? { allowed: [...new Set(onPath.map((r) => r.method))] } : undefined;
+}
+
+function decodeParams(groups: Record<string, string> | undefined): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const [name, value] of Object.entries(groups ?? {})) {
+    try {
+      params[name] = decodeURIComponent(value);
+    } catch {
+      params[name] = value; // not valid percent-encoding: validation will name it
+    }
+  }
+  return params;
 }

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
-import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
+import { TRPCError } from '@trpc/server';
 import { AppError } from '../errors.ts';
 import { appRouter } from '../router.ts';
 import type { Services } from '../services.ts';
@@ -10,13 +10,13 @@ import { serveDocs } from './docs.ts';
 import { describeError, toErrorResponse } from './error-response.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { clientIpOf, headerOf, requestIdOf } from './request.ts';
+import { callProcedure, queryInput, writeJson } from './dispatch.ts';
 import { collectRoutes, matchRoute } from './routes.ts';
 
 /** Procedures whose capability a later release delivers; they answer 501 and the document says so. */
 export const NOT_YET = new Set(['attestations.batch', 'attestations.revoke', 'webhooks.create', 'webhooks.list', 'webhooks.delete', 'audit.export']);
 
 const routes = collectRoutes(appRouter);
-const successStatus = new Map(routes.map((r) => [r.procedure, r.successStatus]));
 
 function sendError(res: ServerResponse, error: unknown): void {
   const { status, body, headers } = toErrorResponse(error);
@@ -27,10 +27,9 @@ function sendError(res: ServerResponse, error: unknown): void {
   res.end(JSON.stringify(body));
 }
 
-/** The API's request handler: REST under /v1 (the router via trpc-to-openapi), /trpc, /openapi.json and /docs. */
+/** The API's request handler: the router's REST routes (as trpc-to-openapi describes them), /trpc, /openapi.json and /docs. */
 export function createApiHandler(services: Services): (req: IncomingMessage, res: ServerResponse) => void {
   const openApiJson = JSON.stringify(buildOpenApiDocument(appRouter, routes, { baseUrl: services.config.publicBaseUrl, version: '1.0.0', notYet: NOT_YET }));
-  const errors = new WeakMap<IncomingMessage, unknown>();
 
   const createContext = ({ req }: { req: IncomingMessage }): RequestContext => ({
     services,
@@ -41,52 +40,23 @@ export function createApiHandler(services: Services): (req: IncomingMessage, res
     responseHeaders: {},
   });
 
-  const restHandler = createOpenApiNodeHttpHandler({
-    router: appRouter,
-    createContext,
-    maxBodySize: MAX_BODY_BYTES,
-    onError: ({ error, req }) => {
-      errors.set(req as IncomingMessage, error);
-      if (!(error instanceof AppError || error.cause instanceof AppError) && toErrorResponse(error).status >= 500) {
-        services.log.error({ requestId: (req as IncomingMessage).headers['x-request-id'], error: describeError(error.cause ?? error) }, 'procedure failed');
-      }
-    },
-    responseMeta: ({ ctx, paths, errors: failed }) => {
-      const headers = (ctx as RequestContext | undefined)?.responseHeaders ?? {};
-      return failed.length === 0 && paths?.[0] ? { status: successStatus.get(paths[0]) ?? 200, headers } : { headers };
-    },
-  });
-
-  async function serveRest(req: IncomingMessage & { body?: unknown }, res: ServerResponse, pathname: string): Promise<void> {
-    const match = matchRoute(routes, req.method ?? 'GET', pathname);
-    if (!match) throw new AppError('NOT_FOUND', `No route ${req.method} ${pathname}. See /openapi.json for the API.`);
+  async function serveRest(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const match = matchRoute(routes, req.method ?? 'GET', url.pathname);
+    if (!match) throw new AppError('NOT_FOUND', `No route ${req.method} ${url.pathname}. See /openapi.json for the API.`);
     if ('allowed' in match) {
       res.setHeader('Allow', match.allowed.join(', '));
-      throw new AppError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${pathname}; use ${match.allowed.join(' or ')}.`, { allowed: match.allowed });
+      throw new AppError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${url.pathname}; use ${match.allowed.join(' or ')}.`, { allowed: match.allowed });
     }
-    if (match.route.method !== 'GET') {
-      req.body = await readJsonBody(req);
-      req.headers['content-type'] = 'application/json';
+    const { route, params } = match;
+    const input = { ...(route.method === 'GET' ? queryInput(url.searchParams) : await readJsonBody(req)), ...params };
+    const ctx = createContext({ req });
+    try {
+      const data = await callProcedure(route.procedure, ctx, input);
+      writeJson(res, route.successStatus, route.successStatus === 204 ? undefined : data, ctx.responseHeaders);
+    } catch (error) {
+      for (const [name, value] of Object.entries(ctx.responseHeaders)) res.setHeader(name, value);
+      throw error;
     }
-    if (req.method === 'HEAD') req.method = 'GET';
-    // trpc-to-openapi writes tRPC-shaped errors; ours replace them here, so the spec's body is all clients see
-    const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
-    res.end = ((chunk?: unknown) => {
-      if (res.statusCode >= 400) {
-        const { status, body, headers } = toErrorResponse(errors.get(req) ?? new AppError('INTERNAL_ERROR', 'Internal error'));
-        res.statusCode = status;
-        for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-        return end(JSON.stringify(body));
-      }
-      if (res.statusCode === 204) {
-        res.removeHeader('Content-Type');
-        return end();
-      }
-      return end(chunk);
-    }) as typeof res.end;
-    await restHandler(req, res, () => {
-      throw new AppError('NOT_FOUND', `No route ${req.method} ${pathname}.`);
-    });
   }
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -114,7 +84,7 @@ export function createApiHandler(services: Services): (req: IncomingMessage, res
       });
       return;
     }
-    await serveRest(req, res, pathname);
+    await serveRest(req, res, url);
   }
 
   return (req, res) => {
@@ -127,7 +97,9 @@ export function createApiHandler(services: Services): (req: IncomingMessage, res
       services.log.info({ requestId, method: req.method, path: req.url?.split('?')[0], status: res.statusCode, ms: Math.round(performance.now() - started) }, 'request');
     });
     route(req, res).catch((error: unknown) => {
-      if (!(error instanceof AppError)) services.log.error({ requestId, error: describeError(error) }, 'unhandled error');
+      if (!(error instanceof AppError || (error instanceof TRPCError && error.cause instanceof AppError)) && toErrorResponse(error).status >= 500) {
+        services.log.error({ requestId, error: describeError(error instanceof TRPCError ? (error.cause ?? error) : error) }, 'request failed');
+      }
       if (error instanceof AppError && error.errorCode === 'PAYLOAD_TOO_LARGE') res.setHeader('Connection', 'close');
       sendError(res, error);
     });

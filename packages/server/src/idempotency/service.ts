@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { canonicalJson } from '../audit/chain.ts';
 import type { Clock } from '../clock.ts';
-import type { Db, Tx } from '../db/prisma.ts';
+import { pgSql, type Pool, type Sql } from '../db/sql.ts';
 import { AppError } from '../errors.ts';
 import { claim, complete, find, release, takeOver, type IdempotencyRow } from './store.ts';
 
@@ -13,7 +13,7 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 /** What a procedure holding a claim does with it: store its response (ideally in its own transaction). */
 export interface IdempotencyClaim {
-  complete(db: Db | Tx, body: unknown): Promise<void>;
+  complete(sql: Sql, body: unknown): Promise<void>;
   completed: boolean;
 }
 
@@ -22,7 +22,8 @@ export type Begun = { kind: 'claimed'; claim: IdempotencyClaim; release(): Promi
 export type IdempotencyService = ReturnType<typeof createIdempotencyService>;
 
 /** `Idempotency-Key` on POSTs: the first response for (API key, Idempotency-Key) is replayed for 24 h. */
-export function createIdempotencyService(db: Db, clock: Clock, opts: { waitMs?: number; pollMs?: number } = {}) {
+export function createIdempotencyService(pool: Pool, clock: Clock, opts: { waitMs?: number; pollMs?: number } = {}) {
+  const db = pgSql(pool);
   const waitMs = opts.waitMs ?? 30_000;
   const pollMs = opts.pollMs ?? 50;
 
@@ -33,8 +34,8 @@ export function createIdempotencyService(db: Db, clock: Clock, opts: { waitMs?: 
   function claimed(apiKeyId: string, key: string, status: number): Begun {
     const handle: IdempotencyClaim = {
       completed: false,
-      async complete(tx, body) {
-        await complete(tx, apiKeyId, key, status, body);
+      async complete(sql, body) {
+        await complete(sql, apiKeyId, key, status, body);
         handle.completed = true;
       },
     };

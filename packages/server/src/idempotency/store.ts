@@ -1,4 +1,4 @@
-import type { Db, Tx } from '../db/prisma.ts';
+import type { Sql } from '../db/sql.ts';
 
 export interface IdempotencyRow {
   request_hash: string;
@@ -9,40 +9,44 @@ export interface IdempotencyRow {
 }
 
 /** Claims (key, Idempotency-Key) for a new request; false when a record is already there. */
-export async function claim(db: Db, apiKeyId: string, key: string, requestHash: string, now: Date, expiresAt: Date): Promise<boolean> {
-  const rows = await db.$queryRaw<unknown[]>`
-    INSERT INTO idempotency_records (api_key_id, key, request_hash, created_at, expires_at)
-    VALUES (${apiKeyId}::uuid, ${key}, ${requestHash}, ${now}, ${expiresAt})
-    ON CONFLICT (api_key_id, key) DO NOTHING
-    RETURNING 1`;
+export async function claim(sql: Sql, apiKeyId: string, key: string, requestHash: string, now: Date, expiresAt: Date): Promise<boolean> {
+  const rows = await sql.query(
+    `INSERT INTO idempotency_records (api_key_id, key, request_hash, created_at, expires_at) VALUES ($1::uuid, $2, $3, $4, $5)
+     ON CONFLICT (api_key_id, key) DO NOTHING RETURNING 1`,
+    [apiKeyId, key, requestHash, now, expiresAt],
+  );
   return rows.length === 1;
 }
 
-export async function find(db: Db, apiKeyId: string, key: string): Promise<IdempotencyRow | undefined> {
-  const rows = await db.$queryRaw<IdempotencyRow[]>`
-    SELECT request_hash, response_status, response_body, created_at, expires_at
-    FROM idempotency_records WHERE api_key_id = ${apiKeyId}::uuid AND key = ${key}`;
-  return rows[0];
+export async function find(sql: Sql, apiKeyId: string, key: string): Promise<IdempotencyRow | undefined> {
+  const [row] = await sql.query<IdempotencyRow>(
+    `SELECT request_hash, response_status, response_body, created_at, expires_at FROM idempotency_records WHERE api_key_id = $1::uuid AND key = $2`,
+    [apiKeyId, key],
+  );
+  return row;
 }
 
 /** Takes over an expired or abandoned record, if nobody else did since it was read as `seenCreatedAt`. */
-export async function takeOver(db: Db, apiKeyId: string, key: string, seenCreatedAt: Date, requestHash: string, now: Date, expiresAt: Date): Promise<boolean> {
-  const count = await db.$executeRaw`
-    UPDATE idempotency_records
-    SET request_hash = ${requestHash}, created_at = ${now}, expires_at = ${expiresAt}, response_status = NULL, response_body = NULL
-    WHERE api_key_id = ${apiKeyId}::uuid AND key = ${key} AND created_at = ${seenCreatedAt}`;
-  return count === 1;
+export async function takeOver(sql: Sql, apiKeyId: string, key: string, seenCreatedAt: Date, requestHash: string, now: Date, expiresAt: Date): Promise<boolean> {
+  const rows = await sql.query(
+    `UPDATE idempotency_records SET request_hash = $4, created_at = $5, expires_at = $6, response_status = NULL, response_body = NULL
+     WHERE api_key_id = $1::uuid AND key = $2 AND created_at = $3 RETURNING 1`,
+    [apiKeyId, key, seenCreatedAt, requestHash, now, expiresAt],
+  );
+  return rows.length === 1;
 }
 
 /** Stores the response of a claimed request; inside the change's own transaction where the service can. */
-export async function complete(db: Db | Tx, apiKeyId: string, key: string, status: number, body: unknown): Promise<void> {
-  await db.$executeRaw`
-    UPDATE idempotency_records SET response_status = ${status}, response_body = ${JSON.stringify(body ?? null)}::jsonb
-    WHERE api_key_id = ${apiKeyId}::uuid AND key = ${key}`;
+export async function complete(sql: Sql, apiKeyId: string, key: string, status: number, body: unknown): Promise<void> {
+  await sql.query(`UPDATE idempotency_records SET response_status = $3, response_body = $4::jsonb WHERE api_key_id = $1::uuid AND key = $2`, [
+    apiKeyId,
+    key,
+    status,
+    JSON.stringify(body ?? null),
+  ]);
 }
 
 /** Lets go of a claim whose request failed, so that a retry runs afresh. */
-export async function release(db: Db, apiKeyId: string, key: string): Promise<void> {
-  await db.$executeRaw`
-    DELETE FROM idempotency_records WHERE api_key_id = ${apiKeyId}::uuid AND key = ${key} AND response_status IS NULL`;
+export async function release(sql: Sql, apiKeyId: string, key: string): Promise<void> {
+  await sql.query(`DELETE FROM idempotency_records WHERE api_key_id = $1::uuid AND key = $2 AND response_status IS NULL`, [apiKeyId, key]);
 }

@@ -3,8 +3,9 @@ import type { Clock } from '../clock.ts';
 import type { Db } from '../db/prisma.ts';
 import { AppError } from '../errors.ts';
 import { appendAudit } from '../audit/log.ts';
+import { pgSql, prismaSql, type Pool } from '../db/sql.ts';
 import { generateKey, hashSecret, parseKey, type Tier } from './format.ts';
-import { findKeyByPrefix, insertKey, listKeys, markRevoked, upsertAccount, type KeyRow } from './store.ts';
+import { findKeyByPrefix, findKeyForAuth, insertKey, listKeys, markRevoked, upsertAccount, type KeyRow } from './store.ts';
 
 /** Who is calling, once a key has been checked. */
 export interface AuthenticatedKey {
@@ -43,7 +44,8 @@ function summary(row: KeyRow): KeySummary {
 export type KeyService = ReturnType<typeof createKeyService>;
 
 /** API keys: minted and revoked by the operator CLI, checked on every gated call. */
-export function createKeyService(db: Db, clock: Clock) {
+export function createKeyService(db: Db, pool: Pool, clock: Clock) {
+  const sql = pgSql(pool);
   return {
     /** Checks an `Authorization` header; throws the matching 401. */
     async authenticate(header: string | undefined): Promise<AuthenticatedKey> {
@@ -53,7 +55,7 @@ export function createKeyService(db: Db, clock: Clock) {
       }
       const parsed = bearer ? parseKey(bearer[1]!) : undefined;
       if (!parsed) throw invalid();
-      const row = await findKeyByPrefix(db, parsed.prefix);
+      const row = await findKeyForAuth(sql, parsed.prefix);
       // compare against a dummy hash when the prefix is unknown, so timing does not tell which prefixes exist
       const matches = timingSafeEqual(hashSecret(parsed.secret), row ? Buffer.from(row.secretHash) : DUMMY_HASH);
       if (!row || !matches || row.tier !== parsed.tier) throw invalid();
@@ -67,7 +69,7 @@ export function createKeyService(db: Db, clock: Clock) {
       await db.$transaction(async (tx) => {
         const account = await upsertAccount(tx, input.account);
         await insertKey(tx, { accountId: account.id, prefix: minted.prefix, secretHash: hashSecret(minted.secret), tier: input.tier, name: input.name });
-        await appendAudit(tx, {
+        await appendAudit(prismaSql(tx), {
           accountId: account.id,
           at: new Date(clock.now()),
           action: 'api_key.created',
@@ -94,7 +96,7 @@ export function createKeyService(db: Db, clock: Clock) {
         if (before.revokedAt) return summary(before);
         const at = new Date(clock.now());
         const row = (await markRevoked(tx, prefix, at))!;
-        await appendAudit(tx, {
+        await appendAudit(prismaSql(tx), {
           accountId: row.accountId,
           at,
           action: 'api_key.revoked',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, Tx } from '../db/prisma.ts';
 import type { Tier } from './format.ts';
+import type { Sql } from '../db/sql.ts';
 
 export interface KeyRow {
   id: string;
@@ -48,4 +49,15 @@ export async function listKeys(db: Db | Tx, accountName?: string): Promise<KeyRo
 export async function markRevoked(db: Db | Tx, prefix: string, at: Date): Promise<KeyRow | undefined> {
   await db.apiKey.updateMany({ where: { prefix, revokedAt: null }, data: { revokedAt: at } });
   return findKeyByPrefix(db, prefix);
+}
+
+/** The key with this prefix, for authentication on every gated call (raw SQL: this is the hottest query). */
+export async function findKeyForAuth(sql: Sql, prefix: string): Promise<KeyRow | undefined> {
+  const [row] = await sql.query<KeyRow>(
+    `SELECT k.id, k.account_id AS "accountId", a.name AS "accountName", k.prefix, k.secret_hash AS "secretHash", k.tier,
+            k.created_at AS "createdAt", k.revoked_at AS "revokedAt"
+     FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.prefix = $1`,
+    [prefix],
+  );
+  return row;
 }

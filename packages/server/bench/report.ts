@@ -1,0 +1,32 @@
+import type { Figure } from './measure.ts';
+
+const TARGETS: Record<string, string> = {
+  'POST /v1/attestations (off-chain)': '≥ 2 500 req/s, p99 < 50 ms',
+  'GET /v1/attestations/:uid': '≥ 8 000 req/s, p99 < 50 ms',
+};
+
+/** BENCHMARKS.md: every figure next to the baseline measured in the same run. */
+export function render(run: { figures: Figure[]; seeded: number; seedSeconds: number; duration: number; machine: string; database: string }): string {
+  const baseline = run.figures[0]!;
+  const rows = run.figures.map((f) => {
+    const ratio = f === baseline ? '1.00' : (f.requestsPerSecond / baseline.requestsPerSecond).toFixed(2);
+    const target = Object.entries(TARGETS).find(([name]) => f.name.startsWith(name))?.[1] ?? '';
+    return `| ${f.name} | ${f.requestsPerSecond.toLocaleString('en')} | ${ratio} | ${f.p50} | ${f.p99} | ${f.peakRssMb} | ${f.non2xx + f.errors} | ${target} |`;
+  });
+  return `# Benchmarks
+
+Written by \`pnpm bench\` (packages/server/bench). Each figure is autocannon with 50 connections for ${run.duration} s
+against the real service (\`serve --api\`, logging at info to a pipe, ${run.database}) on this machine, next to
+a bare \`node:http\` handler returning a fixed JSON body measured in the same run. Load generator and server share
+the machine: ${run.machine}.
+
+| scenario | req/s | × baseline | p50 ms | p99 ms | peak RSS MB | non-2xx + errors | target |
+|---|---:|---:|---:|---:|---:|---:|---|
+${rows.join('\n')}
+
+- Reads and searches run against ${run.seeded.toLocaleString('en')} stored attestations (seeded in ${run.seedSeconds.toFixed(1)} s),
+  each request a random uid or content hash from a random client address (so the per-IP limit does not bite).
+- Creates rotate over 100 enterprise keys (6 000/min each), each with new random content, off-chain mode: SHA-256,
+  EIP-712 signature, one transaction with the audit entry.
+`;
+}

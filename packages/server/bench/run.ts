@@ -1,0 +1,152 @@
+// pnpm bench: measures the API against a bare node:http baseline in the same run and writes BENCHMARKS.md.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
+import { applyMigrations } from '../src/db/migrate.ts';
+import { createPrisma } from '../src/db/prisma.ts';
+import { createPool } from '../src/db/sql.ts';
+import { systemClock } from '../src/clock.ts';
+import { createKeyService } from '../src/keys/service.ts';
+import { measure, type Figure } from './measure.ts';
+import { render } from './report.ts';
+
+const SERVER_DIR = join(import.meta.dirname, '..');
+const SEEDED = 100_000;
+const KEYS = 100;
+const duration = Number(process.env.BENCH_SECONDS ?? 10);
+
+async function database(): Promise<{ url: string; close(): Promise<void> }> {
+  const admin = process.env.DATABASE_URL;
+  if (!admin) {
+    const dir = await mkdtemp(join(tmpdir(), 'bench-pg-'));
+    const embedded = await startEmbeddedPostgres({ dataDir: dir });
+    return { url: embedded.databaseUrl, close: async () => (await embedded.stop(), await rm(dir, { recursive: true, force: true })) };
+  }
+  const name = `bench_${Date.now()}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.end();
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    close: async () => {
+      const c = new pg.Client({ connectionString: admin });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/** Starts a node child and resolves once its output shows `ready`, with what it printed so far. */
+function startChild(args: string[], env: NodeJS.ProcessEnv, ready: RegExp | string): Promise<{ child: ChildProcess; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: SERVER_DIR, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let seen = '';
+    const onData = (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (typeof ready === 'string' ? seen.includes(ready) : ready.test(seen)) {
+        child.stdout!.removeAllListeners('data');
+        child.stdout!.resume(); // keep draining the log lines, as a real log shipper would
+        resolve({ child, output: seen });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`child exited with ${code}: ${seen.slice(-2000)}`)));
+  });
+}
+
+async function main(): Promise<void> {
+  const db = await database();
+  const children: ChildProcess[] = [];
+  try {
+    await applyMigrations(db.url);
+    const prisma = createPrisma(db.url);
+    const keyPool = createPool(db.url, 1);
+    const keyService = createKeyService(prisma, keyPool, systemClock);
+    const keys: string[] = [];
+    for (let i = 0; i < KEYS; i++) keys.push((await keyService.create({ tier: 'enterprise', account: `bench-${i % 10}` })).key);
+
+    const apiPort = 18_500 + Math.floor(Math.random() * 400);
+    const { child: api } = await startChild(['src/cli.ts', 'serve', '--api'], { DATABASE_URL: db.url, PORT: String(apiPort), LOG_LEVEL: 'info', TRUST_PROXY: 'true' }, 'attestation-service: API on');
+    children.push(api);
+    const base = `http://127.0.0.1:${apiPort}`;
+
+    // one real attestation, whose signed package the seeded rows copy so reads return realistic bodies
+    const sample = (await (await fetch(`${base}/v1/attestations`, { method: 'POST', headers: { authorization: `Bearer ${keys[0]}`, 'content-type': 'application/json' }, body: JSON.stringify({ type: 'human', content: 'seed', contentType: 'text/plain', mode: 'offchain' }) })).json()) as { uid: string };
+    const seedStarted = performance.now();
+    await prisma.$executeRawUnsafe(
+      `INSERT INTO attestations (uid, account_id, api_key_id, type, mode, status, content_hash, content_type, chain_id, schema_uid, attester, offchain, created_at)
+       SELECT '0x' || encode(sha256(('uid' || g)::bytea), 'hex'), a.account_id, a.api_key_id, CASE WHEN g % 3 = 0 THEN 'ai' ELSE 'human' END, 'offchain', 'confirmed',
+              '0x' || encode(sha256(('content' || (g % 20000))::bytea), 'hex'), 'text/plain', a.chain_id, a.schema_uid, a.attester, a.offchain, now() - g * interval '1 second'
+       FROM generate_series(1, ${SEEDED}) g, (SELECT * FROM attestations WHERE uid = $1) a`,
+      sample.uid,
+    );
+    await prisma.$executeRawUnsafe('ANALYZE attestations');
+    const seedSeconds = (performance.now() - seedStarted) / 1000;
+    const uids = (await prisma.$queryRawUnsafe<{ uid: string }[]>(`SELECT uid FROM attestations ORDER BY random() LIMIT 5000`)).map((r) => r.uid);
+    const hashes = (await prisma.$queryRawUnsafe<{ content_hash: string }[]>(`SELECT DISTINCT content_hash FROM attestations LIMIT 5000`)).map((r) => r.content_hash);
+    await prisma.$disconnect();
+    await keyPool.end();
+
+    const { child: baseline, output } = await startChild(['bench/baseline-server.ts'], { PORT: '0' }, /listening \d+/);
+    children.push(baseline);
+    const baselineUrl = `http://127.0.0.1:${/listening (\d+)/.exec(output)![1]}`;
+
+    const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]!;
+    const ip = () => `10.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}`;
+    const figures: Figure[] = [];
+    const opts = { duration };
+
+    figures.push(await measure('baseline: bare node:http, fixed JSON', baseline.pid!, { ...opts, url: baselineUrl }));
+    figures.push(await measure('GET /healthz (router, no database)', api.pid!, { ...opts, url: `${base}/healthz` }));
+    figures.push(
+      await measure('GET /v1/attestations/:uid', api.pid!, {
+        ...opts,
+        url: base,
+        requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/v1/attestations/${pick(uids)}`, headers: { ...req.headers, 'x-forwarded-for': ip() } }) }],
+      }),
+    );
+    figures.push(
+      await measure(`GET /v1/attestations?hash= (${SEEDED.toLocaleString('en')} stored)`, api.pid!, {
+        ...opts,
+        url: base,
+        requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/v1/attestations?hash=${pick(hashes)}`, headers: { ...req.headers, 'x-forwarded-for': ip() } }) }],
+      }),
+    );
+    figures.push(
+      await measure('POST /v1/attestations (off-chain)', api.pid!, {
+        ...opts,
+        url: base,
+        requests: [
+          {
+            method: 'POST',
+            setupRequest: (req) => ({
+              ...req,
+              path: '/v1/attestations',
+              headers: { ...req.headers, authorization: `Bearer ${pick(keys)}`, 'content-type': 'application/json' },
+              body: JSON.stringify({ type: 'human', content: randomUUID() + randomBytes(8).toString('hex'), contentType: 'text/plain', mode: 'offchain' }),
+            }),
+          },
+        ],
+      }),
+    );
+
+    const report = render({ figures, seeded: SEEDED, seedSeconds, duration, machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}`, database: process.env.DATABASE_URL ? 'the machine\'s PostgreSQL' : 'embedded PostgreSQL' });
+    await writeFile(join(SERVER_DIR, '../../BENCHMARKS.md'), report);
+    console.log(report);
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 500));
+    await db.close();
+  }
+}
+
+await main();

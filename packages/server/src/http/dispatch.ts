@@ -1,0 +1,36 @@
+import type { ServerResponse } from 'node:http';
+import type { AnyProcedure } from '@trpc/server';
+import { appRouter } from '../router.ts';
+import type { RequestContext } from '../trpc.ts';
+
+const procedures = appRouter._def.procedures as unknown as Record<string, AnyProcedure>;
+
+/**
+ * Runs one procedure of the router with its whole middleware chain (auth, limits, idempotency, zod input and
+ * output), exactly as tRPC's own caller does, minus a proxy per request. See docs/decisions.md (REST dispatch).
+ */
+export function callProcedure(path: string, ctx: RequestContext, input: unknown): Promise<unknown> {
+  const procedure = procedures[path]!;
+  return procedure({ path, ctx, type: procedure._def.type, getRawInput: async () => input, signal: undefined, batchIndex: 0 });
+}
+
+/** Query parameters as procedure input: a repeated parameter becomes an array. */
+export function queryInput(params: URLSearchParams): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const [name, value] of params) {
+    const seen = input[name];
+    input[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+  }
+  return input;
+}
+
+/** Writes a JSON response (no body for 204). */
+export function writeJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = body === undefined ? undefined : JSON.stringify(body);
+  res.statusCode = status;
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  if (text === undefined) return void res.end();
+  res.setHeader('Content-Type', 'application/json');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}
