@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { encodePacked, keccak256, toHex, zeroAddress, zeroHash, type Hex } from 'viem';
+import { keccak_256 } from '@noble/hashes/sha3';
+import { bytesToHex, hexToBytes, zeroAddress, zeroHash, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { digestSigner } from './ecdsa.ts';
+import { attestDigester } from './eip712.ts';
 
 /** The EIP-712 types of an EAS off-chain attestation, version 2 (the SDK's OFFCHAIN_ATTESTATION_TYPES[2]). */
 export const OFFCHAIN_TYPES = {
@@ -49,16 +52,35 @@ export interface OffchainPackage {
 }
 
 /**
- * The off-chain UID exactly as the EAS SDK computes it for version 2: note that the schema goes in as the UTF-8
- * bytes of its hex string, not as 32 raw bytes.
+ * The off-chain UID exactly as the EAS SDK computes it for version 2 (solidityPackedKeccak256 of version, schema,
+ * recipient, attester 0, time, expirationTime, revocable, refUID, data, salt, 0) — the schema goes in as the UTF-8
+ * bytes of its hex string, not as 32 raw bytes. Packed by hand: viem's encodePacked was a third of a create's CPU.
  */
 export function offchainUid(m: { schema: Hex; recipient: Hex; time: bigint; expirationTime: bigint; revocable: boolean; refUID: Hex; data: Hex; salt: Hex }): Hex {
-  return keccak256(
-    encodePacked(
-      ['uint16', 'bytes', 'address', 'address', 'uint64', 'uint64', 'bool', 'bytes32', 'bytes', 'bytes32', 'uint32'],
-      [2, toHex(m.schema), m.recipient, zeroAddress, m.time, m.expirationTime, m.revocable, m.refUID, m.data, m.salt, 0],
-    ),
-  );
+  const schema = new TextEncoder().encode(m.schema);
+  const data = hexToBytes(m.data);
+  const out = new Uint8Array(2 + schema.length + 20 + 20 + 8 + 8 + 1 + 32 + data.length + 32 + 4);
+  let at = 0;
+  const put = (bytes: Uint8Array) => {
+    out.set(bytes, at);
+    at += bytes.length;
+  };
+  const putUint = (value: bigint, size: number) => {
+    for (let i = size - 1; i >= 0; i--) out[at + size - 1 - i] = Number((value >> BigInt(8 * i)) & 0xffn);
+    at += size;
+  };
+  putUint(2n, 2);
+  put(schema);
+  put(hexToBytes(m.recipient));
+  at += 20; // attester: the zero address
+  putUint(m.time, 8);
+  putUint(m.expirationTime, 8);
+  putUint(m.revocable ? 1n : 0n, 1);
+  put(hexToBytes(m.refUID));
+  put(data);
+  put(hexToBytes(m.salt));
+  putUint(0n, 4);
+  return bytesToHex(keccak_256(out));
 }
 
 export type OffchainSigner = ReturnType<typeof createOffchainSigner>;
@@ -66,11 +88,13 @@ export type OffchainSigner = ReturnType<typeof createOffchainSigner>;
 /** Signs EAS v2 off-chain attestations with the service's attester key. */
 export function createOffchainSigner(opts: { privateKey: Hex; domain: OffchainDomain; schemaUid: Hex }) {
   const account = privateKeyToAccount(opts.privateKey);
+  const digest = attestDigester(opts.domain);
+  const signDigest = digestSigner(hexToBytes(opts.privateKey));
   return {
     address: account.address,
     domain: opts.domain,
-    async sign(data: Hex, timeSeconds: number): Promise<OffchainPackage> {
-      const salt = toHex(randomBytes(32));
+    sign(data: Hex, timeSeconds: number): OffchainPackage {
+      const salt = bytesToHex(randomBytes(32));
       const fields = {
         schema: opts.schemaUid,
         recipient: zeroAddress as Hex,
@@ -81,15 +105,10 @@ export function createOffchainSigner(opts: { privateKey: Hex; domain: OffchainDo
         data,
         salt,
       };
-      const signature = await account.signTypedData({
-        domain: opts.domain,
-        types: OFFCHAIN_TYPES,
-        primaryType: 'Attest',
-        message: { version: 2, ...fields },
-      });
-      const r = signature.slice(0, 66) as Hex;
-      const s = `0x${signature.slice(66, 130)}` as Hex;
-      const v = Number.parseInt(signature.slice(130, 132), 16);
+      const { signature, recovery } = signDigest(digest(fields));
+      const r = bytesToHex(signature.subarray(0, 32));
+      const s = bytesToHex(signature.subarray(32, 64));
+      const v = 27 + recovery;
       return {
         sig: {
           version: 2,

@@ -40,7 +40,7 @@ export function createAttestationService({ pool, clock, signer, chainId, verifyB
       }
       const contentHash = input.content !== undefined ? hashContent(input.content) : normalizeHash(input.contentHash!);
       const now = clock.now();
-      const offchain = await signer.sign(encodeAttestationData(contentHash, input.type), Math.floor(now / 1000));
+      const offchain = signer.sign(encodeAttestationData(contentHash, input.type), Math.floor(now / 1000));
       const uid = offchain.sig.uid;
       const response: CreatedAttestation = { uid, txHash: null, verifyUrl: `${verifyBaseUrl}/${uid}`, mode: 'offchain', offchain };
       await inTransaction(pool, async (tx) => {
