@@ -1,7 +1,6 @@
 import type { Clock } from '../clock.ts';
-import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
+import { pgSql, type Pool } from '../db/sql.ts';
 import { AppError, notFound } from '../errors.ts';
-import { appendAudit } from '../audit/log.ts';
 import { encodeAttestationData, SCHEMA_UID } from '../chain/schema.ts';
 import type { AuthenticatedKey } from '../keys/service.ts';
 import type { CreateAttestationInput, CreatedAttestation, AttestationRecord } from './contracts.ts';
@@ -9,7 +8,9 @@ import { hashContent, normalizeContentType, normalizeHash } from './content.ts';
 import type { OffchainSigner } from './offchain.ts';
 import type { IdempotencyClaim } from '../idempotency/service.ts';
 import { decodeCursor, encodeCursor, toRecord } from './record.ts';
-import { findByUid, insertAttestation, searchByHash } from './store.ts';
+import { findByUids, searchByHashes, type HashQuery } from './store.ts';
+import { createAttestationWriter } from './writer.ts';
+import { batched } from '../db/batch.ts';
 
 /** Where a gated call came from, for the audit log. */
 export interface RequestInfo {
@@ -32,6 +33,12 @@ export type AttestationService = ReturnType<typeof createAttestationService>;
 /** Creating, reading and searching attestations. */
 export function createAttestationService({ pool, clock, signer, chainId, verifyBaseUrl }: AttestationServiceDeps) {
   const sql = pgSql(pool);
+  const write = createAttestationWriter(pool);
+  const loadByUid = batched(async (uids: string[]) => {
+    const found = await findByUids(sql, uids);
+    return uids.map((uid) => found.get(uid));
+  });
+  const searchPage = batched((queries: HashQuery[]) => searchByHashes(sql, queries));
   return {
     /** One attestation: off-chain is signed here and now; on-chain goes through the relayer. */
     async create(auth: AuthenticatedKey, input: CreateAttestationInput, request: RequestInfo): Promise<CreatedAttestation> {
@@ -43,8 +50,8 @@ export function createAttestationService({ pool, clock, signer, chainId, verifyB
       const offchain = signer.sign(encodeAttestationData(contentHash, input.type), Math.floor(now / 1000));
       const uid = offchain.sig.uid;
       const response: CreatedAttestation = { uid, txHash: null, verifyUrl: `${verifyBaseUrl}/${uid}`, mode: 'offchain', offchain };
-      await inTransaction(pool, async (tx) => {
-        await insertAttestation(tx, {
+      await write({
+        row: {
           uid,
           accountId: auth.accountId,
           apiKeyId: auth.keyId,
@@ -58,8 +65,8 @@ export function createAttestationService({ pool, clock, signer, chainId, verifyB
           attester: signer.address,
           offchain,
           createdAt: new Date(now),
-        });
-        await appendAudit(tx, {
+        },
+        audit: {
           accountId: auth.accountId,
           at: new Date(now),
           action: 'attestation.created',
@@ -69,14 +76,15 @@ export function createAttestationService({ pool, clock, signer, chainId, verifyB
           ip: request.ip,
           requestId: request.requestId,
           details: { mode: 'offchain', type: input.type },
-        });
-        await request.idempotency?.complete(tx, response);
+        },
+        idempotency: request.idempotency,
+        response,
       });
       return response;
     },
 
     async get(uid: string): Promise<AttestationRecord> {
-      const row = await findByUid(sql, uid.toLowerCase());
+      const row = await loadByUid(uid.toLowerCase());
       if (!row) throw notFound(`Attestation ${uid}`);
       return toRecord(row, verifyBaseUrl);
     },
@@ -86,7 +94,7 @@ export function createAttestationService({ pool, clock, signer, chainId, verifyB
       if (input.cursor !== undefined && beforeId === undefined) {
         throw new AppError('VALIDATION_FAILED', 'Invalid request: cursor: is not a cursor this API returned.', { errors: [{ path: 'cursor', message: 'is not a cursor this API returned' }] });
       }
-      const rows = await searchByHash(sql, normalizeHash(input.hash), input.limit + 1, beforeId);
+      const rows = await searchPage({ contentHash: normalizeHash(input.hash), limit: input.limit + 1, beforeId });
       const page = rows.slice(0, input.limit);
       const last = page.at(-1);
       return { data: page.map((row) => toRecord(row, verifyBaseUrl)), nextCursor: rows.length > input.limit && last ? encodeCursor(last.id) : null };

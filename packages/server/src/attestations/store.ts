@@ -34,27 +34,41 @@ function toRow(raw: RawRow): AttestationRow {
   return { ...raw, id: BigInt(raw.id), blockNumber: raw.blockNumber === null ? null : BigInt(raw.blockNumber) };
 }
 
-export async function insertAttestation(sql: Sql, row: NewAttestation): Promise<void> {
+/** Inserts many attestations in one statement, in order. */
+export async function insertAttestations(sql: Sql, rows: NewAttestation[]): Promise<void> {
+  const col = <K extends keyof NewAttestation>(key: K) => rows.map((row) => row[key]);
   await sql.query(
     `INSERT INTO attestations (uid, account_id, api_key_id, type, mode, status, content_hash, content_type, chain_id, schema_uid, attester, offchain, created_at)
-     VALUES ($1, $2::uuid, $3::uuid, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13)`,
-    [row.uid, row.accountId, row.apiKeyId, row.type, row.mode, row.status, row.contentHash, row.contentType, row.chainId, row.schemaUid, row.attester, row.offchain === undefined ? null : JSON.stringify(row.offchain), row.createdAt],
+     SELECT * FROM unnest($1::text[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::int[], $10::text[], $11::text[], $12::jsonb[], $13::timestamptz[])`,
+    [col('uid'), col('accountId'), col('apiKeyId'), col('type'), col('mode'), col('status'), col('contentHash'), col('contentType'), col('chainId'), col('schemaUid'), col('attester'), rows.map((r) => (r.offchain === undefined ? null : JSON.stringify(r.offchain))), col('createdAt')],
   );
 }
 
-/** A readable attestation (one with a uid; pending on-chain ones have none yet). */
-export async function findByUid(sql: Sql, uid: string): Promise<AttestationRow | undefined> {
-  const [raw] = await sql.query<RawRow>(`SELECT ${COLUMNS} FROM attestations WHERE uid = $1`, [uid]);
-  return raw && toRow(raw);
+/** The readable attestations among these uids (pending on-chain ones have no uid yet), by uid. */
+export async function findByUids(sql: Sql, uids: string[]): Promise<Map<string, AttestationRow>> {
+  const rows = await sql.query<RawRow>(`SELECT ${COLUMNS} FROM attestations WHERE uid = ANY($1::text[])`, [uids]);
+  return new Map(rows.map((raw) => [raw.uid!, toRow(raw)]));
 }
 
-/** One page of the attestations of a content hash, newest first; `beforeId` continues a previous page. */
-export async function searchByHash(sql: Sql, contentHash: string, limit: number, beforeId?: bigint): Promise<AttestationRow[]> {
-  const rows = await sql.query<RawRow>(
-    `SELECT ${COLUMNS} FROM attestations
-     WHERE content_hash = $1 AND uid IS NOT NULL AND ($3::bigint IS NULL OR id < $3::bigint)
-     ORDER BY id DESC LIMIT $2`,
-    [contentHash, limit, beforeId === undefined ? null : beforeId.toString()],
+export interface HashQuery {
+  contentHash: string;
+  limit: number;
+  beforeId?: bigint | undefined;
+}
+
+/** Pages of several content-hash searches in one statement: each newest first, `beforeId` continuing a page. */
+export async function searchByHashes(sql: Sql, queries: HashQuery[]): Promise<AttestationRow[][]> {
+  const rows = await sql.query<RawRow & { q: string }>(
+    `SELECT q.i AS q, a.* FROM unnest($1::text[], $2::int[], $3::bigint[]) WITH ORDINALITY AS q(hash, lim, before, i)
+     CROSS JOIN LATERAL (
+       SELECT ${COLUMNS} FROM attestations
+       WHERE content_hash = q.hash AND uid IS NOT NULL AND (q.before IS NULL OR id < q.before)
+       ORDER BY id DESC LIMIT q.lim
+     ) a
+     ORDER BY q.i, a.id DESC`,
+    [queries.map((q) => q.contentHash), queries.map((q) => q.limit), queries.map((q) => (q.beforeId === undefined ? null : q.beforeId.toString()))],
   );
-  return rows.map(toRow);
+  const pages: AttestationRow[][] = queries.map(() => []);
+  for (const { q, ...raw } of rows) pages[Number(q) - 1]!.push(toRow(raw));
+  return pages;
 }

@@ -13,6 +13,9 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 /** What a procedure holding a claim does with it: store its response (ideally in its own transaction). */
 export interface IdempotencyClaim {
+  apiKeyId: string;
+  key: string;
+  status: number;
   complete(sql: Sql, body: unknown): Promise<void>;
   completed: boolean;
 }
@@ -33,6 +36,9 @@ export function createIdempotencyService(pool: Pool, clock: Clock, opts: { waitM
 
   function claimed(apiKeyId: string, key: string, status: number): Begun {
     const handle: IdempotencyClaim = {
+      apiKeyId,
+      key,
+      status,
       completed: false,
       async complete(sql, body) {
         await complete(sql, apiKeyId, key, status, body);

@@ -46,6 +46,16 @@ export async function complete(sql: Sql, apiKeyId: string, key: string, status: 
   ]);
 }
 
+/** Stores the responses of many claimed requests in one statement. */
+export async function completeMany(sql: Sql, items: Array<{ apiKeyId: string; key: string; status: number; body: unknown }>): Promise<void> {
+  if (items.length === 0) return;
+  await sql.query(
+    `UPDATE idempotency_records r SET response_status = v.s, response_body = v.b
+     FROM unnest($1::uuid[], $2::text[], $3::int[], $4::jsonb[]) AS v(k, key, s, b) WHERE r.api_key_id = v.k AND r.key = v.key`,
+    [items.map((i) => i.apiKeyId), items.map((i) => i.key), items.map((i) => i.status), items.map((i) => JSON.stringify(i.body ?? null))],
+  );
+}
+
 /** Lets go of a claim whose request failed, so that a retry runs afresh. */
 export async function release(sql: Sql, apiKeyId: string, key: string): Promise<void> {
   await sql.query(`DELETE FROM idempotency_records WHERE api_key_id = $1::uuid AND key = $2 AND response_status IS NULL`, [apiKeyId, key]);

@@ -4,8 +4,9 @@ import type { Db } from '../db/prisma.ts';
 import { AppError } from '../errors.ts';
 import { appendAudit } from '../audit/log.ts';
 import { pgSql, prismaSql, type Pool } from '../db/sql.ts';
+import { batched } from '../db/batch.ts';
 import { generateKey, hashSecret, parseKey, type Tier } from './format.ts';
-import { findKeyByPrefix, findKeyForAuth, insertKey, listKeys, markRevoked, upsertAccount, type KeyRow } from './store.ts';
+import { findKeyByPrefix, findKeysForAuth, insertKey, listKeys, markRevoked, upsertAccount, type KeyRow } from './store.ts';
 
 /** Who is calling, once a key has been checked. */
 export interface AuthenticatedKey {
@@ -46,6 +47,10 @@ export type KeyService = ReturnType<typeof createKeyService>;
 /** API keys: minted and revoked by the operator CLI, checked on every gated call. */
 export function createKeyService(db: Db, pool: Pool, clock: Clock) {
   const sql = pgSql(pool);
+  const loadKey = batched(async (prefixes: string[]) => {
+    const found = await findKeysForAuth(sql, prefixes);
+    return prefixes.map((prefix) => found.get(prefix));
+  });
   return {
     /** Checks an `Authorization` header; throws the matching 401. */
     async authenticate(header: string | undefined): Promise<AuthenticatedKey> {
@@ -55,7 +60,7 @@ export function createKeyService(db: Db, pool: Pool, clock: Clock) {
       }
       const parsed = bearer ? parseKey(bearer[1]!) : undefined;
       if (!parsed) throw invalid();
-      const row = await findKeyForAuth(sql, parsed.prefix);
+      const row = await loadKey(parsed.prefix);
       // compare against a dummy hash when the prefix is unknown, so timing does not tell which prefixes exist
       const matches = timingSafeEqual(hashSecret(parsed.secret), row ? Buffer.from(row.secretHash) : DUMMY_HASH);
       if (!row || !matches || row.tier !== parsed.tier) throw invalid();

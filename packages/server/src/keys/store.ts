@@ -51,13 +51,13 @@ export async function markRevoked(db: Db | Tx, prefix: string, at: Date): Promis
   return findKeyByPrefix(db, prefix);
 }
 
-/** The key with this prefix, for authentication on every gated call (raw SQL: this is the hottest query). */
-export async function findKeyForAuth(sql: Sql, prefix: string): Promise<KeyRow | undefined> {
-  const [row] = await sql.query<KeyRow>(
+/** The keys with these prefixes, for authentication on every gated call (raw SQL: this is the hottest query). */
+export async function findKeysForAuth(sql: Sql, prefixes: string[]): Promise<Map<string, KeyRow>> {
+  const rows = await sql.query<KeyRow>(
     `SELECT k.id, k.account_id AS "accountId", a.name AS "accountName", k.prefix, k.secret_hash AS "secretHash", k.tier,
             k.created_at AS "createdAt", k.revoked_at AS "revokedAt"
-     FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.prefix = $1`,
-    [prefix],
+     FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.prefix = ANY($1::text[])`,
+    [prefixes],
   );
-  return row;
+  return new Map(rows.map((row) => [row.prefix, row]));
 }
