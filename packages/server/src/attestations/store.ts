@@ -59,10 +59,10 @@ export interface HashQuery {
 /** Pages of several content-hash searches in one statement: each newest first, `beforeId` continuing a page. */
 export async function searchByHashes(sql: Sql, queries: HashQuery[]): Promise<AttestationRow[][]> {
   const rows = await sql.query<RawRow & { q: string }>(
-    `SELECT q.i AS q, a.* FROM unnest($1::text[], $2::int[], $3::bigint[]) WITH ORDINALITY AS q(hash, lim, before, i)
+    `SELECT q.i AS q, a.* FROM unnest($1::bpchar[], $2::int[], $3::bigint[]) WITH ORDINALITY AS q(hash, lim, before, i)
      CROSS JOIN LATERAL (
        SELECT ${COLUMNS} FROM attestations
-       WHERE content_hash = q.hash AND uid IS NOT NULL AND (q.before IS NULL OR id < q.before)
+       WHERE content_hash = q.hash AND id < COALESCE(q.before, 9223372036854775807) AND uid IS NOT NULL
        ORDER BY id DESC LIMIT q.lim
      ) a
      ORDER BY q.i, a.id DESC`,

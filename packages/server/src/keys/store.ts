@@ -56,7 +56,7 @@ export async function findKeysForAuth(sql: Sql, prefixes: string[]): Promise<Map
   const rows = await sql.query<KeyRow>(
     `SELECT k.id, k.account_id AS "accountId", a.name AS "accountName", k.prefix, k.secret_hash AS "secretHash", k.tier,
             k.created_at AS "createdAt", k.revoked_at AS "revokedAt"
-     FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.prefix = ANY($1::text[])`,
+     FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.prefix = ANY($1::bpchar[])`,
     [prefixes],
   );
   return new Map(rows.map((row) => [row.prefix, row]));
