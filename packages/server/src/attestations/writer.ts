@@ -29,5 +29,5 @@ export function createAttestationWriter(pool: Pool): (write: AttestationWrite) =
     });
     for (const w of writes) if (w.idempotency) w.idempotency.completed = true;
     return writes.map(() => undefined);
-  }, 100);
+  }, { maxBatch: 100, maxInFlight: 2 });
 }

@@ -50,7 +50,7 @@ export function createKeyService(db: Db, pool: Pool, clock: Clock) {
   const loadKey = batched(async (prefixes: string[]) => {
     const found = await findKeysForAuth(sql, prefixes);
     return prefixes.map((prefix) => found.get(prefix));
-  });
+  }, { maxInFlight: 2 });
   return {
     /** Checks an `Authorization` header; throws the matching 401. */
     async authenticate(header: string | undefined): Promise<AuthenticatedKey> {
