@@ -12,7 +12,7 @@ const mock = setupServer();
 beforeAll(async () => {
   svc = await startTestService();
   key = (await svc.createKey('pro')).key;
-  mock.listen({ onUnhandledRequest: 'bypass' });
+  mock.listen({ onUnhandledFrame: 'bypass' });
 });
 afterEach(() => mock.resetHandlers());
 afterAll(async () => {

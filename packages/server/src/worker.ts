@@ -1,5 +1,6 @@
 import { Logger as WorkerLogger, run, type Runner, type TaskList } from 'graphile-worker';
 import type { Logger } from './log.ts';
+import { createPool } from './db/sql.ts';
 
 /** Every graphile-worker task of the service (later issues add relaying and webhook delivery). */
 export const taskList: TaskList = {};
@@ -14,8 +15,9 @@ function workerLogger(log: Logger): WorkerLogger {
 
 /** Starts the job runner in this process (graphile-worker installs its schema in our database on first run). */
 export async function startWorker(databaseUrl: string, log: Logger, concurrency = 4): Promise<Runner> {
+  const pgPool = createPool(databaseUrl, concurrency + 2);
   const runner = await run({
-    connectionString: databaseUrl,
+    pgPool,
     concurrency,
     taskList,
     noHandleSignals: true,
@@ -23,5 +25,10 @@ export async function startWorker(databaseUrl: string, log: Logger, concurrency 
     logger: workerLogger(log),
   });
   log.info({ concurrency }, 'worker started');
+  const stop = runner.stop.bind(runner);
+  runner.stop = async () => {
+    await stop();
+    await pgPool.end();
+  };
   return runner;
 }

@@ -15,8 +15,10 @@ export type Pool = pg.Pool;
 /** A pg pool on the same database as Prisma, for the hot paths (Prisma adds 2–3× per query here; docs/decisions.md). */
 export function createPool(databaseUrl: string, max = 10): Pool {
   const pool = new pg.Pool({ connectionString: databaseUrl, max });
-  // an idle client that loses its connection must not crash the process; the next query reconnects
+  // a client that loses its connection (idle or checked out) must not crash the process: the query in flight
+  // fails with its own error, and the pool opens a new connection for the next one
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
+import './provided.ts';
 import { applyMigrations } from '../../src/db/migrate.ts';
 
 /** Creates an empty, uniquely named database on the run's PostgreSQL server and returns its URL. */

@@ -4,16 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import './provided.ts';
 import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.ts';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** A database on the run's PostgreSQL server from which test databases are created and dropped. */
-    adminDatabaseUrl: string;
-    /** `attestation_test_<unix seconds>_<run id>_`: every test database of this run starts with it. */
-    testDatabasePrefix: string;
-  }
-}
 
 const PREFIX = 'attestation_test_';
 const STALE_AFTER_SECONDS = 6 * 60 * 60;
