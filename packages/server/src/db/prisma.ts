@@ -1,6 +1,5 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient, type Prisma } from '../generated/prisma/client.ts';
-import { createPool } from './sql.ts';
 
 /** The Prisma client every service and store receives. */
 export type Db = PrismaClient;
@@ -9,9 +8,10 @@ export type Db = PrismaClient;
 export type Tx = Prisma.TransactionClient;
 
 /**
- * Builds a Prisma client on the `pg` driver adapter (Prisma 7: no query engine binary), over a pool of ours, so
- * that a connection the server drops (a restart, a failover) is an error we handle, not a crash.
+ * Builds a Prisma client on the `pg` driver adapter (Prisma 7: no query engine binary), whose pool handles a
+ * connection the server drops (a restart, a failover) as an error, not a crash.
  */
 export function createPrisma(databaseUrl: string): Db {
-  return new PrismaClient({ adapter: new PrismaPg(createPool(databaseUrl, 4)) });
+  const ignore = () => undefined; // the failing query reports the error; the pool reconnects for the next one
+  return new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl, max: 4 }, { onPoolError: ignore, onConnectionError: ignore }) });
 }
