@@ -1,0 +1,104 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { createPublicClient, createWalletClient, getAddress, http, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { foundry } from 'viem/chains';
+import { EAS_ARTIFACT, SCHEMA_REGISTRY_ARTIFACT } from './contracts.ts';
+import { ensureSchemaRegistered } from './register-schema.ts';
+
+export interface DevChain {
+  rpcUrl: string;
+  chainId: number;
+  eas: Hex;
+  schemaRegistry: Hex;
+  stop(): Promise<void>;
+}
+
+const require = createRequire(import.meta.url);
+
+/** The anvil binary of @foundry-rs/anvil's platform package (its postinstall is not needed). */
+function anvilBinary(): string {
+  const wrapper = createRequire(require.resolve('@foundry-rs/anvil/package.json'));
+  const arch = process.arch === 'x64' ? 'amd64' : process.arch;
+  return join(dirname(wrapper.resolve(`@foundry-rs/anvil-${process.platform}-${arch}/package.json`)), 'bin', 'anvil');
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForRpc(rpcUrl: string, child: ChildProcess, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`anvil exited with code ${child.exitCode}`);
+    try {
+      const res = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }) });
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('anvil did not answer in time');
+}
+
+/**
+ * A local chain for development and tests: anvil on a free loopback port with its state in `dataDir` (loaded at
+ * the next start), EAS and SchemaRegistry deployed from eas-contracts' artifacts once (their addresses kept in
+ * `dataDir/chain.json`) and our schema registered once, stopped with the service.
+ */
+export async function startDevChain(opts: { dataDir: string; deployerKey: Hex; blockTimeSeconds?: number; log?: (line: string) => void }): Promise<DevChain> {
+  mkdirSync(opts.dataDir, { recursive: true });
+  const statePath = join(opts.dataDir, 'anvil-state.json');
+  const deploymentPath = join(opts.dataDir, 'chain.json');
+  const port = await freePort();
+  const args = ['--host', '127.0.0.1', '--port', String(port), '--state', statePath, '--state-interval', '2', '--silent'];
+  if (opts.blockTimeSeconds) args.push('--block-time', String(opts.blockTimeSeconds));
+  const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  child.stderr!.on('data', (chunk: Buffer) => opts.log?.(chunk.toString().trim()));
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM'); // anvil writes its state to --state on the way out
+      setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+    });
+  try {
+    const rpcUrl = `http://127.0.0.1:${port}`;
+    await waitForRpc(rpcUrl, child);
+    const transport = http(rpcUrl);
+    const publicClient = createPublicClient({ chain: foundry, transport });
+    const wallet = createWalletClient({ chain: foundry, transport, account: privateKeyToAccount(opts.deployerKey) });
+
+    const saved = existsSync(deploymentPath) ? (JSON.parse(readFileSync(deploymentPath, 'utf8')) as { eas: Hex; schemaRegistry: Hex }) : undefined;
+    const deployed = saved && (await publicClient.getCode({ address: saved.eas })) && (await publicClient.getCode({ address: saved.schemaRegistry }));
+    let addresses = saved;
+    if (!deployed) {
+      const deploy = async (artifact: typeof EAS_ARTIFACT, args: unknown[]) => {
+        const hash = await wallet.deployContract({ abi: artifact.abi, bytecode: artifact.bytecode, args });
+        const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 100 });
+        return getAddress(receipt.contractAddress!);
+      };
+      const schemaRegistry = await deploy(SCHEMA_REGISTRY_ARTIFACT, []);
+      const eas = await deploy(EAS_ARTIFACT, [schemaRegistry]);
+      addresses = { eas, schemaRegistry };
+      writeFileSync(deploymentPath, JSON.stringify(addresses, null, 2));
+      opts.log?.(`deployed SchemaRegistry at ${schemaRegistry} and EAS at ${eas}`);
+    }
+    await ensureSchemaRegistered(publicClient, wallet, addresses!.schemaRegistry);
+    return { rpcUrl, chainId: foundry.id, eas: addresses!.eas, schemaRegistry: addresses!.schemaRegistry, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
