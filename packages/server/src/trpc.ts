@@ -17,12 +17,6 @@ export interface RequestContext {
   responseHeaders: Record<string, string>;
 }
 
-export interface AuthedContext extends RequestContext {
-  auth: AuthenticatedKey;
-  /** Set when the request carries an Idempotency-Key and holds its claim. */
-  idempotency?: IdempotencyClaim;
-}
-
 /** `successStatus` is the REST status of a successful call (201 for creations, 204 for deletions). */
 export type Meta = OpenApiMeta<{ successStatus?: number }>;
 
@@ -37,7 +31,6 @@ const t = initTRPC
   });
 
 export const router = t.router;
-export const createCallerFactory = t.createCallerFactory;
 
 /** Health and readiness: never limited, so probes always get an answer. */
 export const unmeteredProcedure = t.procedure;
