@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manualClock } from '../../src/clock.ts';
+import { createPool, inTransaction, pgSql, type Pool } from '../../src/db/sql.ts';
+import { AppError } from '../../src/errors.ts';
+import { onchainUsage, periodOf, releaseOnchainQuota, reserveOnchainQuota, resetsAtOf } from '../../src/limits/quota.ts';
+import { startTestService, type TestService } from '../support/service.ts';
+
+let svc: TestService;
+let pool: Pool;
+
+beforeAll(async () => {
+  svc = await startTestService();
+  pool = createPool(svc.databaseUrl, 20);
+});
+afterAll(async () => {
+  await pool?.end();
+  await svc?.stop();
+});
+
+async function keyOf(tier: 'free' | 'pro' | 'enterprise') {
+  const { prefix } = await svc.createKey(tier);
+  const [row] = await pgSql(pool).query<{ id: string }>(`SELECT id FROM api_keys WHERE prefix = $1`, [prefix]);
+  return { keyId: row!.id, tier };
+}
+
+async function refusal(promise: Promise<unknown>): Promise<AppError> {
+  const error = await promise.then(() => undefined, (e: unknown) => e);
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
+}
+
+describe('monthly on-chain quota periods (UTC calendar months)', () => {
+  it.each([
+    ['2026-11-30T23:59:59.999Z', '2026-11', '2026-12-01T00:00:00.000Z'],
+    ['2026-12-01T00:00:00.000Z', '2026-12', '2027-01-01T00:00:00.000Z'],
+    ['2026-12-31T23:59:59.999Z', '2026-12', '2027-01-01T00:00:00.000Z'],
+    ['2028-02-29T12:00:00.000Z', '2028-02', '2028-03-01T00:00:00.000Z'],
+  ])('%s is in %s and resets at %s', (at, period, resets) => {
+    expect(periodOf(Date.parse(at))).toBe(period);
+    expect(resetsAtOf(Date.parse(at))).toBe(Date.parse(resets));
+  });
+});
+
+describe('reserving on-chain quota', () => {
+  it('a free key gets exactly 20 a month; the 21st is 429 QUOTA_EXCEEDED with the spec details', async () => {
+    const clock = manualClock(new Date('2026-11-15T12:00:00Z'));
+    const key = await keyOf('free');
+    for (let i = 0; i < 20; i++) await reserveOnchainQuota(pgSql(pool), clock, key, 1);
+    const error = await refusal(reserveOnchainQuota(pgSql(pool), clock, key, 1));
+    expect(error.errorCode).toBe('QUOTA_EXCEEDED');
+    expect(error.status).toBe(429);
+    expect(error.details).toEqual({ tier: 'free', kind: 'onchain', used: 20, limit: 20, resetsAt: Date.parse('2026-12-01T00:00:00Z') });
+    expect(error.message).toMatch(/free tier.*monthly on-chain quota is exhausted/);
+  });
+
+  it('resets at the first millisecond of the next UTC month, not a moment before', async () => {
+    const clock = manualClock(new Date('2026-11-30T23:59:59.998Z'));
+    const key = await keyOf('free');
+    await reserveOnchainQuota(pgSql(pool), clock, key, 20);
+    clock.advance(1); // 23:59:59.999
+    await refusal(reserveOnchainQuota(pgSql(pool), clock, key, 1));
+    clock.advance(1); // 2026-12-01T00:00:00.000Z
+    await expect(reserveOnchainQuota(pgSql(pool), clock, key, 20)).resolves.toEqual({ period: '2026-12', count: 20 });
+  });
+
+  it('a batch reserves all of its items or none', async () => {
+    const clock = manualClock(new Date('2026-11-10T00:00:00Z'));
+    const key = await keyOf('free');
+    await reserveOnchainQuota(pgSql(pool), clock, key, 15);
+    const error = await refusal(reserveOnchainQuota(pgSql(pool), clock, key, 6));
+    expect(error.details).toMatchObject({ used: 15, limit: 20 });
+    expect((await onchainUsage(pgSql(pool), clock, key)).used).toBe(15);
+    await reserveOnchainQuota(pgSql(pool), clock, key, 5);
+    expect((await onchainUsage(pgSql(pool), clock, key)).used).toBe(20);
+  });
+
+  it('50 concurrent reservations with 20 left: exactly 20 succeed and 30 are refused with used 20', async () => {
+    const clock = manualClock(new Date('2026-11-20T00:00:00Z'));
+    const key = await keyOf('free');
+    const results = await Promise.allSettled(Array.from({ length: 50 }, () => inTransaction(pool, (sql) => reserveOnchainQuota(sql, clock, key, 1))));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(20);
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(refused).toHaveLength(30);
+    for (const r of refused) expect((r.reason as AppError).details).toMatchObject({ used: 20, limit: 20 });
+  });
+
+  it('a reservation rolled back with its transaction, or released after a failed send, is given back', async () => {
+    const clock = manualClock(new Date('2026-11-20T00:00:00Z'));
+    const key = await keyOf('free');
+    await inTransaction(pool, async (sql) => {
+      await reserveOnchainQuota(sql, clock, key, 5);
+      throw new Error('store failed');
+    }).catch(() => undefined);
+    expect((await onchainUsage(pgSql(pool), clock, key)).used).toBe(0);
+    const reservation = await reserveOnchainQuota(pgSql(pool), clock, key, 3);
+    await releaseOnchainQuota(pgSql(pool), key.keyId, reservation);
+    expect((await onchainUsage(pgSql(pool), clock, key)).used).toBe(0);
+  });
+
+  it('gives pro 2000 and enterprise no limit', async () => {
+    const clock = manualClock(new Date('2026-11-20T00:00:00Z'));
+    const pro = await keyOf('pro');
+    await reserveOnchainQuota(pgSql(pool), clock, pro, 2000);
+    expect((await refusal(reserveOnchainQuota(pgSql(pool), clock, pro, 1))).details).toMatchObject({ tier: 'pro', used: 2000, limit: 2000 });
+    const enterprise = await keyOf('enterprise');
+    await reserveOnchainQuota(pgSql(pool), clock, enterprise, 1_000_000);
+    await expect(reserveOnchainQuota(pgSql(pool), clock, enterprise, 1)).resolves.toBeDefined();
+  });
+});
