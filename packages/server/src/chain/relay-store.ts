@@ -1,0 +1,91 @@
+import type { Sql } from '../db/sql.ts';
+
+export interface RelayItem {
+  id: string;
+  type: string;
+  contentHash: `0x${string}`;
+  accountId: string;
+  keyPrefix: string;
+  idempotencyKey: string | null;
+  apiKeyId: string;
+  batchId: string | null;
+}
+
+/**
+ * Claims the next pending on-chain attestations for one transaction: oldest first, at most `max`, never splitting
+ * a batch (a batch is one transaction). Locks with SKIP LOCKED, so a second relayer never takes the same rows.
+ */
+export async function claimPending(sql: Sql, journalId: string, max: number): Promise<number> {
+  const rows = await sql.query<{ id: string; batch_id: string | null }>(
+    `SELECT id::text, batch_id FROM attestations WHERE status = 'pending' AND relay_tx_id IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+    [max * 2],
+  );
+  const chosen: string[] = [];
+  const groupSizes = new Map<string, number>();
+  for (const row of rows) if (row.batch_id) groupSizes.set(row.batch_id, (groupSizes.get(row.batch_id) ?? 0) + 1);
+  const taken = new Set<string>();
+  for (const row of rows) {
+    const size = row.batch_id ? groupSizes.get(row.batch_id)! : 1;
+    if (row.batch_id && taken.has(row.batch_id)) {
+      chosen.push(row.id);
+      continue;
+    }
+    if (chosen.length + size > max) break;
+    if (row.batch_id) taken.add(row.batch_id);
+    chosen.push(row.id);
+  }
+  if (chosen.length === 0) return 0;
+  await sql.query(`UPDATE attestations SET relay_tx_id = $1::bigint WHERE id = ANY($2::bigint[])`, [journalId, chosen]);
+  return chosen.length;
+}
+
+/** The items a journal entry carries, in the order they are attested on-chain. */
+export async function itemsOf(sql: Sql, journalId: string): Promise<RelayItem[]> {
+  return sql.query<RelayItem>(
+    `SELECT a.id::text, a.type, a.content_hash AS "contentHash", a.account_id AS "accountId", k.prefix AS "keyPrefix",
+            a.idempotency_key AS "idempotencyKey", a.api_key_id AS "apiKeyId", a.batch_id AS "batchId"
+     FROM attestations a JOIN api_keys k ON k.id = a.api_key_id WHERE a.relay_tx_id = $1::bigint ORDER BY a.id`,
+    [journalId],
+  );
+}
+
+/** Marks the items mined: each gets its uid from the Attested log, in order. */
+export async function confirmItems(sql: Sql, ids: string[], uids: string[], txHash: string, blockNumber: bigint): Promise<void> {
+  await sql.query(
+    `UPDATE attestations a SET uid = v.uid, tx_hash = $1, block_number = $2, status = 'confirmed'
+     FROM unnest($3::bigint[], $4::text[]) AS v(id, uid) WHERE a.id = v.id`,
+    [txHash, blockNumber.toString(), ids, uids],
+  );
+}
+
+/** Fails a journal entry's items, gives back their quota and their Idempotency-Key claims (a retry runs afresh). */
+export async function failItems(sql: Sql, journalId: string, reason: string): Promise<void> {
+  const failed = await sql.query<{ api_key_id: string; quota_period: string | null; idempotency_key: string | null }>(
+    `UPDATE attestations SET status = 'failed', failure_reason = $2 WHERE relay_tx_id = $1::bigint AND status = 'pending'
+     RETURNING api_key_id, quota_period, idempotency_key`,
+    [journalId, reason.slice(0, 500)],
+  );
+  const charged = new Map<string, { keyId: string; period: string; count: number }>();
+  for (const row of failed) {
+    if (!row.quota_period) continue;
+    const id = `${row.api_key_id}/${row.quota_period}`;
+    const entry = charged.get(id) ?? { keyId: row.api_key_id, period: row.quota_period, count: 0 };
+    entry.count++;
+    charged.set(id, entry);
+  }
+  for (const { keyId, period, count } of charged.values()) {
+    await sql.query(`UPDATE monthly_usage SET onchain_used = GREATEST(onchain_used - $3, 0) WHERE api_key_id = $1::uuid AND period = $2`, [keyId, period, count]);
+  }
+  const claims = failed.filter((row) => row.idempotency_key);
+  if (claims.length > 0) {
+    await sql.query(
+      `DELETE FROM idempotency_records r USING unnest($1::uuid[], $2::text[]) AS v(k, key) WHERE r.api_key_id = v.k AND r.key = v.key AND r.response_status IS NULL`,
+      [claims.map((c) => c.api_key_id), claims.map((c) => c.idempotency_key)],
+    );
+  }
+}
+
+/** Puts a journal entry's items back in the queue (their transaction never reached the chain). */
+export async function requeueItems(sql: Sql, journalId: string): Promise<void> {
+  await sql.query(`UPDATE attestations SET relay_tx_id = NULL WHERE relay_tx_id = $1::bigint AND status = 'pending'`, [journalId]);
+}
