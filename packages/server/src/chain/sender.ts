@@ -1,6 +1,6 @@
 import { keccak256, type Hex, type TransactionReceipt } from 'viem';
 import type { Clock } from '../clock.ts';
-import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
+import { inTransaction, type Pool } from '../db/sql.ts';
 import type { Chain } from './connect.ts';
 import { recordSigned, type JournalEntry } from './journal.ts';
 
@@ -24,7 +24,6 @@ const MAYBE_ALREADY_SENT = /already known|nonce too low|replacement transaction 
  * before broadcast, waited for with `confirmations`, re-signed at the same nonce with bumped fees when stuck.
  */
 export function createSender(chain: Chain, pool: Pool, clock: Clock, opts: SenderOptions) {
-  const sql = pgSql(pool);
   const { publicClient, walletClient, account } = chain;
 
   async function sign(to: Hex, data: Hex, nonce: number, gas: bigint, maxFeePerGas: bigint, maxPriorityFeePerGas: bigint) {
