@@ -7,7 +7,9 @@ import type { Services } from './services.ts';
 import { createAttestationService } from './attestations/service.ts';
 import { createOffchainSigner } from './attestations/offchain.ts';
 import { SCHEMA_UID } from './chain/schema.ts';
-import { DEV_EAS_ADDRESS, EAS_VERSION } from './chain/deployments.ts';
+import type { Chain } from './chain/connect.ts';
+import type { ChainHealth } from './chain/health.ts';
+import { createOnchainSubmitter } from './attestations/onchain.ts';
 import { createKeyService } from './keys/service.ts';
 import { createIdempotencyService } from './idempotency/service.ts';
 import { createRateLimiter } from './limits/rate-limit.ts';
@@ -15,11 +17,21 @@ import type { WindowStore } from './limits/sliding-window.ts';
 import { createHealthService, type ReadinessCheck } from './system/health.ts';
 
 /** Builds every service from its parts; nothing here listens, connects or reads the environment. */
-export function buildServices(deps: { config: Config; db: Db; pool: Pool; clock: Clock; log: Logger; windows: WindowStore; readiness?: Record<string, ReadinessCheck> }): Services {
-  const { config, db, pool, clock, log } = deps;
+export function buildServices(deps: {
+  config: Config;
+  db: Db;
+  pool: Pool;
+  clock: Clock;
+  log: Logger;
+  windows: WindowStore;
+  chain: Chain;
+  chainHealth: ChainHealth;
+  readiness?: Record<string, ReadinessCheck>;
+}): Services {
+  const { config, db, pool, clock, log, chain } = deps;
   const signer = createOffchainSigner({
     privateKey: config.chain.relayerPrivateKey,
-    domain: { name: 'EAS Attestation', version: EAS_VERSION, chainId: config.chain.chainId, verifyingContract: config.chain.easAddress ?? DEV_EAS_ADDRESS },
+    domain: { name: 'EAS Attestation', version: chain.easVersion, chainId: chain.chainId, verifyingContract: chain.eas },
     schemaUid: SCHEMA_UID,
   });
   return {
@@ -31,7 +43,14 @@ export function buildServices(deps: { config: Config; db: Db; pool: Pool; clock:
     rateLimiter: createRateLimiter(deps.windows, clock),
     idempotency: createIdempotencyService(pool, clock),
     keys: createKeyService(db, pool, clock),
-    attestations: createAttestationService({ pool, clock, signer, chainId: config.chain.chainId, verifyBaseUrl: config.verifyBaseUrl }),
+    attestations: createAttestationService({
+      pool,
+      clock,
+      signer,
+      chainId: chain.chainId,
+      verifyBaseUrl: config.verifyBaseUrl,
+      onchain: createOnchainSubmitter({ pool, clock, health: deps.chainHealth, chainId: chain.chainId, schemaUid: SCHEMA_UID, attester: chain.account.address }),
+    }),
     health: createHealthService({
       database: async () => {
         await pool.query('SELECT 1');

@@ -31,11 +31,12 @@ const schema = z.object({
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   CHAIN_RPC_URL: z.url({ protocol: /^(https?|wss?)$/ }).optional(),
-  CHAIN_ID: z.coerce.number().int().positive().default(31_337),
   RELAYER_PRIVATE_KEY: hex32.optional(),
   EAS_ADDRESS: address.optional(),
   SCHEMA_REGISTRY_ADDRESS: address.optional(),
   CONFIRMATIONS: z.coerce.number().int().min(1).max(64).default(1),
+  MAX_FEE_PER_GAS_GWEI: z.coerce.number().positive().max(100_000).default(500),
+  RELAYER_MIN_BALANCE_ETH: z.coerce.number().min(0).default(0.001),
   WEBHOOK_ALLOW_PRIVATE_URLS: boolean.default(false),
   WEBHOOK_RETRY_DELAYS: z
     .string()
@@ -74,11 +75,12 @@ function toConfig(v: z.infer<typeof schema>) {
     redisUrl: v.REDIS_URL,
     chain: {
       rpcUrl: v.CHAIN_RPC_URL,
-      chainId: v.CHAIN_ID,
       relayerPrivateKey: (v.RELAYER_PRIVATE_KEY ?? DEV_RELAYER_KEY) as `0x${string}`,
       easAddress: v.EAS_ADDRESS as `0x${string}` | undefined,
       schemaRegistryAddress: v.SCHEMA_REGISTRY_ADDRESS as `0x${string}` | undefined,
       confirmations: v.CONFIRMATIONS,
+      maxFeeCapWei: BigInt(Math.round(v.MAX_FEE_PER_GAS_GWEI * 1e9)),
+      minBalanceWei: BigInt(Math.round(v.RELAYER_MIN_BALANCE_ETH * 1e9)) * 1_000_000_000n,
     },
     webhooks: {
       allowPrivateUrls: v.WEBHOOK_ALLOW_PRIVATE_URLS,

@@ -6,7 +6,13 @@ import type { Config } from './config.ts';
 import { startEmbeddedPostgres } from './db/embedded-postgres.ts';
 import { applyMigrations } from './db/migrate.ts';
 import { createPrisma } from './db/prisma.ts';
-import { createPool } from './db/sql.ts';
+import { createPool, pgSql } from './db/sql.ts';
+import { Logger as WorkerLogger, runMigrations } from 'graphile-worker';
+import { openChain } from './chain/connect.ts';
+import { createChainHealth } from './chain/health.ts';
+import { createRelayer } from './chain/relayer.ts';
+import { enqueueRelay, RELAY_TASK, relayTask } from './chain/relay.task.ts';
+import { createSender } from './chain/sender.ts';
 import { createApiHandler, listen } from './http/server.ts';
 import { createLogger, flushLogger, type Logger } from './log.ts';
 import { describeError } from './http/error-response.ts';
@@ -66,12 +72,27 @@ export async function startService(
       windows = redisWindowStore(redis);
       readiness.redis = async () => void (await redis.ping());
     }
-    const services = buildServices({ config, db, pool, clock: opts.clock ?? systemClock, log, windows, readiness });
+    const clock = opts.clock ?? systemClock;
+    const chain = await openChain(config, (line) => log.info({ component: 'chain' }, line));
+    stack.push(chain.stop);
+    const chainHealth = createChainHealth(chain, { minBalanceWei: config.chain.minBalanceWei });
+    stack.push(async () => chainHealth.stop());
+    await chainHealth.check();
+    readiness.chain = async () => {
+      const status = await chainHealth.check();
+      if (!status.ok) throw new Error(status.reason);
+    };
+    // the job tables must exist before any API replica enqueues a relay job, worker or not
+    await runMigrations({ pgPool: pool, logger: new WorkerLogger(() => () => undefined) });
+    const services = buildServices({ config, db, pool, clock, log, windows, chain, chainHealth, readiness });
 
     let runner: Runner | undefined;
     if (parts.worker) {
-      runner = await startWorker(database.databaseUrl, log);
+      const sender = createSender(chain, pool, clock, { confirmations: config.chain.confirmations, maxFeeCapWei: config.chain.maxFeeCapWei, stuckAfterMs: chain.dev ? 5_000 : 60_000, maxBumps: 5 });
+      const relayer = createRelayer({ pool, chain, sender, clock, log, verifyBaseUrl: config.verifyBaseUrl });
+      runner = await startWorker(database.databaseUrl, log, { [RELAY_TASK]: relayTask(relayer) });
       stack.push(() => runner!.stop());
+      await enqueueRelay(pgSql(pool)); // reconcile whatever a previous run left in the journal
     }
     let server: Server | undefined;
     let apiUrl = config.publicBaseUrl;

@@ -64,7 +64,8 @@ export const authedProcedure = authenticated.use(async ({ ctx, next, type, path,
     return { ok: true, data: begun.body, marker: middlewareMarker } as never;
   }
   const result = await next({ ctx: { idempotency: begun.claim as IdempotencyClaim | undefined } });
+  if (begun.claim.completed) return result;
   if (!result.ok) await begun.release();
-  else if (!begun.claim.completed) await begun.claim.complete(ctx.services.sql, result.data);
+  else await begun.claim.complete(ctx.services.sql, result.data);
   return result;
 });

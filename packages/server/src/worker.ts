@@ -2,19 +2,17 @@ import { Logger as WorkerLogger, run, type Runner, type TaskList } from 'graphil
 import type { Logger } from './log.ts';
 import { createPool } from './db/sql.ts';
 
-/** Every graphile-worker task of the service (later issues add relaying and webhook delivery). */
-export const taskList: TaskList = {};
-
 /** graphile-worker's log lines, through our logger (its debug chatter only at debug level). */
 function workerLogger(log: Logger): WorkerLogger {
   return new WorkerLogger(() => (level, message) => {
     const method = level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'info' ? 'info' : 'debug';
-    log[method]({ component: 'worker' }, message);
+    // graphile-worker puts stack traces in its messages; a log line of ours carries the first line only
+    log[method]({ component: 'worker' }, message.split('\n')[0]);
   });
 }
 
 /** Starts the job runner in this process (graphile-worker installs its schema in our database on first run). */
-export async function startWorker(databaseUrl: string, log: Logger, concurrency = 4): Promise<Runner> {
+export async function startWorker(databaseUrl: string, log: Logger, taskList: TaskList, concurrency = 4): Promise<Runner> {
   const pgPool = createPool(databaseUrl, concurrency + 2);
   const runner = await run({
     pgPool,
@@ -22,6 +20,7 @@ export async function startWorker(databaseUrl: string, log: Logger, concurrency 
     taskList,
     noHandleSignals: true,
     pollInterval: 1_000,
+    crontab: '',
     logger: workerLogger(log),
   });
   log.info({ concurrency }, 'worker started');

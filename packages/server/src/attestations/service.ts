@@ -10,6 +10,7 @@ import type { IdempotencyClaim } from '../idempotency/service.ts';
 import { decodeCursor, encodeCursor, toRecord } from './record.ts';
 import { findByUids, searchByHashes, type HashQuery } from './store.ts';
 import { createAttestationWriter } from './writer.ts';
+import type { OnchainSubmitter } from './onchain.ts';
 import { batched } from '../db/batch.ts';
 
 /** Where a gated call came from, for the audit log. */
@@ -26,6 +27,8 @@ export interface AttestationServiceDeps {
   signer: OffchainSigner;
   chainId: number;
   verifyBaseUrl: string;
+  /** On-chain creation; absent when the server has no chain. */
+  onchain?: OnchainSubmitter | undefined;
 }
 
 export type AttestationService = ReturnType<typeof createAttestationService>;
@@ -34,7 +37,7 @@ export type AttestationService = ReturnType<typeof createAttestationService>;
 const READ_BATCHING = { maxBatch: 200, maxInFlight: 2 };
 
 /** Creating, reading and searching attestations. */
-export function createAttestationService({ pool, clock, signer, chainId, verifyBaseUrl }: AttestationServiceDeps) {
+export function createAttestationService({ pool, clock, signer, chainId, verifyBaseUrl, onchain }: AttestationServiceDeps) {
   const sql = pgSql(pool);
   const write = createAttestationWriter(pool);
   const loadByUid = batched(async (uids: string[]) => {
@@ -45,10 +48,15 @@ export function createAttestationService({ pool, clock, signer, chainId, verifyB
   return {
     /** One attestation: off-chain is signed here and now; on-chain goes through the relayer. */
     async create(auth: AuthenticatedKey, input: CreateAttestationInput, request: RequestInfo): Promise<CreatedAttestation> {
-      if (input.mode === 'onchain') {
-        throw new AppError('CHAIN_UNAVAILABLE', 'On-chain attestations are not available on this server yet; use mode "offchain".', { mode: 'onchain' }, { 'Retry-After': '60' });
-      }
       const contentHash = input.content !== undefined ? hashContent(input.content) : normalizeHash(input.contentHash!);
+      if (input.mode === 'onchain') {
+        if (!onchain) throw new AppError('CHAIN_UNAVAILABLE', 'On-chain attestations are not configured on this server; use mode "offchain".', {}, { 'Retry-After': '60' });
+        const [id] = await onchain.submit(auth, [{ type: input.type, contentHash, contentType: normalizeContentType(input.contentType) }], { idempotencyKey: request.idempotency?.key });
+        // from here the relayer owns the Idempotency-Key claim: it stores the response when the transaction is mined
+        if (request.idempotency) request.idempotency.completed = true;
+        const [outcome] = await onchain.settle([id!]);
+        return { uid: outcome!.uid!, txHash: outcome!.txHash, verifyUrl: `${verifyBaseUrl}/${outcome!.uid}`, mode: 'onchain' };
+      }
       const now = clock.now();
       const offchain = signer.sign(encodeAttestationData(contentHash, input.type), Math.floor(now / 1000));
       const uid = offchain.sig.uid;

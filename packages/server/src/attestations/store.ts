@@ -72,3 +72,50 @@ export async function searchByHashes(sql: Sql, queries: HashQuery[]): Promise<At
   for (const { q, ...raw } of rows) pages[Number(q) - 1]!.push(toRow(raw));
   return pages;
 }
+
+export interface PendingAttestation {
+  accountId: string;
+  apiKeyId: string;
+  type: string;
+  contentHash: string;
+  contentType: string;
+  chainId: number;
+  schemaUid: string;
+  attester: string;
+  createdAt: Date;
+  quotaPeriod: string;
+  idempotencyKey: string | null;
+  batchId: string | null;
+}
+
+/** Stores on-chain attestations waiting for the relayer (no uid until their Attested log); returns their ids in order. */
+export async function insertPending(sql: Sql, rows: PendingAttestation[]): Promise<string[]> {
+  const col = <K extends keyof PendingAttestation>(key: K) => rows.map((row) => row[key]);
+  const inserted = await sql.query<{ id: string }>(
+    `INSERT INTO attestations (account_id, api_key_id, type, mode, status, content_hash, content_type, chain_id, schema_uid, attester, created_at, quota_period, idempotency_key, batch_id)
+     SELECT a, k, t, 'onchain', 'pending', h, ct, c, s, at, cr, q, i, b
+     FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[], $9::timestamptz[], $10::text[], $11::text[], $12::uuid[])
+       WITH ORDINALITY AS v(a, k, t, h, ct, c, s, at, cr, q, i, b, n)
+     ORDER BY n
+     RETURNING id::text`,
+    [col('accountId'), col('apiKeyId'), col('type'), col('contentHash'), col('contentType'), col('chainId'), col('schemaUid'), col('attester'), col('createdAt'), col('quotaPeriod'), col('idempotencyKey'), col('batchId')],
+  );
+  return inserted.map((row) => row.id).sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
+}
+
+export interface RelayOutcome {
+  id: string;
+  status: 'pending' | 'confirmed' | 'failed';
+  uid: string | null;
+  txHash: string | null;
+  failureReason: string | null;
+}
+
+/** Where these on-chain attestations stand. */
+export async function outcomesOf(sql: Sql, ids: string[]): Promise<Map<string, RelayOutcome>> {
+  const rows = await sql.query<RelayOutcome>(
+    `SELECT id::text, status, uid, tx_hash AS "txHash", failure_reason AS "failureReason" FROM attestations WHERE id = ANY($1::bigint[])`,
+    [ids],
+  );
+  return new Map(rows.map((row) => [row.id, row]));
+}

@@ -28,9 +28,9 @@ export async function recordIntent(sql: Sql, kind: JournalEntry['kind']): Promis
 export async function recordSigned(sql: Sql, id: string, tx: { nonce: number; hash: Hex; raw: Hex; maxFeePerGas: bigint }, at: Date): Promise<void> {
   await sql.query(
     `UPDATE relay_transactions SET status = 'sent', nonce = $2, tx_hash = $3, raw_tx = $4, max_fee_per_gas = $5,
-       sent_hashes = sent_hashes || to_jsonb($3::text), attempts = attempts + 1, sent_at = $6, updated_at = $6
+       sent_hashes = sent_hashes || jsonb_build_array($7::text), attempts = attempts + 1, sent_at = $6, updated_at = $6
      WHERE id = $1::bigint`,
-    [id, tx.nonce, tx.hash, tx.raw, tx.maxFeePerGas.toString(), at],
+    [id, tx.nonce, tx.hash, tx.raw, tx.maxFeePerGas.toString(), at, tx.hash],
   );
 }
 

@@ -17,6 +17,7 @@ export interface IdempotencyClaim {
   key: string;
   status: number;
   complete(sql: Sql, body: unknown): Promise<void>;
+  /** Set once the response is stored, or once someone else (the relayer) owns storing it: then it is never released. */
   completed: boolean;
 }
 

@@ -40,13 +40,6 @@ describe('POST /v1/attestations (off-chain)', () => {
     expect(JSON.stringify(read.body)).not.toContain(content);
   });
 
-  it('answers 503 CHAIN_UNAVAILABLE for on-chain (the default mode) until a chain is configured', async () => {
-    const res = await create({ type: 'human', content: 'x', contentType: 'text/plain' });
-    expect(res.status).toBe(503);
-    expect(res.body.code).toBe('CHAIN_UNAVAILABLE');
-    expect(res.headers.get('retry-after')).toBe('60');
-  });
-
   it.each([
     ['no type', { type: undefined }, 'type'],
     ['an unknown type', { type: 'robot' }, 'type'],

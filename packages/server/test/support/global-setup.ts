@@ -6,6 +6,9 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import './provided.ts';
 import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.ts';
+import { startDevChain } from '../../src/chain/dev-chain.ts';
+
+const ANVIL_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 
 
 const PREFIX = 'attestation_test_';
@@ -15,18 +18,29 @@ const STALE_AFTER_SECONDS = 6 * 60 * 60;
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const runPrefix = `${PREFIX}${Math.floor(Date.now() / 1000)}_${randomBytes(4).toString('hex')}_`;
   project.provide('testDatabasePrefix', runPrefix);
+  const chainDir = await mkdtemp(join(tmpdir(), 'attestation-test-chain-'));
+  const chain = await startDevChain({ dataDir: chainDir, deployerKey: ANVIL_KEY });
+  project.provide('chain', { rpcUrl: chain.rpcUrl, eas: chain.eas, schemaRegistry: chain.schemaRegistry });
+  const stopChain = async () => {
+    await chain.stop();
+    await rm(chainDir, { recursive: true, force: true });
+  };
 
   const sharedServerUrl = process.env.DATABASE_URL;
   if (sharedServerUrl) {
     project.provide('adminDatabaseUrl', sharedServerUrl);
     await dropTestDatabases(sharedServerUrl, (name) => isStale(name));
-    return () => dropTestDatabases(sharedServerUrl, (name) => name.startsWith(runPrefix));
+    return async () => {
+      await stopChain();
+      await dropTestDatabases(sharedServerUrl, (name) => name.startsWith(runPrefix));
+    };
   }
 
   const dataDir = await mkdtemp(join(tmpdir(), 'attestation-test-pg-'));
   const server = await startEmbeddedPostgres({ dataDir });
   project.provide('adminDatabaseUrl', server.databaseUrl);
   return async () => {
+    await stopChain();
     await server.stop();
     await rm(dataDir, { recursive: true, force: true });
   };

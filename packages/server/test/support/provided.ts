@@ -7,5 +7,7 @@ declare module 'vitest' {
     adminDatabaseUrl: string;
     /** `attestation_test_<unix seconds>_<run id>_`: every test database of this run starts with it. */
     testDatabasePrefix: string;
+    /** The run's anvil with EAS deployed and our schema registered (each test service gets its own funded relayer key). */
+    chain: { rpcUrl: string; eas: string; schemaRegistry: string };
   }
 }

@@ -1,9 +1,13 @@
+import { randomBytes } from 'node:crypto';
+import { privateKeyToAccount } from 'viem/accounts';
 import { loadConfig } from '../../src/config.ts';
 import type { Clock } from '../../src/clock.ts';
 import { startService, type RunningService } from '../../src/main.ts';
 import type { Tier } from '../../src/keys/format.ts';
 import type { ReadinessCheck } from '../../src/system/health.ts';
 import { createTestDatabase } from './database.ts';
+import { inject } from 'vitest';
+import './provided.ts';
 
 export interface TestService extends RunningService {
   url: string;
@@ -16,9 +20,20 @@ let accountSeq = 0;
 /** The real service on a fresh database and a free port (no worker unless asked). */
 export async function startTestService(opts: { env?: Record<string, string>; clock?: Clock; worker?: boolean; readiness?: Record<string, ReadinessCheck> } = {}): Promise<TestService> {
   const databaseUrl = opts.env?.DATABASE_URL ?? (await createTestDatabase());
+  const chain = inject('chain');
   // TRUST_PROXY: tests that are not about limits give each call its own client address (see call())
-  const config = loadConfig({ PORT: '0', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, TRUST_PROXY: 'true', ...opts.env });
-  const service = await startService(config, { parts: { api: true, worker: !!opts.worker }, clock: opts.clock, readiness: opts.readiness });
+  const config = loadConfig({
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: databaseUrl,
+    TRUST_PROXY: 'true',
+    CHAIN_RPC_URL: chain.rpcUrl,
+    EAS_ADDRESS: chain.eas,
+    SCHEMA_REGISTRY_ADDRESS: chain.schemaRegistry,
+    RELAYER_PRIVATE_KEY: await fundedKey(chain.rpcUrl),
+    ...opts.env,
+  });
+  const service = await startService(config, { parts: { api: true, worker: opts.worker ?? true }, clock: opts.clock, readiness: opts.readiness });
   return {
     ...service,
     url: service.apiUrl,
@@ -58,4 +73,17 @@ export async function call(
 /** A documentation-range address, different for every call, so anonymous limits do not bite unrelated tests. */
 export function randomIp(): string {
   return `198.51.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}`;
+}
+
+/** A new relayer key with 1000 ETH on the run's anvil: each test service signs with its own, so nonces never race. */
+export async function fundedKey(rpcUrl: string): Promise<string> {
+  const key = `0x${randomBytes(32).toString('hex')}`;
+  const address = privateKeyToAccount(key as `0x${string}`).address;
+  const res = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_setBalance', params: [address, '0x3635c9adc5dea00000'] }),
+  });
+  if (!res.ok) throw new Error(`anvil_setBalance failed: ${res.status}`);
+  return key;
 }

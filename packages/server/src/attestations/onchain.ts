@@ -1,0 +1,83 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ChainHealth } from '../chain/health.ts';
+import { enqueueRelay } from '../chain/relay.task.ts';
+import type { Clock } from '../clock.ts';
+import { batched } from '../db/batch.ts';
+import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
+import { AppError } from '../errors.ts';
+import type { AuthenticatedKey } from '../keys/service.ts';
+import { reserveOnchainQuota } from '../limits/quota.ts';
+import { insertPending, outcomesOf, type RelayOutcome } from './store.ts';
+
+export interface OnchainItem {
+  type: string;
+  contentHash: string;
+  contentType: string;
+}
+
+function chainUnavailable(reason: string, extra: Record<string, unknown> = {}): AppError {
+  return new AppError('CHAIN_UNAVAILABLE', `On-chain attestations are unavailable right now (${reason}); nothing was charged. Retry later, or use mode "offchain".`, extra, { 'Retry-After': '10' });
+}
+
+/**
+ * On-chain creation, API side: refuse fast when the chain is down; else reserve quota, store the pending items and
+ * ask for a relay run in ONE transaction, then wait (bounded) for the relayer's outcome.
+ */
+export function createOnchainSubmitter(deps: { pool: Pool; clock: Clock; health: ChainHealth; chainId: number; schemaUid: string; attester: string; waitMs?: number }) {
+  const { pool, clock, health } = deps;
+  const sql = pgSql(pool);
+  const waitMs = deps.waitMs ?? 60_000;
+  const loadOutcomes = batched(
+    async (ids: string[]) => {
+      const found = await outcomesOf(sql, ids);
+      return ids.map((id) => found.get(id));
+    },
+    { maxInFlight: 2 },
+  );
+
+  return {
+    /** Stores the items for the relayer; returns their ids. Throws 503 (chain down) or 429 (quota) having changed nothing. */
+    async submit(auth: AuthenticatedKey, items: OnchainItem[], opts: { idempotencyKey?: string | undefined; batchId?: string | undefined }): Promise<string[]> {
+      const status = await health.current();
+      if (!status.ok) throw chainUnavailable(status.reason ?? 'the chain does not answer');
+      const now = clock.now();
+      return inTransaction(pool, async (tx) => {
+        const reservation = await reserveOnchainQuota(tx, clock, auth, items.length);
+        const ids = await insertPending(
+          tx,
+          items.map((item) => ({
+            accountId: auth.accountId,
+            apiKeyId: auth.keyId,
+            type: item.type,
+            contentHash: item.contentHash,
+            contentType: item.contentType,
+            chainId: deps.chainId,
+            schemaUid: deps.schemaUid,
+            attester: deps.attester,
+            createdAt: new Date(now),
+            quotaPeriod: reservation.period,
+            idempotencyKey: opts.idempotencyKey ?? null,
+            batchId: opts.batchId ?? null,
+          })),
+        );
+        await enqueueRelay(tx);
+        return ids;
+      });
+    },
+
+    /** Waits until the relayer has mined (or given up on) these items; throws 503 if it failed or takes too long. */
+    async settle(ids: string[]): Promise<RelayOutcome[]> {
+      const deadline = Date.now() + waitMs;
+      for (;;) {
+        const outcomes = await Promise.all(ids.map((id) => loadOutcomes(id)));
+        const failed = outcomes.find((o) => o?.status === 'failed');
+        if (failed) throw chainUnavailable(failed.failureReason ?? 'the transaction failed');
+        if (outcomes.every((o) => o?.status === 'confirmed')) return outcomes as RelayOutcome[];
+        if (Date.now() >= deadline) throw chainUnavailable('the transaction is still pending', { pending: true });
+        await sleep(150);
+      }
+    },
+  };
+}
+
+export type OnchainSubmitter = ReturnType<typeof createOnchainSubmitter>;
