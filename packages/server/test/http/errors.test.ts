@@ -95,11 +95,11 @@ describe('health and readiness', () => {
   });
 
   it('/readyz answers 503 naming the failing component', async () => {
-    const broken = await startTestService({ readiness: { chain: () => Promise.reject(new Error('rpc down')) } });
+    const broken = await startTestService({ readiness: { replica: () => Promise.reject(new Error('replica down')) } });
     try {
       const res = await call(broken.url, 'GET', '/readyz');
-      expect(res).toMatchObject({ status: 503, body: { code: 'NOT_READY', details: { components: { database: 'ok', chain: 'unavailable' }, failing: ['chain'] } } });
-      expect(JSON.stringify(res.body)).not.toContain('rpc down');
+      expect(res).toMatchObject({ status: 503, body: { code: 'NOT_READY', details: { components: { database: 'ok', chain: 'ok', replica: 'unavailable' }, failing: ['replica'] } } });
+      expect(JSON.stringify(res.body)).not.toContain('replica down');
     } finally {
       await broken.stop();
     }
