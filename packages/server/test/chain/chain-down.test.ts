@@ -1,0 +1,48 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDevChain, type DevChain } from '../../src/chain/dev-chain.ts';
+import { call, fundedKey, startTestService, type TestService } from '../support/service.ts';
+
+const ANVIL_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+const dir = await mkdtemp(join(tmpdir(), 'chain-down-'));
+let chain: DevChain;
+let svc: TestService;
+
+beforeAll(async () => {
+  chain = await startDevChain({ dataDir: dir, deployerKey: ANVIL_KEY });
+  svc = await startTestService({ env: { CHAIN_RPC_URL: chain.rpcUrl, EAS_ADDRESS: chain.eas, SCHEMA_REGISTRY_ADDRESS: chain.schemaRegistry, RELAYER_PRIVATE_KEY: await fundedKey(chain.rpcUrl) } });
+}, 60_000);
+afterAll(async () => {
+  await svc?.stop();
+  await chain?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const body = (mode?: string) => ({ type: 'human', content: `down ${Math.random()}`, contentType: 'text/plain', ...(mode ? { mode } : {}) });
+
+describe('when the chain goes away', () => {
+  it('on-chain creates answer 503 CHAIN_UNAVAILABLE within 5 s and charge nothing; off-chain creates and reads keep working; /readyz names the chain', async () => {
+    const { key, prefix } = await svc.createKey('pro');
+    expect((await call(svc.url, 'POST', '/v1/attestations', { key, body: body() })).status).toBe(201);
+    await chain.stop();
+
+    const started = Date.now();
+    const res = await call(svc.url, 'POST', '/v1/attestations', { key, body: body() });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(res).toMatchObject({ status: 503, body: { code: 'CHAIN_UNAVAILABLE' } });
+    expect(res.headers.get('retry-after')).toBeTruthy();
+
+    const [usage] = await svc.services.sql.query<{ onchain_used: number }>(`SELECT onchain_used FROM monthly_usage m JOIN api_keys k ON k.id = m.api_key_id WHERE k.prefix = $1`, [prefix]);
+    expect(usage!.onchain_used).toBe(1);
+    // nothing is left pending or readable: a request that reached the relayer before the probe noticed is kept as `failed`, with no uid
+    const rows = await svc.services.sql.query<{ status: string; uid: string | null }>(`SELECT a.status, a.uid FROM attestations a JOIN api_keys k ON k.id = a.api_key_id WHERE k.prefix = $1 AND a.status <> 'confirmed'`, [prefix]);
+    for (const row of rows) expect(row).toEqual({ status: 'failed', uid: null });
+
+    const offchain = await call(svc.url, 'POST', '/v1/attestations', { key, body: body('offchain') });
+    expect(offchain.status).toBe(201);
+    expect((await call(svc.url, 'GET', `/v1/attestations/${offchain.body.uid}`)).status).toBe(200);
+    expect(await call(svc.url, 'GET', '/readyz')).toMatchObject({ status: 503, body: { details: { components: { chain: 'unavailable', database: 'ok' } } } });
+  }, 60_000);
+});
