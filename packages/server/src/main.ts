@@ -31,6 +31,8 @@ export interface RunningService {
   /** The API's base URL as bound (the real port when PORT=0). */
   apiUrl: string;
   databaseUrl: string;
+  /** Where on-chain attestations go (the embedded anvil's port changes at each start). */
+  chain: { rpcUrl: string; chainId: number; eas: string };
   services: Services;
   stop(): Promise<void>;
 }
@@ -103,7 +105,7 @@ export async function startService(
       if (address && typeof address === 'object') apiUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${address.port}`;
       log.info({ url: apiUrl }, 'API listening');
     }
-    return { apiUrl, databaseUrl: database.databaseUrl, services, stop };
+    return { apiUrl, databaseUrl: database.databaseUrl, chain: { rpcUrl: chain.rpcUrl, chainId: chain.chainId, eas: chain.eas }, services, stop };
   } catch (error) {
     await stop();
     throw error;
