@@ -10,6 +10,7 @@ import { SCHEMA_UID } from './chain/schema.ts';
 import type { Chain } from './chain/connect.ts';
 import type { ChainHealth } from './chain/health.ts';
 import { createOnchainSubmitter } from './attestations/onchain.ts';
+import { createBatchService } from './attestations/batch.ts';
 import { createKeyService } from './keys/service.ts';
 import { createIdempotencyService } from './idempotency/service.ts';
 import { createRateLimiter } from './limits/rate-limit.ts';
@@ -34,6 +35,7 @@ export function buildServices(deps: {
     domain: { name: 'EAS Attestation', version: chain.easVersion, chainId: chain.chainId, verifyingContract: chain.eas },
     schemaUid: SCHEMA_UID,
   });
+  const onchain = createOnchainSubmitter({ pool, clock, health: deps.chainHealth, chainId: chain.chainId, schemaUid: SCHEMA_UID, attester: chain.account.address });
   return {
     config,
     clock,
@@ -43,14 +45,8 @@ export function buildServices(deps: {
     rateLimiter: createRateLimiter(deps.windows, clock),
     idempotency: createIdempotencyService(pool, clock),
     keys: createKeyService(db, pool, clock),
-    attestations: createAttestationService({
-      pool,
-      clock,
-      signer,
-      chainId: chain.chainId,
-      verifyBaseUrl: config.verifyBaseUrl,
-      onchain: createOnchainSubmitter({ pool, clock, health: deps.chainHealth, chainId: chain.chainId, schemaUid: SCHEMA_UID, attester: chain.account.address }),
-    }),
+    attestations: createAttestationService({ pool, clock, signer, chainId: chain.chainId, verifyBaseUrl: config.verifyBaseUrl, onchain }),
+    batches: createBatchService({ pool, clock, signer, onchain, chainId: chain.chainId, verifyBaseUrl: config.verifyBaseUrl }),
     health: createHealthService({
       database: async () => {
         await pool.query('SELECT 1');

@@ -1,4 +1,5 @@
 import type { AttestationService } from './attestations/service.ts';
+import type { BatchService } from './attestations/batch.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/prisma.ts';
 import type { Sql } from './db/sql.ts';
@@ -21,5 +22,6 @@ export interface Services {
   idempotency: IdempotencyService;
   keys: KeyService;
   attestations: AttestationService;
+  batches: BatchService;
   health: HealthService;
 }

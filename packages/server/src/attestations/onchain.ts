@@ -3,7 +3,7 @@ import type { ChainHealth } from '../chain/health.ts';
 import { enqueueRelay } from '../chain/relay.task.ts';
 import type { Clock } from '../clock.ts';
 import { batched } from '../db/batch.ts';
-import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
+import { pgSql, type Pool, type Sql } from '../db/sql.ts';
 import { AppError } from '../errors.ts';
 import type { AuthenticatedKey } from '../keys/service.ts';
 import { reserveOnchainQuota } from '../limits/quota.ts';
@@ -13,6 +13,7 @@ export interface OnchainItem {
   type: string;
   contentHash: string;
   contentType: string;
+  batchIndex?: number;
 }
 
 function chainUnavailable(reason: string, extra: Record<string, unknown> = {}): AppError {
@@ -21,7 +22,7 @@ function chainUnavailable(reason: string, extra: Record<string, unknown> = {}): 
 
 /**
  * On-chain creation, API side: refuse fast when the chain is down; else reserve quota, store the pending items and
- * ask for a relay run in ONE transaction, then wait (bounded) for the relayer's outcome.
+ * ask for a relay run in ONE transaction (the caller's), then wait (bounded) for the relayer's outcome.
  */
 export function createOnchainSubmitter(deps: { pool: Pool; clock: Clock; health: ChainHealth; chainId: number; schemaUid: string; attester: string; waitMs?: number }) {
   const { pool, clock, health } = deps;
@@ -36,33 +37,39 @@ export function createOnchainSubmitter(deps: { pool: Pool; clock: Clock; health:
   );
 
   return {
-    /** Stores the items for the relayer; returns their ids. Throws 503 (chain down) or 429 (quota) having changed nothing. */
-    async submit(auth: AuthenticatedKey, items: OnchainItem[], opts: { idempotencyKey?: string | undefined; batchId?: string | undefined }): Promise<string[]> {
+    /** Refuses at once (503, nothing changed) when the chain cannot take writes now. */
+    async ensureAvailable(): Promise<void> {
       const status = await health.current();
       if (!status.ok) throw chainUnavailable(status.reason ?? 'the chain does not answer');
+    },
+
+    /**
+     * In the caller's transaction: reserves the items' quota (all or none), stores them pending for the relayer and
+     * asks for a relay run. Returns their ids in order.
+     */
+    async stage(tx: Sql, auth: AuthenticatedKey, items: OnchainItem[], opts: { idempotencyKey?: string | undefined; batchId?: string | undefined }): Promise<string[]> {
       const now = clock.now();
-      return inTransaction(pool, async (tx) => {
-        const reservation = await reserveOnchainQuota(tx, clock, auth, items.length);
-        const ids = await insertPending(
-          tx,
-          items.map((item) => ({
-            accountId: auth.accountId,
-            apiKeyId: auth.keyId,
-            type: item.type,
-            contentHash: item.contentHash,
-            contentType: item.contentType,
-            chainId: deps.chainId,
-            schemaUid: deps.schemaUid,
-            attester: deps.attester,
-            createdAt: new Date(now),
-            quotaPeriod: reservation.period,
-            idempotencyKey: opts.idempotencyKey ?? null,
-            batchId: opts.batchId ?? null,
-          })),
-        );
-        await enqueueRelay(tx);
-        return ids;
-      });
+      const reservation = await reserveOnchainQuota(tx, clock, auth, items.length);
+      const ids = await insertPending(
+        tx,
+        items.map((item) => ({
+          accountId: auth.accountId,
+          apiKeyId: auth.keyId,
+          type: item.type,
+          contentHash: item.contentHash,
+          contentType: item.contentType,
+          chainId: deps.chainId,
+          schemaUid: deps.schemaUid,
+          attester: deps.attester,
+          createdAt: new Date(now),
+          quotaPeriod: reservation.period,
+          idempotencyKey: opts.idempotencyKey ?? null,
+          batchId: opts.batchId ?? null,
+          batchIndex: item.batchIndex ?? null,
+        })),
+      );
+      await enqueueRelay(tx);
+      return ids;
     },
 
     /** Waits until the relayer has mined (or given up on) these items; throws 503 if it failed or takes too long. */

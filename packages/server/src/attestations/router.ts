@@ -33,9 +33,7 @@ export const attestationsRouter = router({
     })
     .input(batchInput)
     .output(batchOutput)
-    .mutation(() => {
-      throw notImplemented('Batch creation');
-    }),
+    .mutation(({ ctx, input }) => ctx.services.batches.create(ctx.auth, input.attestations, ctx)),
 
   get: publicProcedure
     .meta({ openapi: { method: 'GET', path: '/v1/attestations/{uid}', tags, protect: false, summary: 'Read an attestation' } })

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.ts';
-import { pgSql, type Pool } from '../db/sql.ts';
+import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
 import { AppError, notFound } from '../errors.ts';
 import { encodeAttestationData, SCHEMA_UID } from '../chain/schema.ts';
 import type { AuthenticatedKey } from '../keys/service.ts';
@@ -51,7 +51,9 @@ export function createAttestationService({ pool, clock, signer, chainId, verifyB
       const contentHash = input.content !== undefined ? hashContent(input.content) : normalizeHash(input.contentHash!);
       if (input.mode === 'onchain') {
         if (!onchain) throw new AppError('CHAIN_UNAVAILABLE', 'On-chain attestations are not configured on this server; use mode "offchain".', {}, { 'Retry-After': '60' });
-        const [id] = await onchain.submit(auth, [{ type: input.type, contentHash, contentType: normalizeContentType(input.contentType) }], { idempotencyKey: request.idempotency?.key });
+        await onchain.ensureAvailable();
+        const item = { type: input.type, contentHash, contentType: normalizeContentType(input.contentType) };
+        const [id] = await inTransaction(pool, (tx) => onchain.stage(tx, auth, [item], { idempotencyKey: request.idempotency?.key }));
         // from here the relayer owns the Idempotency-Key claim: it stores the response when the transaction is mined
         if (request.idempotency) request.idempotency.completed = true;
         const [outcome] = await onchain.settle([id!]);

@@ -22,7 +22,7 @@ export interface AttestationRow {
   revocationTxHash: string | null;
 }
 
-export type NewAttestation = Omit<AttestationRow, 'id' | 'txHash' | 'blockNumber' | 'revokedAt' | 'revocationTxHash'>;
+export type NewAttestation = Omit<AttestationRow, 'id' | 'txHash' | 'blockNumber' | 'revokedAt' | 'revocationTxHash'> & { batchId?: string | null; batchIndex?: number | null };
 
 const COLUMNS = `id, uid, account_id AS "accountId", api_key_id AS "apiKeyId", type, mode, status, content_hash AS "contentHash",
   content_type AS "contentType", chain_id AS "chainId", schema_uid AS "schemaUid", attester, tx_hash AS "txHash",
@@ -38,9 +38,25 @@ function toRow(raw: RawRow): AttestationRow {
 export async function insertAttestations(sql: Sql, rows: NewAttestation[]): Promise<void> {
   const col = <K extends keyof NewAttestation>(key: K) => rows.map((row) => row[key]);
   await sql.query(
-    `INSERT INTO attestations (uid, account_id, api_key_id, type, mode, status, content_hash, content_type, chain_id, schema_uid, attester, offchain, created_at)
-     SELECT * FROM unnest($1::text[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::int[], $10::text[], $11::text[], $12::jsonb[], $13::timestamptz[])`,
-    [col('uid'), col('accountId'), col('apiKeyId'), col('type'), col('mode'), col('status'), col('contentHash'), col('contentType'), col('chainId'), col('schemaUid'), col('attester'), rows.map((r) => (r.offchain === undefined ? null : JSON.stringify(r.offchain))), col('createdAt')],
+    `INSERT INTO attestations (uid, account_id, api_key_id, type, mode, status, content_hash, content_type, chain_id, schema_uid, attester, offchain, created_at, batch_id, batch_index)
+     SELECT * FROM unnest($1::text[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::int[], $10::text[], $11::text[], $12::jsonb[], $13::timestamptz[], $14::uuid[], $15::int[])`,
+    [
+      col('uid'),
+      col('accountId'),
+      col('apiKeyId'),
+      col('type'),
+      col('mode'),
+      col('status'),
+      col('contentHash'),
+      col('contentType'),
+      col('chainId'),
+      col('schemaUid'),
+      col('attester'),
+      rows.map((r) => (r.offchain === undefined ? null : JSON.stringify(r.offchain))),
+      col('createdAt'),
+      rows.map((r) => r.batchId ?? null),
+      rows.map((r) => r.batchIndex ?? null),
+    ],
   );
 }
 
@@ -86,19 +102,20 @@ export interface PendingAttestation {
   quotaPeriod: string;
   idempotencyKey: string | null;
   batchId: string | null;
+  batchIndex: number | null;
 }
 
 /** Stores on-chain attestations waiting for the relayer (no uid until their Attested log); returns their ids in order. */
 export async function insertPending(sql: Sql, rows: PendingAttestation[]): Promise<string[]> {
   const col = <K extends keyof PendingAttestation>(key: K) => rows.map((row) => row[key]);
   const inserted = await sql.query<{ id: string }>(
-    `INSERT INTO attestations (account_id, api_key_id, type, mode, status, content_hash, content_type, chain_id, schema_uid, attester, created_at, quota_period, idempotency_key, batch_id)
-     SELECT a, k, t, 'onchain', 'pending', h, ct, c, s, at, cr, q, i, b
-     FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[], $9::timestamptz[], $10::text[], $11::text[], $12::uuid[])
-       WITH ORDINALITY AS v(a, k, t, h, ct, c, s, at, cr, q, i, b, n)
+    `INSERT INTO attestations (account_id, api_key_id, type, mode, status, content_hash, content_type, chain_id, schema_uid, attester, created_at, quota_period, idempotency_key, batch_id, batch_index)
+     SELECT a, k, t, 'onchain', 'pending', h, ct, c, s, at, cr, q, i, b, bi
+     FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[], $9::timestamptz[], $10::text[], $11::text[], $12::uuid[], $13::int[])
+       WITH ORDINALITY AS v(a, k, t, h, ct, c, s, at, cr, q, i, b, bi, n)
      ORDER BY n
      RETURNING id::text`,
-    [col('accountId'), col('apiKeyId'), col('type'), col('contentHash'), col('contentType'), col('chainId'), col('schemaUid'), col('attester'), col('createdAt'), col('quotaPeriod'), col('idempotencyKey'), col('batchId')],
+    [col('accountId'), col('apiKeyId'), col('type'), col('contentHash'), col('contentType'), col('chainId'), col('schemaUid'), col('attester'), col('createdAt'), col('quotaPeriod'), col('idempotencyKey'), col('batchId'), col('batchIndex')],
   );
   return inserted.map((row) => row.id).sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
 }
@@ -118,4 +135,12 @@ export async function outcomesOf(sql: Sql, ids: string[]): Promise<Map<string, R
     [ids],
   );
   return new Map(rows.map((row) => [row.id, row]));
+}
+
+/** The items of batches, in request order, as their batch response shows them. */
+export async function batchItems(sql: Sql, batchIds: string[]): Promise<Array<{ batchId: string; uid: string | null; txHash: string | null; mode: string; offchain: unknown }>> {
+  return sql.query(
+    `SELECT batch_id AS "batchId", uid, tx_hash AS "txHash", mode, offchain FROM attestations WHERE batch_id = ANY($1::uuid[]) ORDER BY batch_id, batch_index`,
+    [batchIds],
+  );
 }

@@ -7,6 +7,8 @@ import { completeMany } from '../idempotency/store.ts';
 import type { Logger } from '../log.ts';
 import type { Chain } from './connect.ts';
 import { EAS_ARTIFACT } from './contracts.ts';
+import { batchResponse } from '../attestations/batch.ts';
+import { batchItems } from '../attestations/store.ts';
 import { recordFailed, recordIntent, recordMined, unfinished } from './journal.ts';
 import { claimPending, confirmItems, failItems, itemsOf, requeueItems, type RelayItem } from './relay-store.ts';
 import { encodeAttestationData, SCHEMA_UID } from './schema.ts';
@@ -77,6 +79,11 @@ export function createRelayer(deps: { pool: Pool; chain: Chain; sender: Sender; 
       await confirmItems(tx, items.map((i) => i.id), uids, txHash, receipt.blockNumber);
       const singles = items.map((item, i) => ({ item, uid: uids[i]! })).filter(({ item }) => item.idempotencyKey && !item.batchId);
       await completeMany(tx, singles.map(({ item, uid }) => ({ apiKeyId: item.apiKeyId, key: item.idempotencyKey!, status: 201, body: { uid, txHash, verifyUrl: `${deps.verifyBaseUrl}/${uid}`, mode: 'onchain' } })));
+      const batches = new Map(items.filter((item) => item.batchId && item.idempotencyKey).map((item) => [item.batchId!, item]));
+      if (batches.size > 0) {
+        const rows = await batchItems(tx, [...batches.keys()]);
+        await completeMany(tx, [...batches].map(([batchId, item]) => ({ apiKeyId: item.apiKeyId, key: item.idempotencyKey!, status: 201, body: batchResponse(batchId, rows.filter((r) => r.batchId === batchId), deps.verifyBaseUrl) })));
+      }
       await recordMined(tx, journalId, { hash: txHash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed }, at);
       const audit: AuditFields[] = items.map((item, i) => ({
         accountId: item.accountId,

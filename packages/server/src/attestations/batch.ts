@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import type { AuditFields } from '../audit/chain.ts';
+import { appendAuditEntries } from '../audit/log.ts';
+import { SCHEMA_UID, encodeAttestationData } from '../chain/schema.ts';
+import type { Clock } from '../clock.ts';
+import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
+import type { AuthenticatedKey } from '../keys/service.ts';
+import { hashContent, normalizeContentType, normalizeHash } from './content.ts';
+import type { CreateAttestationInput, CreatedAttestation } from './contracts.ts';
+import type { OffchainSigner } from './offchain.ts';
+import type { OnchainSubmitter } from './onchain.ts';
+import type { RequestInfo } from './service.ts';
+import { batchItems, insertAttestations, type NewAttestation } from './store.ts';
+
+export interface BatchResult {
+  batchId: string;
+  txHash: string | null;
+  attestations: CreatedAttestation[];
+}
+
+/** A batch's response from its stored items (request order): shared by the API and the relayer that completes it. */
+export function batchResponse(batchId: string, rows: Array<{ uid: string | null; txHash: string | null; mode: string; offchain: unknown }>, verifyBaseUrl: string): BatchResult {
+  return {
+    batchId,
+    txHash: rows.find((row) => row.mode === 'onchain')?.txHash ?? null,
+    attestations: rows.map((row) => ({
+      uid: row.uid!,
+      txHash: row.txHash,
+      verifyUrl: `${verifyBaseUrl}/${row.uid}`,
+      mode: row.mode as CreatedAttestation['mode'],
+      ...(row.offchain ? { offchain: row.offchain as CreatedAttestation['offchain'] } : {}),
+    })),
+  };
+}
+
+/**
+ * Up to 100 attestations in one request: validated all-or-nothing (by the contract), every on-chain item in ONE
+ * multiAttest with its quota reserved all-or-none, off-chain items signed, everything stored in one transaction.
+ */
+export function createBatchService(deps: { pool: Pool; clock: Clock; signer: OffchainSigner; onchain: OnchainSubmitter; chainId: number; verifyBaseUrl: string }) {
+  const { pool, clock, signer, onchain } = deps;
+  return {
+    async create(auth: AuthenticatedKey, inputs: CreateAttestationInput[], request: RequestInfo): Promise<BatchResult> {
+      const batchId = randomUUID();
+      const now = clock.now();
+      const items = inputs.map((input, batchIndex) => ({
+        ...input,
+        batchIndex,
+        contentHash: input.content !== undefined ? hashContent(input.content) : normalizeHash(input.contentHash!),
+        contentType: normalizeContentType(input.contentType),
+      }));
+      const onchainItems = items.filter((item) => item.mode === 'onchain');
+      if (onchainItems.length > 0) await onchain.ensureAvailable();
+      const offchainRows: NewAttestation[] = items
+        .filter((item) => item.mode === 'offchain')
+        .map((item) => {
+          const pkg = signer.sign(encodeAttestationData(item.contentHash, item.type), Math.floor(now / 1000));
+          return { uid: pkg.sig.uid, accountId: auth.accountId, apiKeyId: auth.keyId, type: item.type, mode: 'offchain', status: 'confirmed', contentHash: item.contentHash, contentType: item.contentType, chainId: deps.chainId, schemaUid: SCHEMA_UID, attester: signer.address, offchain: pkg, createdAt: new Date(now), batchId, batchIndex: item.batchIndex };
+        });
+      const audit = (action: string, resource: string, details: Record<string, unknown>): AuditFields => ({ accountId: auth.accountId, at: new Date(now), action, actorKeyPrefix: auth.prefix, resource, outcome: 'success', ip: request.ip, requestId: request.requestId, details });
+      const ids = await inTransaction(pool, async (tx) => {
+        const staged = onchainItems.length > 0 ? await onchain.stage(tx, auth, onchainItems, { idempotencyKey: request.idempotency?.key, batchId }) : [];
+        await insertAttestations(tx, offchainRows);
+        if (staged.length === 0 && request.idempotency) {
+          await request.idempotency.complete(tx, batchResponse(batchId, offchainRows.map((r) => ({ ...r, txHash: null })), deps.verifyBaseUrl));
+        }
+        await appendAuditEntries(tx, [
+          ...offchainRows.map((row) => audit('attestation.created', `attestation:${row.uid}`, { mode: 'offchain', type: row.type, batchId })),
+          audit('batch.created', `batch:${batchId}`, { items: items.length, onchain: onchainItems.length, offchain: offchainRows.length }),
+        ]);
+        return staged;
+      });
+      if (ids.length > 0) {
+        // the relayer stores the response (with every uid) when the transaction is mined
+        if (request.idempotency) request.idempotency.completed = true;
+        await onchain.settle(ids);
+      }
+      return batchResponse(batchId, await batchItems(pgSql(pool), [batchId]), deps.verifyBaseUrl);
+    },
+  };
+}
+
+export type BatchService = ReturnType<typeof createBatchService>;
