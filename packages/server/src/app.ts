@@ -11,6 +11,7 @@ import type { Chain } from './chain/connect.ts';
 import type { ChainHealth } from './chain/health.ts';
 import { createOnchainSubmitter } from './attestations/onchain.ts';
 import { createBatchService } from './attestations/batch.ts';
+import { createRevokeService } from './attestations/revoke.ts';
 import { createKeyService } from './keys/service.ts';
 import { createIdempotencyService } from './idempotency/service.ts';
 import { createRateLimiter } from './limits/rate-limit.ts';
@@ -46,6 +47,7 @@ export function buildServices(deps: {
     idempotency: createIdempotencyService(pool, clock),
     keys: createKeyService(db, pool, clock),
     attestations: createAttestationService({ pool, clock, signer, chainId: chain.chainId, verifyBaseUrl: config.verifyBaseUrl, onchain }),
+    revocations: createRevokeService({ pool, onchain }),
     batches: createBatchService({ pool, clock, signer, onchain, chainId: chain.chainId, verifyBaseUrl: config.verifyBaseUrl }),
     health: createHealthService({
       database: async () => {

@@ -1,5 +1,6 @@
 import type { AttestationService } from './attestations/service.ts';
 import type { BatchService } from './attestations/batch.ts';
+import type { RevokeService } from './attestations/revoke.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/prisma.ts';
 import type { Sql } from './db/sql.ts';
@@ -23,5 +24,6 @@ export interface Services {
   keys: KeyService;
   attestations: AttestationService;
   batches: BatchService;
+  revocations: RevokeService;
   health: HealthService;
 }

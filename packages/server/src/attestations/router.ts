@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { notImplemented } from '../errors.ts';
 import { authedProcedure, publicProcedure, router } from '../trpc.ts';
 import {
   attestationRecord,
@@ -51,7 +50,5 @@ export const attestationsRouter = router({
     .meta({ openapi: { method: 'POST', path: '/v1/attestations/{uid}/revoke', tags, protect: true, summary: 'Revoke an attestation', description: 'Signed by the relayer on your behalf; only the account that created it may revoke it.' } })
     .input(revokeInput)
     .output(revokeOutput)
-    .mutation(() => {
-      throw notImplemented('Revocation');
-    }),
+    .mutation(({ ctx, input }) => ctx.services.revocations.revoke(ctx.auth, input.uid, input.reason, ctx)),
 });

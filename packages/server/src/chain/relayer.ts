@@ -13,6 +13,8 @@ import { recordFailed, recordIntent, recordMined, unfinished } from './journal.t
 import { claimPending, confirmItems, failItems, itemsOf, requeueItems, type RelayItem } from './relay-store.ts';
 import { encodeAttestationData, SCHEMA_UID } from './schema.ts';
 import { NotSentError, type Sender } from './sender.ts';
+import { createRevoker } from './revoker.ts';
+import { requeueRevocations } from './revoke-store.ts';
 
 export const MAX_ITEMS_PER_TRANSACTION = 100;
 
@@ -47,6 +49,7 @@ export type Relayer = ReturnType<typeof createRelayer>;
  */
 export function createRelayer(deps: { pool: Pool; chain: Chain; sender: Sender; clock: Clock; log: Logger; verifyBaseUrl: string }) {
   const { pool, chain, sender, clock, log } = deps;
+  const revoker = createRevoker(deps);
   const sql = pgSql(pool);
 
   async function finish(journalId: string, receipt: TransactionReceipt | 'dropped' | undefined): Promise<void> {
@@ -108,36 +111,42 @@ export function createRelayer(deps: { pool: Pool; chain: Chain; sender: Sender; 
         if (entry.status === 'intent') {
           // nothing was signed: the items go back to the queue
           await inTransaction(pool, async (tx) => {
-            await requeueItems(tx, entry.id);
+            await (entry.kind === 'revoke' ? requeueRevocations(tx, entry.id) : requeueItems(tx, entry.id));
             await recordFailed(tx, entry.id, 'abandoned before it was signed', new Date(clock.now()));
           });
           continue;
         }
-        await finish(entry.id, await sender.resume(entry));
+        const outcome = await sender.resume(entry);
+        await (entry.kind === 'revoke' ? revoker.finish(entry.id, outcome) : finish(entry.id, outcome));
       }
     },
 
-    /** Sends the next transaction's worth of pending attestations; returns how many it carried (0: none waiting). */
+    /** Sends the next round: one transaction of pending attestations, then one per kind of pending revocation. */
     async relayNext(): Promise<number> {
-      const claimed = await inTransaction(pool, async (tx) => {
-        const journalId = await recordIntent(tx, 'attest');
-        const count = await claimPending(tx, journalId, MAX_ITEMS_PER_TRANSACTION);
-        if (count === 0) await tx.query(`DELETE FROM relay_transactions WHERE id = $1::bigint`, [journalId]);
-        return { journalId, count };
-      });
-      if (claimed.count === 0) return 0;
-      const items = await itemsOf(sql, claimed.journalId);
-      try {
-        await finish(claimed.journalId, await sender.send(claimed.journalId, chain.eas, attestCalldata(items)));
-      } catch (error) {
-        if (!(error instanceof NotSentError)) throw error;
-        log.warn({ journalId: claimed.journalId, reason: error.message }, 'relay transaction not sent');
-        await inTransaction(pool, async (tx) => {
-          await failItems(tx, claimed.journalId, error.message);
-          await recordFailed(tx, claimed.journalId, error.message, new Date(clock.now()));
-        });
-      }
-      return claimed.count;
+      return (await attestNext()) + (await revoker.revokeNext('onchain')) + (await revoker.revokeNext('offchain'));
     },
   };
+
+  /** One transaction's worth of pending attestations (0: none waiting). */
+  async function attestNext(): Promise<number> {
+    const claimed = await inTransaction(pool, async (tx) => {
+      const journalId = await recordIntent(tx, 'attest');
+      const count = await claimPending(tx, journalId, MAX_ITEMS_PER_TRANSACTION);
+      if (count === 0) await tx.query(`DELETE FROM relay_transactions WHERE id = $1::bigint`, [journalId]);
+      return { journalId, count };
+    });
+    if (claimed.count === 0) return 0;
+    const items = await itemsOf(sql, claimed.journalId);
+    try {
+      await finish(claimed.journalId, await sender.send(claimed.journalId, chain.eas, attestCalldata(items)));
+    } catch (error) {
+      if (!(error instanceof NotSentError)) throw error;
+      log.warn({ journalId: claimed.journalId, reason: error.message }, 'relay transaction not sent');
+      await inTransaction(pool, async (tx) => {
+        await failItems(tx, claimed.journalId, error.message);
+        await recordFailed(tx, claimed.journalId, error.message, new Date(clock.now()));
+      });
+    }
+    return claimed.count;
+  }
 }

@@ -14,7 +14,7 @@ import { callProcedure, queryInput, writeJson } from './dispatch.ts';
 import { collectRoutes, matchRoute } from './routes.ts';
 
 /** Procedures whose capability a later release delivers; they answer 501 and the document says so. */
-export const NOT_YET = new Set(['attestations.revoke', 'webhooks.create', 'webhooks.list', 'webhooks.delete', 'audit.export']);
+export const NOT_YET = new Set([ 'webhooks.create', 'webhooks.list', 'webhooks.delete', 'audit.export']);
 
 const routes = collectRoutes(appRouter);
 

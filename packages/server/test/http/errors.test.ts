@@ -51,7 +51,6 @@ describe('every REST error is the spec body { code, message, details }', () => {
   });
 
   it.each([
-    ['POST', `/v1/attestations/0x${'11'.repeat(32)}/revoke`, {}],
     ['POST', '/v1/webhooks', { url: 'https://example.org/hook', events: ['attestation.created'] }],
     ['GET', '/v1/webhooks', undefined],
     ['DELETE', '/v1/webhooks/wh_1', undefined],
