@@ -46,3 +46,27 @@ describe('when the chain goes away', () => {
     expect(await call(svc.url, 'GET', '/readyz')).toMatchObject({ status: 503, body: { details: { components: { chain: 'unavailable', database: 'ok' } } } });
   }, 60_000);
 });
+
+describe('when the relayer runs out of funds', () => {
+  it('on-chain creates answer 503 CHAIN_UNAVAILABLE and /readyz says why; nothing is charged', async () => {
+    const ownDir = await mkdtemp(join(tmpdir(), 'no-funds-'));
+    const own = await startDevChain({ dataDir: ownDir, deployerKey: ANVIL_KEY });
+    const key = await fundedKey(own.rpcUrl);
+    const poor = await startTestService({ env: { CHAIN_RPC_URL: own.rpcUrl, EAS_ADDRESS: own.eas, SCHEMA_REGISTRY_ADDRESS: own.schemaRegistry, RELAYER_PRIVATE_KEY: key } });
+    try {
+      const { privateKeyToAccount } = await import('viem/accounts');
+      await fetch(own.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_setBalance', params: [privateKeyToAccount(key as `0x${string}`).address, '0x0'] }) });
+      // the probe runs every 2 s in the background; /readyz probes at once
+      expect(await call(poor.url, 'GET', '/readyz')).toMatchObject({ status: 503, body: { details: { components: { chain: 'unavailable' } } } });
+      const { key: apiKey, prefix } = await poor.createKey('pro');
+      const res = await call(poor.url, 'POST', '/v1/attestations', { key: apiKey, body: body() });
+      expect(res).toMatchObject({ status: 503, body: { code: 'CHAIN_UNAVAILABLE', message: expect.stringContaining('out of funds') } });
+      const rows = await poor.services.sql.query(`SELECT 1 FROM monthly_usage m JOIN api_keys k ON k.id = m.api_key_id WHERE k.prefix = $1 AND m.onchain_used > 0`, [prefix]);
+      expect(rows).toEqual([]);
+    } finally {
+      await poor.stop();
+      await own.stop();
+      await rm(ownDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
