@@ -11,7 +11,7 @@ let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
   svc = await startTestService();
-  env = { ...process.env, ATTESTATION_API_URL: svc.url, ATTESTATION_API_KEY: (await svc.createKey('free')).key };
+  env = { ...process.env, ATTESTATION_API_URL: svc.url, ATTESTATION_API_KEY: (await svc.createKey('pro')).key };
 });
 afterAll(() => svc?.stop());
 
@@ -33,6 +33,19 @@ describe('examples/ against a live server', () => {
     expect(stdout).toMatch(/read back: human, offchain, content hash 0x[0-9a-f]{64}/);
     expect(stdout).toContain('search found 1 attestation(s) of this content');
   });
+
+  it('batch.ts makes one batch, its on-chain items in one transaction', async () => {
+    const { stdout } = await run(process.execPath, [join(DIR, 'batch.ts'), String(Math.random())], { env, cwd: DIR });
+    expect(stdout).toMatch(/batch [0-9a-f-]{36}: 3 attestations, on-chain ones in transaction 0x[0-9a-f]{64}/);
+    expect(stdout.match(/ onchain +0x/g)).toHaveLength(2);
+    expect(stdout.match(/ offchain +0x/g)).toHaveLength(1);
+  }, 60_000);
+
+  it('revoke.ts revokes an attestation through the relayer', async () => {
+    const { stdout } = await run(process.execPath, [join(DIR, 'revoke.ts')], { env, cwd: DIR });
+    expect(stdout).toMatch(/revoked 0x[0-9a-f]{64} at .+ in transaction 0x[0-9a-f]{64}/);
+    expect(stdout).toContain('the record now says revoked: true');
+  }, 60_000);
 
   it('quickstart.ts reports a typed error and exits non-zero with a bad key', async () => {
     const result = await run(process.execPath, [join(DIR, 'quickstart.ts')], { env: { ...env, ATTESTATION_API_KEY: 'nope' }, cwd: DIR }).catch((e: { code: number; stderr: string }) => e);
