@@ -92,7 +92,7 @@ export async function startService(
     if (parts.worker) {
       const sender = createSender(chain, pool, clock, { confirmations: config.chain.confirmations, maxFeeCapWei: config.chain.maxFeeCapWei, stuckAfterMs: chain.dev ? 5_000 : 60_000, maxBumps: 5 });
       const relayer = createRelayer({ pool, chain, sender, clock, log, verifyBaseUrl: config.verifyBaseUrl });
-      runner = await startWorker(database.databaseUrl, log, { [RELAY_TASK]: relayTask(relayer) });
+      runner = await startWorker(database.databaseUrl, log, { [RELAY_TASK]: relayTask(relayer, pool) });
       stack.push(() => runner!.stop());
       await enqueueRelay(pgSql(pool)); // reconcile whatever a previous run left in the journal
     }

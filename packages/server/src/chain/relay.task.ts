@@ -1,22 +1,33 @@
 import type { Task } from 'graphile-worker';
-import type { Sql } from '../db/sql.ts';
+import type { Pool, Sql } from '../db/sql.ts';
 import type { Relayer } from './relayer.ts';
 
 export const RELAY_TASK = 'relay';
-/** One named queue: graphile-worker runs its jobs one at a time across every worker, so one signer sends. */
-export const RELAY_QUEUE = 'relayer';
+/** The PostgreSQL advisory lock that makes one relayer at a time sign, across every worker and replica. */
+const SIGNER_LOCK = 0x7e1a7e5;
 
 /** Asks for a relay run, in the caller's transaction. While one is queued, asking again adds nothing. */
 export async function enqueueRelay(sql: Sql): Promise<void> {
-  await sql.query(`SELECT graphile_worker.add_job($1, '{}'::json, queue_name => $2, job_key => $1, max_attempts => 100)`, [RELAY_TASK, RELAY_QUEUE]);
+  await sql.query(`SELECT graphile_worker.add_job($1, '{}'::json, job_key => $1, max_attempts => 100)`, [RELAY_TASK]);
 }
 
-/** The relay job: reconcile the journal, then send until nothing is pending. Thin: the state lives in our tables. */
-export function relayTask(relayer: Relayer): Task {
+/**
+ * The relay job: reconcile the journal, then send until nothing is pending. It holds a session-level advisory lock
+ * while it works, so nonces never race; PostgreSQL drops that lock the moment a crashed holder's connection dies,
+ * so the next job (added at every boot) can reconcile at once. See docs/decisions.md (one signer).
+ */
+export function relayTask(relayer: Relayer, pool: Pool): Task {
   return async () => {
-    await relayer.reconcile();
-    while ((await relayer.relayNext()) > 0) {
-      // each round sends one transaction with everything that arrived meanwhile
+    const session = await pool.connect();
+    try {
+      await session.query('SELECT pg_advisory_lock($1)', [SIGNER_LOCK]);
+      await relayer.reconcile();
+      while ((await relayer.relayNext()) > 0) {
+        // each round sends one transaction with everything that arrived meanwhile
+      }
+    } finally {
+      await session.query('SELECT pg_advisory_unlock($1)', [SIGNER_LOCK]).catch(() => undefined);
+      session.release();
     }
   };
 }

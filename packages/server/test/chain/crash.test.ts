@@ -1,0 +1,99 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDevChain, type DevChain } from '../../src/chain/dev-chain.ts';
+import { createTestDatabase } from '../support/database.ts';
+import { call, fundedKey } from '../support/service.ts';
+
+const ANVIL_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+const CLI = join(import.meta.dirname, '../../src/cli.ts');
+const dir = await mkdtemp(join(tmpdir(), 'crash-'));
+let chain: DevChain;
+let env: NodeJS.ProcessEnv;
+let db: pg.Client;
+
+async function rpc(method: string, params: unknown[] = []): Promise<unknown> {
+  const res = await fetch(chain.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  return ((await res.json()) as { result: unknown }).result;
+}
+
+async function serve(port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [CLI, 'serve'], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  for (let i = 0; i < 100; i++) {
+    if ((await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok).catch(() => false))) return child;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the service did not start');
+}
+
+async function until<T>(read: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+beforeAll(async () => {
+  chain = await startDevChain({ dataDir: dir, deployerKey: ANVIL_KEY });
+  const databaseUrl = await createTestDatabase();
+  env = { ...process.env, DATABASE_URL: databaseUrl, CHAIN_RPC_URL: chain.rpcUrl, EAS_ADDRESS: chain.eas, SCHEMA_REGISTRY_ADDRESS: chain.schemaRegistry, RELAYER_PRIVATE_KEY: await fundedKey(chain.rpcUrl), LOG_LEVEL: 'silent' };
+  db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+}, 60_000);
+afterAll(async () => {
+  await db?.end();
+  await chain?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('a crash between broadcast and receipt', () => {
+  it('is reconciled from the journal at restart: one attestation, and an Idempotency-Key retry returns its uid', async () => {
+    const port = 18_700 + Math.floor(Math.random() * 200);
+    let child = await serve(port);
+    const base = `http://127.0.0.1:${port}`;
+    const created = JSON.parse(
+      await new Promise<string>((resolve, reject) => {
+        const p = spawn(process.execPath, [CLI, 'keys', 'create', '--tier', 'pro', '--json'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+        let out = '';
+        p.stdout.on('data', (c: Buffer) => (out += c));
+        p.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`keys create exited ${code}`))));
+      }),
+    ) as { key: string };
+    await rpc('evm_setAutomine', [false]); // transactions now wait in the mempool until we mine
+    const idem = randomUUID();
+    const body = { type: 'ai', content: `crash ${Math.random()}`, contentType: 'text/plain' };
+    const inFlight = call(base, 'POST', '/v1/attestations', { key: created.key, body, headers: { 'idempotency-key': idem } }).catch(() => undefined);
+
+    const hash = await until(async () => {
+      const { rows } = await db.query<{ tx_hash: string }>(`SELECT tx_hash FROM relay_transactions WHERE status = 'sent'`);
+      return rows[0]?.tx_hash;
+    });
+    await until(async () => ((await rpc('eth_getTransactionByHash', [hash])) ? true : undefined)); // broadcast
+    child.kill('SIGKILL');
+    await inFlight;
+    await rpc('evm_mine');
+    await rpc('evm_setAutomine', [true]);
+
+    child = await serve(port);
+    try {
+      const retry = await call(base, 'POST', '/v1/attestations', { key: created.key, body, headers: { 'idempotency-key': idem } });
+      expect(retry.status, JSON.stringify(retry.body)).toBe(201);
+      expect(retry.body.txHash).toBe(hash);
+      const { rows } = await db.query(`SELECT uid, status FROM attestations WHERE tx_hash = $1`, [hash]);
+      expect(rows).toEqual([{ uid: retry.body.uid, status: 'confirmed' }]);
+      const journal = await db.query(`SELECT status FROM relay_transactions`);
+      expect(journal.rows.map((r) => r.status)).toEqual(['mined']);
+      const receipt = (await rpc('eth_getTransactionReceipt', [hash])) as { logs: unknown[] };
+      expect(receipt.logs).toHaveLength(1);
+    } finally {
+      child.kill('SIGTERM');
+    }
+  }, 90_000);
+});
