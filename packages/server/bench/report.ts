@@ -1,4 +1,5 @@
 import type { Figure } from './measure.ts';
+import type { GasFigures } from './gas.ts';
 
 const TARGETS: Record<string, string> = {
   'POST /v1/attestations (off-chain)': '≥ 2 500 req/s, p99 < 50 ms',
@@ -6,7 +7,7 @@ const TARGETS: Record<string, string> = {
 };
 
 /** BENCHMARKS.md: every figure next to the baseline measured in the same run. */
-export function render(run: { figures: Figure[]; signing: { ours: number; viem: number; implementation: string }; seeded: number; seedSeconds: number; duration: number; machine: string; database: string }): string {
+export function render(run: { figures: Figure[]; signing: { ours: number; viem: number; implementation: string }; gas: GasFigures; seeded: number; seedSeconds: number; duration: number; machine: string; database: string }): string {
   const baseline = run.figures[0]!;
   const rows = run.figures.map((f) => {
     const ratio = f === baseline ? '1.00' : (f.requestsPerSecond / baseline.requestsPerSecond).toFixed(2);
@@ -36,6 +37,13 @@ ${rows.join('\n')}
 | viem \`signTypedData\` (baseline) | ${run.signing.viem.toLocaleString('en')} |
 | ours: precomputed EIP-712 domain + ${run.signing.implementation} | ${run.signing.ours.toLocaleString('en')} (${(run.signing.ours / run.signing.viem).toFixed(1)}×) |
 
+## Gas per on-chain attestation (EAS 1.4, same dev chain, same run)
+
+| schema | single \`attest\` | per item, \`multiAttest\` of 100 |
+|---|---:|---:|
+| \`${run.gas.baseline.schema}\` (baseline) | ${run.gas.baseline.single.toLocaleString('en')} | ${run.gas.baseline.perItemOf100.toLocaleString('en')} |
+| \`${run.gas.ours.schema}\` (ours) | ${run.gas.ours.single.toLocaleString('en')} (${pct(run.gas.ours.single, run.gas.baseline.single)}) | ${run.gas.ours.perItemOf100.toLocaleString('en')} (${pct(run.gas.ours.perItemOf100, run.gas.baseline.perItemOf100)}) |
+
 ## What caps each figure
 
 - Every database round trip costs two system calls, which on these machines dominate a request's CPU (profiles:
@@ -49,4 +57,8 @@ ${rows.join('\n')}
 - The load generator shares the two cores with the server, so every figure (and the baseline) is lower than on
   a machine with a separate client.
 `;
+}
+
+function pct(ours: bigint, baseline: bigint): string {
+  return `${Math.round((Number(ours) / Number(baseline) - 1) * 100)}%`;
 }

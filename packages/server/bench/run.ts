@@ -14,6 +14,7 @@ import { createKeyService } from '../src/keys/service.ts';
 import { measure, type Figure } from './measure.ts';
 import { render } from './report.ts';
 import { measureSigning } from './signing.ts';
+import { measureGas } from './gas.ts';
 
 const SERVER_DIR = join(import.meta.dirname, '..');
 const SEEDED = 100_000;
@@ -141,7 +142,8 @@ async function main(): Promise<void> {
     );
 
     const signing = await measureSigning();
-    const report = render({ figures, signing, seeded: SEEDED, seedSeconds, duration, machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}`, database: process.env.DATABASE_URL ? 'the machine\'s PostgreSQL' : 'embedded PostgreSQL' });
+    const gas = await measureGas();
+    const report = render({ figures, signing, gas, seeded: SEEDED, seedSeconds, duration, machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}`, database: process.env.DATABASE_URL ? 'the machine\'s PostgreSQL' : 'embedded PostgreSQL' });
     await writeFile(join(SERVER_DIR, '../../BENCHMARKS.md'), report);
     console.log(report);
   } finally {
