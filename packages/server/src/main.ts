@@ -90,7 +90,7 @@ export async function startService(
 
     let runner: Runner | undefined;
     if (parts.worker) {
-      const sender = createSender(chain, pool, clock, { confirmations: config.chain.confirmations, maxFeeCapWei: config.chain.maxFeeCapWei, stuckAfterMs: chain.dev ? 5_000 : 60_000, maxBumps: 5 });
+      const sender = createSender(chain, pool, clock, { confirmations: config.chain.confirmations, maxFeeCapWei: config.chain.maxFeeCapWei, stuckAfterMs: config.chain.stuckAfterMs ?? (chain.dev ? 5_000 : 60_000), maxBumps: 5 }, log);
       const relayer = createRelayer({ pool, chain, sender, clock, log, verifyBaseUrl: config.verifyBaseUrl });
       runner = await startWorker(database.databaseUrl, log, { [RELAY_TASK]: relayTask(relayer, pool) });
       stack.push(() => runner!.stop());

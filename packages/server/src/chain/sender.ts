@@ -3,6 +3,7 @@ import type { Clock } from '../clock.ts';
 import { inTransaction, type Pool } from '../db/sql.ts';
 import type { Chain } from './connect.ts';
 import { recordSigned, type JournalEntry } from './journal.ts';
+import type { Logger } from '../log.ts';
 
 /** The transaction could not be sent at all (nothing reached the chain): its items can fail safely. */
 export class NotSentError extends Error {}
@@ -18,12 +19,13 @@ export interface SenderOptions {
 }
 
 const MAYBE_ALREADY_SENT = /already known|nonce too low|replacement transaction underpriced|known transaction|already imported/i;
+const TRANSIENT = /429|Too Many Requests|rate limit|timed? ?out|ECONNRESET|socket hang up/i;
 
 /**
  * Sends the relayer's transactions: nonce and EIP-1559 fees from the node (capped), signed locally and journaled
  * before broadcast, waited for with `confirmations`, re-signed at the same nonce with bumped fees when stuck.
  */
-export function createSender(chain: Chain, pool: Pool, clock: Clock, opts: SenderOptions) {
+export function createSender(chain: Chain, pool: Pool, clock: Clock, opts: SenderOptions, log?: Logger) {
   const { publicClient, walletClient, account } = chain;
 
   async function sign(to: Hex, data: Hex, nonce: number, gas: bigint, maxFeePerGas: bigint, maxPriorityFeePerGas: bigint) {
@@ -32,11 +34,21 @@ export function createSender(chain: Chain, pool: Pool, clock: Clock, opts: Sende
   }
 
   async function broadcast(raw: Hex): Promise<void> {
-    try {
-      await publicClient.sendRawTransaction({ serializedTransaction: raw });
-    } catch (error) {
-      // the node has it already (a resend after a crash), or a sibling with this nonce was mined: the wait decides
-      if (!MAYBE_ALREADY_SENT.test(String((error as Error).message))) throw error;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await publicClient.sendRawTransaction({ serializedTransaction: raw });
+        return;
+      } catch (error) {
+        const message = String((error as Error).message);
+        // the node has it already (a resend after a crash), or a sibling with this nonce was mined: the wait decides
+        if (MAYBE_ALREADY_SENT.test(message)) return;
+        // a provider's 429 or a passing fault: the same signed bytes may be sent again without risk
+        if (attempt < 3 && TRANSIENT.test(message)) {
+          await new Promise((r) => setTimeout(r, 250 * 2 ** attempt));
+          continue;
+        }
+        throw error;
+      }
     }
   }
 
@@ -76,7 +88,8 @@ export function createSender(chain: Chain, pool: Pool, clock: Clock, opts: Sende
       tip = nextTip > maxFee ? maxFee : nextTip;
       const signed = await signAndRecord(journalId, to, data, nonce, gas, maxFee, tip);
       hashes.push(signed.hash);
-      await broadcast(signed.raw).catch(() => undefined);
+      log?.warn({ journalId, nonce, hash: signed.hash, maxFeePerGas: maxFee.toString(), bump: bump + 1 }, 'transaction stuck: resent with higher fees');
+      await broadcast(signed.raw).catch((error: unknown) => log?.warn({ journalId, error: String((error as Error).message).split('\n')[0] }, 'resend refused'));
     }
   }
 

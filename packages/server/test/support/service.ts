@@ -31,6 +31,7 @@ export async function startTestService(opts: { env?: Record<string, string>; clo
     EAS_ADDRESS: chain.eas,
     SCHEMA_REGISTRY_ADDRESS: chain.schemaRegistry,
     RELAYER_PRIVATE_KEY: await fundedKey(chain.rpcUrl),
+    RELAY_STUCK_AFTER: '2s',
     ...opts.env,
   });
   const service = await startService(config, { parts: { api: true, worker: opts.worker ?? true }, clock: opts.clock, readiness: opts.readiness });
