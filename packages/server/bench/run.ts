@@ -15,6 +15,7 @@ import { measure, type Figure } from './measure.ts';
 import { render } from './report.ts';
 import { measureSigning } from './signing.ts';
 import { measureGas } from './gas.ts';
+import { measureOnchain } from './onchain.ts';
 
 const SERVER_DIR = join(import.meta.dirname, '..');
 const SEEDED = 100_000;
@@ -63,6 +64,18 @@ function startChild(args: string[], env: NodeJS.ProcessEnv, ready: RegExp | stri
     child.stderr!.on('data', onData);
     child.once('exit', (code) => reject(new Error(`child exited with ${code}: ${seen.slice(-2000)}`)));
   });
+}
+
+/** Another database on the same server as `url` (made fresh). */
+async function subDatabase(url: string, name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  const dbName = `bench_${name}_${Date.now()}`;
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  await admin.end();
+  const next = new URL(url);
+  next.pathname = `/${dbName}`;
+  return next.toString();
 }
 
 async function main(): Promise<void> {
@@ -143,7 +156,22 @@ async function main(): Promise<void> {
 
     const signing = await measureSigning();
     const gas = await measureGas();
-    const report = render({ figures, signing, gas, seeded: SEEDED, seedSeconds, duration, machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}`, database: process.env.DATABASE_URL ? 'the machine\'s PostgreSQL' : 'embedded PostgreSQL' });
+    const onchain = await measureOnchain(
+      async (name) => (await subDatabase(db.url, name)),
+      async (url) => {
+        const p = createPrisma(url);
+        const pool = createPool(url, 1);
+        try {
+          await applyMigrations(url);
+          return (await createKeyService(p, pool, systemClock).create({ tier: 'enterprise', account: 'bench-onchain' })).key;
+        } finally {
+          await p.$disconnect();
+          await pool.end();
+        }
+      },
+      duration,
+    );
+    const report = render({ figures, signing, gas, onchain, seeded: SEEDED, seedSeconds, duration, machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}`, database: process.env.DATABASE_URL ? 'the machine\'s PostgreSQL' : 'embedded PostgreSQL' });
     await writeFile(join(SERVER_DIR, '../../BENCHMARKS.md'), report);
     console.log(report);
   } finally {

@@ -38,6 +38,7 @@ const schema = z.object({
   MAX_FEE_PER_GAS_GWEI: z.coerce.number().positive().max(100_000).default(500),
   RELAYER_MIN_BALANCE_ETH: z.coerce.number().min(0).default(0.001),
   RELAY_STUCK_AFTER: duration.optional(),
+  RELAY_MAX_ITEMS_PER_TX: z.coerce.number().int().min(1).max(100).default(100),
   WEBHOOK_ALLOW_PRIVATE_URLS: boolean.default(false),
   WEBHOOK_RETRY_DELAYS: z
     .string()
@@ -82,6 +83,7 @@ function toConfig(v: z.infer<typeof schema>) {
       confirmations: v.CONFIRMATIONS,
       maxFeeCapWei: BigInt(Math.round(v.MAX_FEE_PER_GAS_GWEI * 1e9)),
       minBalanceWei: BigInt(Math.round(v.RELAYER_MIN_BALANCE_ETH * 1e9)) * 1_000_000_000n,
+      maxItemsPerTx: v.RELAY_MAX_ITEMS_PER_TX,
       stuckAfterMs: v.RELAY_STUCK_AFTER === undefined ? undefined : parseDuration(v.RELAY_STUCK_AFTER),
     },
     webhooks: {

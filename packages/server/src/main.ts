@@ -91,7 +91,7 @@ export async function startService(
     let runner: Runner | undefined;
     if (parts.worker) {
       const sender = createSender(chain, pool, clock, { confirmations: config.chain.confirmations, maxFeeCapWei: config.chain.maxFeeCapWei, stuckAfterMs: config.chain.stuckAfterMs ?? (chain.dev ? 5_000 : 60_000), maxBumps: 5 }, log);
-      const relayer = createRelayer({ pool, chain, sender, clock, log, verifyBaseUrl: config.verifyBaseUrl });
+      const relayer = createRelayer({ pool, chain, sender, clock, log, verifyBaseUrl: config.verifyBaseUrl, maxItemsPerTx: config.chain.maxItemsPerTx });
       runner = await startWorker(database.databaseUrl, log, { [RELAY_TASK]: relayTask(relayer, pool) });
       stack.push(() => runner!.stop());
       await enqueueRelay(pgSql(pool)); // reconcile whatever a previous run left in the journal

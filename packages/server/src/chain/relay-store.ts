@@ -30,7 +30,8 @@ export async function claimPending(sql: Sql, journalId: string, max: number): Pr
       chosen.push(row.id);
       continue;
     }
-    if (chosen.length + size > max) break;
+    // a batch is never split, and the first group always goes, whatever `max` says
+    if (chosen.length > 0 && chosen.length + size > max) break;
     if (row.batch_id) taken.add(row.batch_id);
     chosen.push(row.id);
   }

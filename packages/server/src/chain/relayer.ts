@@ -47,7 +47,7 @@ export type Relayer = ReturnType<typeof createRelayer>;
  * many per `multiAttest` as are waiting (up to 100), until none is left. Runs on one graphile-worker queue, so one
  * relayer at a time signs: nonces never race across replicas.
  */
-export function createRelayer(deps: { pool: Pool; chain: Chain; sender: Sender; clock: Clock; log: Logger; verifyBaseUrl: string }) {
+export function createRelayer(deps: { pool: Pool; chain: Chain; sender: Sender; clock: Clock; log: Logger; verifyBaseUrl: string; maxItemsPerTx?: number }) {
   const { pool, chain, sender, clock, log } = deps;
   const revoker = createRevoker(deps);
   const sql = pgSql(pool);
@@ -131,7 +131,7 @@ export function createRelayer(deps: { pool: Pool; chain: Chain; sender: Sender; 
   async function attestNext(): Promise<number> {
     const claimed = await inTransaction(pool, async (tx) => {
       const journalId = await recordIntent(tx, 'attest');
-      const count = await claimPending(tx, journalId, MAX_ITEMS_PER_TRANSACTION);
+      const count = await claimPending(tx, journalId, deps.maxItemsPerTx ?? MAX_ITEMS_PER_TRANSACTION);
       if (count === 0) await tx.query(`DELETE FROM relay_transactions WHERE id = $1::bigint`, [journalId]);
       return { journalId, count };
     });
