@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,8 @@ const TSC = join(CLIENT_DIR, '../../node_modules/typescript/bin/tsc');
 describe('the packed SDK', () => {
   it('installs into a fresh TypeScript project that type-checks a call to attestations.create (no server source)', async () => {
     const scratch = await mkdtemp(join(tmpdir(), 'sdk-consumer-'));
-    await run('pnpm', ['build'], { cwd: CLIENT_DIR });
+    // packs the dist that `./dev test` built before the suite; rebuilding here would empty dist under the examples' feet
+    expect(existsSync(join(CLIENT_DIR, 'dist/index.js')), 'build the SDK first (./dev test does)').toBe(true);
     await run('pnpm', ['pack', '--pack-destination', scratch], { cwd: CLIENT_DIR });
     const tarball = (await readdir(scratch)).find((f) => f.endsWith('.tgz'))!;
     const { stdout: listing } = await run('tar', ['-tzf', join(scratch, tarball)]);
