@@ -1,4 +1,5 @@
 import type { Sql } from '../db/sql.ts';
+import { releaseMany } from '../idempotency/store.ts';
 
 export interface RelayItem {
   id: string;
@@ -77,13 +78,7 @@ export async function failItems(sql: Sql, journalId: string, reason: string): Pr
   for (const { keyId, period, count } of charged.values()) {
     await sql.query(`UPDATE monthly_usage SET onchain_used = GREATEST(onchain_used - $3, 0) WHERE api_key_id = $1::uuid AND period = $2`, [keyId, period, count]);
   }
-  const claims = failed.filter((row) => row.idempotency_key);
-  if (claims.length > 0) {
-    await sql.query(
-      `DELETE FROM idempotency_records r USING unnest($1::uuid[], $2::text[]) AS v(k, key) WHERE r.api_key_id = v.k AND r.key = v.key AND r.response_status IS NULL`,
-      [claims.map((c) => c.api_key_id), claims.map((c) => c.idempotency_key)],
-    );
-  }
+  await releaseMany(sql, failed.filter((row) => row.idempotency_key).map((row) => ({ apiKeyId: row.api_key_id, key: row.idempotency_key! })));
 }
 
 /** Puts a journal entry's items back in the queue (their transaction never reached the chain). */

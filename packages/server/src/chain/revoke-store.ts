@@ -1,4 +1,5 @@
 import type { Sql } from '../db/sql.ts';
+import { releaseMany } from '../idempotency/store.ts';
 
 export interface RevokeItem {
   id: string;
@@ -42,12 +43,7 @@ export async function failRevocations(sql: Sql, journalId: string): Promise<void
      RETURNING api_key_id, revoke_idempotency_key`,
     [journalId],
   );
-  const claims = rows.filter((r) => r.revoke_idempotency_key);
-  if (claims.length === 0) return;
-  await sql.query(
-    `DELETE FROM idempotency_records r USING unnest($1::uuid[], $2::text[]) AS v(k, key) WHERE r.api_key_id = v.k AND r.key = v.key AND r.response_status IS NULL`,
-    [claims.map((c) => c.api_key_id), claims.map((c) => c.revoke_idempotency_key)],
-  );
+  await releaseMany(sql, rows.filter((r) => r.revoke_idempotency_key).map((r) => ({ apiKeyId: r.api_key_id, key: r.revoke_idempotency_key! })));
 }
 
 export async function requeueRevocations(sql: Sql, journalId: string): Promise<void> {

@@ -56,6 +56,15 @@ export async function completeMany(sql: Sql, items: Array<{ apiKeyId: string; ke
   );
 }
 
+/** Lets go of many unanswered claims at once (their requests definitively failed), so that retries run afresh. */
+export async function releaseMany(sql: Sql, claims: Array<{ apiKeyId: string; key: string }>): Promise<void> {
+  if (claims.length === 0) return;
+  await sql.query(
+    `DELETE FROM idempotency_records r USING unnest($1::uuid[], $2::text[]) AS v(k, key) WHERE r.api_key_id = v.k AND r.key = v.key AND r.response_status IS NULL`,
+    [claims.map((c) => c.apiKeyId), claims.map((c) => c.key)],
+  );
+}
+
 /** Lets go of a claim whose request failed, so that a retry runs afresh. */
 export async function release(sql: Sql, apiKeyId: string, key: string): Promise<void> {
   await sql.query(`DELETE FROM idempotency_records WHERE api_key_id = $1::uuid AND key = $2 AND response_status IS NULL`, [apiKeyId, key]);
