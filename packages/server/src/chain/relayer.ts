@@ -9,10 +9,11 @@ import type { Chain } from './connect.ts';
 import { EAS_ARTIFACT } from './contracts.ts';
 import { batchResponse } from '../attestations/batch.ts';
 import { batchItems } from '../attestations/store.ts';
-import { recordFailed, recordIntent, recordMined, unfinished } from './journal.ts';
+import { recordFailed, recordMined, unfinished } from './journal.ts';
+import { runRound } from './round.ts';
 import { claimPending, confirmItems, failItems, itemsOf, requeueItems, type RelayItem } from './relay-store.ts';
 import { encodeAttestationData, SCHEMA_UID } from './schema.ts';
-import { NotSentError, type Sender } from './sender.ts';
+import type { Sender } from './sender.ts';
 import { createRevoker } from './revoker.ts';
 import { requeueRevocations } from './revoke-store.ts';
 
@@ -128,25 +129,16 @@ export function createRelayer(deps: { pool: Pool; chain: Chain; sender: Sender; 
   };
 
   /** One transaction's worth of pending attestations (0: none waiting). */
-  async function attestNext(): Promise<number> {
-    const claimed = await inTransaction(pool, async (tx) => {
-      const journalId = await recordIntent(tx, 'attest');
-      const count = await claimPending(tx, journalId, deps.maxItemsPerTx ?? MAX_ITEMS_PER_TRANSACTION);
-      if (count === 0) await tx.query(`DELETE FROM relay_transactions WHERE id = $1::bigint`, [journalId]);
-      return { journalId, count };
-    });
-    if (claimed.count === 0) return 0;
-    const items = await itemsOf(sql, claimed.journalId);
-    try {
-      await finish(claimed.journalId, await sender.send(claimed.journalId, chain.eas, attestCalldata(items)));
-    } catch (error) {
-      if (!(error instanceof NotSentError)) throw error;
-      log.warn({ journalId: claimed.journalId, reason: error.message }, 'relay transaction not sent');
-      await inTransaction(pool, async (tx) => {
-        await failItems(tx, claimed.journalId, error.message);
-        await recordFailed(tx, claimed.journalId, error.message, new Date(clock.now()));
-      });
-    }
-    return claimed.count;
+  function attestNext(): Promise<number> {
+    return runRound(
+      { pool, sender, clock, to: chain.eas, onNotSent: (journalId, reason) => log.warn({ journalId, reason }, 'relay transaction not sent') },
+      {
+        kind: 'attest',
+        claim: (tx, journalId) => claimPending(tx, journalId, deps.maxItemsPerTx ?? MAX_ITEMS_PER_TRANSACTION),
+        calldata: async (journalId) => attestCalldata(await itemsOf(sql, journalId)),
+        finish,
+        fail: (tx, journalId, reason) => failItems(tx, journalId, reason),
+      },
+    );
   }
 }

@@ -5,10 +5,11 @@ import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
 import { completeMany } from '../idempotency/store.ts';
 import type { Chain } from './connect.ts';
 import { EAS_ARTIFACT } from './contracts.ts';
-import { recordFailed, recordIntent, recordMined } from './journal.ts';
-import { claimRevocations, failRevocations, markRevoked, requeueRevocations, revocationsOf, type RevokeItem } from './revoke-store.ts';
+import { recordFailed, recordMined } from './journal.ts';
+import { runRound } from './round.ts';
+import { claimRevocations, failRevocations, markRevoked, revocationsOf, type RevokeItem } from './revoke-store.ts';
 import { SCHEMA_UID } from './schema.ts';
-import { NotSentError, type Sender } from './sender.ts';
+import type { Sender } from './sender.ts';
 
 /** The call that revokes these items: `multiRevoke` for on-chain attestations, `multiRevokeOffchain` for off-chain uids. */
 export function revokeCalldata(mode: 'onchain' | 'offchain', items: RevokeItem[]): `0x${string}` {
@@ -50,28 +51,19 @@ export function createRevoker(deps: { pool: Pool; chain: Chain; sender: Sender; 
     finish,
 
     /** Sends one revocation transaction for the pending revocations of `mode`; returns how many it carried. */
-    async revokeNext(mode: 'onchain' | 'offchain'): Promise<number> {
-      const claimed = await inTransaction(pool, async (tx) => {
-        const journalId = await recordIntent(tx, 'revoke');
-        const count = await claimRevocations(tx, journalId, mode, 100);
-        if (count === 0) await tx.query(`DELETE FROM relay_transactions WHERE id = $1::bigint`, [journalId]);
-        return { journalId, count };
-      });
-      if (claimed.count === 0) return 0;
-      const items = await revocationsOf(sql, claimed.journalId);
-      try {
-        await finish(claimed.journalId, await sender.send(claimed.journalId, chain.eas, revokeCalldata(mode, items)));
-      } catch (error) {
-        if (!(error instanceof NotSentError)) throw error;
-        await inTransaction(pool, async (tx) => {
-          await failRevocations(tx, claimed.journalId);
-          await recordFailed(tx, claimed.journalId, error.message, new Date(clock.now()));
-        });
-      }
-      return claimed.count;
+    revokeNext(mode: 'onchain' | 'offchain'): Promise<number> {
+      return runRound(
+        { pool, sender, clock, to: chain.eas },
+        {
+          kind: 'revoke',
+          claim: (tx, journalId) => claimRevocations(tx, journalId, mode, 100),
+          calldata: async (journalId) => revokeCalldata(mode, await revocationsOf(sql, journalId)),
+          finish,
+          fail: (tx, journalId) => failRevocations(tx, journalId),
+        },
+      );
     },
 
-    requeue: (journalId: string) => inTransaction(pool, (tx) => requeueRevocations(tx, journalId)),
   };
 }
 
