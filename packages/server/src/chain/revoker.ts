@@ -7,7 +7,7 @@ import type { Chain } from './connect.ts';
 import { EAS_ARTIFACT } from './contracts.ts';
 import { recordFailed, recordMined } from './journal.ts';
 import { runRound } from './round.ts';
-import { claimRevocations, failRevocations, markRevoked, revocationsOf, type RevokeItem } from './revoke-store.ts';
+import { claimRevocations, failRevocations, markRevoked, requeueRevocations, revocationsOf, type RevokeItem } from './revoke-store.ts';
 import { SCHEMA_UID } from './schema.ts';
 import type { Sender } from './sender.ts';
 
