@@ -32,7 +32,7 @@ describe('SDK: on-chain, batch, revoke, quota', () => {
 
   it('surfaces 429 QUOTA_EXCEEDED with typed details, and does not retry it', async () => {
     const { key, prefix } = await svc.createKey('free');
-    await svc.services.sql.query(`INSERT INTO monthly_usage (api_key_id, period, onchain_used) SELECT id, to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM'), 20 FROM api_keys WHERE prefix = $1`, [prefix]);
+    await svc.chargeQuota(prefix, 20);
     const client = createClient({ baseUrl: svc.url, apiKey: key });
     const error = await client.attestations.create({ type: 'human', content: 'over quota', contentType: 'text/plain' }).then(
       () => undefined,

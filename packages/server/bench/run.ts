@@ -66,16 +66,26 @@ function startChild(args: string[], env: NodeJS.ProcessEnv, ready: RegExp | stri
   });
 }
 
-/** Another database on the same server as `url` (made fresh). */
+const extraDatabases: string[] = [];
+
+/** Another database on the same server as `url` (made fresh; dropped at the end of the run). */
 async function subDatabase(url: string, name: string): Promise<string> {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   const dbName = `bench_${name}_${Date.now()}`;
   await admin.query(`CREATE DATABASE ${dbName}`);
   await admin.end();
+  extraDatabases.push(dbName);
   const next = new URL(url);
   next.pathname = `/${dbName}`;
   return next.toString();
+}
+
+async function dropExtraDatabases(url: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  for (const name of extraDatabases.splice(0)) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.end();
 }
 
 async function main(): Promise<void> {
@@ -177,6 +187,7 @@ async function main(): Promise<void> {
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 500));
+    await dropExtraDatabases(db.url).catch(() => undefined);
     await db.close();
   }
 }

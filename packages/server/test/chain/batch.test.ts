@@ -67,7 +67,7 @@ describe('POST /v1/attestations/batch', () => {
 
   it('needs quota for all its on-chain items or makes none of the batch', async () => {
     const { key, prefix } = await svc.createKey('free');
-    await svc.services.sql.query(`INSERT INTO monthly_usage (api_key_id, period, onchain_used) SELECT id, to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM'), 15 FROM api_keys WHERE prefix = $1`, [prefix]);
+    await svc.chargeQuota(prefix, 15);
     const offchain = item('offchain', 0);
     const res = await call(svc.url, 'POST', '/v1/attestations/batch', { key, body: { attestations: [offchain, ...Array.from({ length: 6 }, (_, i) => item('onchain', i + 1))] } });
     expect(res).toMatchObject({ status: 429, body: { code: 'QUOTA_EXCEEDED', details: { used: 15, limit: 20 } } });

@@ -42,18 +42,12 @@ describe('on-chain attestations on a real anvil with the real EAS contracts', ()
 });
 
 describe('on-chain quota under concurrency', () => {
-  async function charge(keyPrefix: string, used: number) {
-    await svc.services.sql.query(
-      `INSERT INTO monthly_usage (api_key_id, period, onchain_used) SELECT id, to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM'), $2 FROM api_keys WHERE prefix = $1`,
-      [keyPrefix, used],
-    );
-  }
   const body = () => ({ type: 'human', content: `quota ${Math.random()}`, contentType: 'text/plain' });
 
   it('50 concurrent creates with 20 left: exactly 20 succeed, 30 get QUOTA_EXCEEDED with used at the limit, and the chain holds exactly 20 new attestations', async () => {
     // a pro key charged to 1980 of 2000: the free tier's 30 calls per minute would refuse 20 of the 50 before the quota could
     const { key, prefix } = await svc.createKey('pro');
-    await charge(prefix, 1980);
+    await svc.chargeQuota(prefix, 1980);
     const results = await Promise.all(Array.from({ length: 50 }, () => call(svc.url, 'POST', '/v1/attestations', { key, body: body() })));
     const created = results.filter((r) => r.status === 201);
     const refused = results.filter((r) => r.status === 429);
@@ -69,7 +63,7 @@ describe('on-chain quota under concurrency', () => {
 
   it('a free key: 20 a month, then QUOTA_EXCEEDED naming the tier; off-chain creates still work', async () => {
     const { key, prefix } = await svc.createKey('free');
-    await charge(prefix, 20);
+    await svc.chargeQuota(prefix, 20);
     const res = await call(svc.url, 'POST', '/v1/attestations', { key, body: body() });
     expect(res).toMatchObject({ status: 429, body: { code: 'QUOTA_EXCEEDED', message: expect.stringContaining('free tier'), details: { tier: 'free', kind: 'onchain', used: 20, limit: 20 } } });
     expect(res.body.details.resetsAt).toBe(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 1, 1));

@@ -13,6 +13,8 @@ export interface TestService extends RunningService {
   url: string;
   /** A fresh key of its own account (each test seeds its own tenant). */
   createKey(tier?: Tier, account?: string): Promise<{ key: string; prefix: string; account: string }>;
+  /** Marks `used` on-chain attestations as spent this UTC month by the key with this prefix. */
+  chargeQuota(prefix: string, used: number): Promise<void>;
 }
 
 let accountSeq = 0;
@@ -42,6 +44,12 @@ export async function startTestService(opts: { env?: Record<string, string>; clo
       const name = account ?? `acct-${process.pid}-${++accountSeq}-${Math.random().toString(36).slice(2, 8)}`;
       const created = await service.services.keys.create({ tier, account: name });
       return { key: created.key, prefix: created.prefix, account: name };
+    },
+    async chargeQuota(prefix, used) {
+      await service.services.sql.query(
+        `INSERT INTO monthly_usage (api_key_id, period, onchain_used) SELECT id, to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM'), $2 FROM api_keys WHERE prefix = $1`,
+        [prefix, used],
+      );
     },
   };
 }
