@@ -10,6 +10,8 @@ import type {
   CreatedAttestation,
   CreatedWebhook,
   CreateWebhookInput,
+  DeliveriesInput,
+  DeliveryPage,
   RevokeResult,
   SearchInput,
   SearchResult,
@@ -104,6 +106,8 @@ export function createClient(options: ClientOptions) {
       create: (input: CreateWebhookInput, opts?: WriteOptions): Promise<CreatedWebhook> => wrap(() => trpc.webhooks.create.mutate(input, write(opts))),
       list: (): Promise<{ data: Webhook[] }> => wrap(() => trpc.webhooks.list.query({})),
       delete: (id: string): Promise<void> => wrap(() => trpc.webhooks.delete.mutate({ id }, write())),
+      /** One page of a subscription's deliveries, newest first, each with its attempts. */
+      deliveries: (id: string, input: DeliveriesInput = {}): Promise<DeliveryPage> => wrap(() => trpc.webhooks.deliveries.query({ id, ...input })),
     },
     system: {
       health: (): Promise<{ status: 'ok' }> => wrap(() => trpc.system.health.query({})),

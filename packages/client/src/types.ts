@@ -119,3 +119,46 @@ export interface CreatedWebhook extends Webhook {
   /** The HMAC key for X-Service-Signature: shown only here. */
   secret: string;
 }
+
+export type DeliveryState = 'pending' | 'completed' | 'dead' | 'dropped';
+
+/** One POST of a delivery. */
+export interface WebhookAttempt {
+  /** 1–5 within a round; a replay starts a new round. */
+  number: number;
+  at: string;
+  /** The receiver's HTTP status; null when no answer came (timeout, connection error, refused URL). */
+  status: number | null;
+  error: string | null;
+  durationMs: number;
+  /** The first 1 KiB of the receiver's answer. */
+  responseBody: string | null;
+}
+
+/** An event for one subscription; `id` is the X-Service-Delivery header, the same on every attempt. */
+export interface WebhookDelivery {
+  id: string;
+  eventId: string;
+  event: EventKind;
+  state: DeliveryState;
+  attempts: number;
+  replays: number;
+  nextAttemptAt: string | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  createdAt: string;
+  completedAt: string | null;
+  attemptLog: WebhookAttempt[];
+}
+
+export interface DeliveriesInput {
+  state?: DeliveryState;
+  /** 1–100, default 20. */
+  limit?: number;
+  cursor?: string;
+}
+
+export interface DeliveryPage {
+  data: WebhookDelivery[];
+  nextCursor: string | null;
+}

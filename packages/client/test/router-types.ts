@@ -2,7 +2,7 @@
 // router's: a change to a contract that the SDK does not follow fails the type-check.
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '@attestation-service/server/router';
-import type { Attestation, BatchInput, BatchResult, CreateAttestationInput, CreatedAttestation, CreatedWebhook, CreateWebhookInput, RevokeResult, SearchInput, SearchResult, Webhook } from '../src/types.ts';
+import type { Attestation, BatchInput, BatchResult, CreateAttestationInput, CreatedAttestation, CreatedWebhook, CreateWebhookInput, DeliveriesInput, DeliveryPage, RevokeResult, SearchInput, SearchResult, Webhook } from '../src/types.ts';
 
 type In = inferRouterInputs<AppRouter>;
 type Out = inferRouterOutputs<AppRouter>;
@@ -25,4 +25,6 @@ export type Checks = [
   Expect<Accepts<In['webhooks']['create'], CreateWebhookInput>>,
   Expect<Same<CreatedWebhook, Out['webhooks']['create']>>,
   Expect<Same<{ data: Webhook[] }, Out['webhooks']['list']>>,
+  Expect<Accepts<In['webhooks']['deliveries'], DeliveriesInput & { id: string }>>,
+  Expect<Same<DeliveryPage, Out['webhooks']['deliveries']>>,
 ];

@@ -17,6 +17,8 @@ import { createIdempotencyService } from './idempotency/service.ts';
 import { createRateLimiter } from './limits/rate-limit.ts';
 import type { WindowStore } from './limits/sliding-window.ts';
 import { createHealthService, type ReadinessCheck } from './system/health.ts';
+import { createWebhookService } from './webhooks/service.ts';
+import { systemResolver, type Resolver } from './webhooks/url-guard.ts';
 
 /** Builds every service from its parts; nothing here listens, connects or reads the environment. */
 export function buildServices(deps: {
@@ -29,6 +31,8 @@ export function buildServices(deps: {
   chain: Chain;
   chainHealth: ChainHealth;
   readiness?: Record<string, ReadinessCheck>;
+  /** DNS for webhook URLs (tests inject one). */
+  resolve?: Resolver;
 }): Services {
   const { config, db, pool, clock, log, chain } = deps;
   const signer = createOffchainSigner({
@@ -36,6 +40,7 @@ export function buildServices(deps: {
     domain: { name: 'EAS Attestation', version: chain.easVersion, chainId: chain.chainId, verifyingContract: chain.eas },
     schemaUid: SCHEMA_UID,
   });
+  const webhookPolicy = { allowPrivate: config.webhooks.allowPrivateUrls, resolve: deps.resolve ?? systemResolver };
   const onchain = createOnchainSubmitter({ pool, clock, health: deps.chainHealth, chainId: chain.chainId, schemaUid: SCHEMA_UID, attester: chain.account.address });
   return {
     config,
@@ -48,6 +53,8 @@ export function buildServices(deps: {
     keys: createKeyService(db, pool, clock),
     attestations: createAttestationService({ pool, clock, signer, chainId: chain.chainId, verifyBaseUrl: config.verifyBaseUrl, onchain }),
     revocations: createRevokeService({ pool, onchain }),
+    webhooks: createWebhookService({ pool, clock, policy: webhookPolicy }),
+    webhookPolicy,
     batches: createBatchService({ pool, clock, signer, onchain, chainId: chain.chainId, verifyBaseUrl: config.verifyBaseUrl }),
     health: createHealthService({
       database: async () => {

@@ -27,6 +27,8 @@ const schema = z.object({
   VERIFY_PORT: port.default(8081),
   PUBLIC_BASE_URL: url.optional(),
   VERIFY_BASE_URL: url.default('http://localhost:8081'),
+  API_URL: url.optional(),
+  ATTESTER_ADDRESS: address.optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
@@ -44,6 +46,7 @@ const schema = z.object({
     .string()
     .default('30s,5m,30m,2h')
     .pipe(z.string().refine((v) => v.split(',').length === 4 && v.split(',').every((d) => duration.safeParse(d.trim()).success), 'must be four comma-separated durations such as 30s,5m,30m,2h')),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(32),
   TRUST_PROXY: boolean.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -72,6 +75,8 @@ function toConfig(v: z.infer<typeof schema>) {
     verifyPort: v.VERIFY_PORT,
     publicBaseUrl: trimSlash(v.PUBLIC_BASE_URL ?? `http://${v.HOST === '0.0.0.0' ? 'localhost' : v.HOST}:${v.PORT}`),
     verifyBaseUrl: trimSlash(v.VERIFY_BASE_URL),
+    /** Where `serve --verify` on its own reads the API (default PUBLIC_BASE_URL); the service attester it trusts. */
+    verify: { apiUrl: v.API_URL === undefined ? undefined : trimSlash(v.API_URL), attester: v.ATTESTER_ADDRESS as `0x${string}` | undefined },
     dataDir: resolve(v.DATA_DIR),
     databaseUrl: v.DATABASE_URL,
     redisUrl: v.REDIS_URL,
@@ -90,6 +95,7 @@ function toConfig(v: z.infer<typeof schema>) {
       allowPrivateUrls: v.WEBHOOK_ALLOW_PRIVATE_URLS,
       retryDelaysMs: v.WEBHOOK_RETRY_DELAYS.split(',').map((d) => parseDuration(d.trim())),
     },
+    workerConcurrency: v.WORKER_CONCURRENCY,
     trustProxy: v.TRUST_PROXY,
     logLevel: v.LOG_LEVEL,
   };

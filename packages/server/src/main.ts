@@ -19,8 +19,15 @@ import { describeError } from './http/error-response.ts';
 import type { Services } from './services.ts';
 import type { ReadinessCheck } from './system/health.ts';
 import { startWorker } from './worker.ts';
+import { deliverTask, sweepDeliveries } from './webhooks/deliver.task.ts';
+import { DELIVER_TASK } from './webhooks/outbox.ts';
+import type { Resolver } from './webhooks/url-guard.ts';
 import { Redis } from 'ioredis';
 import { memoryWindowStore, redisWindowStore, type WindowStore } from './limits/sliding-window.ts';
+
+/** How often a worker looks for deliveries that a dead worker left behind, and how overdue they must be. */
+const SWEEP_EVERY_MS = 10_000;
+const SWEEP_GRACE_MS = 15_000;
 
 export interface ServeParts {
   api: boolean;
@@ -48,7 +55,7 @@ export async function openDatabase(config: Config, log: Logger): Promise<{ datab
 /** The composition root: config → database → migrations → services → worker → HTTP. `stop()` undoes it in reverse. */
 export async function startService(
   config: Config,
-  opts: { parts?: ServeParts; clock?: Clock; log?: Logger; readiness?: Record<string, ReadinessCheck> } = {},
+  opts: { parts?: ServeParts; clock?: Clock; log?: Logger; readiness?: Record<string, ReadinessCheck>; resolve?: Resolver } = {},
 ): Promise<RunningService> {
   const parts = opts.parts ?? { api: true, worker: true };
   const log = opts.log ?? createLogger(config.logLevel);
@@ -86,15 +93,21 @@ export async function startService(
     };
     // the job tables must exist before any API replica enqueues a relay job, worker or not
     await runMigrations({ pgPool: pool, logger: new WorkerLogger(() => () => undefined) });
-    const services = buildServices({ config, db, pool, clock, log, windows, chain, chainHealth, readiness });
+    const services = buildServices({ config, db, pool, clock, log, windows, chain, chainHealth, readiness, resolve: opts.resolve });
 
     let runner: Runner | undefined;
     if (parts.worker) {
       const sender = createSender(chain, pool, clock, { confirmations: config.chain.confirmations, maxFeeCapWei: config.chain.maxFeeCapWei, stuckAfterMs: config.chain.stuckAfterMs ?? (chain.dev ? 5_000 : 60_000), maxBumps: 5 }, log);
       const relayer = createRelayer({ pool, chain, sender, clock, log, verifyBaseUrl: config.verifyBaseUrl, maxItemsPerTx: config.chain.maxItemsPerTx });
-      runner = await startWorker(database.databaseUrl, log, { [RELAY_TASK]: relayTask(relayer, pool) });
+      const deliver = deliverTask({ pool, clock, log, policy: services.webhookPolicy, retryDelaysMs: config.webhooks.retryDelaysMs });
+      runner = await startWorker(database.databaseUrl, log, { [RELAY_TASK]: relayTask(relayer, pool), [DELIVER_TASK]: deliver }, config.workerConcurrency);
       stack.push(() => runner!.stop());
       await enqueueRelay(pgSql(pool)); // reconcile whatever a previous run left in the journal
+      // deliveries whose worker died mid-attempt: their jobs stay locked for hours, so new ones are queued
+      const sweep = () => sweepDeliveries(pgSql(pool), clock, SWEEP_GRACE_MS).catch((error: unknown) => log.warn({ error: describeError(error) }, 'webhook sweep failed'));
+      await sweep();
+      const sweeper = setInterval(sweep, SWEEP_EVERY_MS);
+      stack.push(async () => clearInterval(sweeper));
     }
     let server: Server | undefined;
     let apiUrl = config.publicBaseUrl;

@@ -10,6 +10,8 @@ import type { Clock } from './clock.ts';
 import type { KeyService } from './keys/service.ts';
 import type { Logger } from './log.ts';
 import type { HealthService } from './system/health.ts';
+import type { WebhookService } from './webhooks/service.ts';
+import type { UrlPolicy } from './webhooks/url-guard.ts';
 
 /** What procedures reach through their context; built once by the composition root. */
 export interface Services {
@@ -25,5 +27,8 @@ export interface Services {
   attestations: AttestationService;
   batches: BatchService;
   revocations: RevokeService;
+  webhooks: WebhookService;
+  /** How webhook receiver URLs are vetted (the worker's deliveries use the same). */
+  webhookPolicy: UrlPolicy;
   health: HealthService;
 }

@@ -11,6 +11,7 @@ import type { OffchainSigner } from './offchain.ts';
 import type { OnchainSubmitter } from './onchain.ts';
 import type { RequestInfo } from './service.ts';
 import { batchItems, insertAttestations, type NewAttestation } from './store.ts';
+import { batchCompletedEvent, emitAttestationEvents, emitEvents } from '../webhooks/outbox.ts';
 
 export interface BatchResult {
   batchId: string;
@@ -64,6 +65,9 @@ export function createBatchService(deps: { pool: Pool; clock: Clock; signer: Off
         if (staged.length === 0 && request.idempotency) {
           await request.idempotency.complete(tx, batchResponse(batchId, offchainRows.map((r) => ({ ...r, txHash: null })), deps.verifyBaseUrl));
         }
+        await emitAttestationEvents(tx, 'attestation.created', offchainRows.map((row) => ({ accountId: auth.accountId, uid: row.uid! })), deps.verifyBaseUrl, new Date(now));
+        // with on-chain items, the relayer emits batch.completed when their transaction is mined
+        if (staged.length === 0) await emitEvents(tx, [batchCompletedEvent(auth.accountId, batchId, offchainRows.map((r) => ({ ...r, txHash: null })))], new Date(now));
         await appendAuditEntries(tx, [
           ...offchainRows.map((row) => audit('attestation.created', `attestation:${row.uid}`, { mode: 'offchain', type: row.type, batchId })),
           audit('batch.created', `batch:${batchId}`, { items: items.length, onchain: onchainItems.length, offchain: offchainRows.length }),

@@ -39,7 +39,7 @@ const READ_BATCHING = { maxBatch: 200, maxInFlight: 2 };
 /** Creating, reading and searching attestations. */
 export function createAttestationService({ pool, clock, signer, chainId, verifyBaseUrl, onchain }: AttestationServiceDeps) {
   const sql = pgSql(pool);
-  const write = createAttestationWriter(pool);
+  const write = createAttestationWriter(pool, verifyBaseUrl);
   const loadByUid = batched(async (uids: string[]) => {
     const found = await findByUids(sql, uids);
     return uids.map((uid) => found.get(uid));

@@ -4,6 +4,7 @@ import { batched } from '../db/batch.ts';
 import { inTransaction, type Pool } from '../db/sql.ts';
 import type { IdempotencyClaim } from '../idempotency/service.ts';
 import { completeMany } from '../idempotency/store.ts';
+import { emitAttestationEvents } from '../webhooks/outbox.ts';
 import { insertAttestations, type NewAttestation } from './store.ts';
 
 /** One attestation to record: its row, its audit entry and, with an Idempotency-Key, the response to keep. */
@@ -17,14 +18,16 @@ export interface AttestationWrite {
 /**
  * Records attestations with group commit: the writes that arrive in one turn of the event loop share one
  * transaction, in which each attestation, its audit entry and its idempotency response commit together (a crash
- * leaves all or none of them). A failed transaction fails every write in it, and nothing of any is kept.
+ * leaves all or none of them), with their `attestation.created` webhook deliveries (the outbox). A failed transaction
+ * fails every write in it, and nothing of any is kept.
  */
-export function createAttestationWriter(pool: Pool): (write: AttestationWrite) => Promise<void> {
+export function createAttestationWriter(pool: Pool, verifyBaseUrl: string): (write: AttestationWrite) => Promise<void> {
   return batched(async (writes: AttestationWrite[]) => {
     await inTransaction(pool, async (sql) => {
       await insertAttestations(sql, writes.map((w) => w.row));
       const claims = writes.filter((w) => w.idempotency);
       await completeMany(sql, claims.map((w) => ({ apiKeyId: w.idempotency!.apiKeyId, key: w.idempotency!.key, status: w.idempotency!.status, body: w.response })));
+      await emitAttestationEvents(sql, 'attestation.created', writes.map((w) => ({ accountId: w.row.accountId, uid: w.row.uid! })), verifyBaseUrl, writes[0]!.row.createdAt);
       await appendAuditEntries(sql, writes.map((w) => w.audit));
     });
     for (const w of writes) if (w.idempotency) w.idempotency.completed = true;

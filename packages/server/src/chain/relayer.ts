@@ -16,6 +16,7 @@ import { encodeAttestationData, SCHEMA_UID } from './schema.ts';
 import type { Sender } from './sender.ts';
 import { createRevoker } from './revoker.ts';
 import { requeueRevocations } from './revoke-store.ts';
+import { batchCompletedEvent, emitAttestationEvents, emitEvents } from '../webhooks/outbox.ts';
 
 export const MAX_ITEMS_PER_TRANSACTION = 100;
 
@@ -83,12 +84,14 @@ export function createRelayer(deps: { pool: Pool; chain: Chain; sender: Sender; 
       await confirmItems(tx, items.map((i) => i.id), uids, txHash, receipt.blockNumber);
       const singles = items.map((item, i) => ({ item, uid: uids[i]! })).filter(({ item }) => item.idempotencyKey && !item.batchId);
       await completeMany(tx, singles.map(({ item, uid }) => ({ apiKeyId: item.apiKeyId, key: item.idempotencyKey!, status: 201, body: { uid, txHash, verifyUrl: `${deps.verifyBaseUrl}/${uid}`, mode: 'onchain' } })));
-      const batches = new Map(items.filter((item) => item.batchId && item.idempotencyKey).map((item) => [item.batchId!, item]));
-      if (batches.size > 0) {
-        const rows = await batchItems(tx, [...batches.keys()]);
-        await completeMany(tx, [...batches].map(([batchId, item]) => ({ apiKeyId: item.apiKeyId, key: item.idempotencyKey!, status: 201, body: batchResponse(batchId, rows.filter((r) => r.batchId === batchId), deps.verifyBaseUrl) })));
-      }
+      // a batch is never split across transactions: its on-chain items all complete here
+      const batches = new Map(items.filter((item) => item.batchId).map((item) => [item.batchId!, item]));
+      const rows = batches.size > 0 ? await batchItems(tx, [...batches.keys()]) : [];
+      const keyed = [...batches].filter(([, item]) => item.idempotencyKey);
+      await completeMany(tx, keyed.map(([batchId, item]) => ({ apiKeyId: item.apiKeyId, key: item.idempotencyKey!, status: 201, body: batchResponse(batchId, rows.filter((r) => r.batchId === batchId), deps.verifyBaseUrl) })));
       await recordMined(tx, journalId, { hash: txHash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed }, at);
+      await emitAttestationEvents(tx, 'attestation.created', items.map((item, i) => ({ accountId: item.accountId, uid: uids[i]! })), deps.verifyBaseUrl, at);
+      await emitEvents(tx, [...batches].map(([batchId, item]) => batchCompletedEvent(item.accountId, batchId, rows.filter((r) => r.batchId === batchId))), at);
       const audit: AuditFields[] = items.map((item, i) => ({
         accountId: item.accountId,
         at,

@@ -10,6 +10,7 @@ import { runRound } from './round.ts';
 import { claimRevocations, failRevocations, markRevoked, requeueRevocations, revocationsOf, type RevokeItem } from './revoke-store.ts';
 import { SCHEMA_UID } from './schema.ts';
 import type { Sender } from './sender.ts';
+import { emitAttestationEvents } from '../webhooks/outbox.ts';
 
 /** The call that revokes these items: `multiRevoke` for on-chain attestations, `multiRevokeOffchain` for off-chain uids. */
 export function revokeCalldata(mode: 'onchain' | 'offchain', items: RevokeItem[]): `0x${string}` {
@@ -18,7 +19,7 @@ export function revokeCalldata(mode: 'onchain' | 'offchain', items: RevokeItem[]
 }
 
 /** Revocations, relayer side: the same journal and sender as attestations, one transaction per mode and round. */
-export function createRevoker(deps: { pool: Pool; chain: Chain; sender: Sender; clock: Clock }) {
+export function createRevoker(deps: { pool: Pool; chain: Chain; sender: Sender; clock: Clock; verifyBaseUrl: string }) {
   const { pool, chain, sender, clock } = deps;
   const sql = pgSql(pool);
 
@@ -40,6 +41,7 @@ export function createRevoker(deps: { pool: Pool; chain: Chain; sender: Sender; 
       const claims = items.filter((i) => i.idempotencyKey);
       await completeMany(tx, claims.map((i) => ({ apiKeyId: i.apiKeyId, key: i.idempotencyKey!, status: 200, body: { uid: i.uid, revoked: true, revokedAt: at.toISOString(), txHash } })));
       await recordMined(tx, journalId, { hash: txHash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed }, at);
+      await emitAttestationEvents(tx, 'attestation.revoked', items, deps.verifyBaseUrl, at);
       await appendAuditEntries(
         tx,
         items.map((i) => ({ accountId: i.accountId, at, action: 'attestation.revoked', actorKeyPrefix: i.keyPrefix, resource: `attestation:${i.uid}`, outcome: 'success', ip: null, requestId: null, details: { mode: i.mode, txHash, ...(i.reason ? { reason: i.reason } : {}) } })),

@@ -1,32 +1,31 @@
 import { z } from 'zod';
-import { notImplemented } from '../errors.ts';
 import { authedProcedure, router } from '../trpc.ts';
-import { createdWebhook, createWebhookInput, deleteWebhookInput, webhookList } from './contracts.ts';
+import { createdWebhook, createWebhookInput, deleteWebhookInput, deliveriesInput, deliveryPage, webhookList } from './contracts.ts';
 
 const tags = ['webhooks'];
 
 export const webhooksRouter = router({
   create: authedProcedure
-    .meta({ successStatus: 201, openapi: { method: 'POST', path: '/v1/webhooks', tags, protect: true, summary: 'Subscribe to events' } })
+    .meta({ successStatus: 201, openapi: { method: 'POST', path: '/v1/webhooks', tags, protect: true, summary: 'Subscribe to events', description: 'The response holds the signing secret; it is never shown again.' } })
     .input(createWebhookInput)
     .output(createdWebhook)
-    .mutation(() => {
-      throw notImplemented('Webhooks');
-    }),
+    .mutation(({ ctx, input }) => ctx.services.webhooks.create(ctx.auth, input, ctx)),
 
   list: authedProcedure
     .meta({ openapi: { method: 'GET', path: '/v1/webhooks', tags, protect: true, summary: 'List your subscriptions (never their secrets)' } })
     .input(z.strictObject({}))
     .output(webhookList)
-    .query(() => {
-      throw notImplemented('Webhooks');
-    }),
+    .query(({ ctx }) => ctx.services.webhooks.list(ctx.auth)),
 
   delete: authedProcedure
-    .meta({ successStatus: 204, openapi: { method: 'DELETE', path: '/v1/webhooks/{id}', tags, protect: true, summary: 'Delete a subscription', description: 'Stops deliveries and drops pending ones.' } })
+    .meta({ successStatus: 204, openapi: { method: 'DELETE', path: '/v1/webhooks/{id}', tags, protect: true, summary: 'Delete a subscription', description: 'Stops deliveries and drops pending ones. Another account\'s subscription is 404.' } })
     .input(deleteWebhookInput)
     .output(z.void())
-    .mutation(() => {
-      throw notImplemented('Webhooks');
-    }),
+    .mutation(({ ctx, input }) => ctx.services.webhooks.delete(ctx.auth, input.id, ctx)),
+
+  deliveries: authedProcedure
+    .meta({ openapi: { method: 'GET', path: '/v1/webhooks/{id}/deliveries', tags, protect: true, summary: 'Inspect deliveries', description: 'Newest first, with every attempt (status, duration, the start of the answer).' } })
+    .input(deliveriesInput)
+    .output(deliveryPage)
+    .query(({ ctx, input }) => ctx.services.webhooks.deliveries(ctx.auth, input)),
 });

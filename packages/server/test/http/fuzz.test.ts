@@ -21,6 +21,7 @@ const ROUTES = [
   ['POST', '/v1/webhooks'],
   ['GET', '/v1/webhooks'],
   ['DELETE', '/v1/webhooks/{id}'],
+  ['GET', '/v1/webhooks/{id}/deliveries'],
   ['GET', '/v1/audit/export'],
   ['GET', '/healthz'],
   ['GET', '/readyz'],

@@ -5,6 +5,7 @@ import type { Clock } from '../../src/clock.ts';
 import { startService, type RunningService } from '../../src/main.ts';
 import type { Tier } from '../../src/keys/format.ts';
 import type { ReadinessCheck } from '../../src/system/health.ts';
+import type { Resolver } from '../../src/webhooks/url-guard.ts';
 import { createTestDatabase } from './database.ts';
 import { inject } from 'vitest';
 import './provided.ts';
@@ -20,7 +21,7 @@ export interface TestService extends RunningService {
 let accountSeq = 0;
 
 /** The real service on a fresh database and a free port (no worker unless asked). */
-export async function startTestService(opts: { env?: Record<string, string>; clock?: Clock; worker?: boolean; readiness?: Record<string, ReadinessCheck> } = {}): Promise<TestService> {
+export async function startTestService(opts: { env?: Record<string, string>; clock?: Clock; worker?: boolean; readiness?: Record<string, ReadinessCheck>; resolve?: Resolver } = {}): Promise<TestService> {
   const databaseUrl = opts.env?.DATABASE_URL ?? (await createTestDatabase());
   const chain = inject('chain');
   // TRUST_PROXY: tests that are not about limits give each call its own client address (see call())
@@ -36,7 +37,7 @@ export async function startTestService(opts: { env?: Record<string, string>; clo
     RELAY_STUCK_AFTER: '2s',
     ...opts.env,
   });
-  const service = await startService(config, { parts: { api: true, worker: opts.worker ?? true }, clock: opts.clock, readiness: opts.readiness });
+  const service = await startService(config, { parts: { api: true, worker: opts.worker ?? true }, clock: opts.clock, readiness: opts.readiness, resolve: opts.resolve });
   return {
     ...service,
     url: service.apiUrl,

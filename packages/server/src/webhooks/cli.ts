@@ -1,0 +1,44 @@
+import { systemClock } from '../clock.ts';
+import { createPool, pgSql } from '../db/sql.ts';
+import { DELIVERY_STATES } from './contracts.ts';
+import { replayDelivery } from './service.ts';
+import { supportDeliveries, type DeliverySummary } from './store.ts';
+
+function line(d: DeliverySummary): string {
+  const last = d.lastStatus !== null ? `last ${d.lastStatus}` : d.lastError ? `last: ${d.lastError}` : '';
+  return `${d.id}  ${d.state.padEnd(9)}  ${d.event.padEnd(19)}  ${d.accountName.padEnd(16)}  ${d.attempts} attempt(s)  ${d.createdAt}  ${d.url}  ${last}`.trimEnd();
+}
+
+/**
+ * `deliveries list [--state S] [--account NAME] [--limit N] [--json]` and `deliveries replay ID`: support's view of
+ * deliveries across accounts, and the only way to send a dead delivery again (same X-Service-Delivery). Returns
+ * false when the command failed (the CLI exits 1).
+ */
+export async function deliveriesCommand(databaseUrl: string, args: string[], flags: { state?: string | undefined; account?: string | undefined; limit?: string | undefined; json?: boolean | undefined }): Promise<boolean> {
+  const [action, id] = args;
+  if (action === 'list' && flags.state !== undefined && !(DELIVERY_STATES as readonly string[]).includes(flags.state)) throw new Error(`--state must be one of ${DELIVERY_STATES.join(', ')}`);
+  const limit = flags.limit === undefined ? 50 : Number(flags.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new Error('--limit must be 1–1000');
+  const pool = createPool(databaseUrl, 1);
+  try {
+    if (action === 'list') {
+      const rows = await supportDeliveries(pgSql(pool), { state: flags.state, account: flags.account, limit });
+      for (const row of rows) console.log(flags.json ? JSON.stringify(row) : line(row));
+      if (!flags.json && rows.length === 0) console.error('no deliveries');
+      return true;
+    }
+    const outcome = await replayDelivery(pool, systemClock, id!, 'cli');
+    if (!outcome) {
+      console.error(`no delivery ${id}`);
+      return false;
+    }
+    if (!outcome.replayed) {
+      console.error(`delivery ${id} is ${outcome.state}: only dead or completed deliveries of a live subscription can be replayed`);
+      return false;
+    }
+    console.log(flags.json ? JSON.stringify({ id, state: outcome.state }) : `replaying ${id}: queued for delivery with the same X-Service-Delivery`);
+    return true;
+  } finally {
+    await pool.end();
+  }
+}

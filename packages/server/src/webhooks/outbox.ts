@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import { toRecord } from '../attestations/record.ts';
+import { findByUids } from '../attestations/store.ts';
+import type { Sql } from '../db/sql.ts';
+import type { EventKind } from './contracts.ts';
+
+export const DELIVER_TASK = 'webhook.deliver';
+
+export interface OutboxEvent {
+  accountId: string;
+  type: EventKind;
+  data: unknown;
+}
+
+/**
+ * Queues one graphile-worker job per delivery, in the caller's transaction. The job key is the delivery's, so
+ * adding it again (a retry, a replay, the sweep) moves the one waiting job instead of adding a second; if that job
+ * is running (or its worker died holding it), graphile-worker adds a new one and the delivery's lease decides.
+ * `delaySeconds` is measured on the database's clock, where graphile-worker runs jobs.
+ */
+export async function enqueueDeliveries(sql: Sql, deliveryIds: string[], delaySeconds = 0): Promise<void> {
+  if (deliveryIds.length === 0) return;
+  await sql.query(
+    `SELECT count(*) FROM graphile_worker.add_jobs(ARRAY(
+       SELECT ROW($1, json_build_object('deliveryId', d), NULL, now() + make_interval(secs => $3), 10, 'webhook:' || d, NULL, NULL)::graphile_worker.job_spec
+       FROM unnest($2::text[]) AS d))`,
+    [DELIVER_TASK, deliveryIds, delaySeconds],
+  );
+}
+
+/** The live subscriptions of these accounts to any of these kinds. */
+async function subscribersOf(sql: Sql, accountIds: string[], types: EventKind[]): Promise<Array<{ id: string; accountId: string; events: string[] }>> {
+  if (accountIds.length === 0) return [];
+  return sql.query(
+    `SELECT id, account_id AS "accountId", events FROM webhook_subscriptions
+     WHERE account_id = ANY($1::uuid[]) AND deleted_at IS NULL AND events && $2::text[]`,
+    [[...new Set(accountIds)], [...new Set(types)]],
+  );
+}
+
+/**
+ * The transactional outbox: in the caller's transaction (the one that makes the change), stores each event with
+ * the body every delivery of it will send, one pending delivery per matching subscription, and its job. A crash
+ * before commit leaves none of them; after commit, the worker delivers at least once. Returns the deliveries made.
+ */
+export async function emitEvents(sql: Sql, events: OutboxEvent[], now: Date): Promise<number> {
+  const subscriptions = await subscribersOf(sql, events.map((e) => e.accountId), events.map((e) => e.type));
+  if (subscriptions.length === 0) return 0;
+  const stored: Array<{ id: string; accountId: string; type: string; body: string }> = [];
+  const deliveries: Array<{ id: string; eventId: string; subscriptionId: string }> = [];
+  for (const event of events) {
+    const receivers = subscriptions.filter((s) => s.accountId === event.accountId && s.events.includes(event.type));
+    if (receivers.length === 0) continue;
+    const id = randomUUID();
+    stored.push({ id, accountId: event.accountId, type: event.type, body: JSON.stringify({ id, type: event.type, createdAt: now.toISOString(), data: event.data }) });
+    for (const subscription of receivers) deliveries.push({ id: randomUUID(), eventId: id, subscriptionId: subscription.id });
+  }
+  if (deliveries.length === 0) return 0;
+  await sql.query(
+    `INSERT INTO webhook_events (id, account_id, type, body, created_at)
+     SELECT id, account_id, type, body, $5 FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[]) AS e(id, account_id, type, body)`,
+    [stored.map((e) => e.id), stored.map((e) => e.accountId), stored.map((e) => e.type), stored.map((e) => e.body), now],
+  );
+  await sql.query(
+    `INSERT INTO webhook_deliveries (id, event_id, subscription_id, state, next_attempt_at, created_at)
+     SELECT id, event_id, subscription_id, 'pending', $4, $4 FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]) AS d(id, event_id, subscription_id)`,
+    [deliveries.map((d) => d.id), deliveries.map((d) => d.eventId), deliveries.map((d) => d.subscriptionId), now],
+  );
+  await enqueueDeliveries(sql, deliveries.map((d) => d.id));
+  return deliveries.length;
+}
+
+/**
+ * `attestation.created` / `attestation.revoked` for these uids, with the public record as `data` (read in the same
+ * transaction, so it is the record as committed). Reads nothing when no account involved has a subscription.
+ */
+export async function emitAttestationEvents(sql: Sql, type: 'attestation.created' | 'attestation.revoked', items: Array<{ accountId: string; uid: string }>, verifyBaseUrl: string, now: Date): Promise<number> {
+  const accounts = new Set((await subscribersOf(sql, items.map((i) => i.accountId), [type])).map((s) => s.accountId));
+  const wanted = items.filter((i) => accounts.has(i.accountId));
+  if (wanted.length === 0) return 0;
+  const rows = await findByUids(sql, wanted.map((i) => i.uid.toLowerCase()));
+  const events: OutboxEvent[] = wanted.flatMap((i) => {
+    const row = rows.get(i.uid.toLowerCase());
+    return row ? [{ accountId: i.accountId, type, data: toRecord(row, verifyBaseUrl) }] : [];
+  });
+  return emitEvents(sql, events, now);
+}
+
+/** `batch.completed`: the batch's counts, every uid in request order, and its transaction (null when all off-chain). */
+export function batchCompletedEvent(accountId: string, batchId: string, items: Array<{ uid: string | null; txHash: string | null; mode: string }>): OutboxEvent {
+  const onchain = items.filter((i) => i.mode === 'onchain').length;
+  return {
+    accountId,
+    type: 'batch.completed',
+    data: { batchId, counts: { total: items.length, onchain, offchain: items.length - onchain }, uids: items.map((i) => i.uid), txHash: items.find((i) => i.mode === 'onchain')?.txHash ?? null },
+  };
+}

@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_SUBSCRIPTIONS } from '../../src/webhooks/service.ts';
+import type { Resolver } from '../../src/webhooks/url-guard.ts';
+import { call, startTestService, type TestService } from '../support/service.ts';
+
+/** DNS as the tests need it: names that resolve inside, and one public name (no network here). */
+const resolve: Resolver = async (host) => {
+  const zone: Record<string, Array<{ address: string; family: 4 | 6 }>> = {
+    'internal.example': [{ address: '10.0.0.1', family: 4 }],
+    'rebind.example': [{ address: '93.184.216.34', family: 4 }, { address: '192.168.1.10', family: 4 }],
+    'metadata.example': [{ address: 'fd00:ec2::254', family: 6 }],
+    'hooks.example': [{ address: '93.184.216.34', family: 4 }, { address: '2606:2800:220:1:248:1893:25c8:1946', family: 6 }],
+  };
+  if (zone[host]) return zone[host]!;
+  throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+};
+
+let svc: TestService;
+beforeAll(async () => {
+  svc = await startTestService({ worker: false, resolve });
+}, 60_000);
+afterAll(() => svc?.stop());
+
+const HOOK = 'https://hooks.example/attestations';
+
+describe('webhook subscriptions', () => {
+  it('creates with a 64-hex secret shown once, lists without it, deletes with 204', async () => {
+    const { key } = await svc.createKey();
+    const created = await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url: HOOK, events: ['attestation.created', 'batch.completed'] } });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), url: HOOK, events: ['attestation.created', 'batch.completed'], secret: expect.stringMatching(/^[0-9a-f]{64}$/), createdAt: expect.any(String) });
+    const list = await call(svc.url, 'GET', '/v1/webhooks', { key });
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual({ data: [{ id: created.body.id, url: HOOK, events: ['attestation.created', 'batch.completed'], createdAt: created.body.createdAt }] });
+    expect(JSON.stringify(list.body)).not.toContain(created.body.secret);
+    const stored = await svc.services.sql.query(`SELECT * FROM webhook_subscriptions WHERE id = $1`, [created.body.id]);
+    expect(stored).toHaveLength(1);
+    const deleted = await call(svc.url, 'DELETE', `/v1/webhooks/${created.body.id}`, { key });
+    expect(deleted.status).toBe(204);
+    expect(deleted.body).toBeUndefined();
+    expect((await call(svc.url, 'GET', '/v1/webhooks', { key })).body).toEqual({ data: [] });
+    expect((await call(svc.url, 'DELETE', `/v1/webhooks/${created.body.id}`, { key })).status).toBe(404);
+    const audit = await svc.services.sql.query<{ action: string }>(`SELECT action FROM audit_entries WHERE resource = $1 ORDER BY id`, [`webhook:${created.body.id}`]);
+    expect(audit.map((a) => a.action)).toEqual(['webhook.subscribed', 'webhook.deleted']);
+  });
+
+  it('gives two subscriptions two different secrets, and replays an Idempotency-Key without a second subscription', async () => {
+    const { key } = await svc.createKey();
+    const a = await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url: HOOK, events: ['attestation.revoked'] } });
+    const b = await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url: HOOK, events: ['attestation.revoked'] } });
+    expect(a.body.secret).not.toBe(b.body.secret);
+    const headers = { 'idempotency-key': 'subscribe-once' };
+    const first = await call(svc.url, 'POST', '/v1/webhooks', { key, headers, body: { url: HOOK, events: ['batch.completed'] } });
+    const again = await call(svc.url, 'POST', '/v1/webhooks', { key, headers, body: { url: HOOK, events: ['batch.completed'] } });
+    expect(again.body).toEqual(first.body);
+    expect((await call(svc.url, 'GET', '/v1/webhooks', { key })).body.data).toHaveLength(3);
+  });
+
+  it.each([
+    [{ url: HOOK, events: ['attestation.deleted'] }, 'events.0'],
+    [{ url: HOOK, events: [] }, 'events'],
+    [{ url: 'ftp://hooks.example/x', events: ['attestation.created'] }, 'url'],
+    [{ url: 'not a url', events: ['attestation.created'] }, 'url'],
+    [{ url: HOOK }, 'events'],
+    [{ url: HOOK, events: ['attestation.created'], secret: 'mine' }, ''],
+  ])('400 VALIDATION_FAILED for %j', async (body, path) => {
+    const { key } = await svc.createKey();
+    const res = await call(svc.url, 'POST', '/v1/webhooks', { key, body });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.any(String), details: { errors: expect.arrayContaining([expect.objectContaining({ path })]) } });
+    expect((await call(svc.url, 'GET', '/v1/webhooks', { key })).body.data).toEqual([]);
+  });
+
+  it.each([
+    ['http://127.0.0.1:8080/hook', 'must use https'],
+    ['https://127.0.0.1:8443/hook', '127.0.0.1'],
+    ['http://169.254.169.254/latest/meta-data', 'must use https'],
+    ['https://169.254.169.254/latest/meta-data', '169.254.169.254'],
+    ['http://[::1]/', 'must use https'],
+    ['https://[::1]/hook', '::1'],
+    ['https://[::ffff:10.0.0.1]/hook', '::ffff:a00:1'],
+    ['https://localhost/hook', 'could not be resolved'],
+    ['https://internal.example/hook', '10.0.0.1'],
+    ['https://rebind.example/hook', '192.168.1.10'],
+    ['https://metadata.example/hook', 'fd00:ec2::254'],
+    ['https://user:pass@hooks.example/hook', 'credentials'],
+  ])('refuses %s with 400 when private URLs are not allowed', async (url, reason) => {
+    const { key } = await svc.createKey();
+    const res = await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url, events: ['attestation.created'] } });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('VALIDATION_FAILED');
+    expect(res.body.details.errors[0]).toMatchObject({ path: 'url', message: expect.stringContaining(reason) });
+  });
+
+  it(`holds an account to ${MAX_SUBSCRIPTIONS} live subscriptions`, async () => {
+    const { key } = await svc.createKey();
+    for (let i = 0; i < MAX_SUBSCRIPTIONS; i++) expect((await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url: `${HOOK}/${i}`, events: ['attestation.created'] } })).status).toBe(201);
+    const over = await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url: HOOK, events: ['attestation.created'] } });
+    expect(over).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED' } });
+  });
+
+  it("isolates accounts: B can neither list, delete nor read the deliveries of A's subscription", async () => {
+    const a = await svc.createKey();
+    const b = await svc.createKey();
+    const created = await call(svc.url, 'POST', '/v1/webhooks', { key: a.key, body: { url: HOOK, events: ['attestation.created'] } });
+    expect((await call(svc.url, 'GET', '/v1/webhooks', { key: b.key })).body).toEqual({ data: [] });
+    const del = await call(svc.url, 'DELETE', `/v1/webhooks/${created.body.id}`, { key: b.key });
+    expect(del).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
+    const deliveries = await call(svc.url, 'GET', `/v1/webhooks/${created.body.id}/deliveries`, { key: b.key });
+    expect(deliveries).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
+    // still A's, untouched
+    expect((await call(svc.url, 'GET', '/v1/webhooks', { key: a.key })).body.data).toHaveLength(1);
+    expect((await call(svc.url, 'GET', `/v1/webhooks/${created.body.id}/deliveries`, { key: a.key })).body).toEqual({ data: [], nextCursor: null });
+  });
+
+  it('answers 404 for an id that is not a subscription, and 400 for a cursor it did not issue', async () => {
+    const { key } = await svc.createKey();
+    for (const id of ['wh_1', '00000000-0000-0000-0000-000000000000', "x'; DROP TABLE webhook_subscriptions; --"]) {
+      expect((await call(svc.url, 'DELETE', `/v1/webhooks/${encodeURIComponent(id)}`, { key })).status).toBe(404);
+    }
+    const created = await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url: HOOK, events: ['attestation.created'] } });
+    const bad = await call(svc.url, 'GET', `/v1/webhooks/${created.body.id}/deliveries?cursor=bogus`, { key });
+    expect(bad).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED' } });
+  });
+});
