@@ -9,6 +9,7 @@ import { createKeyService } from './keys/service.ts';
 import { isPrefix, TIERS, type Tier } from './keys/format.ts';
 import { createLogger } from './log.ts';
 import { openDatabase, startService } from './main.ts';
+import { auditVerify } from './audit/cli.ts';
 
 const USAGE = `attestation-service <command>
 
@@ -16,6 +17,7 @@ const USAGE = `attestation-service <command>
   keys create --tier free|pro|enterprise [--account NAME] [--name LABEL] [--json]
   keys list [--account NAME] [--json]
   keys revoke PREFIX12
+  audit verify [--account NAME] [--json]   walk each audit chain; name the first broken link (exit 1)
   migrate                                  apply database migrations
 `;
 
@@ -80,6 +82,12 @@ async function keys(config: Config, args: string[], flags: { tier?: string; acco
   });
 }
 
+async function audit(config: Config, args: string[], flags: { account?: string; json?: boolean }): Promise<void> {
+  if (args[0] !== 'verify') throw new UsageError(`unknown audit command: ${args[0] ?? '(none)'}`);
+  const intact = await withDatabase(config, (databaseUrl) => auditVerify(databaseUrl, flags));
+  if (!intact) process.exitCode = 1;
+}
+
 async function main(argv: string[]): Promise<void> {
   const { positionals, values } = parseArgs({
     args: argv,
@@ -102,6 +110,7 @@ async function main(argv: string[]): Promise<void> {
   const config = loadConfig();
   if (command === 'serve') return serve(config, values);
   if (command === 'keys') return keys(config, rest, values);
+  if (command === 'audit') return audit(config, rest, values);
   if (command === 'migrate') {
     const applied = await withDatabase(config, (url) => applyMigrations(url));
     console.log(applied.length ? `applied ${applied.join(', ')}` : 'database is up to date');

@@ -19,6 +19,7 @@ import { describeError } from './http/error-response.ts';
 import type { Services } from './services.ts';
 import type { ReadinessCheck } from './system/health.ts';
 import { startWorker } from './worker.ts';
+import { startVerifyPart } from './verify-part.ts';
 import { deliverTask, sweepDeliveries } from './webhooks/deliver.task.ts';
 import { DELIVER_TASK } from './webhooks/outbox.ts';
 import type { Resolver } from './webhooks/url-guard.ts';
@@ -27,16 +28,20 @@ import { memoryWindowStore, redisWindowStore, type WindowStore } from './limits/
 
 /** How often a worker looks for deliveries that a dead worker left behind, and how overdue they must be. */
 const SWEEP_EVERY_MS = 10_000;
-const SWEEP_GRACE_MS = 15_000;
+const SWEEP_GRACE_MS = 5_000;
 
 export interface ServeParts {
   api: boolean;
   worker: boolean;
+  /** The verification web app on VERIFY_PORT (packages/verify-web). */
+  verify?: boolean;
 }
 
 export interface RunningService {
   /** The API's base URL as bound (the real port when PORT=0). */
   apiUrl: string;
+  /** The verification app's URL as bound, when that part runs. */
+  verifyUrl?: string;
   databaseUrl: string;
   /** Where on-chain attestations go (the embedded anvil's port changes at each start). */
   chain: { rpcUrl: string; chainId: number; eas: string };
@@ -118,7 +123,13 @@ export async function startService(
       if (address && typeof address === 'object') apiUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${address.port}`;
       log.info({ url: apiUrl }, 'API listening');
     }
-    return { apiUrl, databaseUrl: database.databaseUrl, chain: { rpcUrl: chain.rpcUrl, chainId: chain.chainId, eas: chain.eas }, services, stop };
+    let verifyUrl: string | undefined;
+    if (parts.verify) {
+      const verify = await startVerifyPart(config, { apiUrl: parts.api ? apiUrl : (config.verify.apiUrl ?? apiUrl), chain, attester: chain.account.address, windows }, log);
+      stack.push(verify.stop);
+      verifyUrl = verify.url;
+    }
+    return { apiUrl, verifyUrl, databaseUrl: database.databaseUrl, chain: { rpcUrl: chain.rpcUrl, chainId: chain.chainId, eas: chain.eas }, services, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -3,7 +3,8 @@ import { middlewareMarker } from '@trpc/server/unstable-core-do-not-import';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { toErrorResponse } from './http/error-response.ts';
 import type { IdempotencyClaim } from './idempotency/service.ts';
-import type { AuthenticatedKey } from './keys/service.ts';
+import type { AuthenticatedKey, KnownKeyFailure } from './keys/service.ts';
+import { recordAuthFailure, recordQuotaRefusal } from './audit/record.ts';
 import type { Services } from './services.ts';
 
 /** What every procedure sees of the request it serves; the same for REST and /trpc. */
@@ -13,6 +14,8 @@ export interface RequestContext {
   ip: string;
   authorization: string | undefined;
   idempotencyKey: string | undefined;
+  /** The Accept header (the audit export negotiates JSON or CSV with it). */
+  accept?: string | undefined;
   /** Headers the HTTP layer adds to the response, success or error (rate-limit fields, replay marker). */
   responseHeaders: Record<string, string>;
 }
@@ -41,18 +44,27 @@ export const publicProcedure = t.procedure.use(async ({ ctx, next }) => {
   return next();
 });
 
-/** A route that needs a valid, unrevoked API key, limited per key by tier; a failed key counts against the IP. */
-const authenticated = t.procedure.use(async ({ ctx, next }) => {
+/**
+ * A route that needs a valid, unrevoked API key, limited per key by tier; a failed key counts against the IP.
+ * Audited here for every gated route: a failure of a key that exists (once the IP limit let it through), and a
+ * 429 QUOTA_EXCEEDED.
+ */
+const authenticated = t.procedure.use(async ({ ctx, next, path }) => {
   let auth: AuthenticatedKey;
+  let knownKeyFailure = undefined as KnownKeyFailure | undefined; // set by the callback (a plain `let` would narrow to undefined)
+  const caller = { ip: ctx.ip, requestId: ctx.requestId, procedure: path };
   try {
-    auth = await ctx.services.keys.authenticate(ctx.authorization);
+    auth = await ctx.services.keys.authenticate(ctx.authorization, (failure) => (knownKeyFailure = failure));
   } catch (error) {
     // a failed authentication counts against the caller's IP bucket, which slows key guessing
     Object.assign(ctx.responseHeaders, await ctx.services.rateLimiter.forIp(ctx.ip));
+    if (knownKeyFailure) recordAuthFailure(ctx.services, knownKeyFailure, caller);
     throw error;
   }
   Object.assign(ctx.responseHeaders, await ctx.services.rateLimiter.forKey(auth.prefix, auth.tier));
-  return next({ ctx: { auth } });
+  const result = await next({ ctx: { auth } });
+  if (!result.ok) await recordQuotaRefusal(ctx.services, auth, result.error, caller);
+  return result;
 });
 
 /** Gated routes; mutations honour Idempotency-Key (a replay short-circuits with the stored response). */

@@ -1,36 +1,32 @@
 import { z } from 'zod';
-import { notImplemented } from '../errors.ts';
 import { authedProcedure, router } from '../trpc.ts';
+import { exportInput } from './contracts.ts';
+import { AuditExport } from './export.ts';
+import { openExport } from './service.ts';
 
-export const exportInput = z.strictObject({
-  format: z.enum(['json', 'csv']).optional().meta({ description: 'Defaults to json, or csv when the Accept header asks for text/csv.' }),
-  from: z.iso.datetime({ offset: true }).optional().meta({ description: 'Inclusive start, ISO 8601 (default: 30 days ago)' }),
-  to: z.iso.datetime({ offset: true }).optional().meta({ description: 'Exclusive end, ISO 8601 (default: now)' }),
-  action: z.string().max(64).optional().meta({ description: 'Only entries of this action, e.g. attestation.created' }),
-});
-
-const entry = z
-  .object({
-    id: z.string(),
-    at: z.string(),
-    action: z.string(),
-    actorKeyPrefix: z.string().nullable(),
-    resource: z.string(),
-    outcome: z.string(),
-    ip: z.string().nullable(),
-    requestId: z.string().nullable(),
-    details: z.record(z.string(), z.unknown()),
-    prevHash: z.string(),
-    hash: z.string(),
-  })
-  .meta({ id: 'AuditEntry' });
+/**
+ * The export is streamed: the procedure authenticates, validates and returns an AuditExport, which the REST layer
+ * writes page by page (http/server.ts). Its OpenAPI 200 response (JSON array of AuditEntry, or CSV) is written by
+ * audit/openapi.ts, since no zod schema describes a stream.
+ */
+const streamedExport = z
+  .custom<AuditExport>((value) => value instanceof AuditExport, { message: 'not an audit export' })
+  .meta({ override: { type: 'array', items: { $ref: '#/components/schemas/AuditEntry' } } });
 
 export const auditRouter = router({
   export: authedProcedure
-    .meta({ openapi: { method: 'GET', path: '/v1/audit/export', tags: ['audit'], protect: true, summary: 'Export your audit log (JSON or CSV)' } })
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/v1/audit/export',
+        tags: ['audit'],
+        protect: true,
+        summary: 'Export your audit log (JSON or CSV)',
+        description:
+          'Streams every audit entry of the caller\'s account in [from, to) in chain order, as a JSON array or RFC 4180 CSV (format, else the Accept header). Each entry carries prevHash and hash; see the README for recomputing them.',
+      },
+    })
     .input(exportInput)
-    .output(z.array(entry))
-    .query(() => {
-      throw notImplemented('Audit export');
-    }),
+    .output(streamedExport)
+    .query(({ ctx, input }) => openExport(ctx.services, ctx.auth, input, ctx.accept)),
 });

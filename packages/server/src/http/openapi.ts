@@ -2,6 +2,7 @@ import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import type { AnyRouter } from '@trpc/server';
 import { ERROR_CODES } from '../errors.ts';
 import type { Route } from './routes.ts';
+import { auditEntryComponent, EXPORT_ERRORS, exportSuccessResponse } from '../audit/openapi.ts';
 
 type Responses = Record<string, unknown>;
 type Operation = { operationId?: string; security?: unknown; responses: Responses; parameters?: unknown[] };
@@ -35,6 +36,7 @@ function errorsOf(route: Route, notYet: ReadonlySet<string>): Record<number, str
     errors[503] = 'CHAIN_UNAVAILABLE';
   }
   if (route.procedure === 'system.ready') errors[503] = 'NOT_READY: details.components names what is failing';
+  if (route.procedure === 'audit.export') Object.assign(errors, { ...EXPORT_ERRORS, 400: `${errors[400]}; ${EXPORT_ERRORS[400]}` });
   if (notYet.has(route.procedure)) errors[501] = 'NOT_IMPLEMENTED: this server does not offer this yet';
   return errors;
 }
@@ -64,6 +66,7 @@ export function buildOpenApiDocument(router: AnyRouter, routes: Route[], opts: {
   const schemas = Object.fromEntries(Object.entries(doc.components.schemas ?? {}).filter(([name]) => !name.startsWith('error.')));
   doc.components.schemas = {
     ...schemas,
+    AuditEntry: auditEntryComponent(),
     Error: {
       type: 'object',
       required: ['code', 'message', 'details'],
@@ -81,6 +84,7 @@ export function buildOpenApiDocument(router: AnyRouter, routes: Route[], opts: {
     const responses: Responses = {};
     if (route.successStatus === 204) responses['204'] = { description: 'Done; no body' };
     else responses[String(route.successStatus)] = { ...success, description: success?.description ?? 'Success' };
+    if (route.procedure === 'audit.export') responses['200'] = exportSuccessResponse();
     for (const [status, description] of Object.entries(errorsOf(route, opts.notYet))) responses[status] = errorResponse(description);
     op.responses = responses;
     if (!route.protect) op.security = [];

@@ -12,9 +12,11 @@ import { buildOpenApiDocument } from './openapi.ts';
 import { clientIpOf, headerOf, requestIdOf } from './request.ts';
 import { callProcedure, queryInput, writeJson } from './dispatch.ts';
 import { collectRoutes, matchRoute } from './routes.ts';
+import { AuditExport } from '../audit/export.ts';
+import { sendExport } from '../audit/respond.ts';
 
 /** Procedures whose capability a later release delivers; they answer 501 and the document says so. */
-export const NOT_YET = new Set([ 'webhooks.create', 'webhooks.list', 'webhooks.delete', 'audit.export']);
+export const NOT_YET = new Set([ 'webhooks.create', 'webhooks.list', 'webhooks.delete']);
 
 const routes = collectRoutes(appRouter);
 
@@ -37,6 +39,7 @@ export function createApiHandler(services: Services): (req: IncomingMessage, res
     ip: clientIpOf(req, services.config.trustProxy),
     authorization: headerOf(req, 'authorization'),
     idempotencyKey: headerOf(req, 'idempotency-key'),
+    accept: headerOf(req, 'accept'),
     responseHeaders: {},
   });
 
@@ -52,9 +55,11 @@ export function createApiHandler(services: Services): (req: IncomingMessage, res
     const ctx = createContext({ req });
     try {
       const data = await callProcedure(route.procedure, ctx, input);
+      // a streamed body (the audit export): see docs/decisions.md, "Audit export"
+      if (data instanceof AuditExport) return await sendExport(req, res, data, ctx.responseHeaders);
       writeJson(res, route.successStatus, route.successStatus === 204 ? undefined : data, ctx.responseHeaders);
     } catch (error) {
-      for (const [name, value] of Object.entries(ctx.responseHeaders)) res.setHeader(name, value);
+      if (!res.headersSent) for (const [name, value] of Object.entries(ctx.responseHeaders)) res.setHeader(name, value);
       throw error;
     }
   }

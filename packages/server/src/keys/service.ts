@@ -17,6 +17,13 @@ export interface AuthenticatedKey {
   tier: Tier;
 }
 
+/** A failed authentication of a key that exists, for the audit log (never the secret). */
+export interface KnownKeyFailure {
+  accountId: string;
+  prefix: string;
+  reason: 'wrong_secret' | 'wrong_tier' | 'revoked';
+}
+
 export interface KeySummary {
   prefix: string;
   tier: string;
@@ -52,8 +59,8 @@ export function createKeyService(db: Db, pool: Pool, clock: Clock) {
     return prefixes.map((prefix) => found.get(prefix));
   }, { maxInFlight: 2 });
   return {
-    /** Checks an `Authorization` header; throws the matching 401. */
-    async authenticate(header: string | undefined): Promise<AuthenticatedKey> {
+    /** Checks an `Authorization` header; throws the matching 401 (telling `onKnownKeyFailure` when the prefix exists). */
+    async authenticate(header: string | undefined, onKnownKeyFailure?: (failure: KnownKeyFailure) => void): Promise<AuthenticatedKey> {
       const bearer = header === undefined ? undefined : BEARER.exec(header);
       if (header === undefined || header.trim() === '' || (bearer && !bearer[1])) {
         throw new AppError('MISSING_API_KEY', 'Send your API key as "Authorization: Bearer <key>".');
@@ -63,8 +70,14 @@ export function createKeyService(db: Db, pool: Pool, clock: Clock) {
       const row = await loadKey(parsed.prefix);
       // compare against a dummy hash when the prefix is unknown, so timing does not tell which prefixes exist
       const matches = timingSafeEqual(hashSecret(parsed.secret), row ? Buffer.from(row.secretHash) : DUMMY_HASH);
-      if (!row || !matches || row.tier !== parsed.tier) throw invalid();
-      if (row.revokedAt) throw new AppError('API_KEY_REVOKED', 'This API key has been revoked; create a new key.');
+      if (!row || !matches || row.tier !== parsed.tier) {
+        if (row) onKnownKeyFailure?.({ accountId: row.accountId, prefix: row.prefix, reason: matches ? 'wrong_tier' : 'wrong_secret' });
+        throw invalid();
+      }
+      if (row.revokedAt) {
+        onKnownKeyFailure?.({ accountId: row.accountId, prefix: row.prefix, reason: 'revoked' });
+        throw new AppError('API_KEY_REVOKED', 'This API key has been revoked; create a new key.');
+      }
       return { keyId: row.id, accountId: row.accountId, accountName: row.accountName, prefix: row.prefix, tier: parsed.tier };
     },
 

@@ -33,7 +33,7 @@ export async function deliveriesCommand(databaseUrl: string, args: string[], fla
       return false;
     }
     if (!outcome.replayed) {
-      console.error(`delivery ${id} is ${outcome.state}: only dead or completed deliveries of a live subscription can be replayed`);
+      console.error(`delivery ${id} is ${outcome.state}: only dead deliveries of a live subscription can be replayed`);
       return false;
     }
     console.log(flags.json ? JSON.stringify({ id, state: outcome.state }) : `replaying ${id}: queued for delivery with the same X-Service-Delivery`);

@@ -106,7 +106,7 @@ export function createWebhookService(deps: { pool: Pool; clock: Clock; policy: U
 export type WebhookService = ReturnType<typeof createWebhookService>;
 
 /**
- * Support's replay of a dead (or completed) delivery: a new round of up to five attempts with the same
+ * Support's replay of a dead delivery: a new round of up to five attempts with the same
  * X-Service-Delivery, so the receiver's idempotency still holds. Undefined when there is no such delivery.
  */
 export async function replayDelivery(pool: Pool, clock: Clock, id: string, actor: string): Promise<{ state: string; replayed: boolean } | undefined> {
@@ -118,7 +118,7 @@ export async function replayDelivery(pool: Pool, clock: Clock, id: string, actor
       [id],
     );
     if (!row) return undefined;
-    if (!row.live || (row.state !== 'dead' && row.state !== 'completed')) return { state: row.live ? row.state : 'subscription deleted', replayed: false };
+    if (!row.live || row.state !== 'dead') return { state: row.live ? row.state : 'subscription deleted', replayed: false };
     await tx.query(
       `UPDATE webhook_deliveries SET state = 'pending', attempts = 0, replays = replays + 1, next_attempt_at = $2, lease_until = NULL, completed_at = NULL WHERE id::text = $1`,
       [id, at],

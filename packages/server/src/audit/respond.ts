@@ -1,0 +1,43 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AuditExport } from './export.ts';
+
+/** Resolves when the response can take more (or has closed, so the writer stops). */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+/**
+ * Streams an export as the response body, page by page, waiting for 'drain' whenever the socket's buffer is full,
+ * so memory stays at about a page whatever the size. The first page is read before the status line: a failure
+ * there is thrown to the caller and answered with the normal error body. A failure after the first byte cannot
+ * change the status any more; it is thrown too, and the caller aborts the connection (the body then lacks its
+ * end: no closing `]`, no final chunk), which every HTTP client reports as an error.
+ */
+export async function sendExport(req: IncomingMessage, res: ServerResponse, exp: AuditExport, headers: Record<string, string>): Promise<void> {
+  const chunks = exp.chunks();
+  try {
+    let step = await chunks.next();
+    res.statusCode = 200;
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    res.setHeader('Content-Type', exp.contentType);
+    res.setHeader('Content-Disposition', `attachment; filename="${exp.filename}"`);
+    res.setHeader('Cache-Control', 'no-store');
+    if (req.method === 'HEAD') return void res.end();
+    while (!step.done) {
+      if (!res.write(step.value)) await drained(res);
+      if (res.destroyed) return; // the client went away: stop reading pages
+      step = await chunks.next();
+    }
+    res.end();
+  } finally {
+    await chunks.return(undefined);
+  }
+}

@@ -1,0 +1,50 @@
+import type { Clock } from '../clock.ts';
+import type { Sql } from '../db/sql.ts';
+import { AppError } from '../errors.ts';
+import type { AuthenticatedKey } from '../keys/service.ts';
+import { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS, type ExportInput } from './contracts.ts';
+import { AuditExport, keysetPages } from './export.ts';
+import { formatFromAccept } from './negotiate.ts';
+
+const DAY_MS = 86_400_000;
+
+function invalid(path: string, message: string): AppError {
+  return new AppError('VALIDATION_FAILED', `Invalid request: ${path}: ${message}`, { errors: [{ path, message }] });
+}
+
+/** The half-open range [from, to) of an export: `to` defaults to now, `from` to 30 days before `to`. */
+export function exportRange(input: Pick<ExportInput, 'from' | 'to'>, now: number): { from: Date; to: Date } {
+  const to = input.to === undefined ? new Date(now) : new Date(input.to);
+  const from = input.from === undefined ? new Date(to.getTime() - DEFAULT_RANGE_DAYS * DAY_MS) : new Date(input.from);
+  if (from.getTime() >= to.getTime()) throw invalid('from', 'must be before to');
+  if (to.getTime() - from.getTime() > MAX_RANGE_DAYS * DAY_MS) throw invalid('to', `the range may span at most ${MAX_RANGE_DAYS} days; export longer periods in parts`);
+  return { from, to };
+}
+
+/** `20261122T120000Z` (milliseconds only when there are some): an instant that is safe in a file name. */
+function compactInstant(at: Date): string {
+  return at.toISOString().replace(/[-:]/g, '').replace('.000Z', 'Z');
+}
+
+/** `audit-<account>-<from>-<to>.<ext>`, the account name reduced to characters safe in a header and a file name. */
+export function exportFilename(accountName: string, from: Date, to: Date, ext: string): string {
+  const account = accountName.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 64) || 'account';
+  return `audit-${account}-${compactInstant(from)}-${compactInstant(to)}.${ext}`;
+}
+
+/**
+ * Checks an export request (format or Accept, range) and returns the export, which reads nothing until streamed.
+ * Only the caller's own account is ever read.
+ */
+export function openExport(deps: { sql: Sql; clock: Clock }, auth: AuthenticatedKey, input: ExportInput, accept: string | undefined): AuditExport {
+  const format = input.format ?? formatFromAccept(accept);
+  if (format === undefined) {
+    throw new AppError('NOT_ACCEPTABLE', 'The audit export is available as application/json or text/csv; ask for one in Accept, or pass ?format=json|csv.', { available: ['application/json', 'text/csv'] });
+  }
+  const { from, to } = exportRange(input, deps.clock.now());
+  return new AuditExport({
+    format,
+    filename: exportFilename(auth.accountName, from, to, format),
+    pages: keysetPages(deps.sql, { accountId: auth.accountId, from, to, action: input.action }),
+  });
+}

@@ -1,0 +1,81 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, startTestService, type TestService } from '../support/service.ts';
+import { accountIdOf } from './support.ts';
+
+const CLI = join(import.meta.dirname, '../../src/cli.ts');
+let svc: TestService;
+
+beforeAll(async () => {
+  svc = await startTestService({ worker: false });
+});
+afterAll(() => svc?.stop());
+
+async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = { ...process.env, DATABASE_URL: svc.databaseUrl, LOG_LEVEL: 'warn' };
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI, ...args], { env });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+/** An account with a key and three off-chain attestations: four entries; returns their ids in chain order. */
+async function auditedAccount(): Promise<{ account: string; ids: string[] }> {
+  const { key, account } = await svc.createKey('pro');
+  for (let i = 0; i < 3; i++) {
+    const res = await call(svc.url, 'POST', '/v1/attestations', { key, body: { type: 'human', content: `v${i}`, contentType: 'text/plain', mode: 'offchain' } });
+    expect(res.status).toBe(201);
+  }
+  const rows = await svc.services.sql.query<{ id: string }>(`SELECT id::text AS id FROM audit_entries WHERE account_id = $1::uuid ORDER BY id`, [await accountIdOf(svc, account)]);
+  return { account, ids: rows.map((r) => r.id) };
+}
+
+const sql = (text: string, values: unknown[]) => svc.services.sql.query(text, values);
+
+describe('attestation-service audit verify', () => {
+  it('reports every chain intact, and exits 0', async () => {
+    const { account } = await auditedAccount();
+    const all = await cli('audit', 'verify');
+    expect(all.code).toBe(0);
+    expect(all.stdout).toMatch(new RegExp(`^${account}: intact, 4 entries, head [0-9a-f]{64}$`, 'm'));
+    const json = await cli('audit', 'verify', '--account', account, '--json');
+    expect(JSON.parse(json.stdout)).toMatchObject({ account, entries: 4, intact: true, brokenAt: null });
+  }, 60_000);
+
+  it('names the row edited directly in the database, and exits 1', async () => {
+    const { account, ids } = await auditedAccount();
+    await sql(`UPDATE audit_entries SET details = jsonb_set(details, '{type}', '"ai"') WHERE id = $1::bigint`, [ids[2]]);
+    const res = await cli('audit', 'verify', '--account', account);
+    expect(res.code).toBe(1);
+    expect(res.stdout).toContain(`${account}: BROKEN at entry ${ids[2]}: its contents hash to`);
+    expect(res.stdout).toContain('the entry was edited');
+    const json = JSON.parse((await cli('audit', 'verify', '--account', account, '--json')).stdout);
+    expect(json).toMatchObject({ intact: false, brokenAt: ids[2], entries: 2 });
+  }, 60_000);
+
+  it('names the entry after one that was deleted', async () => {
+    const { account, ids } = await auditedAccount();
+    await sql(`DELETE FROM audit_entries WHERE id = $1::bigint`, [ids[1]]);
+    const res = await cli('audit', 'verify', '--account', account, '--json');
+    expect(res.code).toBe(1);
+    expect(JSON.parse(res.stdout)).toMatchObject({ brokenAt: ids[2], reason: expect.stringContaining(`is not the hash of entry ${ids[0]}`) });
+  }, 60_000);
+
+  it('notices entries removed from the end (the recorded head is not reached)', async () => {
+    const { account, ids } = await auditedAccount();
+    await sql(`DELETE FROM audit_entries WHERE id = $1::bigint`, [ids.at(-1)]);
+    const res = await cli('audit', 'verify', '--account', account);
+    expect(res.code).toBe(1);
+    expect(res.stdout).toContain(`${account}: BROKEN at the chain head: the recorded chain head is`);
+  }, 60_000);
+
+  it('fails clearly for an unknown account or sub-command', async () => {
+    expect(await cli('audit', 'verify', '--account', 'nobody-here')).toMatchObject({ code: 1, stderr: expect.stringContaining('no account named nobody-here') });
+    expect(await cli('audit', 'frobnicate')).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown audit command') });
+  }, 60_000);
+});
