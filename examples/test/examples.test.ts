@@ -1,4 +1,6 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { signWebhookBody } from '@attestation-service/client';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +12,7 @@ let svc: TestService;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  svc = await startTestService();
+  svc = await startTestService({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
   env = { ...process.env, ATTESTATION_API_URL: svc.url, ATTESTATION_API_KEY: (await svc.createKey('pro')).key };
 });
 afterAll(() => svc?.stop());
@@ -51,4 +53,46 @@ describe('examples/ against a live server', () => {
     const result = await run(process.execPath, [join(DIR, 'quickstart.ts')], { env: { ...env, ATTESTATION_API_KEY: 'nope' }, cwd: DIR }).catch((e: { code: number; stderr: string }) => e);
     expect(result).toMatchObject({ code: 1, stderr: expect.stringContaining('401 INVALID_API_KEY') });
   });
+
+  it('webhook-receiver.ts subscribes itself, accepts signed deliveries once, and rejects a forged one', async () => {
+    const child = spawn(process.execPath, [join(DIR, 'webhook-receiver.ts')], { env: { ...env, PORT: '0' }, cwd: DIR, stdio: ['ignore', 'pipe', 'inherit'] });
+    const lines: string[] = [];
+    const wake: Array<() => void> = [];
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      lines.push(line);
+      for (const w of wake.splice(0)) w();
+    });
+    const line = async (pattern: RegExp) => {
+      for (let i = 0; i < 300; i++) {
+        const found = lines.find((l) => pattern.test(l));
+        if (found) return found;
+        await new Promise<void>((resolve) => {
+          wake.push(resolve);
+          setTimeout(resolve, 100);
+        });
+      }
+      throw new Error(`no line ${pattern} in ${JSON.stringify(lines)}`);
+    };
+    try {
+      const url = /listening on (\S+)/.exec(await line(/listening on/))![1]!;
+      const secret = /secret \(shown once\): ([0-9a-f]{64})/.exec(await line(/subscribed/))![1]!;
+      const created = await fetch(`${svc.url}/v1/attestations`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${env.ATTESTATION_API_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'ai', content: `hook ${Math.random()}`, contentType: 'text/plain', mode: 'offchain' }),
+      }).then((r) => r.json() as Promise<{ uid: string }>);
+      const accepted = await line(new RegExp(`accepted attestation.created ${created.uid}`));
+      const deliveryId = /delivery ([0-9a-f-]{36})/.exec(accepted)![1]!;
+      // the same delivery again (a retry): acknowledged, not handled twice
+      const body = JSON.stringify({ id: 'e', type: 'attestation.created', createdAt: new Date().toISOString(), data: { uid: created.uid } });
+      const post = (signature: string, id = deliveryId) => fetch(url, { method: 'POST', headers: { 'x-service-signature': signature, 'x-service-delivery': id, 'content-type': 'application/json' }, body });
+      expect((await post(signWebhookBody(body, secret))).status).toBe(200);
+      await line(new RegExp(`duplicate ${deliveryId}`));
+      expect((await post(signWebhookBody(body, 'f'.repeat(64)), '11111111-1111-1111-1111-111111111111')).status).toBe(400);
+      await line(/rejected: bad signature/);
+      expect(lines.filter((l) => l.startsWith('accepted'))).toHaveLength(1);
+    } finally {
+      child.kill();
+    }
+  }, 60_000);
 });

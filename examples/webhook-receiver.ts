@@ -1,0 +1,54 @@
+// A webhook receiver: checks X-Service-Signature over the raw body, and handles each X-Service-Delivery once.
+//   WEBHOOK_SECRET=<64 hex from the subscription> PORT=4000 node webhook-receiver.ts
+// Without WEBHOOK_SECRET it subscribes itself (needs ATTESTATION_API_URL, ATTESTATION_API_KEY and, for a local
+// http:// receiver, a service started with WEBHOOK_ALLOW_PRIVATE_URLS=true) and prints the secret it was given.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createClient, verifyWebhookSignature } from '@attestation-service/client';
+
+const MAX_BODY = 1024 * 1024;
+// In production keep these in your database (a unique key on the delivery id), so restarts and replicas agree.
+const handled = new Set<string>();
+let secret = process.env.WEBHOOK_SECRET ?? '';
+
+const server = createServer((req, res) => {
+  if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST' }).end();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > MAX_BODY) req.destroy();
+    else chunks.push(chunk);
+  });
+  req.on('end', () => {
+    // 1. the signature, over the bytes exactly as received (before any JSON parsing)
+    const raw = Buffer.concat(chunks);
+    if (!verifyWebhookSignature(raw, req.headers['x-service-signature'] as string | undefined, secret)) {
+      console.log('rejected: bad signature');
+      return void res.writeHead(400).end('bad signature');
+    }
+    // 2. at most once per delivery id: a retry or a replay of a delivery already handled is acknowledged, not redone
+    const deliveryId = String(req.headers['x-service-delivery']);
+    if (handled.has(deliveryId)) {
+      console.log(`duplicate ${deliveryId}: already handled`);
+      return void res.writeHead(200).end('duplicate');
+    }
+    const event = JSON.parse(raw.toString('utf8')) as { id: string; type: string; createdAt: string; data: { uid?: string; batchId?: string } };
+    handled.add(deliveryId);
+    // 3. answer quickly (within 10 s): queue slow work instead of doing it here
+    console.log(`accepted ${event.type} ${event.data.uid ?? event.data.batchId} (delivery ${deliveryId})`);
+    res.writeHead(204).end();
+  });
+});
+
+server.listen(Number(process.env.PORT ?? 4000), process.env.HOST ?? '127.0.0.1');
+await new Promise((resolve) => server.once('listening', resolve));
+const url = `http://${process.env.HOST ?? '127.0.0.1'}:${(server.address() as AddressInfo).port}/webhooks`;
+console.log(`listening on ${url}`);
+
+if (!secret) {
+  const client = createClient({ baseUrl: process.env.ATTESTATION_API_URL ?? 'http://127.0.0.1:8080', apiKey: process.env.ATTESTATION_API_KEY });
+  const subscription = await client.webhooks.create({ url, events: ['attestation.created', 'attestation.revoked', 'batch.completed'] });
+  secret = subscription.secret;
+  console.log(`subscribed ${subscription.id}; its secret (shown once): ${secret}`);
+}
