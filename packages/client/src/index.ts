@@ -2,6 +2,8 @@ import { createTRPCClient, httpLink, TRPCClientError, type TRPCLink } from '@trp
 import type { AppRouter } from '@attestation-service/server/router';
 import { AttestationServiceError, type ErrorCode } from './errors.ts';
 import { retryingFetch, type RetryOptions } from './transport.ts';
+import { streamAuditExport } from './audit.ts';
+import type { AuditEntry, AuditExportInput } from './types.ts';
 import type {
   Attestation,
   BatchInput,
@@ -108,6 +110,11 @@ export function createClient(options: ClientOptions) {
       delete: (id: string): Promise<void> => wrap(() => trpc.webhooks.delete.mutate({ id }, write())),
       /** One page of a subscription's deliveries, newest first, each with its attempts. */
       deliveries: (id: string, input: DeliveriesInput = {}): Promise<DeliveryPage> => wrap(() => trpc.webhooks.deliveries.query({ id, ...input })),
+    },
+    audit: {
+      /** Your account's audit entries in [from, to) (default: the last 30 days), streamed: `for await (const entry of …)`. */
+      export: (input: AuditExportInput = {}): AsyncGenerator<AuditEntry> =>
+        streamAuditExport({ baseUrl, apiKey: options.apiKey, fetch: retryingFetch(options.fetch ?? globalThis.fetch, options.retry) }, input),
     },
     system: {
       health: (): Promise<{ status: 'ok' }> => wrap(() => trpc.system.health.query({})),

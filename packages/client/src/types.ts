@@ -162,3 +162,32 @@ export interface DeliveryPage {
   data: WebhookDelivery[];
   nextCursor: string | null;
 }
+
+/** One audit entry, as exported; `hash` = SHA-256 of prevHash + "\n" + the canonical entry (README, "Audit export"). */
+export interface AuditEntry {
+  /** Position in the log, increasing in chain order (a bigint, as a string). */
+  id: string;
+  accountId: string;
+  /** ISO 8601 with milliseconds, UTC. */
+  at: string;
+  action: string;
+  actorKeyPrefix: string | null;
+  resource: string;
+  outcome: string;
+  ip: string | null;
+  requestId: string | null;
+  details: Record<string, unknown>;
+  prevHash: string;
+  hash: string;
+}
+
+export interface AuditExportInput {
+  /** Inclusive start (default: 30 days before `to`). */
+  from?: string | Date;
+  /** Exclusive end (default: now); at most 366 days after `from`. */
+  to?: string | Date;
+  /** Only entries of this action, e.g. `attestation.created`. */
+  action?: string;
+  /** Stops the download. */
+  signal?: AbortSignal;
+}

@@ -2,9 +2,11 @@
 // router's: a change to a contract that the SDK does not follow fails the type-check.
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '@attestation-service/server/router';
-import type { Attestation, BatchInput, BatchResult, CreateAttestationInput, CreatedAttestation, CreatedWebhook, CreateWebhookInput, DeliveriesInput, DeliveryPage, RevokeResult, SearchInput, SearchResult, Webhook } from '../src/types.ts';
+import type { Attestation, BatchInput, BatchResult, CreateAttestationInput, CreatedAttestation, CreatedWebhook, CreateWebhookInput, AuditEntry, AuditExportInput, DeliveriesInput, DeliveryPage, RevokeResult, SearchInput, SearchResult, Webhook } from '../src/types.ts';
 
 type In = inferRouterInputs<AppRouter>;
+/** The audit export is streamed: the router's output is an async iterable of entries. */
+type ExportedEntry = inferRouterOutputs<AppRouter>['audit']['export'] extends AsyncIterable<infer E> ? E : never;
 type Out = inferRouterOutputs<AppRouter>;
 
 type Expect<T extends true> = T;
@@ -27,4 +29,6 @@ export type Checks = [
   Expect<Same<{ data: Webhook[] }, Out['webhooks']['list']>>,
   Expect<Accepts<In['webhooks']['deliveries'], DeliveriesInput & { id: string }>>,
   Expect<Same<DeliveryPage, Out['webhooks']['deliveries']>>,
+  Expect<Same<AuditEntry, ExportedEntry>>,
+  Expect<Accepts<In['audit']['export'], Omit<AuditExportInput, 'from' | 'to' | 'signal'> & { from?: string; to?: string; format?: 'json' }>>,
 ];
