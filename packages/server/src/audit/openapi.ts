@@ -5,7 +5,9 @@ type Schemas = Record<string, unknown>;
 
 /** The AuditEntry component, from the zod contract. */
 export function auditEntryComponent(): Schemas {
-  const { $schema: _ignored, id: _id, ...schema } = z.toJSONSchema(auditEntrySchema, { io: 'output' }) as Schemas;
+  // the schema's meta id makes zod answer { $ref, $defs: { AuditEntry } }: the component is that definition
+  const json = z.toJSONSchema(auditEntrySchema, { io: 'output' }) as Schemas & { $defs?: Record<string, Schemas> };
+  const { $schema: _ignored, ...schema } = json.$defs?.AuditEntry ?? json;
   return schema;
 }
 
