@@ -13,6 +13,11 @@ export default tseslint.config(
     },
   },
   {
+    // the verify app's one browser script, served as a static file
+    files: ['packages/verify-web/src/assets/**/*.js'],
+    languageOptions: { globals: { ...globals.browser }, sourceType: 'script' },
+  },
+  {
     // tests read JSON bodies whose shape is the thing under test
     files: ['**/test/**/*.ts', 'examples/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

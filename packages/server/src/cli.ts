@@ -9,11 +9,12 @@ import { createKeyService } from './keys/service.ts';
 import { isPrefix, TIERS, type Tier } from './keys/format.ts';
 import { createLogger } from './log.ts';
 import { openDatabase, startService } from './main.ts';
+import { startVerifyOnly } from './verify-part.ts';
 import { auditVerify } from './audit/cli.ts';
 
 const USAGE = `attestation-service <command>
 
-  serve [--api] [--worker]                 run the service (everything unless parts are named)
+  serve [--api] [--worker] [--verify]      run the service (everything unless parts are named)
   keys create --tier free|pro|enterprise [--account NAME] [--name LABEL] [--json]
   keys list [--account NAME] [--json]
   keys revoke PREFIX12
@@ -27,9 +28,12 @@ function print(json: boolean, value: object, text: string): void {
   console.log(json ? JSON.stringify(value) : text);
 }
 
-async function serve(config: Config, flags: { api?: boolean; worker?: boolean }): Promise<void> {
-  const all = !flags.api && !flags.worker;
-  const service = await startService(config, { parts: { api: all || !!flags.api, worker: all || !!flags.worker } });
+async function serve(config: Config, flags: { api?: boolean; worker?: boolean; verify?: boolean }): Promise<void> {
+  const all = !flags.api && !flags.worker && !flags.verify;
+  // the verification app alone needs no database and no relayer key, only the API and the chain
+  const service = flags.verify && !flags.api && !flags.worker
+    ? await startVerifyOnly(config, createLogger(config.logLevel))
+    : await startService(config, { parts: { api: all || !!flags.api, worker: all || !!flags.worker, verify: all || !!flags.verify } });
   let stopping = false;
   const shutdown = () => {
     if (stopping) return;
@@ -38,7 +42,8 @@ async function serve(config: Config, flags: { api?: boolean; worker?: boolean })
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
-  console.error(`attestation-service: API on ${service.apiUrl} (docs at ${service.apiUrl}/docs); Ctrl-C stops`);
+  const where = 'apiUrl' in service ? `API on ${service.apiUrl} (docs at ${service.apiUrl}/docs)${service.verifyUrl ? `, verification app on ${service.verifyUrl}` : ''}` : `verification app on ${service.url}`;
+  console.error(`attestation-service: ${where}; Ctrl-C stops`);
 }
 
 /** Runs `fn` against the configured database (starting the embedded one if nothing runs it). */
@@ -95,6 +100,7 @@ async function main(argv: string[]): Promise<void> {
     options: {
       api: { type: 'boolean' },
       worker: { type: 'boolean' },
+      verify: { type: 'boolean' },
       tier: { type: 'string' },
       account: { type: 'string' },
       name: { type: 'string' },

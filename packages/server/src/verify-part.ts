@@ -1,0 +1,73 @@
+import { startVerifyServer, type RunningVerifyServer } from '@attestation-service/verify-web';
+import { Redis } from 'ioredis';
+import { createPublicClient, http, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { knownDeployment } from './chain/contracts.ts';
+import { ConfigError, type Config } from './config.ts';
+import { describeError } from './http/error-response.ts';
+import { memoryWindowStore, redisWindowStore, type WindowStore } from './limits/sliding-window.ts';
+import type { Logger } from './log.ts';
+
+export interface VerifyPartInputs {
+  apiUrl: string;
+  chain: { rpcUrl: string; chainId: number; eas: Hex };
+  /** The service attester: the relayer's address, the one identity that signs and sends. */
+  attester: Hex;
+  windows: WindowStore;
+}
+
+/** The verification web app on VERIFY_PORT, trusting the given chain, EAS contract and attester. */
+export async function startVerifyPart(config: Config, inputs: VerifyPartInputs, log: Logger): Promise<RunningVerifyServer> {
+  const verify = await startVerifyServer({
+    apiUrl: inputs.apiUrl,
+    rpcUrl: inputs.chain.rpcUrl,
+    chainId: inputs.chain.chainId,
+    easAddress: inputs.chain.eas,
+    attester: inputs.attester,
+    port: config.verifyPort,
+    host: config.host,
+    publicBaseUrl: config.verifyBaseUrl,
+    windows: inputs.windows,
+    trustProxy: config.trustProxy,
+    onError: (error) => log.error({ error: describeError(error), component: 'verify' }, 'verify request failed'),
+  });
+  log.info({ url: verify.url, publicUrl: config.verifyBaseUrl }, 'verification app listening');
+  return verify;
+}
+
+/**
+ * `serve --verify` on its own: no database, no relayer key. It reads the API at API_URL (default PUBLIC_BASE_URL)
+ * and the chain at CHAIN_RPC_URL (required: the embedded dev chain belongs to the process that runs it), trusts
+ * EAS_ADDRESS (or the chain's known deployment) and ATTESTER_ADDRESS (or the address of RELAYER_PRIVATE_KEY).
+ */
+export async function startVerifyOnly(config: Config, log: Logger): Promise<{ url: string; stop(): Promise<void> }> {
+  const rpcUrl = config.chain.rpcUrl;
+  if (!rpcUrl) throw new ConfigError('invalid configuration: CHAIN_RPC_URL is required by serve --verify on its own');
+  const chainId = await createPublicClient({ transport: http(rpcUrl, { timeout: 10_000, retryCount: 2 }) })
+    .getChainId()
+    .catch(() => {
+      throw new ConfigError('invalid configuration: CHAIN_RPC_URL does not answer eth_chainId');
+    });
+  const eas = config.chain.easAddress ?? knownDeployment(chainId)?.eas;
+  if (!eas) throw new ConfigError(`invalid configuration: chain ${chainId} has no known EAS deployment; set EAS_ADDRESS`);
+  const attester = config.verify.attester ?? privateKeyToAccount(config.chain.relayerPrivateKey).address;
+  let windows: WindowStore = memoryWindowStore();
+  let redis: Redis | undefined;
+  if (config.redisUrl) {
+    redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: false });
+    await redis.connect();
+    windows = redisWindowStore(redis);
+  }
+  const apiUrl = config.verify.apiUrl ?? config.publicBaseUrl;
+  const verify = await startVerifyPart(config, { apiUrl, chain: { rpcUrl, chainId, eas }, attester, windows }, log).catch(async (error: unknown) => {
+    await redis?.quit();
+    throw error;
+  });
+  return {
+    url: verify.url,
+    async stop() {
+      await verify.stop();
+      await redis?.quit();
+    },
+  };
+}

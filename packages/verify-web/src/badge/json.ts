@@ -1,0 +1,35 @@
+import type { Verdict } from '../verdict/types.ts';
+
+/** The public badge as JSON: `verified` only when the chain backs the record and nothing revoked it. */
+export interface BadgeJson {
+  uid: string;
+  type: 'human' | 'ai';
+  verified: boolean;
+  /** The chain's word (EAS revocation time, or getRevokeOffchain), not our database's. */
+  revoked: boolean;
+  mode: 'onchain' | 'offchain';
+  createdAt: string;
+  verifyUrl: string;
+  /** The verdict in one word: verified, revoked or mismatch. */
+  status: 'verified' | 'revoked' | 'mismatch';
+}
+
+export function badgeJson(v: Verdict, verifyBaseUrl: string): BadgeJson | undefined {
+  const r = v.record;
+  if (!r || (v.state !== 'verified' && v.state !== 'revoked' && v.state !== 'mismatch')) return undefined;
+  return {
+    uid: r.uid,
+    type: r.type,
+    verified: v.state === 'verified',
+    revoked: v.chainRevokedAt !== null,
+    mode: r.mode,
+    createdAt: r.createdAt,
+    verifyUrl: `${verifyBaseUrl}/${r.uid}`,
+    status: v.state,
+  };
+}
+
+/** The API error body (the same `{ code, message, details }` shape as the service's API). */
+export function errorBody(code: string, message: string, details: Record<string, unknown> = {}): string {
+  return JSON.stringify({ code, message, details });
+}

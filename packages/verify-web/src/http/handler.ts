@@ -1,0 +1,78 @@
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { extname } from 'node:path';
+import { checkPage, type CheckResult } from '../html/check-page.ts';
+import { attestationPage } from '../html/attestation-page.ts';
+import type { RecordSource } from '../records.ts';
+import type { Verifier } from '../verdict/verify.ts';
+import { serveBadge } from './badge-routes.ts';
+import { ASSET_TYPES, PAGE_HEADERS } from './headers.ts';
+import type { LimitVerdict } from './limit.ts';
+import { clientIp, send } from './respond.ts';
+
+export interface HandlerDeps {
+  verifier: Verifier;
+  records: RecordSource;
+  verifyBaseUrl: string;
+  trustProxy: boolean;
+  limit: (ip: string) => Promise<LimitVerdict>;
+}
+
+const ASSETS = new Map(
+  ['style.css', 'check.js'].map((name) => [name, { body: readFileSync(new URL(`../assets/${name}`, import.meta.url)), type: ASSET_TYPES[extname(name)]! }]),
+);
+const HASH = /^(0x)?[0-9a-fA-F]{64}$/;
+const BADGE_PATH = /^\/api\/attestation\/([^/]{1,100})(\/badge\.svg)?$/;
+
+async function checkResult(records: RecordSource, hash: string | null, ip: string): Promise<CheckResult> {
+  if (hash === null || hash === '') return { kind: 'form' };
+  const trimmed = hash.trim();
+  if (!HASH.test(trimmed)) return { kind: 'invalid', hash: trimmed.slice(0, 80) };
+  const normalized = `0x${trimmed.replace(/^0x/, '').toLowerCase()}`;
+  try {
+    return { kind: 'results', hash: normalized, records: await records.search(normalized, ip) };
+  } catch {
+    return { kind: 'unavailable', hash: normalized };
+  }
+}
+
+function decode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment; // a malformed escape is simply an unknown uid
+  }
+}
+
+const STATUS_OF = { verified: 200, revoked: 200, mismatch: 200, 'not-found': 404, unavailable: 503 } as const;
+
+/** The verification app's routes: pages, static assets, the badge API and a liveness probe. */
+export function createVerifyHandler(deps: HandlerDeps) {
+  const page = (status: number, body: string, extra: Record<string, string> = {}) => ({ status, headers: { ...PAGE_HEADERS, ...extra }, body });
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://verify.invalid');
+    const path = url.pathname;
+    const ip = clientIp(req, deps.trustProxy);
+    const badge = BADGE_PATH.exec(path);
+    if (badge) return serveBadge(req, res, deps, decode(badge[1]!), badge[2] ? 'svg' : 'json', ip);
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      return send(req, res, { status: 405, headers: { ...PAGE_HEADERS, Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }, body: 'Method not allowed' });
+    }
+    if (path === '/healthz') return send(req, res, { status: 200, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }, body: '{"status":"ok"}' });
+    if (path.startsWith('/assets/')) {
+      const asset = ASSETS.get(path.slice('/assets/'.length));
+      if (asset) return send(req, res, { status: 200, headers: { ...PAGE_HEADERS, 'Content-Type': asset.type, 'Cache-Control': 'public, max-age=3600' }, body: asset.body, validate: true });
+    }
+    if (path === '/' || path === '/check') {
+      const result = await checkResult(deps.records, url.searchParams.get('hash'), ip);
+      const status = result.kind === 'invalid' ? 400 : result.kind === 'unavailable' ? 503 : 200;
+      return send(req, res, page(status, checkPage(result), { 'Cache-Control': 'no-cache' }));
+    }
+    const segment = path.slice(1);
+    if (segment.length > 0 && segment.length <= 100 && !segment.includes('/')) {
+      const verdict = await deps.verifier.verify(decode(segment), ip);
+      return send(req, res, page(STATUS_OF[verdict.state], attestationPage(verdict, deps.verifyBaseUrl), { 'Cache-Control': 'no-cache' }));
+    }
+    return send(req, res, page(404, attestationPage({ state: 'not-found', uid: path.slice(1, 80), record: null, checks: [], chainRevokedAt: null }, deps.verifyBaseUrl)));
+  };
+}

@@ -1,0 +1,51 @@
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** A strong validator from the body's bytes. */
+export function etagOf(body: string | Buffer): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+}
+
+/** RFC 9110 If-None-Match: a list of tags (weak comparison) or `*`. */
+export function notModified(req: IncomingMessage, etag: string): boolean {
+  const header = req.headers['if-none-match'];
+  if (!header) return false;
+  const strip = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => tag.trim() === '*' || strip(tag) === strip(etag));
+}
+
+export interface Reply {
+  status: number;
+  headers: Record<string, string>;
+  body?: string | Buffer;
+  /** Adds an ETag and answers 304 to a matching If-None-Match. */
+  validate?: boolean;
+}
+
+/** Writes a reply; HEAD gets the headers only. */
+export function send(req: IncomingMessage, res: ServerResponse, reply: Reply): void {
+  const headers: Record<string, string | number> = { ...reply.headers };
+  const body = reply.body ?? '';
+  if (reply.validate && reply.status < 300) {
+    const etag = etagOf(body);
+    headers.ETag = etag;
+    if (notModified(req, etag)) {
+      delete headers['Content-Type'];
+      res.writeHead(304, headers).end();
+      return;
+    }
+  }
+  headers['Content-Length'] = Buffer.byteLength(body);
+  res.writeHead(reply.status, headers);
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+/** The client's address: the socket's, or the left-most X-Forwarded-For entry behind a trusted proxy. */
+export function clientIp(req: IncomingMessage, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = req.headers['x-forwarded-for'];
+    const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
+    if (first) return first;
+  }
+  return (req.socket.remoteAddress ?? 'unknown').replace(/^::ffff:/, '');
+}

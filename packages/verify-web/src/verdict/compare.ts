@@ -1,0 +1,50 @@
+import { decodeAbiParameters, type Hex } from 'viem';
+import type { Attestation } from '@attestation-service/client';
+import { SCHEMA_UID, type TrustAnchors } from './eas.ts';
+import type { Check } from './types.ts';
+
+/** Hex values compare case-insensitively (addresses come checksummed from one side, lower-case from the other). */
+export function sameHex(a: string | null | undefined, b: string | null | undefined): boolean {
+  return typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase();
+}
+
+export function check(label: string, ok: boolean, detail: string): Check {
+  return { label, ok, detail };
+}
+
+/** Our schema's data: the content hash and whether it is AI-generated; undefined when it does not decode. */
+export function decodeData(data: Hex): { contentHash: Hex; aiGenerated: boolean } | undefined {
+  try {
+    const [contentHash, aiGenerated] = decodeAbiParameters([{ type: 'bytes32' }, { type: 'bool' }], data);
+    return { contentHash, aiGenerated };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The record's claims that need no chain read: the right chain, schema and attester. */
+export function recordChecks(uid: string, record: Attestation, anchors: TrustAnchors): Check[] {
+  return [
+    check('UID', sameHex(record.uid, uid), 'the record is the one asked for'),
+    check('Chain', record.chainId === anchors.chainId, `the record names chain ${record.chainId}; this verifier checks chain ${anchors.chainId}`),
+    check('Service attester', sameHex(record.attester, anchors.attester), `the record names attester ${record.attester}; the service's attester is ${anchors.attester}`),
+    check('Record schema', sameHex(record.schemaUid, SCHEMA_UID), `the record names schema ${record.schemaUid}`),
+  ];
+}
+
+/** The data's claims against the record: same content hash, same origin. */
+export function dataChecks(record: Attestation, data: Hex, source: string): Check[] {
+  const decoded = decodeData(data);
+  if (!decoded) return [check('Data', false, `the ${source} data does not decode as bytes32 contentHash, bool aiGenerated`)];
+  return [
+    check('Content hash', sameHex(decoded.contentHash, record.contentHash), `the ${source} holds content hash ${decoded.contentHash}`),
+    check('Origin', decoded.aiGenerated === (record.type === 'ai'), `the ${source} says ${decoded.aiGenerated ? 'AI-generated' : 'human-made'}`),
+  ];
+}
+
+/** The revocation check: the chain's word against the record's. */
+export function revocationCheck(record: Attestation, chainRevokedAt: bigint): Check {
+  const onChain = chainRevokedAt > 0n;
+  const said = onChain ? `revoked on chain at ${new Date(Number(chainRevokedAt) * 1000).toISOString()}` : 'not revoked on chain';
+  return check('Revocation', onChain === record.revoked, `${said}; the record says ${record.revoked ? 'revoked' : 'not revoked'}`);
+}

@@ -1,0 +1,124 @@
+import { createPublicClient, encodePacked, http, keccak256, parseEventLogs, zeroAddress, type Hex, type PublicClient } from 'viem';
+
+/**
+ * What this app trusts, none of it from our database: the service's schema (re-derived here from its text, as
+ * SchemaRegistry does), and, from configuration, the chain, its EAS contract and the service's attester address.
+ */
+export const SCHEMA = 'bytes32 contentHash,bool aiGenerated';
+export const SCHEMA_UID: Hex = keccak256(encodePacked(['string', 'address', 'bool'], [SCHEMA, zeroAddress, true]));
+
+/** The parts of the EAS ABI the verdict reads (eas-contracts 1.x). */
+export const EAS_ABI = [
+  {
+    type: 'function',
+    name: 'getAttestation',
+    stateMutability: 'view',
+    inputs: [{ name: 'uid', type: 'bytes32' }],
+    outputs: [
+      {
+        name: '',
+        type: 'tuple',
+        components: [
+          { name: 'uid', type: 'bytes32' },
+          { name: 'schema', type: 'bytes32' },
+          { name: 'time', type: 'uint64' },
+          { name: 'expirationTime', type: 'uint64' },
+          { name: 'revocationTime', type: 'uint64' },
+          { name: 'refUID', type: 'bytes32' },
+          { name: 'recipient', type: 'address' },
+          { name: 'attester', type: 'address' },
+          { name: 'revocable', type: 'bool' },
+          { name: 'data', type: 'bytes' },
+        ],
+      },
+    ],
+  },
+  {
+    type: 'function',
+    name: 'getRevokeOffchain',
+    stateMutability: 'view',
+    inputs: [
+      { name: 'revoker', type: 'address' },
+      { name: 'data', type: 'bytes32' },
+    ],
+    outputs: [{ name: '', type: 'uint64' }],
+  },
+  { type: 'function', name: 'version', stateMutability: 'view', inputs: [], outputs: [{ name: '', type: 'string' }] },
+  {
+    type: 'event',
+    name: 'Attested',
+    inputs: [
+      { name: 'recipient', type: 'address', indexed: true },
+      { name: 'attester', type: 'address', indexed: true },
+      { name: 'uid', type: 'bytes32', indexed: false },
+      { name: 'schemaUID', type: 'bytes32', indexed: true },
+    ],
+  },
+] as const;
+
+export interface TrustAnchors {
+  chainId: number;
+  eas: Hex;
+  attester: Hex;
+}
+
+export interface OnchainAttestation {
+  uid: Hex;
+  schema: Hex;
+  time: bigint;
+  expirationTime: bigint;
+  revocationTime: bigint;
+  refUID: Hex;
+  recipient: Hex;
+  attester: Hex;
+  revocable: boolean;
+  data: Hex;
+}
+
+export interface AttestedLog {
+  address: Hex;
+  uid: Hex;
+  attester: Hex;
+  schemaUID: Hex;
+}
+
+/** The chain reads a verdict needs, over JSON-RPC. */
+export interface EasReader {
+  getAttestation(uid: Hex): Promise<OnchainAttestation>;
+  getRevokeOffchain(revoker: Hex, uid: Hex): Promise<bigint>;
+  /** The EIP-712 domain version of off-chain attestations (EAS `version()`); read once. */
+  version(): Promise<string>;
+  /** The block and the EAS `Attested` logs of a transaction; undefined when the chain has no such transaction. */
+  attestedIn(txHash: Hex): Promise<{ blockNumber: bigint; logs: AttestedLog[] } | undefined>;
+}
+
+/** Reads EAS through viem over the given RPC URL (short timeout: a page waits on it). */
+export function createEasReader(rpcUrl: string, anchors: TrustAnchors): EasReader {
+  const client = createPublicClient({ transport: http(rpcUrl, { timeout: 5_000, retryCount: 1 }) }) as PublicClient;
+  let version: Promise<string> | undefined;
+  return {
+    getAttestation: (uid) => client.readContract({ address: anchors.eas, abi: EAS_ABI, functionName: 'getAttestation', args: [uid] }) as Promise<OnchainAttestation>,
+    getRevokeOffchain: (revoker, uid) => client.readContract({ address: anchors.eas, abi: EAS_ABI, functionName: 'getRevokeOffchain', args: [revoker, uid] }),
+    version() {
+      version ??= client.readContract({ address: anchors.eas, abi: EAS_ABI, functionName: 'version' }).catch((error: unknown) => {
+        version = undefined; // a failed read is retried by the next verdict
+        throw error;
+      });
+      return version;
+    },
+    async attestedIn(txHash) {
+      const receipt = await client.getTransactionReceipt({ hash: txHash }).catch((error: unknown) => {
+        if (error instanceof Error && error.name === 'TransactionReceiptNotFoundError') return undefined;
+        throw error;
+      });
+      if (!receipt) return undefined;
+      const logs = parseEventLogs({ abi: EAS_ABI, eventName: 'Attested', logs: receipt.logs }).map((log) => ({
+        address: log.address,
+        uid: log.args.uid,
+        attester: log.args.attester,
+        schemaUID: log.args.schemaUID,
+      }));
+      return { blockNumber: receipt.blockNumber, logs };
+    },
+  };
+}

@@ -1,0 +1,77 @@
+import { encodePacked, keccak256, recoverTypedDataAddress, toHex, zeroAddress, type Hex } from 'viem';
+import type { Attestation, OffchainPackage } from '@attestation-service/client';
+import { check, dataChecks, revocationCheck, sameHex } from './compare.ts';
+import { SCHEMA_UID, type EasReader, type TrustAnchors } from './eas.ts';
+import type { Check } from './types.ts';
+
+/** EAS off-chain attestation types, version 2; fixed here so a package cannot bring types of its own. */
+const ATTEST_TYPES = {
+  Attest: [
+    { name: 'version', type: 'uint16' },
+    { name: 'schema', type: 'bytes32' },
+    { name: 'recipient', type: 'address' },
+    { name: 'time', type: 'uint64' },
+    { name: 'expirationTime', type: 'uint64' },
+    { name: 'revocable', type: 'bool' },
+    { name: 'refUID', type: 'bytes32' },
+    { name: 'data', type: 'bytes' },
+    { name: 'salt', type: 'bytes32' },
+  ],
+} as const;
+
+type Message = OffchainPackage['sig']['message'];
+
+/** The off-chain UID as the EAS SDK's getOffchainUID computes it for version 2 (the schema as the UTF-8 of its hex). */
+export function offchainUid(m: Message): Hex {
+  return keccak256(
+    encodePacked(
+      ['uint16', 'bytes', 'address', 'address', 'uint64', 'uint64', 'bool', 'bytes32', 'bytes', 'bytes32', 'uint32'],
+      [2, toHex(new TextEncoder().encode(m.schema)), m.recipient as Hex, zeroAddress, BigInt(m.time), BigInt(m.expirationTime), m.revocable, m.refUID as Hex, m.data as Hex, m.salt as Hex, 0],
+    ),
+  );
+}
+
+async function signer(pkg: OffchainPackage): Promise<Hex | undefined> {
+  const { domain, message, signature } = pkg.sig;
+  try {
+    return await recoverTypedDataAddress({
+      domain: { ...domain, verifyingContract: domain.verifyingContract as Hex },
+      types: ATTEST_TYPES,
+      primaryType: 'Attest',
+      message: { ...message, version: 2, schema: message.schema as Hex, recipient: message.recipient as Hex, time: BigInt(message.time), expirationTime: BigInt(message.expirationTime), refUID: message.refUID as Hex, data: message.data as Hex, salt: message.salt as Hex },
+      signature: { r: signature.r as Hex, s: signature.s as Hex, v: BigInt(signature.v) },
+    });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * An off-chain attestation: its EIP-712 signature must recover to the service's attester under the EAS domain
+ * of this chain, its UID must be the one its fields hash to, its data must say what the record says, and
+ * `getRevokeOffchain(attester, uid)` on the EAS contract decides whether it is revoked.
+ */
+export async function offchainChecks(record: Attestation, eas: EasReader, anchors: TrustAnchors, nowSeconds: number): Promise<{ checks: Check[]; revokedAt: bigint }> {
+  const pkg = record.offchain;
+  if (!pkg) return { checks: [check('Signed package', false, 'the record holds no signed off-chain attestation')], revokedAt: 0n };
+  const { domain, message } = pkg.sig;
+  const [recovered, version, revokedAt] = await Promise.all([signer(pkg), eas.version(), eas.getRevokeOffchain(anchors.attester, record.uid as Hex)]);
+  let computedUid: Hex | undefined;
+  try {
+    computedUid = offchainUid(message);
+  } catch {
+    computedUid = undefined;
+  }
+  const expiration = /^\d+$/.test(message.expirationTime) ? BigInt(message.expirationTime) : -1n;
+  const checks: Check[] = [
+    check('Signature', sameHex(recovered, anchors.attester), recovered ? `the EIP-712 signature recovers to ${recovered}` : 'the signature does not recover to any address'),
+    check('Domain', domain.name === 'EAS Attestation' && domain.version === version && domain.chainId === anchors.chainId && sameHex(domain.verifyingContract, anchors.eas), `signed for ${domain.name} ${domain.version} on chain ${domain.chainId} at ${domain.verifyingContract}; EAS here is ${version} at ${anchors.eas}`),
+    check('Off-chain UID', sameHex(computedUid, record.uid) && sameHex(pkg.sig.uid, record.uid), `the signed fields hash to ${computedUid ?? 'nothing valid'}`),
+    check('Schema', sameHex(message.schema, SCHEMA_UID), `the signed schema is ${message.schema}`),
+    check('Recipient', sameHex(message.recipient, zeroAddress), `the signed recipient is ${message.recipient}`),
+    ...dataChecks(record, message.data as Hex, 'signed'),
+    check('Expiry', expiration === 0n || expiration > BigInt(nowSeconds), expiration === 0n ? 'never expires' : `expiration time ${message.expirationTime}`),
+    revocationCheck(record, revokedAt),
+  ];
+  return { checks, revokedAt };
+}

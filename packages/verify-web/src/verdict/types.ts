@@ -1,0 +1,25 @@
+import type { Attestation } from '@attestation-service/client';
+
+/** What the page and the badge say about an attestation. */
+export type VerdictState = 'verified' | 'revoked' | 'mismatch' | 'not-found' | 'unavailable';
+
+/** One comparison between our record and what the chain (or the signature) proves. */
+export interface Check {
+  label: string;
+  ok: boolean;
+  /** What was compared, in words a reader can follow. */
+  detail: string;
+}
+
+export interface Verdict {
+  state: VerdictState;
+  uid: string;
+  /** Our database's record, as the API serves it; null when the API knows no such uid. */
+  record: Attestation | null;
+  checks: Check[];
+  /** When the chain says the attestation was revoked (ISO 8601), independently of the record. */
+  chainRevokedAt: string | null;
+}
+
+/** The record's fields as the API returns them, read through the SDK. */
+export type { Attestation };

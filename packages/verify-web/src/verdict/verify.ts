@@ -1,0 +1,61 @@
+import type { Hex } from 'viem';
+import type { RecordSource } from '../records.ts';
+import { createTtlCache } from './cache.ts';
+import { recordChecks } from './compare.ts';
+import type { EasReader, TrustAnchors } from './eas.ts';
+import { offchainChecks } from './offchain.ts';
+import { onchainChecks } from './onchain.ts';
+import type { Verdict } from './types.ts';
+
+export const UID_PATTERN = /^0x[0-9a-fA-F]{64}$/;
+
+export interface VerifierOptions {
+  records: RecordSource;
+  eas: EasReader;
+  anchors: TrustAnchors;
+  /** How long a verdict is reused (badges are embedded widely; the API and the RPC are not hit per view). */
+  cacheTtlMs: number;
+  nowSeconds?: () => number;
+}
+
+export type Verifier = ReturnType<typeof createVerifier>;
+
+/**
+ * The verdict on one uid: our record through the API, then the chain (or the signature) as the judge. The
+ * record only says what to look for; every claim that matters is re-derived from the chain, the EIP-712
+ * signature and the configured trust anchors. A failure to reach the API or the chain is `unavailable`, never
+ * a verdict, and is not cached.
+ */
+export function createVerifier(opts: VerifierOptions) {
+  const nowSeconds = opts.nowSeconds ?? (() => Math.floor(Date.now() / 1000));
+  const cache = createTtlCache<Verdict>({ ttlMs: opts.cacheTtlMs, maxEntries: 10_000 });
+
+  async function compute(uid: string, visitorIp: string): Promise<Verdict> {
+    const base = { uid, record: null, checks: [], chainRevokedAt: null };
+    let record;
+    try {
+      record = await opts.records.get(uid, visitorIp);
+    } catch {
+      return { ...base, state: 'unavailable' };
+    }
+    if (!record) return { ...base, state: 'not-found' };
+    try {
+      const judged = record.mode === 'onchain' ? await onchainChecks(record, opts.eas, opts.anchors, nowSeconds()) : await offchainChecks(record, opts.eas, opts.anchors, nowSeconds());
+      const checks = [...recordChecks(uid, record, opts.anchors), ...judged.checks];
+      const chainRevokedAt = judged.revokedAt > 0n ? new Date(Number(judged.revokedAt) * 1000).toISOString() : null;
+      const state = checks.some((c) => !c.ok) ? 'mismatch' : chainRevokedAt ? 'revoked' : 'verified';
+      return { state, uid, record, checks, chainRevokedAt };
+    } catch {
+      return { ...base, record, state: 'unavailable' };
+    }
+  }
+
+  return {
+    /** The verdict for a uid (malformed ones are simply not found). */
+    verify(uid: string, visitorIp: string): Promise<Verdict> {
+      if (!UID_PATTERN.test(uid)) return Promise.resolve({ state: 'not-found', uid, record: null, checks: [], chainRevokedAt: null });
+      const key = uid.toLowerCase() as Hex;
+      return cache.get(key, () => compute(key, visitorIp), (v) => v.state !== 'unavailable');
+    },
+  };
+}

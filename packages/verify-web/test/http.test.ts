@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memoryWindowStore } from '../../server/src/limits/sliding-window.ts';
+import { startVerifyServer } from '../src/index.ts';
+import { createAttestation, randomIp, revoke, startStack, type Stack } from './support.ts';
+
+let stack: Stack;
+let onchain: { uid: string; txHash: string | null };
+let revoked: { uid: string };
+
+beforeAll(async () => {
+  stack = await startStack();
+  const made = await createAttestation(stack.svc, { type: 'ai', content: `badge on-chain ${Math.random()}`, mode: 'onchain' });
+  onchain = made.created;
+  revoked = (await createAttestation(stack.svc, { type: 'human', content: `badge revoked ${Math.random()}`, mode: 'offchain' }, made.key)).created;
+  await revoke(stack.svc, revoked.uid, made.key);
+}, 60_000);
+afterAll(() => stack?.stop());
+
+const get = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
+  fetch(`${stack.verify.url}${path}`, { method, headers: { 'x-forwarded-for': randomIp(), ...headers } });
+
+describe('GET /api/attestation/<uid> (the JSON badge)', () => {
+  it('matches the record the API serves, with verified true', async () => {
+    const res = await get(`/api/attestation/${onchain.uid}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const badge: any = await res.json();
+    const record: any = await (await fetch(`${stack.svc.url}/v1/attestations/${onchain.uid}`, { headers: { 'x-forwarded-for': randomIp() } })).json();
+    expect(badge).toEqual({ uid: record.uid, type: 'ai', verified: true, revoked: false, mode: 'onchain', createdAt: record.createdAt, verifyUrl: record.verifyUrl, status: 'verified' });
+    expect(badge.verifyUrl).toBe(`${stack.verify.url}/${onchain.uid}`);
+  });
+
+  it('says revoked (and not verified) for a revoked off-chain attestation', async () => {
+    const badge: any = await (await get(`/api/attestation/${revoked.uid}`)).json();
+    expect(badge).toMatchObject({ uid: revoked.uid, type: 'human', mode: 'offchain', verified: false, revoked: true, status: 'revoked' });
+  });
+
+  it('answers 404 { code, message, details } for an unknown or malformed uid, never a 500', async () => {
+    for (const uid of [`0x${'ef'.repeat(32)}`, 'nope', '0x1234', '%E0%A4%A', `0x${'zz'.repeat(32)}`]) {
+      const res = await get(`/api/attestation/${uid}`);
+      expect(res.status, uid).toBe(404);
+      expect(await res.json()).toEqual({ code: 'NOT_FOUND', message: expect.any(String), details: expect.any(Object) });
+    }
+    expect((await get('/api/attestation/')).status).toBe(404);
+  });
+
+  it('is cacheable for a short time, with an ETag that answers If-None-Match with 304', async () => {
+    const res = await get(`/api/attestation/${onchain.uid}`);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=60');
+    const etag = res.headers.get('etag')!;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const again = await get(`/api/attestation/${onchain.uid}`, { 'if-none-match': etag });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    expect(again.headers.get('etag')).toBe(etag);
+    expect((await get(`/api/attestation/${onchain.uid}`, { 'if-none-match': '"other"' })).status).toBe(200);
+    const svg = await get(`/api/attestation/${onchain.uid}/badge.svg`);
+    expect((await get(`/api/attestation/${onchain.uid}/badge.svg`, { 'if-none-match': `W/${svg.headers.get('etag')}` })).status).toBe(304);
+  });
+});
+
+describe('GET /api/attestation/<uid>/badge.svg', () => {
+  it('is an SVG image saying what the verdict says', async () => {
+    const verified = await get(`/api/attestation/${onchain.uid}/badge.svg`);
+    expect(verified.status).toBe(200);
+    expect(verified.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
+    expect(await verified.text()).toContain('AI-generated · verified');
+    expect(await (await get(`/api/attestation/${revoked.uid}/badge.svg`)).text()).toContain('>revoked<');
+    const missing = await get(`/api/attestation/0x${'ef'.repeat(32)}/badge.svg`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
+    expect(await missing.text()).toContain('not found');
+  });
+});
+
+describe('CORS and headers', () => {
+  it('answers CORS preflight for the JSON and the SVG badge, and opens GET to every origin', async () => {
+    for (const path of [`/api/attestation/${onchain.uid}`, `/api/attestation/${onchain.uid}/badge.svg`]) {
+      const pre = await get(path, { origin: 'https://news.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' }, 'OPTIONS');
+      expect(pre.status).toBe(204);
+      expect(pre.headers.get('access-control-allow-origin')).toBe('*');
+      expect(pre.headers.get('access-control-allow-methods')).toContain('GET');
+      expect(pre.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('if-none-match');
+      const res = await get(path, { origin: 'https://news.example' });
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('content-security-policy')).not.toContain('frame-ancestors');
+    }
+    expect((await get(`/api/attestation/${onchain.uid}`, {}, 'POST')).status).toBe(405);
+  });
+
+  it('sends the page with a CSP that allows no inline script or style and no framing', async () => {
+    const res = await get(`/${onchain.uid}`);
+    const csp = res.headers.get('content-security-policy')!;
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("style-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("connect-src 'none'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    const body = await res.text();
+    expect(body).not.toMatch(/<script(?![^>]*\bsrc=)/);
+    expect(body).not.toMatch(/\sstyle=|<style/);
+  });
+
+  it('escapes what it renders: a media type carrying markup shows as text', async () => {
+    const contentType = 'text/plain; name="<img src=x onerror=alert(1)>"';
+    const { created } = await createAttestation(stack.svc, { type: 'human', content: `escape ${Math.random()}`, contentType, mode: 'offchain' });
+    const body = await (await get(`/${created.uid}`)).text();
+    expect(body).not.toContain('<img src=x');
+    expect(body).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    const check = await (await get(`/check?hash=%3Cscript%3Ealert(1)%3C%2Fscript%3E`)).text();
+    expect(check).not.toContain('<script>alert');
+  });
+});
+
+describe('rate limits', () => {
+  it('limits badge calls per client IP, with Retry-After; other addresses are unaffected', async () => {
+    const limited = await startVerifyServer({
+      apiUrl: stack.svc.url,
+      rpcUrl: stack.svc.chain.rpcUrl,
+      chainId: stack.svc.chain.chainId,
+      easAddress: stack.svc.chain.eas as `0x${string}`,
+      attester: stack.attester,
+      port: 0,
+      host: '127.0.0.1',
+      windows: memoryWindowStore(),
+      trustProxy: true,
+      badgeLimitPerMinute: 3,
+    });
+    try {
+      const ip = randomIp();
+      const hit = (who: string) => fetch(`${limited.url}/api/attestation/${onchain.uid}/badge.svg`, { headers: { 'x-forwarded-for': who } });
+      for (let i = 0; i < 3; i++) expect((await hit(ip)).status).toBe(200);
+      const refused = await hit(ip);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await refused.json()).toMatchObject({ code: 'RATE_LIMITED', details: { limit: 3, windowSeconds: 60 } });
+      expect((await hit(randomIp())).status).toBe(200);
+    } finally {
+      await limited.stop();
+    }
+  });
+});
