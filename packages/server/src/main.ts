@@ -28,7 +28,7 @@ import { memoryWindowStore, redisWindowStore, type WindowStore } from './limits/
 
 /** How often a worker looks for deliveries that a dead worker left behind, and how overdue they must be. */
 const SWEEP_EVERY_MS = 10_000;
-const SWEEP_GRACE_MS = 5_000;
+const SWEEP_GRACE_MS = 30_000;
 
 export interface ServeParts {
   api: boolean;

@@ -16,15 +16,16 @@ export interface OutboxEvent {
  * Queues one graphile-worker job per delivery, in the caller's transaction. The job key is the delivery's, so
  * adding it again (a retry, a replay, the sweep) moves the one waiting job instead of adding a second; if that job
  * is running (or its worker died holding it), graphile-worker adds a new one and the delivery's lease decides.
- * `delaySeconds` is measured on the database's clock, where graphile-worker runs jobs.
+ * `delaySeconds` (one for all, or one per delivery) is measured on the database's clock, where jobs run.
  */
-export async function enqueueDeliveries(sql: Sql, deliveryIds: string[], delaySeconds = 0): Promise<void> {
+export async function enqueueDeliveries(sql: Sql, deliveryIds: string[], delaySeconds: number | number[] = 0): Promise<void> {
   if (deliveryIds.length === 0) return;
+  const delays = Array.isArray(delaySeconds) ? delaySeconds : deliveryIds.map(() => delaySeconds);
   await sql.query(
     `SELECT count(*) FROM graphile_worker.add_jobs(ARRAY(
-       SELECT ROW($1, json_build_object('deliveryId', d), NULL, now() + make_interval(secs => $3), 10, 'webhook:' || d, NULL, NULL)::graphile_worker.job_spec
-       FROM unnest($2::text[]) AS d))`,
-    [DELIVER_TASK, deliveryIds, delaySeconds],
+       SELECT ROW($1, json_build_object('deliveryId', d), NULL, now() + make_interval(secs => s), 10, 'webhook:' || d, NULL, NULL)::graphile_worker.job_spec
+       FROM unnest($2::text[], $3::float8[]) AS j(d, s)))`,
+    [DELIVER_TASK, deliveryIds, delays],
   );
 }
 

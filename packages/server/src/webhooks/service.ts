@@ -8,7 +8,7 @@ import { AppError, notFound } from '../errors.ts';
 import type { AuthenticatedKey } from '../keys/service.ts';
 import type { Delivery, EventKind } from './contracts.ts';
 import { enqueueDeliveries } from './outbox.ts';
-import { deleteSubscription, deliveryPage, insertSubscription, listSubscriptions, ownsSubscription } from './store.ts';
+import { deleteSubscription, deliveryPage, insertSubscription, isUuid, listSubscriptions, ownsSubscription } from './store.ts';
 import { UnsafeUrlError, vetUrl, type UrlPolicy } from './url-guard.ts';
 
 /** Live subscriptions per account: enough for every environment and team, few enough to fan out cheaply. */
@@ -110,17 +110,18 @@ export type WebhookService = ReturnType<typeof createWebhookService>;
  * X-Service-Delivery, so the receiver's idempotency still holds. Undefined when there is no such delivery.
  */
 export async function replayDelivery(pool: Pool, clock: Clock, id: string, actor: string): Promise<{ state: string; replayed: boolean } | undefined> {
+  if (!isUuid(id)) return undefined;
   const at = new Date(clock.now());
   return inTransaction(pool, async (tx) => {
     const [row] = await tx.query<{ state: string; accountId: string; subscriptionId: string; live: boolean }>(
       `SELECT d.state, s.account_id AS "accountId", d.subscription_id AS "subscriptionId", s.deleted_at IS NULL AS live
-       FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id WHERE d.id::text = $1 FOR UPDATE OF d`,
+       FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id WHERE d.id = $1 FOR UPDATE OF d`,
       [id],
     );
     if (!row) return undefined;
     if (!row.live || row.state !== 'dead') return { state: row.live ? row.state : 'subscription deleted', replayed: false };
     await tx.query(
-      `UPDATE webhook_deliveries SET state = 'pending', attempts = 0, replays = replays + 1, next_attempt_at = $2, lease_until = NULL, completed_at = NULL WHERE id::text = $1`,
+      `UPDATE webhook_deliveries SET state = 'pending', attempts = 0, replays = replays + 1, next_attempt_at = $2, lease_until = NULL, completed_at = NULL WHERE id = $1`,
       [id, at],
     );
     await enqueueDeliveries(tx, [id]);

@@ -1,6 +1,9 @@
 import type { Sql } from '../db/sql.ts';
 import type { Delivery } from './contracts.ts';
 
+/** Ids are UUIDs; anything else names nothing (and never reaches a cast that would fail). */
+export const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+
 export interface SubscriptionRow {
   id: string;
   url: string;
@@ -30,7 +33,8 @@ export function listSubscriptions(sql: Sql, accountId: string): Promise<Subscrip
 
 /** Whether this account has this live subscription (a malformed id is simply not one). */
 export async function ownsSubscription(sql: Sql, accountId: string, id: string): Promise<boolean> {
-  const rows = await sql.query(`SELECT 1 FROM webhook_subscriptions WHERE id::text = $1 AND account_id = $2 AND deleted_at IS NULL`, [id, accountId]);
+  if (!isUuid(id)) return false;
+  const rows = await sql.query(`SELECT 1 FROM webhook_subscriptions WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL`, [id, accountId]);
   return rows.length === 1;
 }
 
@@ -39,9 +43,10 @@ export async function ownsSubscription(sql: Sql, accountId: string, id: string):
  * end without sending). Returns undefined when the account has no such subscription.
  */
 export async function deleteSubscription(sql: Sql, accountId: string, id: string, at: Date): Promise<{ url: string; dropped: number } | undefined> {
+  if (!isUuid(id)) return undefined;
   const [row] = await sql.query<{ url: string; dropped: string }>(
     `WITH gone AS (
-       UPDATE webhook_subscriptions SET deleted_at = $3 WHERE id::text = $1 AND account_id = $2 AND deleted_at IS NULL RETURNING id, url
+       UPDATE webhook_subscriptions SET deleted_at = $3 WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL RETURNING id, url
      ), dropped AS (
        UPDATE webhook_deliveries d SET state = 'dropped', next_attempt_at = NULL, completed_at = $3
        FROM gone WHERE d.subscription_id = gone.id AND d.state = 'pending' RETURNING 1
