@@ -16,6 +16,7 @@ import { render } from './report.ts';
 import { measureSigning } from './signing.ts';
 import { measureGas } from './gas.ts';
 import { measureOnchain } from './onchain.ts';
+import { measureWebhooks, renderWebhooks } from './webhooks.ts';
 
 const SERVER_DIR = join(import.meta.dirname, '..');
 const SEEDED = 100_000;
@@ -181,8 +182,9 @@ async function main(): Promise<void> {
       },
       duration,
     );
+    const webhooks = await measureWebhooks((name) => subDatabase(db.url, name));
     const report = render({ figures, signing, gas, onchain, seeded: SEEDED, seedSeconds, duration, machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}`, database: process.env.DATABASE_URL ? 'the machine\'s PostgreSQL' : 'embedded PostgreSQL' });
-    await writeFile(join(SERVER_DIR, '../../BENCHMARKS.md'), report);
+    await writeFile(join(SERVER_DIR, '../../BENCHMARKS.md'), report + renderWebhooks(webhooks));
     console.log(report);
   } finally {
     for (const child of children) child.kill('SIGTERM');
