@@ -22,6 +22,7 @@ const ANVIL_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f
 const QUEUED = 10_000;
 const LATENCY_EVENTS = 1_000;
 const LATENCY_RATE = 200; // events per second while latency is measured
+const CONCURRENCY = 64; // jobs per worker (WORKER_CONCURRENCY's default), and the baseline's parallel POSTs
 
 export interface WebhookFigures {
   baseline: { perSecond: number; concurrency: number };
@@ -57,14 +58,14 @@ async function until(check: () => boolean, timeoutMs: number): Promise<void> {
   }
 }
 
-/** The same signed POSTs from one process, 32 at a time: what the receiver and HTTP stack allow without a queue. */
+/** The same signed POSTs from one process, CONCURRENCY at a time: what the receiver and HTTP stack allow without a queue. */
 async function baseline(url: string): Promise<number> {
   const policy = { allowPrivate: true, resolve: systemResolver };
   const body = JSON.stringify({ id: randomUUID(), type: 'attestation.created', createdAt: new Date().toISOString(), data: { uid: `0x${randomBytes(32).toString('hex')}` } });
   let next = 0;
   const started = performance.now();
   await Promise.all(
-    Array.from({ length: 32 }, async () => {
+    Array.from({ length: CONCURRENCY }, async () => {
       while (next++ < QUEUED) await postWebhook({ url, secret: 'a'.repeat(64), deliveryId: randomUUID(), eventType: 'attestation.created', body }, policy);
     }),
   );
@@ -80,7 +81,7 @@ export async function measureWebhooks(databaseFor: (name: string) => Promise<str
   const chain = await startDevChain({ dataDir: dir, deployerKey: ANVIL_KEY });
   const hook = await receiver();
   try {
-    const figures: WebhookFigures = { baseline: { perSecond: await baseline(hook.url), concurrency: 32 }, runs: [] };
+    const figures: WebhookFigures = { baseline: { perSecond: await baseline(hook.url), concurrency: CONCURRENCY }, runs: [] };
     for (const workers of [1, 2]) {
       const databaseUrl = await databaseFor(`webhooks_${workers}`);
       await applyMigrations(databaseUrl);
@@ -97,7 +98,7 @@ export async function measureWebhooks(databaseFor: (name: string) => Promise<str
 
         const key = `0x${randomBytes(32).toString('hex')}`;
         await fetch(chain.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_setBalance', params: [privateKeyToAccount(key as `0x${string}`).address, '0x3635c9adc5dea00000'] }) });
-        const env = { DATABASE_URL: databaseUrl, CHAIN_RPC_URL: chain.rpcUrl, EAS_ADDRESS: chain.eas, SCHEMA_REGISTRY_ADDRESS: chain.schemaRegistry, RELAYER_PRIVATE_KEY: key, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' };
+        const env = { DATABASE_URL: databaseUrl, CHAIN_RPC_URL: chain.rpcUrl, EAS_ADDRESS: chain.eas, SCHEMA_REGISTRY_ADDRESS: chain.schemaRegistry, RELAYER_PRIVATE_KEY: key, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WORKER_CONCURRENCY: String(CONCURRENCY) };
         for (let i = 0; i < workers; i++) children.push(startWorker(env));
         await until(() => hook.firstSeen.size > 0, 60_000);
         const first = Math.min(...hook.firstSeen.values());
@@ -135,7 +136,7 @@ export function renderWebhooks(f: WebhookFigures): string {
   return `
 ## Webhook deliveries (same run)
 
-${QUEUED.toLocaleString('en')} events queued through the outbox, then drained by \`serve --worker\` processes (32 jobs
+${QUEUED.toLocaleString('en')} events queued through the outbox, then drained by \`serve --worker\` processes (${CONCURRENCY} jobs
 at a time each) into a receiver on loopback that answers 204; then ${LATENCY_EVENTS.toLocaleString('en')} events committed
 one by one at ${LATENCY_RATE}/s, each timed from its commit to its first attempt.
 

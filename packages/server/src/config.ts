@@ -46,7 +46,7 @@ const schema = z.object({
     .string()
     .default('30s,5m,30m,2h')
     .pipe(z.string().refine((v) => v.split(',').length === 4 && v.split(',').every((d) => duration.safeParse(d.trim()).success), 'must be four comma-separated durations such as 30s,5m,30m,2h')),
-  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(32),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(512).default(64),
   TRUST_PROXY: boolean.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

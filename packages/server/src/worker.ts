@@ -13,6 +13,8 @@ function workerLogger(log: Logger): WorkerLogger {
 
 /** Starts the job runner in this process (graphile-worker installs its schema in our database on first run). */
 export async function startWorker(databaseUrl: string, log: Logger, taskList: TaskList, concurrency = 4): Promise<Runner> {
+  // graphile-worker wants concurrency + 2; connections open on demand, and with jobs fetched and completed in
+  // batches (below) only a few ever do
   const pgPool = createPool(databaseUrl, concurrency + 2);
   const runner = await run({
     pgPool,
