@@ -111,6 +111,14 @@ describe('the attestation page', () => {
     await page.goto(`${stack.verify.url}/${created.uid}`);
     const badge = page.locator('img[src$="badge.svg"]');
     await expect.poll(() => badge.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(100);
+    // the "not found" badge is answered with status 404, and browsers still draw it
+    const missingWidth = await page.evaluate(async (src) => {
+      const img = new (globalThis as any).Image();
+      img.src = src;
+      await img.decode().catch(() => undefined);
+      return img.naturalWidth as number;
+    }, `/api/attestation/0x${'ab'.repeat(32)}/badge.svg`);
+    expect(missingWidth).toBeGreaterThan(100);
     for (const uid of [created.uid, `0x${'ab'.repeat(32)}`, 'malformed']) {
       const svg = await (await fetch(`${stack.verify.url}/api/attestation/${uid}/badge.svg`, { headers: { 'x-forwarded-for': randomIp() } })).text();
       const parsed = await page.evaluate((text) => {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -60,8 +61,10 @@ export async function startStack(opts: Partial<VerifyServerOptions> = {}): Promi
 /** Debian's Chromium, headless, with nothing reaching for the network on its own. */
 export async function launchBrowser(): Promise<Browser> {
   await mkdir(OUTPUT_DIR, { recursive: true });
+  const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!existsSync(executablePath)) throw new Error(`no Chromium at ${executablePath}: install Debian's (apt-get install -y chromium) or set CHROMIUM_PATH`);
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
 }
