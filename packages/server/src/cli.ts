@@ -11,6 +11,7 @@ import { createLogger } from './log.ts';
 import { openDatabase, startService } from './main.ts';
 import { startVerifyOnly } from './verify-part.ts';
 import { auditVerify } from './audit/cli.ts';
+import { deliveriesCommand } from './webhooks/cli.ts';
 
 const USAGE = `attestation-service <command>
 
@@ -19,6 +20,8 @@ const USAGE = `attestation-service <command>
   keys list [--account NAME] [--json]
   keys revoke PREFIX12
   audit verify [--account NAME] [--json]   walk each audit chain; name the first broken link (exit 1)
+  deliveries list [--state pending|completed|dead|dropped] [--account NAME] [--limit N] [--json]
+  deliveries replay DELIVERY_ID            send a dead delivery again (same X-Service-Delivery)
   migrate                                  apply database migrations
 `;
 
@@ -42,7 +45,10 @@ async function serve(config: Config, flags: { api?: boolean; worker?: boolean; v
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
-  const where = 'apiUrl' in service ? `API on ${service.apiUrl} (docs at ${service.apiUrl}/docs)${service.verifyUrl ? `, verification app on ${service.verifyUrl}` : ''}` : `verification app on ${service.url}`;
+  const parts = 'apiUrl' in service
+    ? [all || flags.api ? `API on ${service.apiUrl} (docs at ${service.apiUrl}/docs)` : '', all || flags.worker ? 'worker running' : '', service.verifyUrl ? `verification app on ${service.verifyUrl}` : '']
+    : [`verification app on ${service.url}`];
+  const where = parts.filter(Boolean).join(', ');
   console.error(`attestation-service: ${where}; Ctrl-C stops`);
 }
 
@@ -93,6 +99,19 @@ async function audit(config: Config, args: string[], flags: { account?: string; 
   if (!intact) process.exitCode = 1;
 }
 
+async function deliveries(config: Config, args: string[], flags: { state?: string; account?: string; limit?: string; json?: boolean }): Promise<void> {
+  if (args[0] !== 'list' && !(args[0] === 'replay' && args[1])) throw new UsageError(args[0] === 'replay' ? 'deliveries replay needs the delivery id' : `unknown deliveries command: ${args[0] ?? '(none)'}`);
+  const ok = await withDatabase(config, async (databaseUrl) => {
+    try {
+      return await deliveriesCommand(databaseUrl, args, flags);
+    } catch (error) {
+      if (error instanceof Error && error.message.startsWith('--')) throw new UsageError(error.message);
+      throw error;
+    }
+  });
+  if (!ok) process.exitCode = 1;
+}
+
 async function main(argv: string[]): Promise<void> {
   const { positionals, values } = parseArgs({
     args: argv,
@@ -105,6 +124,8 @@ async function main(argv: string[]): Promise<void> {
       account: { type: 'string' },
       name: { type: 'string' },
       json: { type: 'boolean' },
+      state: { type: 'string' },
+      limit: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -117,6 +138,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'serve') return serve(config, values);
   if (command === 'keys') return keys(config, rest, values);
   if (command === 'audit') return audit(config, rest, values);
+  if (command === 'deliveries') return deliveries(config, rest, values);
   if (command === 'migrate') {
     const applied = await withDatabase(config, (url) => applyMigrations(url));
     console.log(applied.length ? `applied ${applied.join(', ')}` : 'database is up to date');
