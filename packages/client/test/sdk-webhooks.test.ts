@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '../../server/test/support/receiver.ts';
 import { startTestService, type TestService } from '../../server/test/support/service.ts';
-import { AttestationServiceError, createClient, signWebhookBody, verifyWebhookSignature } from '../src/index.ts';
+import { createClient, signWebhookBody, verifyWebhookSignature } from '../src/index.ts';
+import { caught } from './caught.ts';
 
 let svc: TestService;
 let receiver: Receiver;
@@ -14,12 +15,6 @@ afterAll(async () => {
   await svc?.stop();
   await receiver?.close();
 });
-
-async function caught(promise: Promise<unknown>): Promise<AttestationServiceError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
-  expect(error).toBeInstanceOf(AttestationServiceError);
-  return error as AttestationServiceError;
-}
 
 describe('SDK: webhooks', () => {
   it('subscribes, receives a verifiable delivery, inspects it, lists and deletes', async () => {

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startTestService, type TestService } from '../../server/test/support/service.ts';
-import { AttestationServiceError, createClient, isServiceError } from '../src/index.ts';
+import { createClient, isServiceError } from '../src/index.ts';
+import { caught } from './caught.ts';
 
 let svc: TestService;
 
@@ -11,15 +12,6 @@ beforeAll(async () => {
 afterAll(() => svc?.stop());
 
 const sha = (text: string) => `0x${createHash('sha256').update(text).digest('hex')}`;
-
-async function caught(promise: Promise<unknown>): Promise<AttestationServiceError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AttestationServiceError);
-  return error as AttestationServiceError;
-}
 
 describe('SDK: attestations', () => {
   it('creates off-chain, reads by uid and searches by hash', async () => {

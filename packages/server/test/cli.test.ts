@@ -1,10 +1,7 @@
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startTestService, type TestService } from './support/service.ts';
+import { runCli } from './support/cli.ts';
 
-const CLI = join(import.meta.dirname, '../src/cli.ts');
 let svc: TestService;
 
 beforeAll(async () => {
@@ -12,16 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => svc?.stop());
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { ...process.env, DATABASE_URL: svc.databaseUrl, LOG_LEVEL: 'warn' };
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI, ...args], { env });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const cli = (...args: string[]) => runCli({ ...process.env, DATABASE_URL: svc.databaseUrl, LOG_LEVEL: 'warn' }, ...args);
 
 describe('attestation-service keys', () => {
   it('create --json prints { key, prefix, tier, account } once; the key works; revoke makes it 401 API_KEY_REVOKED', async () => {
@@ -61,10 +49,7 @@ describe('attestation-service keys', () => {
   }, 60_000);
 
   it('refuses a malformed setting with one line naming it', async () => {
-    const { stderr, code } = await promisify(execFile)(process.execPath, [CLI, 'keys', 'list'], { env: { ...process.env, DATABASE_URL: svc.databaseUrl, PORT: 'eighty' } }).then(
-      (r) => ({ ...r, code: 0 }),
-      (e: { stderr: string; code: number }) => e,
-    );
+    const { stderr, code } = await runCli({ ...process.env, DATABASE_URL: svc.databaseUrl, PORT: 'eighty' }, 'keys', 'list');
     expect(code).toBe(2);
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(stderr).toContain('PORT');

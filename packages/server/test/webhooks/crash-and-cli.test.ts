@@ -1,12 +1,10 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import '../support/provided.ts';
+import { CLI, runCli } from '../support/cli.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { call, fundedKey, startTestService, type TestService } from '../support/service.ts';
 
-const CLI = join(import.meta.dirname, '../../src/cli.ts');
 let svc: TestService;
 let env: NodeJS.ProcessEnv;
 const receivers: Receiver[] = [];
@@ -38,15 +36,7 @@ function worker(): ChildProcess {
   return child;
 }
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI, ...args], { env });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const cli = (...args: string[]) => runCli(env, ...args);
 
 async function subscribe(answer: Parameters<typeof startReceiver>[0]) {
   const { key, account } = await svc.createKey('pro');

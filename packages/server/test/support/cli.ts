@@ -1,0 +1,17 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+/** The CLI's entry point, run with this Node (type stripping) as the `attestation-service` bin would. */
+export const CLI = join(import.meta.dirname, '../../src/cli.ts');
+
+/** Runs the CLI to completion with this environment; never throws for a non-zero exit. */
+export async function runCli(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI, ...args], { env });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
