@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Attestation } from '@attestation-service/client';
-import type { Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { keccak256, recoverAddress, toHex, type Hex } from 'viem';
+import { privateKeyToAccount, sign } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { createOffchainSigner, offchainUid as serverOffchainUid } from '../../server/src/attestations/offchain.ts';
 import { encodeAttestationData, SCHEMA_UID as SERVER_SCHEMA_UID } from '../../server/src/chain/schema.ts';
@@ -9,6 +9,7 @@ import { badgeSvg } from '../src/badge/svg.ts';
 import { html } from '../src/html/escape.ts';
 import { SCHEMA_UID, type EasReader } from '../src/verdict/eas.ts';
 import { offchainUid } from '../src/verdict/offchain.ts';
+import { recoverSigner } from '../src/verdict/recover.ts';
 import { createVerifier } from '../src/verdict/verify.ts';
 
 const EAS = '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512' as Hex;
@@ -46,6 +47,16 @@ describe('the verdict on an off-chain attestation', () => {
     expect(SCHEMA_UID).toBe(SERVER_SCHEMA_UID);
     const m = offchainRecord().offchain!.sig.message;
     expect(offchainUid(m)).toBe(serverOffchainUid({ ...m, schema: m.schema as Hex, recipient: m.recipient as Hex, refUID: m.refUID as Hex, data: m.data as Hex, salt: m.salt as Hex, time: BigInt(m.time), expirationTime: BigInt(m.expirationTime) }));
+  });
+
+  it('recovers signers exactly as viem does (libsecp256k1 when it loads), and none from garbage', async () => {
+    for (let i = 0; i < 20; i++) {
+      const digest = keccak256(toHex(`digest ${i}`));
+      const { r, s, v } = await sign({ hash: digest, privateKey: KEY });
+      expect(await recoverSigner(digest, { r, s, v: Number(v) })).toBe(await recoverAddress({ hash: digest, signature: { r, s, v: v! } }));
+    }
+    expect(await recoverSigner(keccak256('0x01'), { r: `0x${'00'.repeat(32)}`, s: `0x${'00'.repeat(32)}`, v: 27 })).toBeUndefined();
+    expect(await recoverSigner(keccak256('0x01'), { r: `0x${'11'.repeat(32)}`, s: `0x${'22'.repeat(32)}`, v: 29 })).toBeUndefined();
   });
 
   it('is verified when the signature recovers to the attester and nothing is revoked', async () => {

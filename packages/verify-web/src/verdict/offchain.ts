@@ -1,7 +1,8 @@
-import { encodePacked, keccak256, recoverTypedDataAddress, toHex, zeroAddress, type Hex } from 'viem';
+import { encodePacked, hashTypedData, keccak256, toHex, zeroAddress, type Hex } from 'viem';
 import type { Attestation, OffchainPackage } from '@attestation-service/client';
 import { check, dataChecks, revocationCheck, sameHex } from './compare.ts';
 import { SCHEMA_UID, type EasReader, type TrustAnchors } from './eas.ts';
+import { recoverSigner } from './recover.ts';
 import type { Check } from './types.ts';
 
 /** EAS off-chain attestation types, version 2; fixed here so a package cannot bring types of its own. */
@@ -33,17 +34,18 @@ export function offchainUid(m: Message): Hex {
 
 async function signer(pkg: OffchainPackage): Promise<Hex | undefined> {
   const { domain, message, signature } = pkg.sig;
+  let digest: Hex;
   try {
-    return await recoverTypedDataAddress({
+    digest = hashTypedData({
       domain: { ...domain, verifyingContract: domain.verifyingContract as Hex },
       types: ATTEST_TYPES,
       primaryType: 'Attest',
       message: { ...message, version: 2, schema: message.schema as Hex, recipient: message.recipient as Hex, time: BigInt(message.time), expirationTime: BigInt(message.expirationTime), refUID: message.refUID as Hex, data: message.data as Hex, salt: message.salt as Hex },
-      signature: { r: signature.r as Hex, s: signature.s as Hex, v: BigInt(signature.v) },
     });
   } catch {
-    return undefined;
+    return undefined; // fields that do not even encode
   }
+  return recoverSigner(digest, { r: signature.r as Hex, s: signature.s as Hex, v: signature.v });
 }
 
 /**
