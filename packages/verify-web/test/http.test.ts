@@ -115,6 +115,35 @@ describe('CORS and headers', () => {
   });
 });
 
+describe('when the chain does not answer', () => {
+  it('says "cannot verify now" with 503 and Retry-After, never a verdict and never a 500', async () => {
+    const blind = await startVerifyServer({
+      apiUrl: stack.svc.url,
+      rpcUrl: 'http://127.0.0.1:9', // the discard port: connection refused
+      chainId: stack.svc.chain.chainId,
+      easAddress: stack.svc.chain.eas as `0x${string}`,
+      attester: stack.attester,
+      port: 0,
+      host: '127.0.0.1',
+      windows: memoryWindowStore(),
+    });
+    try {
+      const page = await fetch(`${blind.url}/${onchain.uid}`);
+      expect(page.status).toBe(503);
+      expect(await page.text()).toContain('data-verdict="unavailable"');
+      const json = await fetch(`${blind.url}/api/attestation/${revoked.uid}`);
+      expect(json.status).toBe(503);
+      expect(json.headers.get('retry-after')).toBe('5');
+      expect(json.headers.get('cache-control')).toBe('no-store');
+      expect(await json.json()).toMatchObject({ code: 'UNAVAILABLE' });
+      const svg = await fetch(`${blind.url}/api/attestation/${revoked.uid}/badge.svg`);
+      expect([svg.status, await svg.text()]).toEqual([503, expect.stringContaining('cannot verify now')]);
+    } finally {
+      await blind.stop();
+    }
+  });
+});
+
 describe('rate limits', () => {
   it('limits badge calls per client IP, with Retry-After; other addresses are unaffected', async () => {
     const limited = await startVerifyServer({
