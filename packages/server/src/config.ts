@@ -28,6 +28,7 @@ const schema = z.object({
   PUBLIC_BASE_URL: url.optional(),
   VERIFY_BASE_URL: url.default('http://localhost:8081'),
   API_URL: url.optional(),
+  VERIFY_API_KEY: z.string().regex(/^svc_(free|pro|enterprise)_[0-9a-f]{12}_[0-9a-f]{32}$/, 'must be an API key (svc_<tier>_<prefix>_<secret>)').optional(),
   ATTESTER_ADDRESS: address.optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
@@ -76,7 +77,7 @@ function toConfig(v: z.infer<typeof schema>) {
     publicBaseUrl: trimSlash(v.PUBLIC_BASE_URL ?? `http://${v.HOST === '0.0.0.0' ? 'localhost' : v.HOST}:${v.PORT}`),
     verifyBaseUrl: trimSlash(v.VERIFY_BASE_URL),
     /** Where `serve --verify` on its own reads the API (default PUBLIC_BASE_URL); the service attester it trusts. */
-    verify: { apiUrl: v.API_URL === undefined ? undefined : trimSlash(v.API_URL), attester: v.ATTESTER_ADDRESS as `0x${string}` | undefined },
+    verify: { apiUrl: v.API_URL === undefined ? undefined : trimSlash(v.API_URL), attester: v.ATTESTER_ADDRESS as `0x${string}` | undefined, apiKey: v.VERIFY_API_KEY },
     dataDir: resolve(v.DATA_DIR),
     databaseUrl: v.DATABASE_URL,
     redisUrl: v.REDIS_URL,

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { Runner } from 'graphile-worker';
 import { buildServices } from './app.ts';
@@ -114,10 +115,12 @@ export async function startService(
       const sweeper = setInterval(sweep, SWEEP_EVERY_MS);
       stack.push(async () => clearInterval(sweeper));
     }
+    // the verification app in this process reads the API for its visitors: this token lets their addresses through
+    const proxyToken = parts.api && parts.verify ? randomBytes(24).toString('hex') : undefined;
     let server: Server | undefined;
     let apiUrl = config.publicBaseUrl;
     if (parts.api) {
-      server = await listen(createApiHandler(services), config.port, config.host);
+      server = await listen(createApiHandler(services, { proxyToken }), config.port, config.host);
       stack.push(() => closeServer(server!));
       const address = server.address();
       if (address && typeof address === 'object') apiUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${address.port}`;
@@ -125,7 +128,7 @@ export async function startService(
     }
     let verifyUrl: string | undefined;
     if (parts.verify) {
-      const verify = await startVerifyPart(config, { apiUrl: parts.api ? apiUrl : (config.verify.apiUrl ?? apiUrl), chain, attester: chain.account.address, windows }, log);
+      const verify = await startVerifyPart(config, { apiUrl: parts.api ? apiUrl : (config.verify.apiUrl ?? apiUrl), chain, attester: chain.account.address, windows, proxyToken }, log);
       stack.push(verify.stop);
       verifyUrl = verify.url;
     }

@@ -38,9 +38,17 @@ export const router = t.router;
 /** Health and readiness: never limited, so probes always get an answer. */
 export const unmeteredProcedure = t.procedure;
 
-/** A route anyone may call: limited per client IP. */
-export const publicProcedure = t.procedure.use(async ({ ctx, next }) => {
-  Object.assign(ctx.responseHeaders, await ctx.services.rateLimiter.forIp(ctx.ip));
+/**
+ * A route anyone may call: limited per client IP, or, when the call carries an API key, per key by its tier (a
+ * platform reading many records, or the verification app, is not held to the anonymous 30 a minute). A key that
+ * fails is a 401 here too: a caller never silently falls back to the anonymous limit.
+ */
+export const publicProcedure = t.procedure.use(async ({ ctx, next, path }) => {
+  if (ctx.authorization === undefined) {
+    Object.assign(ctx.responseHeaders, await ctx.services.rateLimiter.forIp(ctx.ip));
+    return next();
+  }
+  await authenticateCaller(ctx, path);
   return next();
 });
 
@@ -50,22 +58,27 @@ export const publicProcedure = t.procedure.use(async ({ ctx, next }) => {
  * 429 QUOTA_EXCEEDED.
  */
 const authenticated = t.procedure.use(async ({ ctx, next, path }) => {
+  const auth = await authenticateCaller(ctx, path);
+  const result = await next({ ctx: { auth } });
+  if (!result.ok) await recordQuotaRefusal(ctx.services, auth, result.error, { ip: ctx.ip, requestId: ctx.requestId, procedure: path });
+  return result;
+});
+
+/** The caller's key, charged one call against its tier's limit; a failure counts against the IP and is audited. */
+async function authenticateCaller(ctx: RequestContext, path: string): Promise<AuthenticatedKey> {
   let auth: AuthenticatedKey;
   let knownKeyFailure = undefined as KnownKeyFailure | undefined; // set by the callback (a plain `let` would narrow to undefined)
-  const caller = { ip: ctx.ip, requestId: ctx.requestId, procedure: path };
   try {
     auth = await ctx.services.keys.authenticate(ctx.authorization, (failure) => (knownKeyFailure = failure));
   } catch (error) {
     // a failed authentication counts against the caller's IP bucket, which slows key guessing
     Object.assign(ctx.responseHeaders, await ctx.services.rateLimiter.forIp(ctx.ip));
-    if (knownKeyFailure) recordAuthFailure(ctx.services, knownKeyFailure, caller);
+    if (knownKeyFailure) recordAuthFailure(ctx.services, knownKeyFailure, { ip: ctx.ip, requestId: ctx.requestId, procedure: path });
     throw error;
   }
   Object.assign(ctx.responseHeaders, await ctx.services.rateLimiter.forKey(auth.prefix, auth.tier));
-  const result = await next({ ctx: { auth } });
-  if (!result.ok) await recordQuotaRefusal(ctx.services, auth, result.error, caller);
-  return result;
-});
+  return auth;
+}
 
 /** Gated routes; mutations honour Idempotency-Key (a replay short-circuits with the stored response). */
 export const authedProcedure = authenticated.use(async ({ ctx, next, type, path, meta, getRawInput }) => {

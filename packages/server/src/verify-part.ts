@@ -5,6 +5,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { knownDeployment } from './chain/contracts.ts';
 import { ConfigError, type Config } from './config.ts';
 import { describeError } from './http/error-response.ts';
+import { PROXY_TOKEN_HEADER } from './http/request.ts';
 import { memoryWindowStore, redisWindowStore, type WindowStore } from './limits/sliding-window.ts';
 import type { Logger } from './log.ts';
 
@@ -14,12 +15,16 @@ export interface VerifyPartInputs {
   /** The service attester: the relayer's address, the one identity that signs and sends. */
   attester: Hex;
   windows: WindowStore;
+  /** Set when the API runs in this process: sent with every API call, so visitors are limited on their own. */
+  proxyToken?: string | undefined;
 }
 
 /** The verification web app on VERIFY_PORT, trusting the given chain, EAS contract and attester. */
 export async function startVerifyPart(config: Config, inputs: VerifyPartInputs, log: Logger): Promise<RunningVerifyServer> {
   const verify = await startVerifyServer({
     apiUrl: inputs.apiUrl,
+    apiKey: config.verify.apiKey,
+    apiHeaders: inputs.proxyToken ? { [PROXY_TOKEN_HEADER]: inputs.proxyToken } : undefined,
     rpcUrl: inputs.chain.rpcUrl,
     chainId: inputs.chain.chainId,
     easAddress: inputs.chain.eas,

@@ -10,17 +10,21 @@ export interface RecordSource {
 
 /**
  * The SDK over `apiUrl`. The visitor's address goes along as X-Forwarded-For: an API that trusts this app as
- * its proxy (TRUST_PROXY) then limits each visitor on their own instead of this app as a whole. One quick retry
- * at most: a page is waiting.
+ * its proxy (TRUST_PROXY, or the in-process token that `serve` hands both) then limits each visitor on their own
+ * instead of this app as a whole; with `apiKey`, reads count against that key's tier instead. One quick retry at
+ * most: a page is waiting.
  */
-export function createRecordSource(apiUrl: string, fetchImpl: typeof fetch = globalThis.fetch): RecordSource {
+export function createRecordSource(apiUrl: string, opts: { apiKey?: string; headers?: Record<string, string>; fetch?: typeof fetch } = {}): RecordSource {
+  const fetchImpl = opts.fetch ?? globalThis.fetch;
   const client = (visitorIp: string) =>
     createClient({
       baseUrl: apiUrl,
+      apiKey: opts.apiKey,
       retry: { maxRetries: 1, maxDelayMs: 500 },
       fetch: (input, init) => {
         const headers = new Headers(init?.headers);
         headers.set('x-forwarded-for', visitorIp);
+        for (const [name, value] of Object.entries(opts.headers ?? {})) headers.set(name, value);
         return fetchImpl(input, { ...init, headers });
       },
     });

@@ -7,8 +7,12 @@ import { createVerifyHandler } from './http/handler.ts';
 import { createBadgeLimiter, type WindowStore } from './http/limit.ts';
 
 export interface VerifyServerOptions {
-  /** The attestation service's API, read through the SDK (public endpoints, no key). */
+  /** The attestation service's API, read through the SDK (public endpoints). */
   apiUrl: string;
+  /** An API key to read with: the reads count against its tier's limit instead of this app's address. */
+  apiKey?: string;
+  /** Extra headers on every API call (`serve` passes its in-process proxy token). */
+  apiHeaders?: Record<string, string>;
   /** JSON-RPC of the chain the service attests on. */
   rpcUrl: string;
   /** Trust anchors from configuration, never from our database: the chain, its EAS contract, the service attester. */
@@ -42,7 +46,7 @@ export interface RunningVerifyServer {
 /** Starts the verification web app: pages per attestation, /check, the badge API. */
 export async function startVerifyServer(opts: VerifyServerOptions): Promise<RunningVerifyServer> {
   const anchors = { chainId: opts.chainId, eas: opts.easAddress, attester: opts.attester };
-  const records = opts.records ?? createRecordSource(opts.apiUrl);
+  const records = opts.records ?? createRecordSource(opts.apiUrl, { apiKey: opts.apiKey, headers: opts.apiHeaders });
   const eas = opts.eas ?? createEasReader(opts.rpcUrl, anchors);
   const now = opts.now ?? Date.now;
   const verifier = createVerifier({ records, eas, anchors, cacheTtlMs: opts.cacheTtlMs ?? 10_000, nowSeconds: () => Math.floor(now() / 1000) });

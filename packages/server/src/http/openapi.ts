@@ -12,6 +12,9 @@ const ERROR_REF = { $ref: '#/components/schemas/Error' };
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ERROR_REF } } });
 
 /** Statuses an operation can answer besides success, with what they mean there. */
+/** Health and readiness: public, unmetered, never authenticated. */
+const isProbe = (route: Route) => route.procedure.startsWith('system.');
+
 function errorsOf(route: Route, notYet: ReadonlySet<string>): Record<number, string> {
   const errors: Record<number, string> = {
     400: 'VALIDATION_FAILED: the request does not match this contract (details.errors lists each problem)',
@@ -19,6 +22,7 @@ function errorsOf(route: Route, notYet: ReadonlySet<string>): Record<number, str
     500: 'INTERNAL_ERROR: our fault; the X-Request-Id helps support find it',
   };
   if (route.protect) errors[401] = 'MISSING_API_KEY, INVALID_API_KEY or API_KEY_REVOKED';
+  else if (!isProbe(route)) errors[401] = 'INVALID_API_KEY or API_KEY_REVOKED: a key was sent and is not valid (public reads need none)';
   if (route.path.includes('{')) errors[404] = 'NOT_FOUND: no such resource (or not yours)';
   if (route.method === 'POST') {
     errors[400] += '; INVALID_JSON: the body is not JSON';
@@ -87,7 +91,8 @@ export function buildOpenApiDocument(router: AnyRouter, routes: Route[], opts: {
     if (route.procedure === 'audit.export') responses['200'] = exportSuccessResponse();
     for (const [status, description] of Object.entries(errorsOf(route, opts.notYet))) responses[status] = errorResponse(description);
     op.responses = responses;
-    if (!route.protect) op.security = [];
+    // public reads take an optional key (its tier's limit instead of the anonymous per-IP one); probes take none
+    if (!route.protect) op.security = isProbe(route) ? [] : [{}, { bearerAuth: [] }];
     if (route.method === 'POST') {
       op.parameters = [
         ...(op.parameters ?? []),

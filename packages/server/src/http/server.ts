@@ -16,7 +16,7 @@ import { AuditExport } from '../audit/export.ts';
 import { sendExport } from '../audit/respond.ts';
 
 /** Procedures whose capability a later release delivers; they answer 501 and the document says so. */
-export const NOT_YET = new Set([ 'webhooks.create', 'webhooks.list', 'webhooks.delete']);
+export const NOT_YET = new Set<string>();
 
 const routes = collectRoutes(appRouter);
 
@@ -30,13 +30,13 @@ function sendError(res: ServerResponse, error: unknown): void {
 }
 
 /** The API's request handler: the router's REST routes (as trpc-to-openapi describes them), /trpc, /openapi.json and /docs. */
-export function createApiHandler(services: Services): (req: IncomingMessage, res: ServerResponse) => void {
+export function createApiHandler(services: Services, opts: { proxyToken?: string } = {}): (req: IncomingMessage, res: ServerResponse) => void {
   const openApiJson = JSON.stringify(buildOpenApiDocument(appRouter, routes, { baseUrl: services.config.publicBaseUrl, version: '1.0.0', notYet: NOT_YET }));
 
   const createContext = ({ req }: { req: IncomingMessage }): RequestContext => ({
     services,
     requestId: String(req.headers['x-request-id']),
-    ip: clientIpOf(req, services.config.trustProxy),
+    ip: clientIpOf(req, services.config.trustProxy, opts.proxyToken),
     authorization: headerOf(req, 'authorization'),
     idempotencyKey: headerOf(req, 'idempotency-key'),
     accept: headerOf(req, 'accept'),

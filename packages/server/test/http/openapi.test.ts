@@ -40,7 +40,7 @@ describe('GET /openapi.json', () => {
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(doc.paths['/v1/attestations'].post.security).toEqual([{ bearerAuth: [] }]);
     expect(doc.paths['/v1/audit/export'].get.security).toEqual([{ bearerAuth: [] }]);
-    expect(doc.paths['/v1/attestations/{uid}'].get.security).toEqual([]);
+    expect(doc.paths['/v1/attestations/{uid}'].get.security).toEqual([{}, { bearerAuth: [] }]);
     expect(doc.paths['/healthz'].get.security).toEqual([]);
   });
 

@@ -47,6 +47,22 @@ describe('per-key rate limits (sliding minute, by tier)', () => {
   });
 });
 
+describe('public reads with a key', () => {
+  it("count against the key's tier, not the caller's address, and a bad key is a 401, never a silent fallback", async () => {
+    const pro = await svc.createKey('pro');
+    const headers = { 'x-forwarded-for': '203.0.113.77' };
+    const created = await call(svc.url, 'POST', '/v1/attestations', { key: pro.key, body });
+    for (let i = 0; i < 30; i++) await call(svc.url, 'GET', `/v1/attestations/${created.body.uid}`, { headers });
+    expect((await call(svc.url, 'GET', `/v1/attestations/${created.body.uid}`, { headers })).status).toBe(429);
+    const read = await call(svc.url, 'GET', `/v1/attestations/${created.body.uid}`, { key: pro.key, headers });
+    expect(read.status).toBe(200);
+    expect(read.headers.get('ratelimit-policy')).toBe('"key";q=600;w=60');
+    const wrongSecret = pro.key.slice(0, -1) + (pro.key.endsWith('0') ? '1' : '0');
+    const wrong = await call(svc.url, 'GET', `/v1/attestations?hash=${'ab'.repeat(32)}`, { key: wrongSecret });
+    expect(wrong).toMatchObject({ status: 401, body: { code: 'INVALID_API_KEY' } });
+  });
+});
+
 describe('anonymous rate limits (per client IP)', () => {
   const hash = `0x${'cd'.repeat(32)}`;
 
