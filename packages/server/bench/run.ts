@@ -17,6 +17,7 @@ import { measureSigning } from './signing.ts';
 import { measureGas } from './gas.ts';
 import { measureOnchain } from './onchain.ts';
 import { measureWebhooks, renderWebhooks } from './webhooks.ts';
+import { measureAuditExport, renderAuditExport } from './audit-export.ts';
 import { measureVerify, renderVerify } from './verify.ts';
 
 const SERVER_DIR = join(import.meta.dirname, '..');
@@ -184,9 +185,10 @@ async function main(): Promise<void> {
       duration,
     );
     const webhooks = await measureWebhooks((name) => subDatabase(db.url, name));
+    const auditExport = await measureAuditExport(await subDatabase(db.url, 'audit'));
     const verify = await measureVerify((name) => subDatabase(db.url, name), duration);
     const report = render({ figures, signing, gas, onchain, seeded: SEEDED, seedSeconds, duration, machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}`, database: process.env.DATABASE_URL ? 'the machine\'s PostgreSQL' : 'embedded PostgreSQL' });
-    await writeFile(join(SERVER_DIR, '../../BENCHMARKS.md'), report + renderWebhooks(webhooks) + renderVerify(verify, duration));
+    await writeFile(join(SERVER_DIR, '../../BENCHMARKS.md'), report + renderWebhooks(webhooks) + renderVerify(verify, duration) + renderAuditExport(auditExport));
     console.log(report);
   } finally {
     for (const child of children) child.kill('SIGTERM');

@@ -1,35 +1,32 @@
-import { canonicalJson } from './chain.ts';
-import { EXPORT_COLUMNS, type AuditEntry } from './contracts.ts';
+import { EXPORT_COLUMNS } from './contracts.ts';
 
-/** First characters a spreadsheet reads as the start of a formula (OWASP "CSV injection"), and our escape mark. */
+/**
+ * CSV cells, RFC 4180. A value a spreadsheet would run as a formula (leading `=`, `+`, `-`, `@`, tab or CR; OWASP
+ * "CSV injection") is prefixed with `'`; so is a value that already starts with `'`, which keeps the escape
+ * reversible: a reader drops one leading `'` from every cell that has one. A cell holding `"`, `,`, CR or LF is
+ * quoted, its quotes doubled. Null is the empty cell. PostgreSQL renders the export's records (csvCellSql), so the
+ * rows never become JavaScript objects; csvField is the same rule in TypeScript, and a test holds the two equal.
+ */
 const FORMULA_START = /^[=+\-@\t\r']/;
 const NEEDS_QUOTES = /[",\r\n]/;
 
-/**
- * One RFC 4180 field. A value a spreadsheet would run as a formula (leading `=`, `+`, `-`, `@`, tab or CR) is
- * prefixed with `'`; so is a value that already starts with `'`, which keeps the escape reversible: a reader drops
- * one leading `'` from every cell that has one. Null is the empty field.
- */
 export function csvField(value: string | null): string {
   if (value === null) return '';
   const safe = FORMULA_START.test(value) ? `'${value}` : value;
   return NEEDS_QUOTES.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
-/** Undoes csvField's formula escape on a parsed cell (for readers and tests). */
+/** Undoes the formula escape on a parsed cell (what a reader does). */
 export function unescapeCsvCell(cell: string): string {
   return cell.startsWith("'") ? cell.slice(1) : cell;
 }
 
+/** csvField as a SQL expression over a text expression `value` (named once per use; keep it a column). */
+export function csvCellSql(value: string): string {
+  const escaped = `CASE WHEN left(${value}, 1) IN ('=', '+', '-', '@', E'\\t', E'\\r', '''') THEN '''' || ${value} ELSE ${value} END`;
+  return `CASE WHEN ${value} IS NULL THEN '' WHEN strpos(${value}, '"') > 0 OR strpos(${value}, ',') > 0 OR strpos(${value}, E'\\r') > 0 OR strpos(${value}, E'\\n') > 0
+    THEN '"' || replace(${escaped}, '"', '""') || '"' ELSE ${escaped} END`;
+}
+
 /** The header record, CRLF-terminated. */
 export const CSV_HEADER = `${EXPORT_COLUMNS.join(',')}\r\n`;
-
-/** One entry as a CRLF-terminated record; `details` is its canonical JSON (the form that is hashed). */
-export function csvRecord(entry: AuditEntry): string {
-  return (
-    EXPORT_COLUMNS.map((column) => {
-      const value = entry[column];
-      return csvField(column === 'details' ? canonicalJson(value) : (value as string | null));
-    }).join(',') + '\r\n'
-  );
-}

@@ -1,6 +1,7 @@
 import type { Sql } from '../db/sql.ts';
 import type { AuditFields } from './chain.ts';
-import type { AuditEntry } from './contracts.ts';
+import type { ExportFormat } from './contracts.ts';
+import { csvCellSql } from './csv.ts';
 
 /** An audit_entries row as the queries below return it. */
 export interface AuditRow {
@@ -21,23 +22,6 @@ export interface AuditRow {
 // `id` is selected as text (a bigint); ORDER BY must name the table's column, not this text alias
 const COLUMNS = `id::text AS id, account_id::text AS "accountId", at, action, actor_key_prefix AS "actorKeyPrefix", resource, outcome, ip,
   request_id AS "requestId", details, prev_hash AS "prevHash", hash`;
-
-export function toEntry(row: AuditRow): AuditEntry {
-  return {
-    id: row.id,
-    accountId: row.accountId,
-    at: row.at.toISOString(),
-    action: row.action,
-    actorKeyPrefix: row.actorKeyPrefix,
-    resource: row.resource,
-    outcome: row.outcome,
-    ip: row.ip,
-    requestId: row.requestId,
-    details: row.details,
-    prevHash: row.prevHash,
-    hash: row.hash,
-  };
-}
 
 /** What the hash covers, read back from a row. */
 export function toFields(row: AuditRow): AuditFields {
@@ -61,13 +45,33 @@ export interface ExportQuery {
   action: string | undefined;
 }
 
+/** `at` exactly as JavaScript's toISOString writes it (UTC, milliseconds). */
+const AT_ISO = `to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const jsonValue = (column: string) => `COALESCE(to_json(${column})::text, 'null')`;
+
 /**
- * One keyset page of an account's entries in [from, to), in chain order (id), after `afterId`. Bounded, on the
- * (account_id, id) index: each page is one short statement on a pooled connection, none held between pages.
+ * Each row as the export writes it, rendered by PostgreSQL: a JSON object (keys in EXPORT_COLUMNS order, `details`
+ * as stored) or a CSV record (formula-safe cells, CRLF). The rows then never exist as JavaScript objects, which
+ * keeps the export's garbage, and so the process's heap, small whatever the row count.
  */
-export function exportPage(sql: Sql, query: ExportQuery, afterId: string, limit: number): Promise<AuditRow[]> {
-  return sql.query<AuditRow>(
-    `SELECT ${COLUMNS} FROM audit_entries
+const LINE: Record<ExportFormat, string> = {
+  json: `'{"id":"' || id || '","accountId":"' || account_id || '","at":"' || ${AT_ISO} || '","action":' || ${jsonValue('action')}
+    || ',"actorKeyPrefix":' || ${jsonValue('actor_key_prefix')} || ',"resource":' || ${jsonValue('resource')} || ',"outcome":' || ${jsonValue('outcome')}
+    || ',"ip":' || ${jsonValue('ip')} || ',"requestId":' || ${jsonValue('request_id')} || ',"details":' || details::text
+    || ',"prevHash":"' || prev_hash || '","hash":"' || hash || '"}'`,
+  csv: `id || ',' || account_id || ',' || ${AT_ISO} || ',' || ${csvCellSql('action')} || ',' || ${csvCellSql('actor_key_prefix')} || ',' || ${csvCellSql('resource')}
+    || ',' || ${csvCellSql('outcome')} || ',' || ${csvCellSql('ip')} || ',' || ${csvCellSql('request_id')} || ',' || ${csvCellSql('details::text')}
+    || ',' || prev_hash || ',' || hash || E'\\r\\n'`,
+};
+
+/**
+ * One keyset page of an account's entries in [from, to), in chain order (id), after `afterId`, each rendered as a
+ * line of `format`. Bounded, on the (account_id, id) index: one short statement on a pooled connection per page,
+ * none held between pages.
+ */
+export function exportPage(sql: Sql, query: ExportQuery, format: ExportFormat, afterId: string, limit: number): Promise<Array<{ id: string; line: string }>> {
+  return sql.query<{ id: string; line: string }>(
+    `SELECT id::text AS id, ${LINE[format]} AS line FROM audit_entries
      WHERE account_id = $1::uuid AND at >= $2 AND at < $3 AND ($4::text IS NULL OR action = $4) AND id > $5::bigint
      ORDER BY audit_entries.id LIMIT $6`,
     [query.accountId, query.from, query.to, query.action ?? null, afterId, limit],

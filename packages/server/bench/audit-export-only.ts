@@ -1,0 +1,30 @@
+// pnpm bench:audit — just the audit export figures: prints them and puts them in BENCHMARKS.md in place of the
+// section a full `pnpm bench` wrote (appended when there is none).
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import pg from 'pg';
+import { measureAuditExport, renderAuditExport } from './audit-export.ts';
+
+const admin = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const name = `bench_audit_${Date.now()}`;
+const client = new pg.Client({ connectionString: admin });
+await client.connect();
+await client.query(`CREATE DATABASE ${name}`);
+await client.end();
+try {
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  const section = renderAuditExport(await measureAuditExport(url.toString(), Number(process.env.AUDIT_ROWS ?? 1_000_000)));
+  console.log(section);
+  const file = join(import.meta.dirname, '../../../BENCHMARKS.md');
+  const current = await readFile(file, 'utf8').catch(() => '# Benchmarks\n');
+  const start = current.indexOf('\n## Audit export');
+  const next = start === -1 ? -1 : current.indexOf('\n## ', start + 1);
+  const updated = start === -1 ? current.trimEnd() + '\n' + section : current.slice(0, start) + section + (next === -1 ? '' : current.slice(next));
+  await writeFile(file, updated);
+} finally {
+  const c = new pg.Client({ connectionString: admin });
+  await c.connect();
+  await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await c.end();
+}
