@@ -24,8 +24,7 @@ export function unescapeCsvCell(cell: string): string {
 /** csvField as a SQL expression over a text expression `value` (named once per use; keep it a column). */
 export function csvCellSql(value: string): string {
   const escaped = `CASE WHEN left(${value}, 1) IN ('=', '+', '-', '@', E'\\t', E'\\r', '''') THEN '''' || ${value} ELSE ${value} END`;
-  return `CASE WHEN ${value} IS NULL THEN '' WHEN strpos(${value}, '"') > 0 OR strpos(${value}, ',') > 0 OR strpos(${value}, E'\\r') > 0 OR strpos(${value}, E'\\n') > 0
-    THEN '"' || replace(${escaped}, '"', '""') || '"' ELSE ${escaped} END`;
+  return `CASE WHEN ${value} IS NULL THEN '' WHEN ${value} ~ E'[",\\r\\n]' THEN '"' || replace(${escaped}, '"', '""') || '"' ELSE ${escaped} END`;
 }
 
 /** The header record, CRLF-terminated. */

@@ -5,12 +5,11 @@ import { exportPage, type ExportQuery } from './store.ts';
 
 /**
  * Rows per keyset page: one page (and the next, prefetched) is all an export holds. Each row arrives as one string
- * rendered by PostgreSQL (store.ts), so a page is about 100 KiB. Measured over 1 000 000 rows in one process, the
- * heap settles lower the smaller the page (a page under way survives young collections and is promoted): 250-row
- * pages plateaued at 120 MB RSS, 500 at 155, 1 000 at 190, at about the same rows/s (the next page's query runs
- * while one is written).
+ * rendered by PostgreSQL (store.ts). Small on purpose: a page under way survives young collections and is promoted,
+ * and V8 grows the old heap with what is promoted. Over 1 000 000 rows in one process (BENCHMARKS.md) 250-row pages
+ * peaked at 128 MB RSS for CSV and 158 for JSON, 100-row pages at 113 and 134.
  */
-export const EXPORT_PAGE_ROWS = 250;
+export const EXPORT_PAGE_ROWS = 100;
 
 /** Rows per written string: about 40 KiB, well under V8's large-object threshold (128 KiB). */
 const CHUNK_ROWS = 100;

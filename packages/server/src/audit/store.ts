@@ -50,17 +50,18 @@ const AT_ISO = `to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
 const jsonValue = (column: string) => `COALESCE(to_json(${column})::text, 'null')`;
 
 /**
- * Each row as the export writes it, rendered by PostgreSQL: a JSON object (keys in EXPORT_COLUMNS order, `details`
- * as stored) or a CSV record (formula-safe cells, CRLF). The rows then never exist as JavaScript objects, which
+ * Each row as the export writes it, rendered by PostgreSQL over the page's rows (`details` already as text, cast
+ * once): a JSON object (keys in EXPORT_COLUMNS order, `details` as stored) or a CSV record (formula-safe cells, CRLF;
+ * `details`, JSON text that starts with `{`, is always quoted, which RFC 4180 allows, and never needs the formula escape). The rows then never exist as JavaScript objects, which
  * keeps the export's garbage, and so the process's heap, small whatever the row count.
  */
 const LINE: Record<ExportFormat, string> = {
   json: `'{"id":"' || id || '","accountId":"' || account_id || '","at":"' || ${AT_ISO} || '","action":' || ${jsonValue('action')}
     || ',"actorKeyPrefix":' || ${jsonValue('actor_key_prefix')} || ',"resource":' || ${jsonValue('resource')} || ',"outcome":' || ${jsonValue('outcome')}
-    || ',"ip":' || ${jsonValue('ip')} || ',"requestId":' || ${jsonValue('request_id')} || ',"details":' || details::text
+    || ',"ip":' || ${jsonValue('ip')} || ',"requestId":' || ${jsonValue('request_id')} || ',"details":' || details
     || ',"prevHash":"' || prev_hash || '","hash":"' || hash || '"}'`,
   csv: `id || ',' || account_id || ',' || ${AT_ISO} || ',' || ${csvCellSql('action')} || ',' || ${csvCellSql('actor_key_prefix')} || ',' || ${csvCellSql('resource')}
-    || ',' || ${csvCellSql('outcome')} || ',' || ${csvCellSql('ip')} || ',' || ${csvCellSql('request_id')} || ',' || ${csvCellSql('details::text')}
+    || ',' || ${csvCellSql('outcome')} || ',' || ${csvCellSql('ip')} || ',' || ${csvCellSql('request_id')} || ',' || '"' || replace(details, '"', '""') || '"'
     || ',' || prev_hash || ',' || hash || E'\\r\\n'`,
 };
 
@@ -71,9 +72,12 @@ const LINE: Record<ExportFormat, string> = {
  */
 export function exportPage(sql: Sql, query: ExportQuery, format: ExportFormat, afterId: string, limit: number): Promise<Array<{ id: string; line: string }>> {
   return sql.query<{ id: string; line: string }>(
-    `SELECT id::text AS id, ${LINE[format]} AS line FROM audit_entries
-     WHERE account_id = $1::uuid AND at >= $2 AND at < $3 AND ($4::text IS NULL OR action = $4) AND id > $5::bigint
-     ORDER BY audit_entries.id LIMIT $6`,
+    `SELECT e.id::text AS id, ${LINE[format]} AS line
+     FROM (SELECT id, account_id, at, action, actor_key_prefix, resource, outcome, ip, request_id, details::text AS details, prev_hash, hash
+           FROM audit_entries
+           WHERE account_id = $1::uuid AND at >= $2 AND at < $3 AND ($4::text IS NULL OR action = $4) AND id > $5::bigint
+           ORDER BY id LIMIT $6) e
+     ORDER BY e.id`,
     [query.accountId, query.from, query.to, query.action ?? null, afterId, limit],
   );
 }

@@ -104,6 +104,12 @@ describe('GET /v1/audit/export over HTTP', () => {
     expect(await res.text()).toBe('');
   });
 
+  it('over /trpc, a non-streaming call is refused (415), never answered 200 with an empty body', async () => {
+    const { key } = await svc.createKey('pro');
+    const res = await fetch(`${svc.url}/trpc/audit.export?input=${encodeURIComponent('{}')}`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(415);
+  });
+
   it('carries the rate-limit fields of the caller\'s key', async () => {
     const { key } = await svc.createKey('pro');
     const res = await exportOf(svc, key);

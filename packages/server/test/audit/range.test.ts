@@ -91,7 +91,7 @@ describe('GET /v1/audit/export: CSV cells', () => {
 });
 
 describe('GET /v1/audit/export: many pages', () => {
-  it('streams 4 500 entries (45 keyset pages) in chain order, every hash recomputable and linked', async () => {
+  it('streams 4 500 entries (46 keyset pages of 100) in chain order, every hash recomputable and linked', async () => {
     const start = Date.now() - 5 * DAY;
     const { key } = await accountWith(Array.from({ length: 4500 }, (_, i) => ({ at: new Date(start + i), resource: `r:${i}`, details: { i } })));
     const [json, csv] = await Promise.all([exportOf(svc, key, '?format=json'), exportOf(svc, key, '?format=csv')]);
