@@ -145,6 +145,10 @@ export function renderAuditExport(run: AuditExportBench): string {
     const ratio = f === baseline ? '1.00' : (f.rowsPerSecond / baseline.rowsPerSecond).toFixed(2);
     return `| ${f.name} | ${f.rows.toLocaleString('en')} | ${f.rowsPerSecond.toLocaleString('en')} | ${ratio} | ${f.seconds.toFixed(1)} | ${f.megabytes} | ${f.idleRssMb} | ${f.peakRssMb} |`;
   });
+  const verdict = (f: ExportFigure | undefined) => (f ? `${f.peakRssMb} MB, ${f.peakRssMb < 150 ? 'under' : 'over'} the target` : 'not measured');
+  const api = run.figures.filter((f) => f.name.includes('serve --api'));
+  const pipeline = run.figures.filter((f) => f.name.startsWith('export pipeline'));
+  const highest = (list: ExportFigure[]) => list.reduce<ExportFigure | undefined>((a, f) => (a && a.peakRssMb >= f.peakRssMb ? a : f), undefined);
   return `
 ## Audit export, ${run.rows.toLocaleString('en')} entries of one account (same run)
 
@@ -155,6 +159,8 @@ process, the serving process's RSS sampled every 50 ms. Target: peak RSS under 1
 |---|---:|---:|---:|---:|---:|---:|---:|
 ${rows.join('\n')}
 
+- Peak RSS: the export pipeline alone ${verdict(highest(pipeline))}; the API process (\`serve --api\`) ${verdict(highest(api))}, having
+  started at ${api[0]?.idleRssMb ?? '?'} MB before any export.
 - The export reads keyset pages of ${EXPORT_PAGE_ROWS} rows (the next page's query under way while one is written), each row
   rendered by PostgreSQL as one JSON or CSV line, written in strings of at most 100 rows, waiting for \`drain\`.
 - "export pipeline alone" is the same code (\`keysetPages\` → \`AuditExport\` → \`sendExport\`) in a process without
