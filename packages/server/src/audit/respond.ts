@@ -3,6 +3,7 @@ import type { AuditExport } from './export.ts';
 
 /** Resolves when the response can take more (or has closed, so the writer stops). */
 function drained(res: ServerResponse): Promise<void> {
+  if (res.destroyed) return Promise.resolve(); // 'close' has fired already: waiting for it would never end
   return new Promise((resolve) => {
     const done = () => {
       res.off('drain', done);
@@ -32,8 +33,8 @@ export async function sendExport(req: IncomingMessage, res: ServerResponse, exp:
     res.setHeader('Cache-Control', 'no-store');
     if (req.method === 'HEAD') return void res.end();
     while (!step.done) {
-      if (!res.write(step.value)) await drained(res);
       if (res.destroyed) return; // the client went away: stop reading pages
+      if (!res.write(step.value)) await drained(res);
       step = await chunks.next();
     }
     res.end();

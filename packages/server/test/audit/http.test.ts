@@ -93,6 +93,41 @@ describe('streaming the export', () => {
       server.close();
     }
   });
+
+  it('stops reading pages when the client goes away', async () => {
+    let pagesRead = 0;
+    let closed = false;
+    const endless = new AuditExport({
+      format: 'json',
+      filename: 'f.json',
+      pages: pagesOf(async function* () {
+        try {
+          for (let p = 0; ; p++) {
+            pagesRead++;
+            yield Array.from({ length: 100 }, (_, i) => entry(p * 100 + i));
+            await new Promise((r) => setTimeout(r, 1));
+          }
+        } finally {
+          closed = true;
+        }
+      }),
+    });
+    const { url, server } = await serving(endless);
+    try {
+      const controller = new AbortController();
+      const res = await fetch(url, { signal: controller.signal });
+      const reader = res.body!.getReader();
+      await reader.read();
+      controller.abort();
+      await new Promise((r) => setTimeout(r, 300));
+      const seen = pagesRead;
+      await new Promise((r) => setTimeout(r, 300));
+      expect(closed).toBe(true);
+      expect(pagesRead).toBe(seen);
+    } finally {
+      server.close();
+    }
+  });
 });
 
 describe('GET /v1/audit/export over HTTP', () => {
