@@ -1,7 +1,7 @@
 import type { Sql } from '../db/sql.ts';
 import { CSV_HEADER } from './csv.ts';
 import type { AuditEntry, ExportFormat } from './contracts.ts';
-import { exportPage, type ExportQuery } from './store.ts';
+import { exportBounds, exportPage, type ExportQuery } from './store.ts';
 
 /**
  * Rows per keyset page: one page (and the next, prefetched) is all an export holds. Each row arrives as one string
@@ -67,12 +67,14 @@ export class AuditExport implements AsyncIterable<AuditEntry> {
 /** Keyset pages of the query, each next page's query under way while the current one is being written. */
 export function keysetPages(sql: Sql, query: ExportQuery, pageRows = EXPORT_PAGE_ROWS): PageSource {
   return async function* (format) {
+    const bounds = await exportBounds(sql, query);
+    if (!bounds) return;
     const fetch = (afterId: string) => {
-      const page = exportPage(sql, query, format, afterId, pageRows).then((rows) => ({ lastId: rows.at(-1)?.id, lines: rows.map((row) => row.line) }));
+      const page = exportPage(sql, query, format, afterId, bounds.last, pageRows).then((rows) => ({ lastId: rows.at(-1)?.id, lines: rows.map((row) => row.line) }));
       page.catch(() => undefined); // a reader that stops early leaves the prefetch unawaited; its failure is not unhandled
       return page;
     };
-    let next: ReturnType<typeof fetch> | undefined = fetch('0');
+    let next: ReturnType<typeof fetch> | undefined = fetch(String(BigInt(bounds.first) - 1n));
     while (next) {
       const page: Awaited<ReturnType<typeof fetch>> = await next;
       next = page.lines.length === pageRows ? fetch(page.lastId!) : undefined;
