@@ -9,7 +9,6 @@ import { createKeyService } from './keys/service.ts';
 import { isPrefix, TIERS, type Tier } from './keys/format.ts';
 import { createLogger } from './log.ts';
 import { openDatabase, startService } from './main.ts';
-import { startVerifyOnly } from './verify-part.ts';
 import { auditVerify } from './audit/cli.ts';
 import { deliveriesCommand } from './webhooks/cli.ts';
 
@@ -35,7 +34,7 @@ async function serve(config: Config, flags: { api?: boolean; worker?: boolean; v
   const all = !flags.api && !flags.worker && !flags.verify;
   // the verification app alone needs no database and no relayer key, only the API and the chain
   const service = flags.verify && !flags.api && !flags.worker
-    ? await startVerifyOnly(config, createLogger(config.logLevel))
+    ? await (await import('./verify-part.ts')).startVerifyOnly(config, createLogger(config.logLevel))
     : await startService(config, { parts: { api: all || !!flags.api, worker: all || !!flags.worker, verify: all || !!flags.verify } });
   let stopping = false;
   const shutdown = () => {

@@ -20,7 +20,6 @@ import { describeError } from './http/error-response.ts';
 import type { Services } from './services.ts';
 import type { ReadinessCheck } from './system/health.ts';
 import { startWorker } from './worker.ts';
-import { startVerifyPart } from './verify-part.ts';
 import { deliverTask, sweepDeliveries } from './webhooks/deliver.task.ts';
 import { DELIVER_TASK } from './webhooks/outbox.ts';
 import type { Resolver } from './webhooks/url-guard.ts';
@@ -128,6 +127,8 @@ export async function startService(
     }
     let verifyUrl: string | undefined;
     if (parts.verify) {
+      // loaded only where it runs: an API or worker process does not carry the app's modules
+      const { startVerifyPart } = await import('./verify-part.ts');
       const verify = await startVerifyPart(config, { apiUrl: parts.api ? apiUrl : (config.verify.apiUrl ?? apiUrl), chain, attester: chain.account.address, windows, proxyToken }, log);
       stack.push(verify.stop);
       verifyUrl = verify.url;
