@@ -1,11 +1,8 @@
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startTestService, type TestService } from '../support/service.ts';
 import { accountIdOf } from './support.ts';
+import { runCli } from '../support/cli.ts';
 
-const CLI = join(import.meta.dirname, '../../src/cli.ts');
 let svc: TestService;
 
 beforeAll(async () => {
@@ -13,16 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => svc?.stop());
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { ...process.env, DATABASE_URL: svc.databaseUrl, LOG_LEVEL: 'warn' };
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI, ...args], { env });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const cli = (...args: string[]) => runCli({ ...process.env, DATABASE_URL: svc.databaseUrl, LOG_LEVEL: 'warn' }, ...args);
 
 /** An account with a key and three off-chain attestations: four entries; returns their ids in chain order. */
 async function auditedAccount(): Promise<{ account: string; ids: string[] }> {
