@@ -77,10 +77,6 @@ export interface ErrorBody {
   details: ErrorDetails;
 }
 
-export function notImplemented(what: string): AppError {
-  return new AppError('NOT_IMPLEMENTED', `${what} is not available yet on this server.`);
-}
-
 export function notFound(what: string): AppError {
   return new AppError('NOT_FOUND', `${what} was not found.`);
 }

@@ -15,7 +15,7 @@ const errorResponse = (description: string) => ({ description, content: { 'appli
 /** Health and readiness: public, unmetered, never authenticated. */
 const isProbe = (route: Route) => route.procedure.startsWith('system.');
 
-function errorsOf(route: Route, notYet: ReadonlySet<string>): Record<number, string> {
+function errorsOf(route: Route): Record<number, string> {
   const errors: Record<number, string> = {
     400: 'VALIDATION_FAILED: the request does not match this contract (details.errors lists each problem)',
     429: 'RATE_LIMITED: too many requests in the sliding minute (see Retry-After)',
@@ -41,7 +41,6 @@ function errorsOf(route: Route, notYet: ReadonlySet<string>): Record<number, str
   }
   if (route.procedure === 'system.ready') errors[503] = 'NOT_READY: details.components names what is failing';
   if (route.procedure === 'audit.export') Object.assign(errors, { ...EXPORT_ERRORS, 400: `${errors[400]}; ${EXPORT_ERRORS[400]}` });
-  if (notYet.has(route.procedure)) errors[501] = 'NOT_IMPLEMENTED: this server does not offer this yet';
   return errors;
 }
 
@@ -49,7 +48,7 @@ function errorsOf(route: Route, notYet: ReadonlySet<string>): Record<number, str
  * The OpenAPI 3.1 document: trpc-to-openapi's, with our statuses (201/204 where the route says so) and our
  * error body in place of tRPC's.
  */
-export function buildOpenApiDocument(router: AnyRouter, routes: Route[], opts: { baseUrl: string; version: string; notYet: ReadonlySet<string> }): OpenAPIObject {
+export function buildOpenApiDocument(router: AnyRouter, routes: Route[], opts: { baseUrl: string; version: string }): OpenAPIObject {
   const doc = generateOpenApiDocument(router, {
     title: 'Attestation Service API',
     version: opts.version,
@@ -89,7 +88,7 @@ export function buildOpenApiDocument(router: AnyRouter, routes: Route[], opts: {
     if (route.successStatus === 204) responses['204'] = { description: 'Done; no body' };
     else responses[String(route.successStatus)] = { ...success, description: success?.description ?? 'Success' };
     if (route.procedure === 'audit.export') responses['200'] = exportSuccessResponse();
-    for (const [status, description] of Object.entries(errorsOf(route, opts.notYet))) responses[status] = errorResponse(description);
+    for (const [status, description] of Object.entries(errorsOf(route))) responses[status] = errorResponse(description);
     op.responses = responses;
     // public reads take an optional key (its tier's limit instead of the anonymous per-IP one); probes take none
     if (!route.protect) op.security = isProbe(route) ? [] : [{}, { bearerAuth: [] }];

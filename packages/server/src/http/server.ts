@@ -15,9 +15,6 @@ import { collectRoutes, matchRoute } from './routes.ts';
 import { AuditExport } from '../audit/export.ts';
 import { sendExport } from '../audit/respond.ts';
 
-/** Procedures whose capability a later release delivers; they answer 501 and the document says so. */
-export const NOT_YET = new Set<string>();
-
 const routes = collectRoutes(appRouter);
 
 function sendError(res: ServerResponse, error: unknown): void {
@@ -31,7 +28,7 @@ function sendError(res: ServerResponse, error: unknown): void {
 
 /** The API's request handler: the router's REST routes (as trpc-to-openapi describes them), /trpc, /openapi.json and /docs. */
 export function createApiHandler(services: Services, opts: { proxyToken?: string } = {}): (req: IncomingMessage, res: ServerResponse) => void {
-  const openApiJson = JSON.stringify(buildOpenApiDocument(appRouter, routes, { baseUrl: services.config.publicBaseUrl, version: '1.0.0', notYet: NOT_YET }));
+  const openApiJson = JSON.stringify(buildOpenApiDocument(appRouter, routes, { baseUrl: services.config.publicBaseUrl, version: '1.0.0' }));
 
   const createContext = ({ req }: { req: IncomingMessage }): RequestContext => ({
     services,

@@ -8,8 +8,6 @@ import { DELIVERY_TIMEOUT_MS, postWebhook } from './post.ts';
 import { isUuid } from './store.ts';
 import type { UrlPolicy } from './url-guard.ts';
 
-export { MAX_ATTEMPTS, nextState } from './attempts.ts';
-
 export interface DeliveryDeps {
   pool: Pool;
   clock: Clock;

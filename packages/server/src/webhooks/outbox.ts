@@ -29,8 +29,10 @@ export async function enqueueDeliveries(sql: Sql, deliveryIds: string[], delaySe
   );
 }
 
+type Subscriber = { id: string; accountId: string; events: string[] };
+
 /** The live subscriptions of these accounts to any of these kinds. */
-async function subscribersOf(sql: Sql, accountIds: string[], types: EventKind[]): Promise<Array<{ id: string; accountId: string; events: string[] }>> {
+async function subscribersOf(sql: Sql, accountIds: string[], types: EventKind[]): Promise<Subscriber[]> {
   if (accountIds.length === 0) return [];
   return sql.query(
     `SELECT id, account_id AS "accountId", events FROM webhook_subscriptions
@@ -45,7 +47,11 @@ async function subscribersOf(sql: Sql, accountIds: string[], types: EventKind[])
  * before commit leaves none of them; after commit, the worker delivers at least once. Returns the deliveries made.
  */
 export async function emitEvents(sql: Sql, events: OutboxEvent[], now: Date): Promise<number> {
-  const subscriptions = await subscribersOf(sql, events.map((e) => e.accountId), events.map((e) => e.type));
+  return fanOut(sql, events, await subscribersOf(sql, events.map((e) => e.accountId), events.map((e) => e.type)), now);
+}
+
+/** Stores the events that these subscriptions want, with their deliveries and jobs. */
+async function fanOut(sql: Sql, events: OutboxEvent[], subscriptions: Subscriber[], now: Date): Promise<number> {
   if (subscriptions.length === 0) return 0;
   const stored: Array<{ id: string; accountId: string; type: string; body: string }> = [];
   const deliveries: Array<{ id: string; eventId: string; subscriptionId: string }> = [];
@@ -76,7 +82,8 @@ export async function emitEvents(sql: Sql, events: OutboxEvent[], now: Date): Pr
  * transaction, so it is the record as committed). Reads nothing when no account involved has a subscription.
  */
 export async function emitAttestationEvents(sql: Sql, type: 'attestation.created' | 'attestation.revoked', items: Array<{ accountId: string; uid: string }>, verifyBaseUrl: string, now: Date): Promise<number> {
-  const accounts = new Set((await subscribersOf(sql, items.map((i) => i.accountId), [type])).map((s) => s.accountId));
+  const subscriptions = await subscribersOf(sql, items.map((i) => i.accountId), [type]);
+  const accounts = new Set(subscriptions.map((s) => s.accountId));
   const wanted = items.filter((i) => accounts.has(i.accountId));
   if (wanted.length === 0) return 0;
   const rows = await findByUids(sql, wanted.map((i) => i.uid.toLowerCase()));
@@ -84,7 +91,7 @@ export async function emitAttestationEvents(sql: Sql, type: 'attestation.created
     const row = rows.get(i.uid.toLowerCase());
     return row ? [{ accountId: i.accountId, type, data: toRecord(row, verifyBaseUrl) }] : [];
   });
-  return emitEvents(sql, events, now);
+  return fanOut(sql, events, subscriptions, now);
 }
 
 /** `batch.completed`: the batch's counts, every uid in request order, and its transaction (null when all off-chain). */
