@@ -2,19 +2,12 @@
 // section a full `pnpm bench` wrote (appended when there is none).
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import pg from 'pg';
 import { measureAuditExport, renderAuditExport } from './audit-export.ts';
+import { benchDatabases } from './databases.ts';
 
-const admin = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const name = `bench_audit_${Date.now()}`;
-const client = new pg.Client({ connectionString: admin });
-await client.connect();
-await client.query(`CREATE DATABASE ${name}`);
-await client.end();
+const databases = benchDatabases(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres');
 try {
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  const section = renderAuditExport(await measureAuditExport(url.toString(), Number(process.env.AUDIT_ROWS ?? 1_000_000)));
+  const section = renderAuditExport(await measureAuditExport(await databases.make('audit'), Number(process.env.AUDIT_ROWS ?? 1_000_000)));
   console.log(section);
   const file = join(import.meta.dirname, '../../../BENCHMARKS.md');
   const current = await readFile(file, 'utf8').catch(() => '# Benchmarks\n');
@@ -23,8 +16,5 @@ try {
   const updated = start === -1 ? current.trimEnd() + '\n' + section : current.slice(0, start) + section + (next === -1 ? '' : current.slice(next));
   await writeFile(file, updated);
 } finally {
-  const c = new pg.Client({ connectionString: admin });
-  await c.connect();
-  await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await c.end();
+  await databases.dropAll();
 }

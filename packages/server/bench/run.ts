@@ -13,6 +13,7 @@ import { systemClock } from '../src/clock.ts';
 import { createKeyService } from '../src/keys/service.ts';
 import { measure, type Figure } from './measure.ts';
 import { render } from './report.ts';
+import { benchDatabases } from './databases.ts';
 import { measureSigning } from './signing.ts';
 import { measureGas } from './gas.ts';
 import { measureOnchain } from './onchain.ts';
@@ -69,30 +70,9 @@ function startChild(args: string[], env: NodeJS.ProcessEnv, ready: RegExp | stri
   });
 }
 
-const extraDatabases: string[] = [];
-
-/** Another database on the same server as `url` (made fresh; dropped at the end of the run). */
-async function subDatabase(url: string, name: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  const dbName = `bench_${name}_${Date.now()}`;
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  await admin.end();
-  extraDatabases.push(dbName);
-  const next = new URL(url);
-  next.pathname = `/${dbName}`;
-  return next.toString();
-}
-
-async function dropExtraDatabases(url: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  for (const name of extraDatabases.splice(0)) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.end();
-}
-
 async function main(): Promise<void> {
   const db = await database();
+  const extra = benchDatabases(db.url);
   const children: ChildProcess[] = [];
   try {
     await applyMigrations(db.url);
@@ -170,7 +150,7 @@ async function main(): Promise<void> {
     const signing = await measureSigning();
     const gas = await measureGas();
     const onchain = await measureOnchain(
-      async (name) => (await subDatabase(db.url, name)),
+      (name) => extra.make(name),
       async (url) => {
         const p = createPrisma(url);
         const pool = createPool(url, 1);
@@ -184,16 +164,16 @@ async function main(): Promise<void> {
       },
       duration,
     );
-    const webhooks = await measureWebhooks((name) => subDatabase(db.url, name));
-    const auditExport = await measureAuditExport(await subDatabase(db.url, 'audit'));
-    const verify = await measureVerify((name) => subDatabase(db.url, name), duration);
+    const webhooks = await measureWebhooks((name) => extra.make(name));
+    const auditExport = await measureAuditExport(await extra.make('audit'));
+    const verify = await measureVerify((name) => extra.make(name), duration);
     const report = render({ figures, signing, gas, onchain, seeded: SEEDED, seedSeconds, duration, machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}`, database: process.env.DATABASE_URL ? 'the machine\'s PostgreSQL' : 'embedded PostgreSQL' });
     await writeFile(join(SERVER_DIR, '../../BENCHMARKS.md'), report + renderWebhooks(webhooks) + renderVerify(verify, duration) + renderAuditExport(auditExport));
     console.log(report);
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 500));
-    await dropExtraDatabases(db.url).catch(() => undefined);
+    await extra.dropAll().catch(() => undefined);
     await db.close();
   }
 }

@@ -1,0 +1,26 @@
+import pg from 'pg';
+
+/** Fresh databases on the server of `url`, each named `bench_<name>_<time>`, all dropped by `dropAll()`. */
+export function benchDatabases(url: string): { make(name: string): Promise<string>; dropAll(): Promise<void> } {
+  const made: string[] = [];
+  const onAdmin = async (statements: string[]) => {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      for (const statement of statements) await admin.query(statement);
+    } finally {
+      await admin.end();
+    }
+  };
+  return {
+    async make(name) {
+      const dbName = `bench_${name}_${Date.now()}`;
+      await onAdmin([`CREATE DATABASE ${dbName}`]);
+      made.push(dbName);
+      const next = new URL(url);
+      next.pathname = `/${dbName}`;
+      return next.toString();
+    },
+    dropAll: () => onAdmin(made.splice(0).map((dbName) => `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)),
+  };
+}
