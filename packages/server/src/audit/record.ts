@@ -22,9 +22,27 @@ export interface CallerInfo {
   procedure: string;
 }
 
-/** One entry in a transaction of its own: a refused call changed nothing whose transaction it could share. */
-function appendAlone(db: Db, fields: AuditFields): Promise<void> {
-  return db.$transaction((tx) => appendAudit(prismaSql(tx), fields));
+/**
+ * A refused call's entry (outcome `denied`) in a transaction of its own, since the refused call changed nothing
+ * whose transaction it could share. Never throws: the caller still gets its answer, and a missing entry is logged.
+ */
+async function appendDenial(deps: Deps, key: { accountId: string; prefix: string }, action: string, caller: CallerInfo, details: Record<string, unknown>): Promise<void> {
+  const fields: AuditFields = {
+    accountId: key.accountId,
+    at: new Date(deps.clock.now()),
+    action,
+    actorKeyPrefix: key.prefix,
+    resource: `api_key:${key.prefix}`,
+    outcome: 'denied',
+    ip: caller.ip,
+    requestId: caller.requestId,
+    details,
+  };
+  try {
+    await deps.db.$transaction((tx) => appendAudit(prismaSql(tx), fields));
+  } catch (error) {
+    deps.log.error({ requestId: caller.requestId, error: describeError(error) }, `audit entry ${action} not written`);
+  }
 }
 
 /**
@@ -32,17 +50,7 @@ function appendAlone(db: Db, fields: AuditFields): Promise<void> {
  * awaited by the request: its answer must not take longer for a known prefix than for an unknown one.
  */
 export function recordAuthFailure(deps: Deps, failure: KnownKeyFailure, caller: CallerInfo): void {
-  appendAlone(deps.db, {
-    accountId: failure.accountId,
-    at: new Date(deps.clock.now()),
-    action: 'auth.failed',
-    actorKeyPrefix: failure.prefix,
-    resource: `api_key:${failure.prefix}`,
-    outcome: 'denied',
-    ip: caller.ip,
-    requestId: caller.requestId,
-    details: { reason: failure.reason, procedure: caller.procedure },
-  }).catch((error: unknown) => deps.log.error({ requestId: caller.requestId, error: describeError(error) }, 'audit entry auth.failed not written'));
+  void appendDenial(deps, failure, 'auth.failed', caller, { reason: failure.reason, procedure: caller.procedure });
 }
 
 function quotaRefusal(error: unknown): AppError | undefined {
@@ -55,20 +63,5 @@ export async function recordQuotaRefusal(deps: Deps, auth: AuthenticatedKey, err
   const refusal = quotaRefusal(error);
   if (!refusal) return;
   const { tier, kind, used, limit } = refusal.details as { tier: string; kind: string; used: number; limit: number };
-  try {
-    await appendAlone(deps.db, {
-      accountId: auth.accountId,
-      at: new Date(deps.clock.now()),
-      action: 'quota.refused',
-      actorKeyPrefix: auth.prefix,
-      resource: `api_key:${auth.prefix}`,
-      outcome: 'denied',
-      ip: caller.ip,
-      requestId: caller.requestId,
-      details: { procedure: caller.procedure, tier, kind, used, limit },
-    });
-  } catch (auditError) {
-    // the caller still gets its 429; the missing entry is logged loudly
-    deps.log.error({ requestId: caller.requestId, error: describeError(auditError) }, 'audit entry quota.refused not written');
-  }
+  await appendDenial(deps, auth, 'quota.refused', caller, { procedure: caller.procedure, tier, kind, used, limit });
 }
