@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPublicClient, createWalletClient, encodeAbiParameters, encodeFunctionData, encodePacked, http, keccak256, toHex, zeroAddress, zeroHash, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { foundry } from 'viem/chains';
 import { EAS_ARTIFACT, SCHEMA_REGISTRY_ARTIFACT } from '../src/chain/contracts.ts';
 import { startDevChain } from '../src/chain/dev-chain.ts';
+import { rpcChain } from '../src/chain/rpc-chain.ts';
 import { encodeAttestationData, SCHEMA, SCHEMA_UID } from '../src/chain/schema.ts';
 
 const KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
@@ -23,6 +23,7 @@ export async function measureGas(): Promise<GasFigures> {
   const chain = await startDevChain({ dataDir: dir, deployerKey: KEY });
   try {
     const transport = http(chain.rpcUrl);
+    const foundry = rpcChain(chain.chainId, chain.rpcUrl);
     const publicClient = createPublicClient({ chain: foundry, transport });
     const wallet = createWalletClient({ chain: foundry, transport, account: privateKeyToAccount(KEY) });
     const send = async (data: Hex, to: Hex) => (await publicClient.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to, data }), pollingInterval: 50 })).gasUsed;

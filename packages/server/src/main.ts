@@ -23,8 +23,7 @@ import { startWorker } from './worker.ts';
 import { deliverTask, sweepDeliveries } from './webhooks/deliver.task.ts';
 import { DELIVER_TASK } from './webhooks/outbox.ts';
 import type { Resolver } from './webhooks/url-guard.ts';
-import { Redis } from 'ioredis';
-import { memoryWindowStore, redisWindowStore, type WindowStore } from './limits/sliding-window.ts';
+import { connectRedis, memoryWindowStore, redisWindowStore, type WindowStore } from './limits/sliding-window.ts';
 
 /** How often a worker looks for deliveries that a dead worker left behind, and how overdue they must be. */
 const SWEEP_EVERY_MS = 10_000;
@@ -80,8 +79,7 @@ export async function startService(
     const readiness: Record<string, ReadinessCheck> = { ...opts.readiness };
     let windows: WindowStore = memoryWindowStore();
     if (config.redisUrl) {
-      const redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: false });
-      await redis.connect();
+      const redis = await connectRedis(config.redisUrl);
       stack.push(async () => void (await redis.quit()));
       windows = redisWindowStore(redis);
       readiness.redis = async () => void (await redis.ping());

@@ -1,12 +1,12 @@
 import { startVerifyServer, type RunningVerifyServer } from '@attestation-service/verify-web';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { createPublicClient, http, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { knownDeployment } from './chain/contracts.ts';
 import { ConfigError, type Config } from './config.ts';
 import { describeError } from './http/error-response.ts';
 import { PROXY_TOKEN_HEADER } from './http/request.ts';
-import { memoryWindowStore, redisWindowStore, type WindowStore } from './limits/sliding-window.ts';
+import { connectRedis, memoryWindowStore, redisWindowStore, type WindowStore } from './limits/sliding-window.ts';
 import type { Logger } from './log.ts';
 
 export interface VerifyPartInputs {
@@ -59,8 +59,7 @@ export async function startVerifyOnly(config: Config, log: Logger): Promise<{ ur
   let windows: WindowStore = memoryWindowStore();
   let redis: Redis | undefined;
   if (config.redisUrl) {
-    redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: false });
-    await redis.connect();
+    redis = await connectRedis(config.redisUrl);
     windows = redisWindowStore(redis);
   }
   const apiUrl = config.verify.apiUrl ?? config.publicBaseUrl;

@@ -8,7 +8,7 @@ import { startService, type RunningService } from '../../server/src/main.ts';
 import { createTestDatabase } from '../../server/test/support/database.ts';
 import { call, fundedKey, randomIp } from '../../server/test/support/service.ts';
 
-const CLI = join(import.meta.dirname, '../../server/src/cli.ts');
+const CLI = join(import.meta.dirname, '../../server/bin/attestation-service.mjs');
 let service: RunningService;
 let attester: string;
 

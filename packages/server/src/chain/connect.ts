@@ -1,10 +1,11 @@
 import { join } from 'node:path';
-import { createPublicClient, createWalletClient, defineChain, http, type Hex, type PublicClient, type WalletClient } from 'viem';
+import { createPublicClient, createWalletClient, http, type Hex, type PublicClient, type WalletClient } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import type { Config } from '../config.ts';
 import { ConfigError } from '../config.ts';
 import { EAS_ARTIFACT, knownDeployment } from './contracts.ts';
 import { startDevChain } from './dev-chain.ts';
+import { rpcChain } from './rpc-chain.ts';
 import { ensureSchemaRegistered } from './register-schema.ts';
 
 /** Everything the service knows of its chain: where, which contracts, and the one relayer/attester account. */
@@ -24,7 +25,7 @@ export interface Chain {
 }
 
 function clients(rpcUrl: string, chainId: number, key: Hex) {
-  const chain = defineChain({ id: chainId, name: `chain-${chainId}`, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+  const chain = rpcChain(chainId, rpcUrl);
   const transport = http(rpcUrl, { timeout: 10_000, retryCount: 0 });
   const account = privateKeyToAccount(key);
   return {

@@ -5,9 +5,9 @@ import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { createPublicClient, createWalletClient, getAddress, http, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { foundry } from 'viem/chains';
 import { EAS_ARTIFACT, SCHEMA_REGISTRY_ARTIFACT } from './contracts.ts';
 import { ensureSchemaRegistered } from './register-schema.ts';
+import { ANVIL_CHAIN_ID, rpcChain } from './rpc-chain.ts';
 
 export interface DevChain {
   rpcUrl: string;
@@ -77,8 +77,9 @@ export async function startDevChain(opts: { dataDir: string; deployerKey: Hex; b
     const rpcUrl = `http://127.0.0.1:${port}`;
     await waitForRpc(rpcUrl, child);
     const transport = http(rpcUrl);
-    const publicClient = createPublicClient({ chain: foundry, transport });
-    const wallet = createWalletClient({ chain: foundry, transport, account: privateKeyToAccount(opts.deployerKey) });
+    const chain = rpcChain(ANVIL_CHAIN_ID, rpcUrl);
+    const publicClient = createPublicClient({ chain, transport });
+    const wallet = createWalletClient({ chain, transport, account: privateKeyToAccount(opts.deployerKey) });
 
     const saved = existsSync(deploymentPath) ? (JSON.parse(readFileSync(deploymentPath, 'utf8')) as { eas: Hex; schemaRegistry: Hex }) : undefined;
     const deployed = saved && (await publicClient.getCode({ address: saved.eas })) && (await publicClient.getCode({ address: saved.schemaRegistry }));
@@ -96,7 +97,7 @@ export async function startDevChain(opts: { dataDir: string; deployerKey: Hex; b
       opts.log?.(`deployed SchemaRegistry at ${schemaRegistry} and EAS at ${eas}`);
     }
     await ensureSchemaRegistered(publicClient, wallet, addresses!.schemaRegistry);
-    return { rpcUrl, chainId: foundry.id, eas: addresses!.eas, schemaRegistry: addresses!.schemaRegistry, stop };
+    return { rpcUrl, chainId: ANVIL_CHAIN_ID, eas: addresses!.eas, schemaRegistry: addresses!.schemaRegistry, stop };
   } catch (error) {
     await stop();
     throw error;

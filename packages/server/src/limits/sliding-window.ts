@@ -75,3 +75,14 @@ export function redisWindowStore(redis: Redis, prefix = 'ratelimit:'): WindowSto
     },
   };
 }
+
+/**
+ * A connected Redis client for the shared window store: a fast failure rather than a queue when Redis is away.
+ * ioredis is imported here, only when REDIS_URL is set, so a process without Redis does not load it.
+ */
+export async function connectRedis(url: string): Promise<Redis> {
+  const { Redis: Client } = await import('ioredis');
+  const redis = new Client(url, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: false });
+  await redis.connect();
+  return redis;
+}

@@ -2,8 +2,8 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
-/** The CLI's entry point, run with this Node (type stripping) as the `attestation-service` bin would. */
-export const CLI = join(import.meta.dirname, '../../src/cli.ts');
+/** The CLI's entry point, the `attestation-service` bin, run with this Node. */
+export const CLI = join(import.meta.dirname, '../../bin/attestation-service.mjs');
 
 /** Runs the CLI to completion with this environment; never throws for a non-zero exit. */
 export async function runCli(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

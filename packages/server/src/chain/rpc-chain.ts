@@ -1,0 +1,12 @@
+import { defineChain, type Chain } from 'viem';
+
+/** anvil's default chain id. */
+export const ANVIL_CHAIN_ID = 31_337;
+
+/**
+ * A viem chain for an RPC we are given. Defined here rather than taken from `viem/chains`: that module defines
+ * every chain viem knows, and importing it for one entry costs the process about 25 MB of memory.
+ */
+export function rpcChain(chainId: number, rpcUrl: string): Chain {
+  return defineChain({ id: chainId, name: `chain-${chainId}`, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+}
