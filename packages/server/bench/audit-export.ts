@@ -121,7 +121,7 @@ export async function measureAuditExport(databaseUrl: string, rows = 1_000_000):
     // the same API with V8's own young generation limit here (2 × 32 MB): the baseline for the bin's choice
     const defaultHeap = await child(['--max-semi-space-size=32', 'bin/attestation-service.mjs', 'serve', '--api'], { DATABASE_URL: databaseUrl, PORT: String(port + 1), LOG_LEVEL: 'warn', DATA_DIR: dataDir }, /attestation-service: API on/);
     children.push(defaultHeap.proc);
-    // the two bench-only servers get the young generation limit that the bin gives `serve` (SERVE_V8_FLAGS)
+    // the two bench-only servers get the young generation limit that the bin gives the API (API_V8_FLAGS)
     const baseline = await child(['--max-semi-space-size=8', 'bench/audit-baseline-server.ts'], { DATABASE_URL: databaseUrl }, /listening (\d+)/);
     children.push(baseline.proc);
     const lean = await child(['--max-semi-space-size=8', 'bench/audit-export-server.ts'], { DATABASE_URL: databaseUrl }, /listening (\d+)/);
@@ -177,7 +177,7 @@ ${rows.join('\n')}
   (viem and the EAS artifacts, Prisma, tRPC and the OpenAPI document, pino), loaded from the compile cache that
   \`./dev setup\` fills, so without Node's type stripper; the two bench-only servers are plain \`.ts\` files and
   load it (about 18 MB).
-- Every process here has a young generation of at most 2 × 8 MB, as the bin gives \`serve\`. Under a long export
+- Every process here has a young generation of at most 2 × 8 MB, as the bin gives a process serving the API. Under a long export
   V8 grows the young generation to its limit, which is most of the difference between "before" and "peak". The
   last two rows are the same exports from a \`serve --api\` with V8's own limit here, 2 × 32 MB.
 - The baseline streams CSV with no per-row JavaScript at all; the export's extra cost is its keyset round trips,

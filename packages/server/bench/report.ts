@@ -30,8 +30,8 @@ ${rows.join('\n')}
   each request a random uid or content hash from a random client address (so the per-IP limit does not bite).
 - Creates rotate over 100 enterprise keys (6 000/min each), each with new random content, off-chain mode: SHA-256,
   EIP-712 signature, one transaction with the audit entry.
-- A \`serve\` process runs with a young generation of at most 2 × 8 MB (\`--max-semi-space-size=8\`, set by
-  bin/attestation-service.mjs). The rows marked "V8's default" are a second \`serve --api\` on the same database
+- A process serving the API runs with a young generation of at most 2 × 8 MB (\`--max-semi-space-size=8\`, set
+  by bin/attestation-service.mjs). The rows marked "V8's default" are a second \`serve --api\` on the same database
   with V8's own limit here, 2 × 32 MB: the baseline for that choice (throughput and peak RSS).
 
 ## Off-chain signing, one core

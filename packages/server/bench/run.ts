@@ -136,7 +136,7 @@ async function main(): Promise<void> {
     api.kill('SIGTERM');
 
     // the same reads and creates against a `serve --api` whose young generation has V8's default limit here
-    // (2 × 32 MB) rather than the 2 × 8 MB the bin gives a `serve` (bin/attestation-service.mjs)
+    // (2 × 32 MB) rather than the 2 × 8 MB the bin gives an API process (bin/attestation-service.mjs)
     const defaultPort = apiPort + 1;
     const { child: defaultHeap } = await startChild([`--max-semi-space-size=${V8_DEFAULT_SEMI_SPACE_MB}`, 'bin/attestation-service.mjs', 'serve', '--api'], { DATABASE_URL: db.url, PORT: String(defaultPort), LOG_LEVEL: 'info', TRUST_PROXY: 'true' }, 'attestation-service: API on');
     children.push(defaultHeap);

@@ -8,7 +8,7 @@ const starts = (stdout: string) => stdout.split('\n').filter((line) => line.star
 const flagsOf = (stdout: string) => starts(stdout).map(([, flags]) => flags);
 
 describe('the attestation-service bin', () => {
-  it('gives a serve process a young generation of 2 × 8 MB, in the same process (execve)', async () => {
+  it('gives an API process a young generation of 2 × 8 MB, in the same process (execve)', async () => {
     const run = await runCli({ ...process.env, NODE_OPTIONS: PRINT_FLAGS }, 'serve', '--help');
     expect(run.code).toBe(0);
     expect(flagsOf(run.stdout)).toEqual([[], ['--max-semi-space-size=8']]);
@@ -22,8 +22,12 @@ describe('the attestation-service bin', () => {
     expect(flagsOf(inOptions.stdout)).toEqual([[]]);
   });
 
-  it('does not touch the other commands', async () => {
-    const run = await runCli({ ...process.env, NODE_OPTIONS: PRINT_FLAGS }, 'keys', '--help');
-    expect(flagsOf(run.stdout)).toEqual([[]]);
+  it('gives it to serve --api and to serve with the API among its parts, not to a worker or the verify app alone', async () => {
+    const flags = async (...args: string[]) => flagsOf((await runCli({ ...process.env, NODE_OPTIONS: PRINT_FLAGS }, ...args, '--help')).stdout).at(-1);
+    expect(await flags('serve', '--api')).toEqual(['--max-semi-space-size=8']);
+    expect(await flags('serve', '--worker', '--api')).toEqual(['--max-semi-space-size=8']);
+    expect(await flags('serve', '--worker')).toEqual([]);
+    expect(await flags('serve', '--verify')).toEqual([]);
+    expect(await flags('keys')).toEqual([]);
   });
 });
