@@ -6,9 +6,9 @@ import { enableCompileCache } from './compile-cache.mjs';
 /**
  * V8 flags for a process that serves the API (`serve`, `serve --api`). Under any long run of allocation V8 grows the
  * young generation to its limit, two semi-spaces of 32 MB on a machine with a few GB. Capped at 2 × 8 MB, a
- * 1 000 000-row audit export peaks at 141 MB instead of 160, and the API holds 28–64 MB less under load, for about
- * 8 % of its read throughput (1–15 % over runs). A worker alone keeps V8's default: with 8 MB it delivered webhooks
- * 15 % slower. docs/operations.md has the figures. V8 reads the flag only when the process starts, so a process
+ * 1 000 000-row audit export peaks at 142 MB instead of 161, and the API holds 28–64 MB less under load, for about
+ * 8 % of its read and 3–12 % of its create throughput. A worker alone keeps V8's default: with 8 MB it delivered
+ * webhooks 15 % slower. docs/operations.md has the figures. V8 reads the flag only when the process starts, so a process
  * started without it replaces itself (execve: same pid, no second process) with one that has it. A flag the operator
  * sets, on the command line or in NODE_OPTIONS, wins.
  */
