@@ -2,8 +2,7 @@
 // (`serve --api`, a child of its own), the export pipeline alone (bench/audit-export-server.ts: the same code
 // without the API's other modules), and as the baseline PostgreSQL's COPY ... TO STDOUT piped into a bare
 // node:http response. Same database, same run.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,9 +12,9 @@ import { applyMigrations } from '../src/db/migrate.ts';
 import { createPrisma } from '../src/db/prisma.ts';
 import { createPool } from '../src/db/sql.ts';
 import { createKeyService } from '../src/keys/service.ts';
+import { API_HEAP_FLAG, rssMb, startChild, V8_DEFAULT_HEAP, V8_DEFAULT_HEAP_FLAG } from './children.ts';
 
-const SERVER_DIR = join(import.meta.dirname, '..');
-const DEFAULT_HEAP = "(serve --api, V8's default young generation, 2 × 32 MB)";
+const DEFAULT_HEAP = `(serve --api, ${V8_DEFAULT_HEAP})`;
 
 export interface ExportFigure {
   name: string;
@@ -31,33 +30,6 @@ export interface AuditExportBench {
   rows: number;
   seedSeconds: number;
   figures: ExportFigure[];
-}
-
-function rssMb(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return match ? Number(match[1]) / 1024 : 0;
-}
-
-/** Starts a node child and resolves once it prints `ready` (or a line matching it). */
-function child(args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<{ proc: ChildProcess; match: RegExpMatchArray }> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, args, { cwd: SERVER_DIR, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let seen = '';
-    const onData = (chunk: Buffer) => {
-      seen += chunk.toString();
-      const match = seen.match(ready);
-      if (match) {
-        proc.stdout!.resume();
-        proc.stderr!.resume();
-        proc.stdout!.removeAllListeners('data');
-        proc.stderr!.removeAllListeners('data');
-        resolve({ proc, match });
-      }
-    };
-    proc.stdout!.on('data', onData);
-    proc.stderr!.on('data', onData);
-    proc.once('exit', (code) => reject(new Error(`child exited with ${code}: ${seen.slice(-2000)}`)));
-  });
 }
 
 /** Downloads `url`, counting lines, while sampling the serving process's RSS every 50 ms. */
@@ -116,26 +88,26 @@ export async function measureAuditExport(databaseUrl: string, rows = 1_000_000):
   const children: ChildProcess[] = [];
   try {
     const port = 18_900 + Math.floor(Math.random() * 90);
-    const api = await child(['bin/attestation-service.mjs', 'serve', '--api'], { DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'warn', DATA_DIR: dataDir }, /attestation-service: API on/);
-    children.push(api.proc);
+    const api = await startChild(['bin/attestation-service.mjs', 'serve', '--api'], { DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'warn', DATA_DIR: dataDir }, /attestation-service: API on/);
+    children.push(api.child);
     // the same API with V8's own young generation limit here (2 × 32 MB): the baseline for the bin's choice
-    const defaultHeap = await child(['--max-semi-space-size=32', 'bin/attestation-service.mjs', 'serve', '--api'], { DATABASE_URL: databaseUrl, PORT: String(port + 1), LOG_LEVEL: 'warn', DATA_DIR: dataDir }, /attestation-service: API on/);
-    children.push(defaultHeap.proc);
-    // the two bench-only servers get the young generation limit that the bin gives the API (API_V8_FLAGS)
-    const baseline = await child(['--max-semi-space-size=8', 'bench/audit-baseline-server.ts'], { DATABASE_URL: databaseUrl }, /listening (\d+)/);
-    children.push(baseline.proc);
-    const lean = await child(['--max-semi-space-size=8', 'bench/audit-export-server.ts'], { DATABASE_URL: databaseUrl }, /listening (\d+)/);
-    children.push(lean.proc);
+    const defaultHeap = await startChild([V8_DEFAULT_HEAP_FLAG, 'bin/attestation-service.mjs', 'serve', '--api'], { DATABASE_URL: databaseUrl, PORT: String(port + 1), LOG_LEVEL: 'warn', DATA_DIR: dataDir }, /attestation-service: API on/);
+    children.push(defaultHeap.child);
+    // the two bench-only servers get the young generation limit that the bin gives the API
+    const baseline = await startChild([API_HEAP_FLAG, 'bench/audit-baseline-server.ts'], { DATABASE_URL: databaseUrl }, /listening (\d+)/);
+    children.push(baseline.child);
+    const lean = await startChild([API_HEAP_FLAG, 'bench/audit-export-server.ts'], { DATABASE_URL: databaseUrl }, /listening (\d+)/);
+    children.push(lean.child);
     const auth = { authorization: `Bearer ${key}` };
     const leanUrl = (format: string) => `http://127.0.0.1:${lean.match[1]}/?format=${format}&account=${accountId}`;
     const figures = [
-      await download('baseline: COPY … TO STDOUT (CSV) piped to node:http', `http://127.0.0.1:${baseline.match[1]}/?account=${accountId}`, {}, baseline.proc.pid!, 1),
-      await download('export pipeline alone, CSV', leanUrl('csv'), {}, lean.proc.pid!, 1),
-      await download('export pipeline alone, JSON', leanUrl('json'), {}, lean.proc.pid!, 2),
-      await download('GET /v1/audit/export?format=csv (serve --api)', `http://127.0.0.1:${port}/v1/audit/export?format=csv`, auth, api.proc.pid!, 1),
-      await download('GET /v1/audit/export?format=json (serve --api)', `http://127.0.0.1:${port}/v1/audit/export?format=json`, auth, api.proc.pid!, 2),
-      await download(`GET /v1/audit/export?format=csv ${DEFAULT_HEAP}`, `http://127.0.0.1:${port + 1}/v1/audit/export?format=csv`, auth, defaultHeap.proc.pid!, 1),
-      await download(`GET /v1/audit/export?format=json ${DEFAULT_HEAP}`, `http://127.0.0.1:${port + 1}/v1/audit/export?format=json`, auth, defaultHeap.proc.pid!, 2),
+      await download('baseline: COPY … TO STDOUT (CSV) piped to node:http', `http://127.0.0.1:${baseline.match[1]}/?account=${accountId}`, {}, baseline.child.pid!, 1),
+      await download('export pipeline alone, CSV', leanUrl('csv'), {}, lean.child.pid!, 1),
+      await download('export pipeline alone, JSON', leanUrl('json'), {}, lean.child.pid!, 2),
+      await download('GET /v1/audit/export?format=csv (serve --api)', `http://127.0.0.1:${port}/v1/audit/export?format=csv`, auth, api.child.pid!, 1),
+      await download('GET /v1/audit/export?format=json (serve --api)', `http://127.0.0.1:${port}/v1/audit/export?format=json`, auth, api.child.pid!, 2),
+      await download(`GET /v1/audit/export?format=csv ${DEFAULT_HEAP}`, `http://127.0.0.1:${port + 1}/v1/audit/export?format=csv`, auth, defaultHeap.child.pid!, 1),
+      await download(`GET /v1/audit/export?format=json ${DEFAULT_HEAP}`, `http://127.0.0.1:${port + 1}/v1/audit/export?format=json`, auth, defaultHeap.child.pid!, 2),
     ];
     return { rows, seedSeconds, figures };
   } finally {

@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { readFileSync } from 'node:fs';
+import { rssMb } from './children.ts';
 
 export interface Figure {
   name: string;
@@ -9,12 +9,6 @@ export interface Figure {
   non2xx: number;
   errors: number;
   peakRssMb: number;
-}
-
-/** Resident set size of a process, from /proc (Linux). */
-function rssMb(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return match ? Number(match[1]) / 1024 : 0;
 }
 
 /** Runs autocannon against one endpoint while sampling the server's RSS every 100 ms. */

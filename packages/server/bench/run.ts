@@ -1,17 +1,17 @@
 // pnpm bench: measures the API against a bare node:http baseline in the same run and writes BENCHMARKS.md.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type autocannon from 'autocannon';
-import pg from 'pg';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import { applyMigrations } from '../src/db/migrate.ts';
 import { createPrisma } from '../src/db/prisma.ts';
 import { createPool } from '../src/db/sql.ts';
 import { systemClock } from '../src/clock.ts';
 import { createKeyService } from '../src/keys/service.ts';
+import { startChild, V8_DEFAULT_HEAP, V8_DEFAULT_HEAP_FLAG } from './children.ts';
 import { measure, type Figure } from './measure.ts';
 import { render } from './report.ts';
 import { benchDatabases } from './databases.ts';
@@ -26,68 +26,31 @@ const SERVER_DIR = join(import.meta.dirname, '..');
 const SEEDED = 100_000;
 const KEYS = 100;
 const duration = Number(process.env.BENCH_SECONDS ?? 10);
-/** V8's own limit on one semi-space on this machine kind (a young generation of 2 × 32 MB), read off a running process. */
-const V8_DEFAULT_SEMI_SPACE_MB = 32;
-const DEFAULT_HEAP = `(young generation at V8's default, 2 × ${V8_DEFAULT_SEMI_SPACE_MB} MB)`;
+const DEFAULT_HEAP = `(${V8_DEFAULT_HEAP})`;
 
-async function database(): Promise<{ url: string; close(): Promise<void> }> {
-  const admin = process.env.DATABASE_URL;
-  if (!admin) {
-    const dir = await mkdtemp(join(tmpdir(), 'bench-pg-'));
-    const embedded = await startEmbeddedPostgres({ dataDir: dir });
-    return { url: embedded.databaseUrl, close: async () => (await embedded.stop(), await rm(dir, { recursive: true, force: true })) };
-  }
-  const name = `bench_${Date.now()}`;
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  await client.query(`CREATE DATABASE ${name}`);
-  await client.end();
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    close: async () => {
-      const c = new pg.Client({ connectionString: admin });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
-
-/** Starts a node child and resolves once its output shows `ready`, with what it printed so far. */
-function startChild(args: string[], env: NodeJS.ProcessEnv, ready: RegExp | string): Promise<{ child: ChildProcess; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: SERVER_DIR, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let seen = '';
-    const onData = (chunk: Buffer) => {
-      seen += chunk.toString();
-      if (typeof ready === 'string' ? seen.includes(ready) : ready.test(seen)) {
-        child.stdout!.removeAllListeners('data');
-        child.stdout!.resume(); // keep draining the log lines, as a real log shipper would
-        resolve({ child, output: seen });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`child exited with ${code}: ${seen.slice(-2000)}`)));
-  });
+/** The PostgreSQL server the bench makes its databases on: DATABASE_URL's, or an embedded one of its own. */
+async function postgresServer(): Promise<{ url: string; close(): Promise<void> }> {
+  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, close: async () => {} };
+  const dir = await mkdtemp(join(tmpdir(), 'bench-pg-'));
+  const embedded = await startEmbeddedPostgres({ dataDir: dir });
+  return { url: embedded.databaseUrl, close: async () => (await embedded.stop(), await rm(dir, { recursive: true, force: true })) };
 }
 
 async function main(): Promise<void> {
-  const db = await database();
-  const extra = benchDatabases(db.url);
+  const server = await postgresServer();
+  const databases = benchDatabases(server.url);
   const children: ChildProcess[] = [];
   try {
-    await applyMigrations(db.url);
-    const prisma = createPrisma(db.url);
-    const keyPool = createPool(db.url, 1);
+    const databaseUrl = await databases.make('api');
+    await applyMigrations(databaseUrl);
+    const prisma = createPrisma(databaseUrl);
+    const keyPool = createPool(databaseUrl, 1);
     const keyService = createKeyService(prisma, keyPool, systemClock);
     const keys: string[] = [];
     for (let i = 0; i < KEYS; i++) keys.push((await keyService.create({ tier: 'enterprise', account: `bench-${i % 10}` })).key);
 
     const apiPort = 18_500 + Math.floor(Math.random() * 400);
-    const { child: api } = await startChild(['bin/attestation-service.mjs', 'serve', '--api'], { DATABASE_URL: db.url, PORT: String(apiPort), LOG_LEVEL: 'info', TRUST_PROXY: 'true' }, 'attestation-service: API on');
+    const { child: api } = await startChild(['bin/attestation-service.mjs', 'serve', '--api'], { DATABASE_URL: databaseUrl, PORT: String(apiPort), LOG_LEVEL: 'info', TRUST_PROXY: 'true' }, /attestation-service: API on/);
     children.push(api);
     const base = `http://127.0.0.1:${apiPort}`;
 
@@ -108,9 +71,9 @@ async function main(): Promise<void> {
     await prisma.$disconnect();
     await keyPool.end();
 
-    const { child: baseline, output } = await startChild(['bench/baseline-server.ts'], { PORT: '0' }, /listening \d+/);
+    const { child: baseline, match: listening } = await startChild(['bench/baseline-server.ts'], { PORT: '0' }, /listening (\d+)/);
     children.push(baseline);
-    const baselineUrl = `http://127.0.0.1:${/listening (\d+)/.exec(output)![1]}`;
+    const baselineUrl = `http://127.0.0.1:${listening[1]}`;
 
     const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]!;
     const ip = () => `10.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}`;
@@ -138,7 +101,7 @@ async function main(): Promise<void> {
     // the same reads and creates against a `serve --api` whose young generation has V8's default limit here
     // (2 × 32 MB) rather than the 2 × 8 MB the bin gives an API process (bin/attestation-service.mjs)
     const defaultPort = apiPort + 1;
-    const { child: defaultHeap } = await startChild([`--max-semi-space-size=${V8_DEFAULT_SEMI_SPACE_MB}`, 'bin/attestation-service.mjs', 'serve', '--api'], { DATABASE_URL: db.url, PORT: String(defaultPort), LOG_LEVEL: 'info', TRUST_PROXY: 'true' }, 'attestation-service: API on');
+    const { child: defaultHeap } = await startChild([V8_DEFAULT_HEAP_FLAG, 'bin/attestation-service.mjs', 'serve', '--api'], { DATABASE_URL: databaseUrl, PORT: String(defaultPort), LOG_LEVEL: 'info', TRUST_PROXY: 'true' }, /attestation-service: API on/);
     children.push(defaultHeap);
     const defaultBase = `http://127.0.0.1:${defaultPort}`;
     figures.push(await measure(`GET /v1/attestations/:uid ${DEFAULT_HEAP}`, defaultHeap.pid!, { ...opts, url: defaultBase, requests: [readByUid] }));
@@ -148,7 +111,7 @@ async function main(): Promise<void> {
     const signing = await measureSigning();
     const gas = await measureGas();
     const onchain = await measureOnchain(
-      (name) => extra.make(name),
+      (name) => databases.make(name),
       async (url) => {
         const p = createPrisma(url);
         const pool = createPool(url, 1);
@@ -162,17 +125,17 @@ async function main(): Promise<void> {
       },
       duration,
     );
-    const webhooks = await measureWebhooks((name) => extra.make(name));
-    const auditExport = await measureAuditExport(await extra.make('audit'));
-    const verify = await measureVerify((name) => extra.make(name), duration);
+    const webhooks = await measureWebhooks((name) => databases.make(name));
+    const auditExport = await measureAuditExport(await databases.make('audit'));
+    const verify = await measureVerify((name) => databases.make(name), duration);
     const report = render({ figures, signing, gas, onchain, seeded: SEEDED, seedSeconds, duration, machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}`, database: process.env.DATABASE_URL ? 'the machine\'s PostgreSQL' : 'embedded PostgreSQL' });
     await writeFile(join(SERVER_DIR, '../../BENCHMARKS.md'), report + renderWebhooks(webhooks) + renderVerify(verify, duration) + renderAuditExport(auditExport));
     console.log(report);
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 500));
-    await extra.dropAll().catch(() => undefined);
-    await db.close();
+    await databases.dropAll().catch(() => undefined);
+    await server.close();
   }
 }
 

@@ -1,23 +1,10 @@
 import type { Sql } from '../db/sql.ts';
 import type { AuditFields } from './chain.ts';
-import type { ExportFormat } from './contracts.ts';
+import type { AuditEntry, ExportFormat } from './contracts.ts';
 import { csvCellSql } from './csv.ts';
 
-/** An audit_entries row as the queries below return it. */
-export interface AuditRow {
-  id: string;
-  accountId: string;
-  at: Date;
-  action: string;
-  actorKeyPrefix: string | null;
-  resource: string;
-  outcome: string;
-  ip: string | null;
-  requestId: string | null;
-  details: Record<string, unknown>;
-  prevHash: string;
-  hash: string;
-}
+/** An audit_entries row as the queries below return it: an exported entry whose `at` is still a Date. */
+export type AuditRow = Omit<AuditEntry, 'at'> & { at: Date };
 
 // `id` is selected as text (a bigint); ORDER BY must name the table's column, not this text alias
 const COLUMNS = `id::text AS id, account_id::text AS "accountId", at, action, actor_key_prefix AS "actorKeyPrefix", resource, outcome, ip,

@@ -1,0 +1,41 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const SERVER_DIR = join(import.meta.dirname, '..');
+
+/** The young generation the bin gives a process serving the API (API_V8_FLAGS in bin/attestation-service.mjs). */
+export const API_HEAP_FLAG = '--max-semi-space-size=8';
+/** V8's own limit on one semi-space on this machine kind, read off a running process: the baseline for that choice. */
+export const V8_DEFAULT_HEAP_FLAG = '--max-semi-space-size=32';
+export const V8_DEFAULT_HEAP = "V8's default young generation, 2 × 32 MB";
+
+/** Resident set size of a process, from /proc (Linux). */
+export function rssMb(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) / 1024 : 0;
+}
+
+/**
+ * Starts a node child in the server package and resolves once its output (stdout or stderr) matches `ready`, with
+ * the match (a port it printed, say). Its output is drained from then on, as a real log shipper would.
+ */
+export function startChild(args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: SERVER_DIR, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let seen = '';
+    const onData = (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = seen.match(ready);
+      if (!match) return;
+      for (const stream of [child.stdout!, child.stderr!]) {
+        stream.removeAllListeners('data');
+        stream.resume();
+      }
+      resolve({ child, match });
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`child exited with ${code}: ${seen.slice(-2000)}`)));
+  });
+}
