@@ -20,8 +20,19 @@ export interface RequestContext {
   responseHeaders: Record<string, string>;
 }
 
-/** `successStatus` is the REST status of a successful call (201 for creations, 204 for deletions). */
-export type Meta = OpenApiMeta<{ successStatus?: number }>;
+/** What a route adds to its OpenAPI operation beyond what zod describes (a streamed body, its own statuses). */
+export interface RouteDocs {
+  /** The whole success response object, in place of the one generated from the output schema. */
+  success?: Record<string, unknown>;
+  /** More statuses, or more meaning for a status the operation already lists (appended to its description). */
+  errors?: Record<number, string>;
+}
+
+/**
+ * `successStatus` is the REST status of a successful call (201 for creations, 204 for deletions); `probe` marks
+ * health and readiness (set by `unmeteredProcedure`: they take no key at all); `docs` see RouteDocs.
+ */
+export type Meta = OpenApiMeta<{ successStatus?: number; probe?: boolean; docs?: RouteDocs }>;
 
 const t = initTRPC
   .context<RequestContext>()
@@ -36,7 +47,7 @@ const t = initTRPC
 export const router = t.router;
 
 /** Health and readiness: never limited, so probes always get an answer. */
-export const unmeteredProcedure = t.procedure;
+export const unmeteredProcedure = t.procedure.meta({ probe: true });
 
 /**
  * A route anyone may call: limited per client IP, or, when the call carries an API key, per key by its tier (a

@@ -2,7 +2,7 @@ import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import type { AnyRouter } from '@trpc/server';
 import { ERROR_CODES } from '../errors.ts';
 import type { Route } from './routes.ts';
-import { auditEntryComponent, EXPORT_ERRORS, exportSuccessResponse } from '../audit/openapi.ts';
+import { auditEntryComponent } from '../audit/openapi.ts';
 
 type Responses = Record<string, unknown>;
 type Operation = { operationId?: string; security?: unknown; responses: Responses; parameters?: unknown[] };
@@ -12,9 +12,6 @@ const ERROR_REF = { $ref: '#/components/schemas/Error' };
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ERROR_REF } } });
 
 /** Statuses an operation can answer besides success, with what they mean there. */
-/** Health and readiness: public, unmetered, never authenticated. */
-const isProbe = (route: Route) => route.procedure.startsWith('system.');
-
 function errorsOf(route: Route): Record<number, string> {
   const errors: Record<number, string> = {
     400: 'VALIDATION_FAILED: the request does not match this contract (details.errors lists each problem)',
@@ -22,7 +19,7 @@ function errorsOf(route: Route): Record<number, string> {
     500: 'INTERNAL_ERROR: our fault; the X-Request-Id helps support find it',
   };
   if (route.protect) errors[401] = 'MISSING_API_KEY, INVALID_API_KEY or API_KEY_REVOKED';
-  else if (!isProbe(route)) errors[401] = 'INVALID_API_KEY or API_KEY_REVOKED: a key was sent and is not valid (public reads need none)';
+  else if (!route.probe) errors[401] = 'INVALID_API_KEY or API_KEY_REVOKED: a key was sent and is not valid (public reads need none)';
   if (route.path.includes('{')) errors[404] = 'NOT_FOUND: no such resource (or not yours)';
   if (route.method === 'POST') {
     errors[400] += '; INVALID_JSON: the body is not JSON';
@@ -40,7 +37,10 @@ function errorsOf(route: Route): Record<number, string> {
     errors[503] = 'CHAIN_UNAVAILABLE';
   }
   if (route.procedure === 'system.ready') errors[503] = 'NOT_READY: details.components names what is failing';
-  if (route.procedure === 'audit.export') Object.assign(errors, { ...EXPORT_ERRORS, 400: `${errors[400]}; ${EXPORT_ERRORS[400]}` });
+  for (const [status, description] of Object.entries(route.docs?.errors ?? {})) {
+    const code = Number(status);
+    errors[code] = errors[code] ? `${errors[code]}; ${description}` : description;
+  }
   return errors;
 }
 
@@ -87,11 +87,11 @@ export function buildOpenApiDocument(router: AnyRouter, routes: Route[], opts: {
     const responses: Responses = {};
     if (route.successStatus === 204) responses['204'] = { description: 'Done; no body' };
     else responses[String(route.successStatus)] = { ...success, description: success?.description ?? 'Success' };
-    if (route.procedure === 'audit.export') responses['200'] = exportSuccessResponse();
+    if (route.docs?.success) responses[String(route.successStatus)] = route.docs.success;
     for (const [status, description] of Object.entries(errorsOf(route))) responses[status] = errorResponse(description);
     op.responses = responses;
     // public reads take an optional key (its tier's limit instead of the anonymous per-IP one); probes take none
-    if (!route.protect) op.security = isProbe(route) ? [] : [{}, { bearerAuth: [] }];
+    if (!route.protect) op.security = route.probe ? [] : [{}, { bearerAuth: [] }];
     if (route.method === 'POST') {
       op.parameters = [
         ...(op.parameters ?? []),

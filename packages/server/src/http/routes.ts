@@ -1,5 +1,5 @@
 import type { AnyRouter } from '@trpc/server';
-import type { Meta } from '../trpc.ts';
+import type { Meta, RouteDocs } from '../trpc.ts';
 
 /** A REST route as the router declares it. */
 export interface Route {
@@ -9,6 +9,9 @@ export interface Route {
   procedure: string;
   successStatus: number;
   protect: boolean;
+  /** Health and readiness: public and never authenticated. */
+  probe: boolean;
+  docs?: RouteDocs;
 }
 
 /** Every REST route of the router, read from the procedures' openapi meta. */
@@ -19,7 +22,7 @@ export function collectRoutes(router: AnyRouter): Route[] {
     if (!meta?.openapi) continue;
     const { method, path, protect = true } = meta.openapi;
     const pattern = new RegExp(`^${path.replace(/\{(\w+)\}/g, '(?<$1>[^/]+)')}/?$`);
-    routes.push({ method, path, pattern, procedure, successStatus: meta.successStatus ?? 200, protect });
+    routes.push({ method, path, pattern, procedure, successStatus: meta.successStatus ?? 200, protect, probe: meta.probe ?? false, docs: meta.docs });
   }
   return routes;
 }
