@@ -11,6 +11,7 @@ import { createLogger } from './log.ts';
 import { openDatabase, startService } from './main.ts';
 import { auditVerify } from './audit/cli.ts';
 import { deliveriesCommand } from './webhooks/cli.ts';
+import { UsageError } from './errors.ts';
 
 const USAGE = `attestation-service <command>
 
@@ -23,8 +24,6 @@ const USAGE = `attestation-service <command>
   deliveries replay DELIVERY_ID            send a dead delivery again (same X-Service-Delivery)
   migrate                                  apply database migrations
 `;
-
-class UsageError extends Error {}
 
 function print(json: boolean, value: object, text: string): void {
   console.log(json ? JSON.stringify(value) : text);
@@ -100,14 +99,7 @@ async function audit(config: Config, args: string[], flags: { account?: string; 
 
 async function deliveries(config: Config, args: string[], flags: { state?: string; account?: string; limit?: string; json?: boolean }): Promise<void> {
   if (args[0] !== 'list' && !(args[0] === 'replay' && args[1])) throw new UsageError(args[0] === 'replay' ? 'deliveries replay needs the delivery id' : `unknown deliveries command: ${args[0] ?? '(none)'}`);
-  const ok = await withDatabase(config, async (databaseUrl) => {
-    try {
-      return await deliveriesCommand(databaseUrl, args, flags);
-    } catch (error) {
-      if (error instanceof Error && error.message.startsWith('--')) throw new UsageError(error.message);
-      throw error;
-    }
-  });
+  const ok = await withDatabase(config, (databaseUrl) => deliveriesCommand(databaseUrl, args, flags));
   if (!ok) process.exitCode = 1;
 }
 

@@ -80,3 +80,6 @@ export interface ErrorBody {
 export function notFound(what: string): AppError {
   return new AppError('NOT_FOUND', `${what} was not found.`);
 }
+
+/** A command line the CLI cannot take: printed with the usage, exit 2 (cli.ts). */
+export class UsageError extends Error {}

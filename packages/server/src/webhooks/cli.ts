@@ -1,5 +1,6 @@
 import { systemClock } from '../clock.ts';
 import { createPool, pgSql } from '../db/sql.ts';
+import { UsageError } from '../errors.ts';
 import { DELIVERY_STATES } from './contracts.ts';
 import { replayDelivery } from './service.ts';
 import { supportDeliveries, type DeliverySummary } from './store.ts';
@@ -16,9 +17,9 @@ function line(d: DeliverySummary): string {
  */
 export async function deliveriesCommand(databaseUrl: string, args: string[], flags: { state?: string | undefined; account?: string | undefined; limit?: string | undefined; json?: boolean | undefined }): Promise<boolean> {
   const [action, id] = args;
-  if (action === 'list' && flags.state !== undefined && !(DELIVERY_STATES as readonly string[]).includes(flags.state)) throw new Error(`--state must be one of ${DELIVERY_STATES.join(', ')}`);
+  if (action === 'list' && flags.state !== undefined && !(DELIVERY_STATES as readonly string[]).includes(flags.state)) throw new UsageError(`--state must be one of ${DELIVERY_STATES.join(', ')}`);
   const limit = flags.limit === undefined ? 50 : Number(flags.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new Error('--limit must be 1–1000');
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit must be 1–1000');
   const pool = createPool(databaseUrl, 1);
   try {
     if (action === 'list') {
