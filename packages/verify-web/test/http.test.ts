@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memoryWindowStore } from '../../server/src/limits/sliding-window.ts';
-import { startVerifyServer } from '../src/index.ts';
-import { createAttestation, randomIp, revoke, startStack, type Stack } from './support.ts';
+import { createAttestation, randomIp, revoke, startAnotherApp, startStack, type Stack } from './support.ts';
 
 let stack: Stack;
 let onchain: { uid: string; txHash: string | null };
@@ -117,16 +115,7 @@ describe('CORS and headers', () => {
 
 describe('when the chain does not answer', () => {
   it('says "cannot verify now" with 503 and Retry-After, never a verdict and never a 500', async () => {
-    const blind = await startVerifyServer({
-      apiUrl: stack.svc.url,
-      rpcUrl: 'http://127.0.0.1:9', // the discard port: connection refused
-      chainId: stack.svc.chain.chainId,
-      easAddress: stack.svc.chain.eas as `0x${string}`,
-      attester: stack.attester,
-      port: 0,
-      host: '127.0.0.1',
-      windows: memoryWindowStore(),
-    });
+    const blind = await startAnotherApp(stack, { rpcUrl: 'http://127.0.0.1:9', trustProxy: false }); // the discard port: connection refused
     try {
       const page = await fetch(`${blind.url}/${onchain.uid}`);
       expect(page.status).toBe(503);
@@ -146,18 +135,7 @@ describe('when the chain does not answer', () => {
 
 describe('rate limits', () => {
   it('limits badge calls per client IP, with Retry-After; other addresses are unaffected', async () => {
-    const limited = await startVerifyServer({
-      apiUrl: stack.svc.url,
-      rpcUrl: stack.svc.chain.rpcUrl,
-      chainId: stack.svc.chain.chainId,
-      easAddress: stack.svc.chain.eas as `0x${string}`,
-      attester: stack.attester,
-      port: 0,
-      host: '127.0.0.1',
-      windows: memoryWindowStore(),
-      trustProxy: true,
-      badgeLimitPerMinute: 3,
-    });
+    const limited = await startAnotherApp(stack, { badgeLimitPerMinute: 3 });
     try {
       const ip = randomIp();
       const hit = (who: string) => fetch(`${limited.url}/api/attestation/${onchain.uid}/badge.svg`, { headers: { 'x-forwarded-for': who } });

@@ -28,6 +28,27 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+function startApp(svc: TestService, attester: `0x${string}`, opts: Partial<VerifyServerOptions>): Promise<RunningVerifyServer> {
+  return startVerifyServer({
+    apiUrl: svc.url,
+    rpcUrl: svc.chain.rpcUrl,
+    chainId: svc.chain.chainId,
+    easAddress: svc.chain.eas as `0x${string}`,
+    attester,
+    port: 0,
+    host: '127.0.0.1',
+    windows: memoryWindowStore(),
+    // tests that are not about limits send their own X-Forwarded-For (see randomIp), as the API's tests do
+    trustProxy: true,
+    ...opts,
+  });
+}
+
+/** One more verify app in front of the stack's API, with these options changed (stop it yourself). */
+export function startAnotherApp(stack: Stack, opts: Partial<VerifyServerOptions>): Promise<RunningVerifyServer> {
+  return startApp(stack.svc, stack.attester, opts);
+}
+
 /**
  * The real API (with its relayer) on a fresh database and the run's anvil, and the verify app in front of it on a
  * port the API's VERIFY_BASE_URL names, so records' verifyUrl and the app agree.
@@ -38,19 +59,7 @@ export async function startStack(opts: Partial<VerifyServerOptions> = {}): Promi
   const svc = await startTestService({ env: { VERIFY_BASE_URL: base } });
   const attester = privateKeyToAccount(svc.services.config.chain.relayerPrivateKey).address;
   try {
-    const verify = await startVerifyServer({
-      apiUrl: svc.url,
-      rpcUrl: svc.chain.rpcUrl,
-      chainId: svc.chain.chainId,
-      easAddress: svc.chain.eas as `0x${string}`,
-      attester,
-      port,
-      host: '127.0.0.1',
-      windows: memoryWindowStore(),
-      // tests that are not about limits send their own X-Forwarded-For (see randomIp), as the API's tests do
-      trustProxy: true,
-      ...opts,
-    });
+    const verify = await startApp(svc, attester, { port, ...opts });
     return { svc, verify, attester, stop: async () => void (await Promise.all([verify.stop(), svc.stop()])) };
   } catch (error) {
     await svc.stop();
