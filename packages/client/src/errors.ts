@@ -2,6 +2,7 @@
 export type ErrorCode =
   | 'INVALID_JSON'
   | 'VALIDATION_FAILED'
+  | 'MALFORMED_REQUEST'
   | 'MISSING_API_KEY'
   | 'INVALID_API_KEY'
   | 'API_KEY_REVOKED'
@@ -9,15 +10,19 @@ export type ErrorCode =
   | 'NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'
   | 'NOT_ACCEPTABLE'
+  | 'REQUEST_TIMEOUT'
   | 'ALREADY_REVOKED'
+  | 'ALREADY_EXISTS'
   | 'IDEMPOTENCY_CONFLICT'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'RATE_LIMITED'
   | 'QUOTA_EXCEEDED'
+  | 'HEADERS_TOO_LARGE'
   | 'INTERNAL_ERROR'
   | 'NOT_IMPLEMENTED'
   | 'CHAIN_UNAVAILABLE'
+  | 'SERVICE_UNAVAILABLE'
   | 'NOT_READY'
   /** The SDK could not reach the service, or got an answer it could not read. */
   | 'NETWORK_ERROR';

@@ -6,7 +6,7 @@ export interface RetryOptions {
   maxDelayMs?: number;
 }
 
-const RETRYABLE_CODES = new Set(['RATE_LIMITED', 'CHAIN_UNAVAILABLE', 'NOT_READY']);
+const RETRYABLE_CODES = new Set(['RATE_LIMITED', 'CHAIN_UNAVAILABLE', 'SERVICE_UNAVAILABLE', 'NOT_READY']);
 
 /** What an error body says its code is (tRPC's `error.data.code` or REST's `code`), when it says. */
 async function codeOf(res: Response): Promise<string | undefined> {
