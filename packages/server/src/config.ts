@@ -26,7 +26,7 @@ const schema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   VERIFY_PORT: port.default(8081),
   PUBLIC_BASE_URL: url.optional(),
-  VERIFY_BASE_URL: url.default('http://localhost:8081'),
+  VERIFY_BASE_URL: url.optional(),
   API_URL: url.optional(),
   VERIFY_API_KEY: z.string().regex(/^svc_(free|pro|enterprise)_[0-9a-f]{12}_[0-9a-f]{32}$/, 'must be an API key (svc_<tier>_<prefix>_<secret>)').optional(),
   ATTESTER_ADDRESS: address.optional(),
@@ -54,6 +54,12 @@ const schema = z.object({
 
 export type Config = ReturnType<typeof toConfig>;
 
+/** The host a browser on this machine reaches a listener on HOST by: `localhost` for loopback and wildcards. */
+function browserHost(host: string): string {
+  if (['127.0.0.1', '0.0.0.0', '::'].includes(host)) return 'localhost';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
 /** Thrown at boot for a malformed variable; its message is the one line the operator sees. */
 export class ConfigError extends Error {}
 
@@ -75,7 +81,7 @@ function toConfig(v: z.infer<typeof schema>) {
     host: v.HOST,
     verifyPort: v.VERIFY_PORT,
     publicBaseUrl: trimSlash(v.PUBLIC_BASE_URL ?? `http://${v.HOST === '0.0.0.0' ? 'localhost' : v.HOST}:${v.PORT}`),
-    verifyBaseUrl: trimSlash(v.VERIFY_BASE_URL),
+    verifyBaseUrl: trimSlash(v.VERIFY_BASE_URL ?? `http://${browserHost(v.HOST)}:${v.VERIFY_PORT}`),
     /** Where `serve --verify` on its own reads the API (default PUBLIC_BASE_URL); the service attester it trusts. */
     verify: { apiUrl: v.API_URL === undefined ? undefined : trimSlash(v.API_URL), attester: v.ATTESTER_ADDRESS as `0x${string}` | undefined, apiKey: v.VERIFY_API_KEY },
     dataDir: resolve(v.DATA_DIR),
