@@ -1,5 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /** Resolves a host name to every address it has (the system resolver by default; tests inject their own). */
 export type Resolver = (hostname: string) => Promise<Array<{ address: string; family: 4 | 6 }>>;
@@ -7,53 +8,85 @@ export type Resolver = (hostname: string) => Promise<Array<{ address: string; fa
 export const systemResolver: Resolver = async (hostname) =>
   (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family as 4 | 6 }));
 
+// The address classes are ipaddr.js's (maintained with the IANA special-purpose registries): only its `unicast`
+// is a place a receiver may live. What it calls private, loopback, link-local (cloud metadata at 169.254.169.254),
+// unique-local (fd00:ec2::254), carrier-grade NAT, reserved, documentation, benchmarking, multicast and the rest
+// are refused.
+const RANGE_WORDS: Record<string, string> = {
+  unspecified: 'unspecified', broadcast: 'broadcast', multicast: 'multicast', linkLocal: 'link-local', loopback: 'loopback',
+  carrierGradeNat: 'carrier-grade NAT', private: 'private', reserved: 'reserved', uniqueLocal: 'unique-local (private)',
+  deprecatedSiteLocal: 'site-local (private)', discard: 'discard-only', benchmarking: 'benchmarking',
+};
+
+/** Global unicast IPv6 (RFC 4291 §2.4): everything else that ipaddr.js leaves `unicast` is unassigned. */
+const GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR('2000::/3');
+
+const ipv4Of = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 255, low >> 8, low & 255]);
+
 /**
- * Addresses a receiver may never be: this host, private networks, link-local (cloud metadata lives at
- * 169.254.169.254 and fd00:ec2::254), carrier-grade NAT, multicast, documentation and reserved ranges.
+ * The IPv4 addresses an IPv6 address carries (DESIGN.md §7), which decide where a packet to it really goes:
+ * mapped `::ffff:0:0/96`, SIIT `::ffff:0:0:0/96`, NAT64 `64:ff9b::/96` and `64:ff9b:1::/48` (RFC 8215, last 32 bits),
+ * IPv4-compatible `::/96` (deprecated; ipaddr.js calls it unicast), 6to4 `2002::/16` (bits 16–47), and Teredo
+ * `2001::/32`: its server (bits 32–63) and its client (the last 32 bits inverted), both judged.
  */
-const blocked = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15],
-  ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) blocked.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [
-  ['::', 128], ['::1', 128], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
-] as const) blocked.addSubnet(net, bits, 'ipv6');
-
-/** The IPv4 address an IPv6 one carries (mapped `::ffff:a.b.c.d`, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`), if any. */
-function embeddedIpv4(address: string): string | undefined {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1];
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower) ?? /^2002:([0-9a-f]{1,4}):([0-9a-f]{1,4}):/.exec(lower);
-  if (!hex) return undefined;
-  const n = (parseInt(hex[1]!, 16) << 16) | parseInt(hex[2]!, 16);
-  return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
+function carriedIpv4(address: ipaddr.IPv6): ipaddr.IPv4[] | undefined {
+  const p = address.parts as [number, number, number, number, number, number, number, number];
+  switch (address.range()) {
+    case 'ipv4Mapped':
+    case 'rfc6145':
+    case 'rfc6052':
+      return [ipv4Of(p[6], p[7])];
+    case '6to4':
+      return [ipv4Of(p[1], p[2])];
+    case 'teredo':
+      return [ipv4Of(p[2], p[3]), ipv4Of(p[6] ^ 0xffff, p[7] ^ 0xffff)];
+    case 'unicast':
+      return p.slice(0, 6).every((part) => part === 0) ? [ipv4Of(p[6], p[7])] : undefined;
+    default:
+      return undefined;
+  }
 }
 
-/** Whether a receiver may live at this IP address. */
+/** Why an address is no place for a receiver, or undefined when it is public. */
+function whyNotPublic(address: string): string | undefined {
+  if (!isIP(address)) return 'not an IP address';
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv4') {
+    const range = (parsed as ipaddr.IPv4).range();
+    return range === 'unicast' ? undefined : `a ${RANGE_WORDS[range] ?? range} address`;
+  }
+  const v6 = parsed as ipaddr.IPv6;
+  const carried = carriedIpv4(v6);
+  if (carried) {
+    const inside = carried.map((v4) => [v4.toString(), whyNotPublic(v4.toString())] as const).find(([, why]) => why);
+    return inside && `carrying ${inside[0]}, ${inside[1]}`;
+  }
+  const range = v6.range();
+  if (range !== 'unicast') return `a ${RANGE_WORDS[range] ?? range} address`;
+  return v6.match(GLOBAL_UNICAST) ? undefined : 'outside global unicast (2000::/3)';
+}
+
+/** Whether a receiver may live at this IP address (an IPv6 one that carries an IPv4 one is judged by that). */
 export function isPublicAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return !blocked.check(address, 'ipv4');
-  if (family !== 6) return false;
-  const v4 = embeddedIpv4(address);
-  if (v4 !== undefined) return isPublicAddress(v4);
-  return !blocked.check(address, 'ipv6');
+  return whyNotPublic(address) === undefined;
 }
+
+/** Ports a receiver may listen on: HTTPS's own, or unprivileged ones (not SSH, SMTP, databases' low ports...). */
+const isAllowedPort = (port: number) => port === 443 || (port >= 1024 && port <= 65535);
 
 export class UnsafeUrlError extends Error {}
 
 export interface UrlPolicy {
-  /** WEBHOOK_ALLOW_PRIVATE_URLS: http and private, loopback and link-local receivers (local development, tests). */
+  /** WEBHOOK_ALLOW_PRIVATE_URLS: http, any port, and private, loopback and link-local receivers (development, tests). */
   allowPrivate: boolean;
   resolve: Resolver;
 }
 
 /**
- * Checks a receiver URL and resolves it: https (unless private URLs are allowed), no credentials, and every
- * address its host resolves to public. Returns the vetted addresses: the caller connects to one of those and
- * never resolves again, so a DNS answer that changes between check and connect (rebinding) cannot reach inside.
+ * Checks a receiver URL and resolves it: https on 443 or 1024–65535 (unless private URLs are allowed), no
+ * credentials, and every address its host resolves to public. Returns the vetted addresses: the caller connects
+ * to one of those and never resolves again, so a DNS answer that changes between check and connect (rebinding)
+ * cannot reach inside.
  */
 export async function vetUrl(raw: string, policy: UrlPolicy): Promise<{ url: URL; addresses: Array<{ address: string; family: 4 | 6 }> }> {
   let url: URL;
@@ -64,6 +97,8 @@ export async function vetUrl(raw: string, policy: UrlPolicy): Promise<{ url: URL
   }
   if (url.protocol !== 'https:' && !(policy.allowPrivate && url.protocol === 'http:')) throw new UnsafeUrlError('must use https');
   if (url.username || url.password) throw new UnsafeUrlError('must not carry credentials');
+  const port = url.port === '' ? 443 : Number(url.port);
+  if (!policy.allowPrivate && !isAllowedPort(port)) throw new UnsafeUrlError(`port ${port} is not allowed: use 443 or 1024–65535`);
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   let addresses: Array<{ address: string; family: 4 | 6 }>;
   if (isIP(host)) addresses = [{ address: host, family: isIP(host) as 4 | 6 }];
@@ -76,8 +111,10 @@ export async function vetUrl(raw: string, policy: UrlPolicy): Promise<{ url: URL
     if (addresses.length === 0) throw new UnsafeUrlError(`host ${host} could not be resolved`);
   }
   if (!policy.allowPrivate) {
-    const inside = addresses.find((a) => !isPublicAddress(a.address));
-    if (inside) throw new UnsafeUrlError(`resolves to ${inside.address}, a loopback, private, link-local or reserved address`);
+    for (const { address } of addresses) {
+      const why = whyNotPublic(address);
+      if (why) throw new UnsafeUrlError(`resolves to ${address}, ${why}; receivers must be public`);
+    }
   }
   return { url, addresses };
 }
