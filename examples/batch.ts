@@ -1,5 +1,5 @@
 // Batch: up to 100 attestations in one request; every on-chain item goes into ONE multiAttest transaction.
-//   ATTESTATION_API_URL=http://127.0.0.1:8080 ATTESTATION_API_KEY=svc_pro_… node batch.ts
+//   ATTESTATION_API_URL=http://127.0.0.1:8080 ATTESTATION_API_KEY=svc_pro_… ./dev example batch [RUN_LABEL]
 import { createClient, isServiceError } from '@attestation-service/client';
 
 const client = createClient({ baseUrl: process.env.ATTESTATION_API_URL ?? 'http://127.0.0.1:8080', apiKey: process.env.ATTESTATION_API_KEY });

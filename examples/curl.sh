@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The quick start over REST with curl: create an off-chain attestation, read it back, search by content hash.
-#   ATTESTATION_API_URL=http://127.0.0.1:8080 ATTESTATION_API_KEY=svc_free_… ./curl.sh
+#   ATTESTATION_API_URL=http://127.0.0.1:8080 ATTESTATION_API_KEY=svc_free_… ./dev example curl [CONTENT]
 set -euo pipefail
 API="${ATTESTATION_API_URL:-http://127.0.0.1:8080}"
 KEY="${ATTESTATION_API_KEY:?set ATTESTATION_API_KEY to a key from: attestation-service keys create --tier free}"

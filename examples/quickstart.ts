@@ -1,5 +1,5 @@
 // SDK quick start: create an off-chain attestation, read it back, find it by content hash.
-//   ATTESTATION_API_URL=http://127.0.0.1:8080 ATTESTATION_API_KEY=svc_free_… node quickstart.ts
+//   ATTESTATION_API_URL=http://127.0.0.1:8080 ATTESTATION_API_KEY=svc_free_… ./dev example quickstart [CONTENT]
 import { createHash } from 'node:crypto';
 import { createClient, isServiceError } from '@attestation-service/client';
 

@@ -1,5 +1,5 @@
 // Revoke: the relayer signs the revocation for you (EAS.revoke on-chain, EAS.revokeOffchain for off-chain ones).
-//   ATTESTATION_API_URL=http://127.0.0.1:8080 ATTESTATION_API_KEY=svc_pro_… node revoke.ts [UID]
+//   ATTESTATION_API_URL=http://127.0.0.1:8080 ATTESTATION_API_KEY=svc_pro_… ./dev example revoke [UID]
 import { createClient, isServiceError } from '@attestation-service/client';
 
 const client = createClient({ baseUrl: process.env.ATTESTATION_API_URL ?? 'http://127.0.0.1:8080', apiKey: process.env.ATTESTATION_API_KEY });

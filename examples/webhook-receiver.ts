@@ -1,10 +1,10 @@
 // A webhook receiver: checks X-Service-Signature over the raw body, and handles each X-Service-Delivery once.
-//   WEBHOOK_SECRET=<64 hex from the subscription> PORT=4000 node webhook-receiver.ts
+//   WEBHOOK_SECRET=<64 hex from the subscription> PORT=4000 ./dev example webhook-receiver
 // Without WEBHOOK_SECRET it subscribes itself (needs ATTESTATION_API_URL, ATTESTATION_API_KEY and, for a local
 // http:// receiver, a service started with WEBHOOK_ALLOW_PRIVATE_URLS=true) and prints the secret it was given.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createClient, verifyWebhookSignature } from '@attestation-service/client';
+import { createClient, isServiceError, verifyWebhookSignature } from '@attestation-service/client';
 
 const MAX_BODY = 1024 * 1024;
 // In production keep these in your database (a unique key on the delivery id), so restarts and replicas agree.
@@ -48,7 +48,26 @@ console.log(`listening on ${url}`);
 
 if (!secret) {
   const client = createClient({ baseUrl: process.env.ATTESTATION_API_URL ?? 'http://127.0.0.1:8080', apiKey: process.env.ATTESTATION_API_KEY });
-  const subscription = await client.webhooks.create({ url, events: ['attestation.created', 'attestation.revoked', 'batch.completed'] });
-  secret = subscription.secret;
-  console.log(`subscribed ${subscription.id}; its secret (shown once): ${secret}`);
+  try {
+    const subscription = await client.webhooks.create({ url, events: ['attestation.created', 'attestation.revoked', 'batch.completed'] });
+    secret = subscription.secret;
+    console.log(`subscribed ${subscription.id}; its secret (shown once): ${secret}`);
+  } catch (error) {
+    console.error(whySubscribingFailed(error));
+    process.exit(1);
+  }
+}
+
+// What went wrong, in words: the usual cause is a service that (rightly, by default) refuses a local http:// URL.
+function whySubscribingFailed(error: unknown): string {
+  if (!isServiceError(error)) return `could not subscribe: ${error instanceof Error ? error.message : String(error)}`;
+  const refusedUrl = error.is('VALIDATION_FAILED') && error.details.errors.some((e) => e.path === 'url');
+  if (!refusedUrl) return `could not subscribe: ${error.status} ${error.code}: ${error.message}`;
+  return [
+    `could not subscribe: the service refused ${url}: ${error.message}`,
+    'A receiver on this machine is a private http:// address, which the service accepts only when it runs with',
+    'WEBHOOK_ALLOW_PRIVATE_URLS=true (for local development: WEBHOOK_ALLOW_PRIVATE_URLS=true ./dev start).',
+    'Otherwise expose this receiver at a public https:// URL, subscribe that URL, and run this program with',
+    'WEBHOOK_SECRET set to the secret the subscription gave you.',
+  ].join('\n');
 }

@@ -96,3 +96,18 @@ describe('examples/ against a live server', () => {
     }
   }, 60_000);
 });
+
+describe('examples/webhook-receiver.ts against a service that refuses local receivers', () => {
+  it('explains WEBHOOK_ALLOW_PRIVATE_URLS and exits 1 without a stack trace', async () => {
+    const strict = await startTestService({ worker: false });
+    try {
+      const strictEnv = { ...process.env, ATTESTATION_API_URL: strict.url, ATTESTATION_API_KEY: (await strict.createKey('pro')).key, PORT: '0' };
+      const result = await run(process.execPath, [join(DIR, 'webhook-receiver.ts')], { env: strictEnv, cwd: DIR }).catch((e: { code: number; stderr: string }) => e);
+      expect(result).toMatchObject({ code: 1, stderr: expect.stringContaining('WEBHOOK_ALLOW_PRIVATE_URLS=true') });
+      expect((result as { stderr: string }).stderr).toContain('public https:// URL');
+      expect((result as { stderr: string }).stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      await strict.stop();
+    }
+  }, 60_000);
+});
