@@ -33,6 +33,7 @@ export interface ErrorDetailsByCode {
   RATE_LIMITED: { limit: number; windowSeconds: number; retryAfterSeconds: number };
   QUOTA_EXCEEDED: { tier: string; kind: 'onchain'; used: number; limit: number; resetsAt: number };
   NOT_READY: { components: Record<string, string>; failing: string[] };
+  ALREADY_EXISTS: { id: string };
 }
 
 export type ErrorDetails<C extends ErrorCode> = C extends keyof ErrorDetailsByCode ? ErrorDetailsByCode[C] : Record<string, unknown>;

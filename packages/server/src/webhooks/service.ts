@@ -8,7 +8,9 @@ import { AppError, notFound } from '../errors.ts';
 import type { AuthenticatedKey } from '../keys/service.ts';
 import type { Delivery, EventKind } from './contracts.ts';
 import { enqueueDeliveries } from './outbox.ts';
-import { deleteSubscription, deliveryPage, insertSubscription, isUuid, listSubscriptions, ownsSubscription } from './store.ts';
+import {
+  deleteSubscription, deliveryPage, insertSubscription, isUrlTaken, isUuid, listSubscriptions, liveSubscriptionTo, ownsSubscription,
+} from './store.ts';
 import { UnsafeUrlError, vetUrl, type UrlPolicy } from './url-guard.ts';
 
 /** Live subscriptions per account: enough for every environment and team, few enough to fan out cheaply. */
@@ -24,6 +26,13 @@ export interface CreatedWebhook {
 
 function invalidUrl(message: string): AppError {
   return new AppError('VALIDATION_FAILED', `url ${message}.`, { errors: [{ path: 'url', message }] });
+}
+
+/** 409: one URL at most once per account, so one event is never fanned out twice to the same receiver. */
+function alreadySubscribed(id: string): AppError {
+  const message = `This account already subscribes this URL (subscription ${id}): reuse it, or delete it first `
+    + `(DELETE /v1/webhooks/${id}) to subscribe again.`;
+  return new AppError('ALREADY_EXISTS', message, { id });
 }
 
 function encodeCursor(row: { createdAt: string; id: string }): string {
@@ -52,25 +61,35 @@ export function createWebhookService(deps: { pool: Pool; clock: Clock; policy: U
   });
 
   return {
-    /** Subscribes after vetting the URL (https, public addresses only); the secret is returned this once. */
+    /**
+     * Subscribes after vetting the URL (https, public addresses, allowed ports), stored as `new URL(url).href` so
+     * one URL is one subscription per account (409 otherwise); the secret is returned this once.
+     */
     async create(auth: AuthenticatedKey, input: { url: string; events: EventKind[] }, request: RequestInfo): Promise<CreatedWebhook> {
+      let url: string;
       try {
-        await vetUrl(input.url, policy);
+        url = (await vetUrl(input.url, policy)).url.href;
       } catch (error) {
         if (error instanceof UnsafeUrlError) throw invalidUrl(error.message);
         throw error;
       }
       const events = [...new Set(input.events)];
       const at = new Date(clock.now());
-      const created: CreatedWebhook = { id: randomUUID(), url: input.url, events, secret: randomBytes(32).toString('hex'), createdAt: at.toISOString() };
+      const created: CreatedWebhook = { id: randomUUID(), url, events, secret: randomBytes(32).toString('hex'), createdAt: at.toISOString() };
       await inTransaction(pool, async (tx) => {
-        // the account row's lock serialises concurrent subscribes of one account, so the limit holds
+        // the account row's lock serialises concurrent subscribes of one account: the limit and one-URL rule hold
         await tx.query(`SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE`, [auth.accountId]);
+        const existing = await liveSubscriptionTo(tx, auth.accountId, url);
+        if (existing) throw alreadySubscribed(existing);
         const [{ live } = { live: 0 }] = await tx.query<{ live: number }>(`SELECT count(*)::int AS live FROM webhook_subscriptions WHERE account_id = $1 AND deleted_at IS NULL`, [auth.accountId]);
         if (live >= MAX_SUBSCRIPTIONS) throw new AppError('VALIDATION_FAILED', `An account may have at most ${MAX_SUBSCRIPTIONS} subscriptions; delete one first.`, { errors: [{ path: '', message: `at most ${MAX_SUBSCRIPTIONS} subscriptions` }] });
         await insertSubscription(tx, { ...created, accountId: auth.accountId, createdAt: at });
         await appendAudit(tx, audit(auth, request, at, 'webhook.subscribed', `webhook:${created.id}`, { url: created.url, events }));
         await request.idempotency?.complete(tx, created); // last: once stored, the claim is never released
+      }).catch(async (error: unknown) => {
+        // the unique index is the backstop for a writer that skips the account lock
+        const existing = isUrlTaken(error) ? await liveSubscriptionTo(sql, auth.accountId, url) : undefined;
+        throw existing ? alreadySubscribed(existing) : error;
       });
       if (request.idempotency) request.idempotency.completed = true;
       return created;

@@ -22,6 +22,27 @@ export async function insertSubscription(sql: Sql, row: SubscriptionRow & { acco
   ]);
 }
 
+/** The partial unique index that holds one live subscription per (account, URL): fan-out amplification. */
+export const ONE_URL_PER_ACCOUNT = 'webhook_subscriptions_account_id_url_key';
+
+/** Whether an insert failed on ONE_URL_PER_ACCOUNT (a concurrent subscribe to the same URL won). */
+export const isUrlTaken = (error: unknown): boolean =>
+  (error as { code?: string } | null)?.code === '23505' && (error as { constraint?: string }).constraint === ONE_URL_PER_ACCOUNT;
+
+const sameUrl = (stored: string, href: string) => URL.canParse(stored) && new URL(stored).href === href;
+
+/**
+ * The id of this account's live subscription to this URL (`href` normalized by `new URL`), if any. Compared in
+ * code, so rows stored before URLs were normalized are found too; an account has at most a few dozen.
+ */
+export async function liveSubscriptionTo(sql: Sql, accountId: string, href: string): Promise<string | undefined> {
+  const rows = await sql.query<{ id: string; url: string }>(
+    `SELECT id, url FROM webhook_subscriptions WHERE account_id = $1 AND deleted_at IS NULL ORDER BY created_at, id`,
+    [accountId],
+  );
+  return rows.find((row) => sameUrl(row.url, href))?.id;
+}
+
 /** An account's live subscriptions, oldest first (never their secrets). */
 export function listSubscriptions(sql: Sql, accountId: string): Promise<SubscriptionRow[]> {
   return sql.query(

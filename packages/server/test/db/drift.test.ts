@@ -62,8 +62,25 @@ function hasDatabaseDefault(field: Field): boolean {
   return !(typeof fn === 'object' && fn !== null && CLIENT_SIDE_DEFAULTS.has(fn.name ?? ''));
 }
 
+/**
+ * The predicates of partial indexes (`@@unique([...], map: "name", where: raw("..."))`), by index name: the DMMF
+ * leaves them out, so they are read from the schema text. PostgreSQL prints a predicate in parentheses.
+ */
+function indexPredicates(schema: string): Map<string, string> {
+  const predicates = new Map<string, string>();
+  for (const line of schema.split('\n').filter((l) => /^\s*@@(unique|index)\(.*\bwhere:/.test(l))) {
+    const name = /\bmap:\s*"([^"]+)"/.exec(line)?.[1];
+    const predicate = /\bwhere:\s*raw\("((?:[^"\\]|\\.)*)"\)/.exec(line)?.[1];
+    if (!name || !predicate) throw new Error(`a partial index needs map: "name" and where: raw("...") on one line: ${line.trim()}`);
+    predicates.set(name, predicate.startsWith('(') ? predicate : `(${predicate})`);
+  }
+  return predicates;
+}
+
 /** Describes the tables, columns, keys and indexes schema.prisma asks for, one line per element. */
-function expectedSchema(datamodel: Datamodel): string[] {
+function expectedSchema(schema: string): string[] {
+  const datamodel = readDatamodel(schema);
+  const predicates = indexPredicates(schema);
   const lines: string[] = [];
   const model = (name: string) => datamodel.models.find((m) => m.name === name)!;
   const table = (m: Model) => m.dbName ?? m.name;
@@ -71,7 +88,8 @@ function expectedSchema(datamodel: Datamodel): string[] {
   for (const m of datamodel.models) {
     lines.push(`table ${table(m)}`);
     for (const f of m.fields.filter((f) => f.kind !== 'object')) {
-      const nullability = f.isRequired ? ' not null' : '';
+      // Prisma Migrate writes a list (`String[]`, required in the DMMF) as a nullable array: `TEXT[]`, no NOT NULL
+      const nullability = f.isRequired && !f.isList ? ' not null' : '';
       lines.push(`column ${table(m)}.${column(m, f.name)} ${columnType(f, datamodel)}${nullability}${hasDatabaseDefault(f) ? ' default' : ''}`);
     }
     for (const f of m.fields.filter((f) => f.kind === 'object' && f.relationFromFields?.length)) {
@@ -89,7 +107,8 @@ function expectedSchema(datamodel: Datamodel): string[] {
     const suffix = { id: '_pkey', unique: '_key', normal: '_idx' }[index.type] ?? '';
     const name = index.dbName ?? defaultName(index.type === 'id' ? table(m) : [table(m), ...columns].join('_'), suffix);
     const list = index.fields.map((f, i) => columns[i] + (f.sortOrder === 'desc' ? ' DESC' : '')).join(', ');
-    lines.push(`${kind} ${name} on ${table(m)} using ${(index.algorithm ?? 'BTree').toLowerCase()} (${list})`);
+    const where = predicates.has(name) ? ` where ${predicates.get(name)}` : '';
+    lines.push(`${kind} ${name} on ${table(m)} using ${(index.algorithm ?? 'BTree').toLowerCase()} (${list})${where}`);
   }
   return lines.sort();
 }
@@ -152,12 +171,12 @@ describe('schema drift', () => {
   });
 
   it('finds the migrated database exactly as schema.prisma describes it', async () => {
-    const drift = describeDrift(expectedSchema(readDatamodel(schema)), await actualSchema(databaseUrl));
+    const drift = describeDrift(expectedSchema(schema), await actualSchema(databaseUrl));
     if (drift) expect.fail(`${drift}\nWrite a new migration in prisma/migrations (or fix schema.prisma).`);
   });
 
   it('maps schema.prisma to PostgreSQL types, keys and index order', () => {
-    const expected = expectedSchema(readDatamodel(schema));
+    const expected = expectedSchema(schema);
     expect(expected).toEqual(expect.arrayContaining([
       'column api_keys.prefix character(12) not null',
       'column attestations.created_at timestamp(3) with time zone not null default',
@@ -167,18 +186,41 @@ describe('schema drift', () => {
       'primary key monthly_usage_pkey on monthly_usage using btree (api_key_id, period)',
       'index attestations_content_hash_id_idx on attestations using btree (content_hash, id DESC)',
       'foreign key api_keys (account_id) references accounts (id) on delete Restrict',
+      'column webhook_subscriptions.events text[]',
+      'unique index webhook_subscriptions_account_id_url_key on webhook_subscriptions using btree (account_id, url) where (deleted_at IS NULL)',
     ]));
   });
 
   it('reports a model that no migration creates', async () => {
     const extended = `${schema}\nmodel Extra {\n  id   Int      @id\n  at   DateTime\n\n  @@map("extras")\n}\n`;
-    expect(describeDrift(expectedSchema(readDatamodel(extended)), await actualSchema(databaseUrl))).toBe([
+    expect(describeDrift(expectedSchema(extended), await actualSchema(databaseUrl))).toBe([
       'schema.prisma and the migrated database differ:',
       '  in schema.prisma, missing from the database:',
       '    - column extras.at timestamp(3) without time zone not null',
       '    - column extras.id integer not null',
       '    - primary key extras_pkey on extras using btree (id)',
       '    - table extras',
+    ].join('\n'));
+  });
+
+  it("reports a list column's nullability and a partial index's predicate that differ from schema.prisma", async () => {
+    const altered = await createTestDatabase();
+    const client = new pg.Client({ connectionString: altered });
+    await client.connect();
+    await client.query(`
+      ALTER TABLE webhook_subscriptions ALTER COLUMN events SET NOT NULL;
+      DROP INDEX webhook_subscriptions_account_id_url_key;
+      CREATE UNIQUE INDEX webhook_subscriptions_account_id_url_key ON webhook_subscriptions (account_id, url);`);
+    await client.end();
+
+    expect(describeDrift(expectedSchema(schema), await actualSchema(altered))).toBe([
+      'schema.prisma and the migrated database differ:',
+      '  in schema.prisma, missing from the database:',
+      '    - column webhook_subscriptions.events text[]',
+      '    - unique index webhook_subscriptions_account_id_url_key on webhook_subscriptions using btree (account_id, url) where (deleted_at IS NULL)',
+      '  in the database, not in schema.prisma:',
+      '    + column webhook_subscriptions.events text[] not null',
+      '    + unique index webhook_subscriptions_account_id_url_key on webhook_subscriptions using btree (account_id, url)',
     ].join('\n'));
   });
 
@@ -193,7 +235,7 @@ describe('schema drift', () => {
       ALTER TABLE attestations DROP CONSTRAINT attestations_api_key_id_fkey;`);
     await client.end();
 
-    expect(describeDrift(expectedSchema(readDatamodel(schema)), await actualSchema(altered))).toBe([
+    expect(describeDrift(expectedSchema(schema), await actualSchema(altered))).toBe([
       'schema.prisma and the migrated database differ:',
       '  in schema.prisma, missing from the database:',
       '    - column accounts.name text not null',

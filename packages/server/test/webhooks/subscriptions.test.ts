@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_SUBSCRIPTIONS } from '../../src/webhooks/service.ts';
+import { isUrlTaken } from '../../src/webhooks/store.ts';
 import type { Resolver } from '../../src/webhooks/url-guard.ts';
 import { call, startTestService, type TestService } from '../support/service.ts';
 
@@ -46,8 +47,8 @@ describe('webhook subscriptions', () => {
 
   it('gives two subscriptions two different secrets, and replays an Idempotency-Key without a second subscription', async () => {
     const { key } = await svc.createKey();
-    const a = await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url: HOOK, events: ['attestation.revoked'] } });
-    const b = await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url: HOOK, events: ['attestation.revoked'] } });
+    const a = await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url: `${HOOK}/a`, events: ['attestation.revoked'] } });
+    const b = await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url: `${HOOK}/b`, events: ['attestation.revoked'] } });
     expect(a.body.secret).not.toBe(b.body.secret);
     const headers = { 'idempotency-key': 'subscribe-once' };
     const first = await call(svc.url, 'POST', '/v1/webhooks', { key, headers, body: { url: HOOK, events: ['batch.completed'] } });
@@ -84,6 +85,12 @@ describe('webhook subscriptions', () => {
     ['https://rebind.example/hook', '192.168.1.10'],
     ['https://metadata.example/hook', 'fd00:ec2::254'],
     ['https://user:pass@hooks.example/hook', 'credentials'],
+    ['https://hooks.example:22/hook', 'port 22 is not allowed: use 443 or 1024–65535'],
+    ['https://hooks.example:80/hook', 'port 80 is not allowed'],
+    ['https://[::127.0.0.1]/', 'carrying 127.0.0.1'],
+    ['https://[::ffff:0:127.0.0.1]/', 'carrying 127.0.0.1'],
+    ['https://[64:ff9b:1::7f00:1]/', 'carrying 127.0.0.1'],
+    ['https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/', 'carrying 127.0.0.1'],
   ])('refuses %s with 400 when private URLs are not allowed', async (url, reason) => {
     const { key } = await svc.createKey();
     const res = await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url, events: ['attestation.created'] } });
@@ -121,5 +128,60 @@ describe('webhook subscriptions', () => {
     const created = await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url: HOOK, events: ['attestation.created'] } });
     const bad = await call(svc.url, 'GET', `/v1/webhooks/${created.body.id}/deliveries?cursor=bogus`, { key });
     expect(bad).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED' } });
+  });
+
+  describe('one URL at most once per account', () => {
+    it('answers 409 ALREADY_EXISTS with the existing id for the same URL, written differently or with other events', async () => {
+      const { key } = await svc.createKey();
+      const first = await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url: HOOK, events: ['attestation.created'] } });
+      expect(first.status).toBe(201);
+      for (const url of [HOOK, 'https://HOOKS.example:443/attestations', 'https://hooks.example/./attestations']) {
+        const again = await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url, events: ['batch.completed'] } });
+        expect(again).toMatchObject({ status: 409, body: { code: 'ALREADY_EXISTS', details: { id: first.body.id } } });
+        expect(again.body.message).toMatch(/reuse it, or delete it first/);
+        expect(JSON.stringify(again.body)).not.toContain(first.body.secret);
+      }
+      expect((await call(svc.url, 'GET', '/v1/webhooks', { key })).body.data).toEqual([expect.objectContaining({ id: first.body.id })]);
+      // a different path, query or port is another receiver
+      for (const url of [`${HOOK}/v2`, `${HOOK}?env=staging`, 'https://hooks.example:8443/attestations']) {
+        expect((await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url, events: ['attestation.created'] } })).status).toBe(201);
+      }
+    });
+
+    it('stores and answers the URL as normalized, so the list shows what is compared', async () => {
+      const { key } = await svc.createKey();
+      const created = await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url: 'https://HOOKS.example:443', events: ['attestation.created'] } });
+      expect(created.body.url).toBe('https://hooks.example/');
+      expect((await call(svc.url, 'GET', '/v1/webhooks', { key })).body.data[0].url).toBe('https://hooks.example/');
+    });
+
+    it('lets another account use the same URL, and the same account again once the first is deleted', async () => {
+      const a = await svc.createKey();
+      const b = await svc.createKey();
+      const first = await call(svc.url, 'POST', '/v1/webhooks', { key: a.key, body: { url: HOOK, events: ['attestation.created'] } });
+      expect((await call(svc.url, 'POST', '/v1/webhooks', { key: b.key, body: { url: HOOK, events: ['attestation.created'] } })).status).toBe(201);
+      expect((await call(svc.url, 'DELETE', `/v1/webhooks/${first.body.id}`, { key: a.key })).status).toBe(204);
+      expect((await call(svc.url, 'POST', '/v1/webhooks', { key: a.key, body: { url: HOOK, events: ['attestation.created'] } })).status).toBe(201);
+    });
+
+    it('makes one of two concurrent subscribes to one URL, and answers the other 409', async () => {
+      const { key } = await svc.createKey();
+      const body = { url: HOOK, events: ['attestation.created'] };
+      const answers = await Promise.all(Array.from({ length: 4 }, () => call(svc.url, 'POST', '/v1/webhooks', { key, body })));
+      expect(answers.map((r) => r.status).sort()).toEqual([201, 409, 409, 409]);
+      const made = answers.find((r) => r.status === 201)!;
+      for (const r of answers.filter((x) => x.status === 409)) expect(r.body.details).toEqual({ id: made.body.id });
+    });
+
+    it('is held by the database too: a second live row for the same account and URL is refused', async () => {
+      const { key } = await svc.createKey();
+      const created = await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url: HOOK, events: ['attestation.created'] } });
+      const copy = `INSERT INTO webhook_subscriptions (id, account_id, url, events, secret, created_at)
+        SELECT gen_random_uuid(), account_id, url, events, secret, created_at FROM webhook_subscriptions WHERE id = $1`;
+      const error = await svc.services.sql.query(copy, [created.body.id]).then(() => undefined, (e: unknown) => e);
+      expect(isUrlTaken(error)).toBe(true);
+      await svc.services.sql.query(`UPDATE webhook_subscriptions SET deleted_at = now() WHERE id = $1`, [created.body.id]);
+      await svc.services.sql.query(copy, [created.body.id]); // deleted rows do not count
+    });
   });
 });
