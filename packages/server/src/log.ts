@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
 
@@ -20,10 +20,10 @@ const REDACT = [
 
 /**
  * The process logger: JSON lines on stdout, secrets redacted. Lines are buffered (4 KiB) rather than written one
- * syscall each, which measured ~12% of a request's CPU; `flushLogger` runs at shutdown.
+ * syscall each, which measured ~12% of a request's CPU; `flushLogger` runs at shutdown. Tests pass a stream of their own.
  */
-export function createLogger(level: string): Logger {
-  const destination = pino.destination({ dest: 1, sync: false, minLength: level === 'silent' ? 0 : 4096 });
+export function createLogger(level: string, stream?: DestinationStream): Logger {
+  const destination = stream ?? pino.destination({ dest: 1, sync: false, minLength: level === 'silent' ? 0 : 4096 });
   return pino({ level, redact: { paths: REDACT, censor: '[redacted]' }, base: undefined }, destination);
 }
 

@@ -5,12 +5,15 @@ import { toErrorResponse } from './http/error-response.ts';
 import type { IdempotencyClaim } from './idempotency/service.ts';
 import type { AuthenticatedKey, KnownKeyFailure } from './keys/service.ts';
 import { recordAuthFailure, recordQuotaRefusal } from './audit/record.ts';
+import type { Logger } from './log.ts';
 import type { Services } from './services.ts';
 
 /** What every procedure sees of the request it serves; the same for REST and /trpc. */
 export interface RequestContext {
   services: Services;
   requestId: string;
+  /** The service's logger bound to this request's id: every line logged while serving it carries the id. */
+  log: Logger;
   ip: string;
   authorization: string | undefined;
   idempotencyKey: string | undefined;

@@ -2,7 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import { AppError } from '../errors.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
-const DRAIN_LIMIT_BYTES = 8 * MAX_BODY_BYTES;
+/** A body declared larger than this is never read: the answer closes the connection instead. */
+export const DRAIN_LIMIT_BYTES = 8 * MAX_BODY_BYTES;
 
 const JSON_TYPE = /^application\/json\s*(;|$)/i;
 

@@ -1,7 +1,8 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AnyProcedure } from '@trpc/server';
 import { appRouter } from '../router.ts';
 import type { RequestContext } from '../trpc.ts';
+import { readJsonBody } from './body.ts';
 
 const procedures = appRouter._def.procedures as unknown as Record<string, AnyProcedure>;
 
@@ -9,9 +10,22 @@ const procedures = appRouter._def.procedures as unknown as Record<string, AnyPro
  * Runs one procedure of the router with its whole middleware chain (auth, limits, idempotency, zod input and
  * output), exactly as tRPC's own caller does, minus a proxy per request. See docs/decisions.md (REST dispatch).
  */
-export function callProcedure(path: string, ctx: RequestContext, input: unknown): Promise<unknown> {
+export function callProcedure(path: string, ctx: RequestContext, getRawInput: () => Promise<unknown>): Promise<unknown> {
   const procedure = procedures[path]!;
-  return procedure({ path, ctx, type: procedure._def.type, getRawInput: async () => input, signal: undefined, batchIndex: 0 });
+  return procedure({ path, ctx, type: procedure._def.type, getRawInput, signal: undefined, batchIndex: 0 });
+}
+
+/**
+ * A REST call's input, read only when the procedure's chain asks for it (after authentication and the rate limit:
+ * DESIGN.md §7), once: the query string for a GET, else the JSON body; the path parameters win over both.
+ */
+export function lazyInput(req: IncomingMessage, method: string, searchParams: URLSearchParams, params: Record<string, string>): () => Promise<unknown> {
+  if (method === 'GET') {
+    const input = { ...queryInput(searchParams), ...params };
+    return async () => input;
+  }
+  let body: Promise<Record<string, unknown>> | undefined;
+  return async () => ({ ...(await (body ??= readJsonBody(req))), ...params });
 }
 
 /** Query parameters as procedure input: a repeated parameter becomes an array. */

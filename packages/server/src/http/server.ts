@@ -1,17 +1,19 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import { TRPCError } from '@trpc/server';
 import { AppError } from '../errors.ts';
+import type { Logger } from '../log.ts';
 import { appRouter } from '../router.ts';
 import type { Services } from '../services.ts';
 import type { RequestContext } from '../trpc.ts';
-import { readJsonBody, MAX_BODY_BYTES } from './body.ts';
+import { DRAIN_LIMIT_BYTES } from './body.ts';
+import { answerClientError } from './client-error.ts';
 import { serveDocs } from './docs.ts';
 import { describeError, toErrorResponse } from './error-response.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { clientIpOf, headerOf, requestIdOf } from './request.ts';
-import { callProcedure, queryInput, writeJson } from './dispatch.ts';
+import { callProcedure, lazyInput, writeJson } from './dispatch.ts';
 import { collectRoutes, matchRoute } from './routes.ts';
+import { serveTrpc } from './trpc-surface.ts';
 import { AuditExport } from '../audit/export.ts';
 import { sendExport } from '../audit/respond.ts';
 
@@ -30,9 +32,10 @@ function sendError(res: ServerResponse, error: unknown): void {
 export function createApiHandler(services: Services, opts: { proxyToken?: string } = {}): (req: IncomingMessage, res: ServerResponse) => void {
   const openApiJson = JSON.stringify(buildOpenApiDocument(appRouter, routes, { baseUrl: services.config.publicBaseUrl, version: '1.0.0' }));
 
-  const createContext = ({ req }: { req: IncomingMessage }): RequestContext => ({
+  const createContext = (req: IncomingMessage, requestId: string, log: Logger): RequestContext => ({
     services,
-    requestId: String(req.headers['x-request-id']),
+    requestId,
+    log,
     ip: clientIpOf(req, services.config.trustProxy, opts.proxyToken),
     authorization: headerOf(req, 'authorization'),
     idempotencyKey: headerOf(req, 'idempotency-key'),
@@ -40,7 +43,7 @@ export function createApiHandler(services: Services, opts: { proxyToken?: string
     responseHeaders: {},
   });
 
-  async function serveRest(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  async function serveRest(req: IncomingMessage, res: ServerResponse, url: URL, ctx: RequestContext): Promise<void> {
     const match = matchRoute(routes, req.method ?? 'GET', url.pathname);
     if (!match) throw new AppError('NOT_FOUND', `No route ${req.method} ${url.pathname}. See /openapi.json for the API.`);
     if ('allowed' in match) {
@@ -48,10 +51,9 @@ export function createApiHandler(services: Services, opts: { proxyToken?: string
       throw new AppError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${url.pathname}; use ${match.allowed.join(' or ')}.`, { allowed: match.allowed });
     }
     const { route, params } = match;
-    const input = { ...(route.method === 'GET' ? queryInput(url.searchParams) : await readJsonBody(req)), ...params };
-    const ctx = createContext({ req });
     try {
-      const data = await callProcedure(route.procedure, ctx, input);
+      // the body is read when the chain asks for the input: after authentication and the rate limit
+      const data = await callProcedure(route.procedure, ctx, lazyInput(req, route.method, url.searchParams, params));
       // a streamed body (the audit export): see docs/decisions.md, "Audit export"
       if (data instanceof AuditExport) return await sendExport(req, res, data, ctx.responseHeaders);
       writeJson(res, route.successStatus, route.successStatus === 204 ? undefined : data, ctx.responseHeaders);
@@ -61,7 +63,7 @@ export function createApiHandler(services: Services, opts: { proxyToken?: string
     }
   }
 
-  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function route(req: IncomingMessage, res: ServerResponse, requestId: string, log: Logger): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const { pathname } = url;
     if (pathname === '/openapi.json' && (req.method === 'GET' || req.method === 'HEAD')) {
@@ -70,37 +72,28 @@ export function createApiHandler(services: Services, opts: { proxyToken?: string
       res.end(openApiJson);
       return;
     }
-    if ((pathname === '/docs' || pathname.startsWith('/docs/')) && req.method === 'GET' && (await serveDocs(pathname, res))) return;
-    if (pathname.startsWith('/trpc/')) {
-      await nodeHTTPRequestHandler({
-        router: appRouter,
-        req,
-        res,
-        path: pathname.slice('/trpc/'.length),
-        maxBodySize: MAX_BODY_BYTES,
-        createContext,
-        responseMeta: ({ ctx, errors: failed }) => {
-          const appError = failed[0] instanceof AppError ? failed[0] : failed[0]?.cause instanceof AppError ? failed[0].cause : undefined;
-          return { headers: { ...ctx?.responseHeaders, ...appError?.headers } };
-        },
-      });
-      return;
-    }
-    await serveRest(req, res, url);
+    const docs = pathname === '/docs' || pathname.startsWith('/docs/') || pathname === '/favicon.ico';
+    if (docs && req.method === 'GET' && (await serveDocs(pathname, res))) return;
+    const ctx = createContext(req, requestId, log);
+    if (pathname.startsWith('/trpc/')) return serveTrpc(req, res, url, ctx);
+    await serveRest(req, res, url, ctx);
   }
 
   return (req, res) => {
     const started = performance.now();
     const requestId = requestIdOf(req);
-    req.headers['x-request-id'] = requestId;
+    // every line logged while serving this request carries its id (docs/decisions.md, "API surface")
+    const log = services.log.child({ requestId });
     res.setHeader('X-Request-Id', requestId);
     res.setHeader('X-Content-Type-Options', 'nosniff');
+    // a body this large is never read (DESIGN.md §7: it may be answered, 401 say, before it would be): no keep-alive
+    if (Number(req.headers['content-length'] ?? 0) > DRAIN_LIMIT_BYTES) res.setHeader('Connection', 'close');
     res.on('finish', () => {
-      services.log.info({ requestId, method: req.method, path: req.url?.split('?')[0], status: res.statusCode, ms: Math.round(performance.now() - started) }, 'request');
+      log.info({ method: req.method, path: req.url?.split('?')[0], status: res.statusCode, ms: Math.round(performance.now() - started) }, 'request');
     });
-    route(req, res).catch((error: unknown) => {
+    route(req, res, requestId, log).catch((error: unknown) => {
       if (!(error instanceof AppError || (error instanceof TRPCError && error.cause instanceof AppError)) && toErrorResponse(error).status >= 500) {
-        services.log.error({ requestId, error: describeError(error instanceof TRPCError ? (error.cause ?? error) : error) }, 'request failed');
+        log.error({ error: describeError(error instanceof TRPCError ? (error.cause ?? error) : error) }, 'request failed');
       }
       if (error instanceof AppError && error.errorCode === 'PAYLOAD_TOO_LARGE') res.setHeader('Connection', 'close');
       sendError(res, error);
@@ -111,6 +104,7 @@ export function createApiHandler(services: Services, opts: { proxyToken?: string
 /** Listens on port/host; resolves once listening. Port 0 picks a free port. */
 export function listen(handler: (req: IncomingMessage, res: ServerResponse) => void, port: number, host: string): Promise<Server> {
   const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 30_000, headersTimeout: 20_000 }, handler);
+  server.on('clientError', answerClientError);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

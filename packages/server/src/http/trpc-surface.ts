@@ -1,0 +1,70 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
+import { getErrorShape } from '@trpc/server/unstable-core-do-not-import';
+import { AppError } from '../errors.ts';
+import { appRouter } from '../router.ts';
+import type { RequestContext } from '../trpc.ts';
+import { MAX_BODY_BYTES } from './body.ts';
+
+/** The most calls one /trpc batch may carry (docs/decisions.md, "API surface"). */
+export const MAX_BATCH_CALLS = 10;
+
+const JSON_TYPE = /^application\/json\s*(;|$)/i;
+// tRPC itself would take these as a mutation's input (FormData, a stream): our procedures take JSON only
+const NON_JSON_INPUTS = /^\s*(multipart\/form-data|application\/octet-stream)\s*(;|$)/i;
+
+/** A streamed batch (httpBatchStreamLink), as tRPC recognises one. */
+function wantsStream(req: IncomingMessage): boolean {
+  const accept = req.headers['trpc-accept'] ?? req.headers.accept;
+  return typeof accept === 'string' && accept.split(',').some((type) => type.trim() === 'application/jsonl');
+}
+
+/**
+ * Why this /trpc request is refused before tRPC sees it: a body that is not JSON, too many calls in one batch, or a
+ * streamed answer, whose headers leave before its calls run, so it could never carry the RateLimit fields.
+ */
+function refusal(req: IncomingMessage, url: URL, path: string): AppError | undefined {
+  if (wantsStream(req)) {
+    return new AppError('NOT_ACCEPTABLE', '/trpc does not stream answers (application/jsonl); use httpLink or httpBatchLink.', { accept: 'application/json' });
+  }
+  const contentType = req.headers['content-type'];
+  const refusedType = req.method === 'GET' ? NON_JSON_INPUTS.test(contentType ?? '') : contentType !== undefined && !JSON_TYPE.test(contentType);
+  if (refusedType) {
+    return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send /trpc inputs as JSON with Content-Type: application/json.', { contentType: contentType ?? null });
+  }
+  const calls = url.searchParams.get('batch') === '1' ? path.split(',').length : 1;
+  if (calls > MAX_BATCH_CALLS) {
+    return new AppError('VALIDATION_FAILED', `A /trpc batch holds at most ${MAX_BATCH_CALLS} calls; this one has ${calls}.`, { maxBatchCalls: MAX_BATCH_CALLS, calls });
+  }
+  return undefined;
+}
+
+/** One error in tRPC's envelope (our error formatter shapes it), as tRPC answers a request it cannot run. */
+function sendTrpcError(res: ServerResponse, error: AppError): void {
+  const shape = getErrorShape({ config: appRouter._def._config, error, type: 'unknown', path: undefined, input: undefined, ctx: undefined });
+  const body = JSON.stringify({ error: shape });
+  res.statusCode = error.status;
+  res.setHeader('Content-Type', 'application/json');
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
+}
+
+/** The /trpc surface: JSON in and out, at most MAX_BATCH_CALLS per batch, the rate-limit fields on every answer. */
+export async function serveTrpc(req: IncomingMessage, res: ServerResponse, url: URL, ctx: RequestContext): Promise<void> {
+  const path = url.pathname.slice('/trpc/'.length);
+  const refused = refusal(req, url, path);
+  if (refused) return sendTrpcError(res, refused);
+  await nodeHTTPRequestHandler({
+    router: appRouter,
+    req,
+    res,
+    path,
+    maxBodySize: MAX_BODY_BYTES,
+    maxBatchSize: MAX_BATCH_CALLS,
+    createContext: () => ctx,
+    responseMeta: ({ errors: failed }) => {
+      const appError = failed.find((e) => e instanceof AppError) ?? failed.find((e) => e.cause instanceof AppError)?.cause;
+      return { headers: { ...ctx.responseHeaders, ...(appError as AppError | undefined)?.headers } };
+    },
+  });
+}
