@@ -32,6 +32,8 @@ const schema = z.object({
   ATTESTER_ADDRESS: address.optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  DATABASE_STATEMENT_TIMEOUT: duration.default('10s'),
+  DATABASE_ACQUIRE_TIMEOUT: duration.default('5s'),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   CHAIN_RPC_URL: z.url({ protocol: /^(https?|wss?)$/ }).optional(),
   RELAYER_PRIVATE_KEY: hex32.optional(),
@@ -86,6 +88,8 @@ function toConfig(v: z.infer<typeof schema>) {
     verify: { apiUrl: v.API_URL === undefined ? undefined : trimSlash(v.API_URL), attester: v.ATTESTER_ADDRESS as `0x${string}` | undefined, apiKey: v.VERIFY_API_KEY },
     dataDir: resolve(v.DATA_DIR),
     databaseUrl: v.DATABASE_URL,
+    /** How long a request waits on the database before it answers 503 (DESIGN.md §7; db/sql.ts). */
+    databaseTimeouts: { statementMs: parseDuration(v.DATABASE_STATEMENT_TIMEOUT), acquireMs: parseDuration(v.DATABASE_ACQUIRE_TIMEOUT) },
     redisUrl: v.REDIS_URL,
     chain: {
       rpcUrl: v.CHAIN_RPC_URL,

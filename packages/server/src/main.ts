@@ -72,9 +72,9 @@ export async function startService(
     const database = await openDatabase(config, log);
     stack.push(database.close);
     await applyMigrations(database.databaseUrl, (line) => log.info({ component: 'migrate' }, line));
-    const db = createPrisma(database.databaseUrl);
+    const db = createPrisma(database.databaseUrl, config.databaseTimeouts);
     stack.push(() => db.$disconnect());
-    const pool = createPool(database.databaseUrl);
+    const pool = createPool(database.databaseUrl, 10, config.databaseTimeouts);
     stack.push(() => pool.end());
     const readiness: Record<string, ReadinessCheck> = { ...opts.readiness };
     let windows: WindowStore = memoryWindowStore();
@@ -103,7 +103,7 @@ export async function startService(
       const sender = createSender(chain, pool, clock, { confirmations: config.chain.confirmations, maxFeeCapWei: config.chain.maxFeeCapWei, stuckAfterMs: config.chain.stuckAfterMs ?? (chain.dev ? 5_000 : 60_000), maxBumps: 5 }, log);
       const relayer = createRelayer({ pool, chain, sender, clock, log, verifyBaseUrl: config.verifyBaseUrl, maxItemsPerTx: config.chain.maxItemsPerTx });
       const deliver = deliverTask({ pool, clock, log, policy: services.webhookPolicy, retryDelaysMs: config.webhooks.retryDelaysMs });
-      runner = await startWorker(database.databaseUrl, log, { [RELAY_TASK]: relayTask(relayer, pool), [DELIVER_TASK]: deliver }, config.workerConcurrency);
+      runner = await startWorker(database.databaseUrl, log, { [RELAY_TASK]: relayTask(relayer, pool), [DELIVER_TASK]: deliver }, config.workerConcurrency, config.databaseTimeouts);
       stack.push(() => runner!.stop());
       await enqueueRelay(pgSql(pool)); // reconcile whatever a previous run left in the journal
       // deliveries whose worker died mid-attempt: their jobs stay locked for hours, so new ones are queued

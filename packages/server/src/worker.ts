@@ -1,6 +1,6 @@
 import { Logger as WorkerLogger, run, type Runner, type TaskList } from 'graphile-worker';
 import type { Logger } from './log.ts';
-import { createPool } from './db/sql.ts';
+import { createPool, type DatabaseTimeouts } from './db/sql.ts';
 
 /** graphile-worker's log lines, through our logger (its debug chatter only at debug level). */
 function workerLogger(log: Logger): WorkerLogger {
@@ -12,10 +12,10 @@ function workerLogger(log: Logger): WorkerLogger {
 }
 
 /** Starts the job runner in this process (graphile-worker installs its schema in our database on first run). */
-export async function startWorker(databaseUrl: string, log: Logger, taskList: TaskList, concurrency = 4): Promise<Runner> {
+export async function startWorker(databaseUrl: string, log: Logger, taskList: TaskList, concurrency = 4, timeouts?: DatabaseTimeouts): Promise<Runner> {
   // graphile-worker wants concurrency + 2; connections open on demand, and with jobs fetched and completed in
   // batches (below) only a few ever do
-  const pgPool = createPool(databaseUrl, concurrency + 2);
+  const pgPool = createPool(databaseUrl, concurrency + 2, timeouts);
   const runner = await run({
     pgPool,
     concurrency,

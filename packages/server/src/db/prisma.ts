@@ -1,5 +1,6 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient, type Prisma } from '../generated/prisma/client.ts';
+import { boundedPoolOptions, type DatabaseTimeouts } from './sql.ts';
 
 /** The Prisma client every service and store receives. */
 export type Db = PrismaClient;
@@ -9,9 +10,11 @@ export type Tx = Prisma.TransactionClient;
 
 /**
  * Builds a Prisma client on the `pg` driver adapter (Prisma 7: no query engine binary), whose pool handles a
- * connection the server drops (a restart, a failover) as an error, not a crash.
+ * connection the server drops (a restart, a failover) as an error, not a crash. `timeouts` bound its waits as the pg
+ * pool's (db/sql.ts).
  */
-export function createPrisma(databaseUrl: string): Db {
+export function createPrisma(databaseUrl: string, timeouts?: DatabaseTimeouts): Db {
   const ignore = () => undefined; // the failing query reports the error; the pool reconnects for the next one
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl, max: 4 }, { onPoolError: ignore, onConnectionError: ignore }) });
+  const options = { connectionString: databaseUrl, max: 4, ...boundedPoolOptions(timeouts) };
+  return new PrismaClient({ adapter: new PrismaPg(options, { onPoolError: ignore, onConnectionError: ignore }) });
 }

@@ -1,4 +1,5 @@
 import { TRPCError } from '@trpc/server';
+import { isDatabaseUnavailable } from '../db/sql.ts';
 import { AppError, ERROR_STATUS, type ErrorBody, type ErrorCode } from '../errors.ts';
 
 export interface ErrorResponse {
@@ -25,6 +26,9 @@ const FROM_TRPC_CODE: Partial<Record<TRPCError['code'], [ErrorCode, string]>> = 
   UNSUPPORTED_MEDIA_TYPE: ['UNSUPPORTED_MEDIA_TYPE', 'Send the request body as application/json.'],
 };
 
+/** What a 503 for an unanswering database asks the client to wait, in seconds. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
+
 function build(code: ErrorCode, message: string, details: ErrorBody['details'] = {}, headers = {}): ErrorResponse {
   return { status: ERROR_STATUS[code], body: { code, message, details }, headers };
 }
@@ -47,6 +51,10 @@ export function toErrorResponse(error: unknown): ErrorResponse {
   if (error instanceof TRPCError) {
     const known = FROM_TRPC_CODE[error.code];
     if (known) return build(known[0], known[1]);
+  }
+  // the one place a database that does not answer (timeouts, refused or dropped connections) becomes a 503
+  if (isDatabaseUnavailable(cause)) {
+    return build('SERVICE_UNAVAILABLE', 'The database did not answer in time. Retry later.', {}, { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) });
   }
   return build('INTERNAL_ERROR', 'Something went wrong on our side. Retry later; if it persists, contact support with the X-Request-Id.');
 }

@@ -5,6 +5,7 @@ import { AppError } from '../errors.ts';
 import { appRouter } from '../router.ts';
 import type { RequestContext } from '../trpc.ts';
 import { MAX_BODY_BYTES } from './body.ts';
+import { toErrorResponse } from './error-response.ts';
 
 /** The most calls one /trpc batch may carry (docs/decisions.md, "API surface"). */
 export const MAX_BATCH_CALLS = 10;
@@ -62,9 +63,7 @@ export async function serveTrpc(req: IncomingMessage, res: ServerResponse, url: 
     maxBodySize: MAX_BODY_BYTES,
     maxBatchSize: MAX_BATCH_CALLS,
     createContext: () => ctx,
-    responseMeta: ({ errors: failed }) => {
-      const appError = failed.find((e) => e instanceof AppError) ?? failed.find((e) => e.cause instanceof AppError)?.cause;
-      return { headers: { ...ctx.responseHeaders, ...(appError as AppError | undefined)?.headers } };
-    },
+    // the first failure's own headers (Retry-After) go with it, as on REST
+    responseMeta: ({ errors: failed }) => ({ headers: { ...ctx.responseHeaders, ...(failed[0] && toErrorResponse(failed[0]).headers) } }),
   });
 }
