@@ -8,11 +8,23 @@ export interface RecordSource {
   search(hash: string, visitorIp: string): Promise<Attestation[]>;
 }
 
+/** When the API refuses the visitor's lookups for now (429 RATE_LIMITED): the seconds it says to wait. */
+export function rateLimitedFor(error: unknown): number | undefined {
+  if (!isServiceError(error, 'RATE_LIMITED')) return undefined;
+  const seconds = Math.ceil(Number(error.details.retryAfterSeconds));
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : 60;
+}
+
+/** What a person reads when the API rate-limits their lookups (the pages and the JSON badge). */
+export function tooManyLookups(seconds: number): string {
+  return `Too many lookups from your address right now. Try again in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.`;
+}
+
 /**
  * The SDK over `apiUrl`. The visitor's address goes along as X-Forwarded-For: an API that trusts this app as
  * its proxy (TRUST_PROXY, or the in-process token that `serve` hands both) then limits each visitor on their own
  * instead of this app as a whole; with `apiKey`, reads count against that key's tier instead. One quick retry at
- * most: a page is waiting.
+ * most (half a second, whatever Retry-After says): a page is waiting, and a 429 is then passed on to the visitor.
  */
 export function createRecordSource(apiUrl: string, opts: { apiKey?: string; headers?: Record<string, string>; fetch?: typeof fetch } = {}): RecordSource {
   const fetchImpl = opts.fetch ?? globalThis.fetch;

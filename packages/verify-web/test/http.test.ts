@@ -143,10 +143,72 @@ describe('rate limits', () => {
       const refused = await hit(ip);
       expect(refused.status).toBe(429);
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect(await refused.json()).toMatchObject({ code: 'RATE_LIMITED', details: { limit: 3, windowSeconds: 60 } });
+      // an image URL answers an image, whatever happens
+      expect(refused.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
+      expect(refused.headers.get('cache-control')).toBe('no-store');
+      expect(await refused.text()).toContain('attestation: retry later');
+      const json = await fetch(`${limited.url}/api/attestation/${onchain.uid}`, { headers: { 'x-forwarded-for': ip } });
+      expect(json.status).toBe(429);
+      expect(await json.json()).toMatchObject({ code: 'RATE_LIMITED', details: { limit: 3, windowSeconds: 60 } });
       expect((await hit(randomIp())).status).toBe(200);
     } finally {
       await limited.stop();
     }
+  });
+
+  describe("when the API refuses the visitor's lookups (429)", () => {
+    /** A visitor whose anonymous API bucket is spent; returns the Retry-After the API now gives them. */
+    async function spendApiBucket(ip: string): Promise<number> {
+      for (let i = 0; i < 40; i++) {
+        const res = await fetch(`${stack.svc.url}/v1/attestations/${onchain.uid}`, { headers: { 'x-forwarded-for': ip } });
+        if (res.status === 429) return Number(res.headers.get('retry-after'));
+      }
+      throw new Error('the API never rate-limited this address');
+    }
+    const freshUid = () => `0x${[...crypto.getRandomValues(new Uint8Array(32))].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
+    const expectApiWait = (res: Response, apiWait: number) => {
+      const wait = Number(res.headers.get('retry-after'));
+      expect(Math.abs(wait - apiWait), `Retry-After ${wait} vs the API's ${apiWait}`).toBeLessThanOrEqual(1);
+      return wait;
+    };
+
+    it('says so on the attestation page and the check page: 429, the API\'s Retry-After, when to come back', async () => {
+      const ip = randomIp();
+      const apiWait = await spendApiBucket(ip);
+      const started = Date.now();
+      const page = await get(`/${freshUid()}`, { 'x-forwarded-for': ip });
+      expect(Date.now() - started).toBeLessThan(5_000); // one quick retry at most, not Retry-After's wait
+      expect(page.status).toBe(429);
+      const wait = expectApiWait(page, apiWait);
+      const html = await page.text();
+      expect(html).toContain('data-verdict="rate-limited"');
+      expect(html).toContain(`Too many lookups from your address right now. Try again in ${wait} seconds.`);
+      expect(html).not.toContain('did not answer');
+      const check = await get(`/check?hash=0x${'ab'.repeat(32)}`, { 'x-forwarded-for': ip });
+      expect(check.status).toBe(429);
+      expectApiWait(check, apiWait);
+      expect(await check.text()).toMatch(/Too many lookups from your address right now\. Try again in \d+ seconds?\./);
+      // another visitor is not affected
+      expect((await get(`/${onchain.uid}`)).status).toBe(200);
+    });
+
+    it('answers the JSON badge 429 RATE_LIMITED and badge.svg a "retry later" SVG, neither cached', async () => {
+      const ip = randomIp();
+      const apiWait = await spendApiBucket(ip);
+      const json = await get(`/api/attestation/${freshUid()}`, { 'x-forwarded-for': ip });
+      expect(json.status).toBe(429);
+      expect(json.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(json.headers.get('cache-control')).toBe('no-store');
+      const wait = expectApiWait(json, apiWait);
+      expect(await json.json()).toEqual({ code: 'RATE_LIMITED', message: expect.stringContaining(`Try again in ${wait} seconds`), details: { retryAfterSeconds: wait } });
+      const svg = await get(`/api/attestation/${freshUid()}/badge.svg`, { 'x-forwarded-for': ip });
+      expect(svg.status).toBe(429);
+      expect(svg.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
+      expect(svg.headers.get('cache-control')).toBe('no-store');
+      expectApiWait(svg, apiWait);
+      const image = await svg.text();
+      expect(image).toMatch(/^<svg /);
+      expect(image).toContain('attestation: retry later');
+    });
   });
 });

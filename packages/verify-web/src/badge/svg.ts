@@ -14,6 +14,8 @@ export function badgeMessage(v: Pick<Verdict, 'state' | 'record'>): { text: stri
       return { text: 'mismatch', color: '#b45309' };
     case 'unavailable':
       return { text: 'cannot verify now', color: '#4b5563' };
+    case 'rate-limited':
+      return { text: 'retry later', color: '#4b5563' };
     default:
       return { text: 'not found', color: '#4b5563' };
   }

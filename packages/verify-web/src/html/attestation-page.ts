@@ -2,6 +2,7 @@ import type { Attestation } from '@attestation-service/client';
 import { addressLink, attestationLink, chainName, txLink } from '../chains.ts';
 import type { Check, Verdict } from '../verdict/types.ts';
 import { badgeLabel } from '../badge/svg.ts';
+import { tooManyLookups } from '../records.ts';
 import { html, type SafeHtml } from './escape.ts';
 import { contentCheckForm, layout } from './layout.ts';
 
@@ -19,6 +20,7 @@ const HEADLINES: Record<Verdict['state'], { title: string; text: (r: Attestation
   mismatch: { title: 'Mismatch', text: () => 'Our record does not agree with what the chain proves. Do not rely on this attestation; the failed checks are listed below.' },
   'not-found': { title: 'Not found', text: () => 'No attestation with this identifier exists. Check the link, or look the content up by its hash.' },
   unavailable: { title: 'Cannot verify right now', text: () => 'The chain or the attestation service did not answer in time. Nothing is known to be wrong; try again in a minute.' },
+  'rate-limited': { title: 'Too many lookups', text: (_r, v) => `${tooManyLookups(v.retryAfterSeconds ?? 60)} Nothing is known to be wrong with this attestation.` },
 };
 
 function formatTime(iso: string | null | undefined): string {

@@ -1,4 +1,5 @@
 import type { Attestation } from '@attestation-service/client';
+import { tooManyLookups } from '../records.ts';
 import { html } from './escape.ts';
 import { contentCheckForm, layout } from './layout.ts';
 
@@ -6,7 +7,8 @@ export type CheckResult =
   | { kind: 'form' }
   | { kind: 'invalid'; hash: string }
   | { kind: 'results'; hash: string; records: Attestation[] }
-  | { kind: 'unavailable'; hash: string };
+  | { kind: 'unavailable'; hash: string }
+  | { kind: 'rate-limited'; hash: string; retryAfterSeconds: number };
 
 const ORIGIN = { human: 'Human-made', ai: 'AI-generated' } as const;
 
@@ -14,6 +16,7 @@ function results(result: CheckResult) {
   if (result.kind === 'form') return '';
   if (result.kind === 'invalid') return html`<p class="error" id="hash-error" role="alert">That is not a SHA-256 hash: give 64 hexadecimal characters, with or without 0x.</p>`;
   if (result.kind === 'unavailable') return html`<p class="error" role="alert">The attestation service did not answer in time; try again in a minute.</p>`;
+  if (result.kind === 'rate-limited') return html`<p class="error" role="alert">${tooManyLookups(result.retryAfterSeconds)}</p>`;
   const { records, hash } = result;
   return html`<section aria-labelledby="results-heading" data-search-results="${records.length}"><h2 id="results-heading">${records.length === 0 ? 'No attestations' : records.length === 1 ? 'One attestation' : `${records.length} attestations`} for this content</h2>
 <p>Content hash <code>${hash}</code>.</p>

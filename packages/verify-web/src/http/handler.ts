@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname } from 'node:path';
 import { checkPage, type CheckResult } from '../html/check-page.ts';
 import { attestationPage } from '../html/attestation-page.ts';
-import type { RecordSource } from '../records.ts';
+import { rateLimitedFor, type RecordSource } from '../records.ts';
 import type { Verifier } from '../verdict/verify.ts';
 import { serveBadge } from './badge-routes.ts';
 import { ASSET_TYPES, PAGE_HEADERS } from './headers.ts';
@@ -31,8 +31,9 @@ async function checkResult(records: RecordSource, hash: string | null, ip: strin
   const normalized = `0x${trimmed.replace(/^0x/, '').toLowerCase()}`;
   try {
     return { kind: 'results', hash: normalized, records: await records.search(normalized, ip) };
-  } catch {
-    return { kind: 'unavailable', hash: normalized };
+  } catch (error) {
+    const retryAfterSeconds = rateLimitedFor(error);
+    return retryAfterSeconds ? { kind: 'rate-limited', hash: normalized, retryAfterSeconds } : { kind: 'unavailable', hash: normalized };
   }
 }
 
@@ -44,7 +45,11 @@ function decode(segment: string): string {
   }
 }
 
-const STATUS_OF = { verified: 200, revoked: 200, mismatch: 200, 'not-found': 404, unavailable: 503 } as const;
+const STATUS_OF = { verified: 200, revoked: 200, mismatch: 200, 'not-found': 404, unavailable: 503, 'rate-limited': 429 } as const;
+const CHECK_STATUS_OF = { form: 200, results: 200, invalid: 400, unavailable: 503, 'rate-limited': 429 } as const;
+
+/** A page that answers 429 says when to come back, as the API said it (Retry-After). */
+const retryAfter = (seconds: number | undefined): Record<string, string> => (seconds ? { 'Retry-After': String(seconds) } : {});
 
 /** The verification app's routes: pages, static assets, the badge API and a liveness probe. */
 export function createVerifyHandler(deps: HandlerDeps) {
@@ -65,13 +70,14 @@ export function createVerifyHandler(deps: HandlerDeps) {
     }
     if (path === '/' || path === '/check') {
       const result = await checkResult(deps.records, url.searchParams.get('hash'), ip);
-      const status = result.kind === 'invalid' ? 400 : result.kind === 'unavailable' ? 503 : 200;
-      return send(req, res, page(status, checkPage(result), { 'Cache-Control': 'no-cache' }));
+      const wait = result.kind === 'rate-limited' ? result.retryAfterSeconds : undefined;
+      return send(req, res, page(CHECK_STATUS_OF[result.kind], checkPage(result), { 'Cache-Control': 'no-cache', ...retryAfter(wait) }));
     }
     const segment = path.slice(1);
     if (segment.length > 0 && segment.length <= 100 && !segment.includes('/')) {
       const verdict = await deps.verifier.verify(decode(segment), ip);
-      return send(req, res, page(STATUS_OF[verdict.state], attestationPage(verdict, deps.verifyBaseUrl), { 'Cache-Control': 'no-cache' }));
+      const headers = { 'Cache-Control': 'no-cache', ...retryAfter(verdict.retryAfterSeconds) };
+      return send(req, res, page(STATUS_OF[verdict.state], attestationPage(verdict, deps.verifyBaseUrl), headers));
     }
     return send(req, res, page(404, attestationPage({ state: 'not-found', uid: path.slice(1, 80), record: null, checks: [], chainRevokedAt: null }, deps.verifyBaseUrl)));
   };

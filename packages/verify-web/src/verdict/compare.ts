@@ -32,10 +32,10 @@ export function recordChecks(uid: string, record: Attestation, anchors: TrustAnc
   ];
 }
 
-/** The data's claims against the record: same content hash, same origin. */
+/** The data's claims against the record: same content hash, same origin. `source` names what holds the data. */
 export function dataChecks(record: Attestation, data: Hex, source: string): Check[] {
   const decoded = decodeData(data);
-  if (!decoded) return [check('Data', false, `the ${source} data does not decode as bytes32 contentHash, bool aiGenerated`)];
+  if (!decoded) return [check('Data', false, `the data of the ${source} does not decode as bytes32 contentHash, bool aiGenerated`)];
   return [
     check('Content hash', sameHex(decoded.contentHash, record.contentHash), `the ${source} holds content hash ${decoded.contentHash}`),
     check('Origin', decoded.aiGenerated === (record.type === 'ai'), `the ${source} says ${decoded.aiGenerated ? 'AI-generated' : 'human-made'}`),

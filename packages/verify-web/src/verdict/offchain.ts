@@ -71,7 +71,7 @@ export async function offchainChecks(record: Attestation, eas: EasReader, anchor
     check('Off-chain UID', sameHex(computedUid, record.uid) && sameHex(pkg.sig.uid, record.uid), `the signed fields hash to ${computedUid ?? 'nothing valid'}`),
     check('Schema', sameHex(message.schema, SCHEMA_UID), `the signed schema is ${message.schema}`),
     check('Recipient', sameHex(message.recipient, zeroAddress), `the signed recipient is ${message.recipient}`),
-    ...dataChecks(record, message.data as Hex, 'signed'),
+    ...dataChecks(record, message.data as Hex, 'signed attestation'),
     check('Expiry', expiration === 0n || expiration > BigInt(nowSeconds), expiration === 0n ? 'never expires' : `expiration time ${message.expirationTime}`),
     revocationCheck(record, revokedAt),
   ];

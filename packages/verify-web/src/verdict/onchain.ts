@@ -21,7 +21,7 @@ export async function onchainChecks(record: Attestation, eas: EasReader, anchors
     check('Schema', sameHex(attestation.schema, SCHEMA_UID), `the chain's schema is ${attestation.schema}`),
     check('Attester', sameHex(attestation.attester, anchors.attester) && sameHex(attestation.attester, record.attester), `the chain's attester is ${attestation.attester}`),
     check('Recipient', sameHex(attestation.recipient, zeroAddress), `the chain's recipient is ${attestation.recipient} (the service attests to content, not to an address)`),
-    ...dataChecks(record, attestation.data, "chain's"),
+    ...dataChecks(record, attestation.data, 'attestation on chain'),
     check('Expiry', attestation.expirationTime === 0n || attestation.expirationTime > BigInt(nowSeconds), attestation.expirationTime === 0n ? 'never expires' : `expires at ${new Date(Number(attestation.expirationTime) * 1000).toISOString()}`),
     revocationCheck(record, attestation.revocationTime),
     check(

@@ -1,7 +1,7 @@
 import type { Attestation } from '@attestation-service/client';
 
 /** What the page and the badge say about an attestation. */
-export type VerdictState = 'verified' | 'revoked' | 'mismatch' | 'not-found' | 'unavailable';
+export type VerdictState = 'verified' | 'revoked' | 'mismatch' | 'not-found' | 'unavailable' | 'rate-limited';
 
 /** One comparison between our record and what the chain (or the signature) proves. */
 export interface Check {
@@ -19,6 +19,8 @@ export interface Verdict {
   checks: Check[];
   /** When the chain says the attestation was revoked (ISO 8601), independently of the record. */
   chainRevokedAt: string | null;
+  /** `rate-limited`: the seconds the API said to wait before this visitor looks up again. */
+  retryAfterSeconds?: number;
 }
 
 /** The record's fields as the API returns them, read through the SDK. */

@@ -1,5 +1,5 @@
 import type { Hex } from 'viem';
-import type { RecordSource } from '../records.ts';
+import { rateLimitedFor, type RecordSource } from '../records.ts';
 import { createTtlCache } from './cache.ts';
 import { recordChecks } from './compare.ts';
 import type { EasReader, TrustAnchors } from './eas.ts';
@@ -23,8 +23,8 @@ export type Verifier = ReturnType<typeof createVerifier>;
 /**
  * The verdict on one uid: our record through the API, then the chain (or the signature) as the judge. The
  * record only says what to look for; every claim that matters is re-derived from the chain, the EIP-712
- * signature and the configured trust anchors. A failure to reach the API or the chain is `unavailable`, never
- * a verdict, and is not cached.
+ * signature and the configured trust anchors. A failure to reach the API or the chain is `unavailable`, and the
+ * API refusing this visitor's lookups for now is `rate-limited`: never a verdict, and neither is cached.
  */
 export function createVerifier(opts: VerifierOptions) {
   const nowSeconds = opts.nowSeconds ?? (() => Math.floor(Date.now() / 1000));
@@ -35,8 +35,9 @@ export function createVerifier(opts: VerifierOptions) {
     let record;
     try {
       record = await opts.records.get(uid, visitorIp);
-    } catch {
-      return { ...base, state: 'unavailable' };
+    } catch (error) {
+      const retryAfterSeconds = rateLimitedFor(error);
+      return retryAfterSeconds ? { ...base, state: 'rate-limited', retryAfterSeconds } : { ...base, state: 'unavailable' };
     }
     if (!record) return { ...base, state: 'not-found' };
     try {
@@ -55,7 +56,7 @@ export function createVerifier(opts: VerifierOptions) {
     verify(uid: string, visitorIp: string): Promise<Verdict> {
       if (!UID_PATTERN.test(uid)) return Promise.resolve({ state: 'not-found', uid, record: null, checks: [], chainRevokedAt: null });
       const key = uid.toLowerCase() as Hex;
-      return cache.get(key, () => compute(key, visitorIp), (v) => v.state !== 'unavailable');
+      return cache.get(key, () => compute(key, visitorIp), (v) => v.state !== 'unavailable' && v.state !== 'rate-limited');
     },
   };
 }
