@@ -18,7 +18,14 @@ describe('the packed SDK', () => {
     await run('pnpm', ['pack', '--pack-destination', scratch], { cwd: CLIENT_DIR });
     const tarball = (await readdir(scratch)).find((f) => f.endsWith('.tgz'))!;
     const { stdout: listing } = await run('tar', ['-tzf', join(scratch, tarball)]);
-    for (const file of listing.trim().split('\n')) expect(file).toMatch(/^package\/(package\.json|README\.md|LICENSE|dist\/index\.(c?js|d\.c?ts)(\.map)?)$/);
+    const files = listing.trim().split('\n');
+    for (const file of files) expect(file).toMatch(/^package\/(package\.json|README\.md|LICENSE|dist\/index\.(c?js|d\.c?ts)(\.map)?)$/);
+    expect(files).toEqual(expect.arrayContaining(['package/README.md', 'package/LICENSE']));
+    // the published manifest names only what a consumer can install: no workspace link, no private package
+    const { stdout: manifest } = await run('tar', ['-xzOf', join(scratch, tarball), 'package/package.json']);
+    expect(manifest).not.toContain('workspace:');
+    expect(manifest).not.toContain('@attestation-service/server');
+    expect(JSON.parse(manifest)).toMatchObject({ license: 'Apache-2.0' });
 
     await writeFile(join(scratch, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
     await run('npm', ['install', '--no-audit', '--no-fund', '--offline', join(scratch, tarball)], { cwd: scratch, env: { ...process.env, npm_config_nodedir: '' } }).catch(() =>

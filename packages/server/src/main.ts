@@ -5,6 +5,7 @@ import { buildServices } from './app.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { startEmbeddedPostgres } from './db/embedded-postgres.ts';
+import { requireOptional } from './system/optional.ts';
 import { applyMigrations } from './db/migrate.ts';
 import { createPrisma } from './db/prisma.ts';
 import { createPool, pgSql } from './db/sql.ts';
@@ -51,6 +52,7 @@ export interface RunningService {
 /** The database the config names, or an embedded PostgreSQL in DATA_DIR that stops with the service. */
 export async function openDatabase(config: Config, log: Logger): Promise<{ databaseUrl: string; close(): Promise<void> }> {
   if (config.databaseUrl) return { databaseUrl: config.databaseUrl, close: async () => {} };
+  requireOptional('embedded-postgres', 'DATABASE_URL', 'the embedded PostgreSQL');
   const embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, log: (line) => log.debug({ component: 'postgres' }, line) });
   log.info({ dataDir: config.dataDir }, 'embedded PostgreSQL started');
   return { databaseUrl: embedded.databaseUrl, close: embedded.stop };

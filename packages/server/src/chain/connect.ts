@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import { ConfigError } from '../config.ts';
 import { EAS_ARTIFACT, knownDeployment } from './contracts.ts';
 import { startDevChain } from './dev-chain.ts';
+import { requireOptional } from '../system/optional.ts';
 import { rpcChain } from './rpc-chain.ts';
 import { ensureSchemaRegistered } from './register-schema.ts';
 
@@ -43,6 +44,7 @@ function clients(rpcUrl: string, chainId: number, key: Hex) {
 export async function openChain(config: Config, log: (line: string) => void): Promise<Chain> {
   const key = config.chain.relayerPrivateKey;
   if (!config.chain.rpcUrl) {
+    requireOptional('@foundry-rs/anvil', 'CHAIN_RPC_URL', 'the embedded dev chain');
     const dev = await startDevChain({ dataDir: join(config.dataDir, 'chain'), deployerKey: key, log });
     const c = clients(dev.rpcUrl, dev.chainId, key);
     return { ...c, rpcUrl: dev.rpcUrl, chainId: dev.chainId, eas: dev.eas, schemaRegistry: dev.schemaRegistry, easVersion: await easVersion(c.publicClient, dev.eas), dev: true, stop: dev.stop };
