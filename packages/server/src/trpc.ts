@@ -29,6 +29,8 @@ export interface RouteDocs {
   success?: Record<string, unknown>;
   /** More statuses, or more meaning for a status the operation already lists (appended to its description). */
   errors?: Record<number, string>;
+  /** Request body examples (OpenAPI `examples`), each one a body the route accepts as is. */
+  requestExamples?: Record<string, { summary: string; value: unknown }>;
 }
 
 /**

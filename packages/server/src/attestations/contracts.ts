@@ -1,11 +1,21 @@
 import { z } from 'zod';
+import { timestamp } from '../http/openapi-fields.ts';
+import { EXAMPLE_CONTENT_HASH, EXAMPLE_UID, oneOfContentOrHash } from './openapi.ts';
 
-const hex = (bytes: number, what: string) =>
-  z.string().regex(new RegExp(`^0x[0-9a-fA-F]{${bytes * 2}}$`), `must be ${what}: 0x followed by ${bytes * 2} hex characters`);
+const hex = (bytes: number, what: string, example: string) =>
+  z
+    .string()
+    .regex(new RegExp(`^0x[0-9a-fA-F]{${bytes * 2}}$`), `must be ${what}: 0x followed by ${bytes * 2} hex characters`)
+    .meta({ example });
 
-export const uidSchema = hex(32, 'an attestation uid').meta({ description: 'Attestation UID', example: `0x${'ab'.repeat(32)}` });
-export const hexHash = hex(32, 'a 32-byte hex value');
-const address = hex(20, 'an address');
+export const uidSchema = hex(32, 'an attestation uid', EXAMPLE_UID).meta({ description: 'Attestation UID' });
+export const hexHash = hex(32, 'a 32-byte hex value', `0x${'5c'.repeat(32)}`);
+const address = hex(20, 'an address', '0x5FbDB2315678afecb367f032d93F642f64180aa3');
+/** A 64-bit EVM word too large for a JSON number, as its decimal digits. */
+const uintString = (example: string) => z.string().meta({ example });
+
+const chainId = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).meta({ example: 31337 });
+const verifyUrl = z.string().meta({ example: `https://verify.example.com/${EXAMPLE_UID}` });
 
 const MEDIA_TYPE = /^[a-zA-Z0-9][a-zA-Z0-9!#$&^_.+-]{0,126}\/[a-zA-Z0-9][a-zA-Z0-9!#$&^_.+-]{0,126}(\s*;\s*[a-zA-Z0-9!#$&^_.+-]+=("[^"\\]*"|[a-zA-Z0-9!#$&^_.+-]+))*$/;
 
@@ -16,12 +26,16 @@ export const modeSchema = z.enum(['onchain', 'offchain']).meta({ description: 'O
 export const createAttestationInput = z
   .strictObject({
     type: originSchema,
-    content: z.string().min(1, 'must not be empty').optional().meta({ description: 'The content itself; only its SHA-256 is stored. Give this or contentHash.' }),
+    content: z
+      .string()
+      .min(1, 'must not be empty')
+      .optional()
+      .meta({ description: 'The content itself; only its SHA-256 is stored. Give this or contentHash.', example: 'A poem I wrote myself.' }),
     contentHash: z
       .string()
       .regex(/^(0x)?[0-9a-fA-F]{64}$/, 'must be a SHA-256 hash: 64 hex characters, optionally prefixed with 0x')
       .optional()
-      .meta({ description: 'SHA-256 of the content, when you would rather not send it. Give this or content.' }),
+      .meta({ description: 'SHA-256 of the content, when you would rather not send it. Give this or content.', example: EXAMPLE_CONTENT_HASH }),
     contentType: z.string().max(255, 'must be at most 255 characters').regex(MEDIA_TYPE, 'must be a media type such as text/plain or image/png').meta({ example: 'text/plain' }),
     mode: modeSchema.default('onchain'),
   })
@@ -29,7 +43,9 @@ export const createAttestationInput = z
     if ((value.content === undefined) === (value.contentHash === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['content'], message: 'give exactly one of content or contentHash' });
     }
-  });
+  })
+  // the refinement above is invisible to JSON Schema: the document says it as a oneOf (validation is unchanged)
+  .meta({ id: 'CreateAttestation', override: oneOfContentOrHash });
 export type CreateAttestationInput = z.infer<typeof createAttestationInput>;
 
 const offchainPackageSchema = z
@@ -37,21 +53,21 @@ const offchainPackageSchema = z
     sig: z.object({
       version: z.literal(2),
       uid: uidSchema,
-      domain: z.object({ name: z.literal('EAS Attestation'), version: z.string(), chainId: z.number().int(), verifyingContract: address }),
+      domain: z.object({ name: z.literal('EAS Attestation'), version: z.string().meta({ example: '1.3.0' }), chainId, verifyingContract: address }),
       primaryType: z.literal('Attest'),
-      types: z.object({ Attest: z.array(z.object({ name: z.string(), type: z.string() })) }),
+      types: z.object({ Attest: z.array(z.object({ name: z.string().meta({ example: 'schema' }), type: z.string().meta({ example: 'bytes32' }) })) }),
       message: z.object({
         version: z.literal(2),
         schema: hexHash,
         recipient: address,
-        time: z.string().meta({ description: 'uint64 seconds, as a decimal string' }),
-        expirationTime: z.string(),
+        time: uintString('1735732800').meta({ description: 'uint64 seconds, as a decimal string' }),
+        expirationTime: uintString('0').meta({ description: 'uint64 seconds, as a decimal string; 0 = never' }),
         revocable: z.boolean(),
         refUID: hexHash,
-        data: z.string(),
+        data: z.string().meta({ description: 'ABI-encoded schema data', example: `0x${'00'.repeat(32)}` }),
         salt: hexHash,
       }),
-      signature: z.object({ v: z.number().int(), r: hexHash, s: hexHash }),
+      signature: z.object({ v: z.number().int().min(27).max(28), r: hexHash, s: hexHash }),
     }),
     signer: address,
   })
@@ -63,17 +79,17 @@ export const attestationRecord = z
     type: originSchema,
     mode: modeSchema,
     contentHash: hexHash,
-    contentType: z.string(),
-    chainId: z.number().int(),
+    contentType: z.string().meta({ example: 'text/plain' }),
+    chainId,
     schemaUid: hexHash,
     attester: address,
     txHash: hexHash.nullable(),
-    blockNumber: z.number().int().nullable(),
-    createdAt: z.string().meta({ description: 'ISO 8601' }),
+    blockNumber: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable().meta({ example: 1234567 }),
+    createdAt: timestamp(),
     revoked: z.boolean(),
-    revokedAt: z.string().nullable(),
+    revokedAt: timestamp().nullable(),
     revocationTxHash: hexHash.nullable(),
-    verifyUrl: z.string(),
+    verifyUrl,
     offchain: offchainPackageSchema.nullable(),
   })
   .meta({ id: 'Attestation' });
@@ -83,7 +99,7 @@ export const createdAttestation = z
   .object({
     uid: uidSchema,
     txHash: hexHash.nullable().meta({ description: 'The transaction hash; null for off-chain attestations, which have no transaction.' }),
-    verifyUrl: z.string(),
+    verifyUrl,
     mode: modeSchema,
     offchain: offchainPackageSchema.optional(),
   })
@@ -91,17 +107,18 @@ export const createdAttestation = z
 export type CreatedAttestation = z.infer<typeof createdAttestation>;
 
 export const searchInput = z.strictObject({
-  hash: z.string().regex(/^(0x)?[0-9a-fA-F]{64}$/, 'must be a SHA-256 hash: 64 hex characters, optionally prefixed with 0x').meta({ description: 'SHA-256 of the content, with or without 0x, any case' }),
+  hash: z.string().regex(/^(0x)?[0-9a-fA-F]{64}$/, 'must be a SHA-256 hash: 64 hex characters, optionally prefixed with 0x').meta({ description: 'SHA-256 of the content, with or without 0x, any case', example: EXAMPLE_CONTENT_HASH }),
   limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(200).optional().meta({ description: 'nextCursor of the previous page' }),
+  // meta before optional(): trpc-to-openapi drops the meta of an optional query parameter
+  cursor: z.string().max(200).meta({ description: 'nextCursor of the previous page' }).optional(),
 });
 
-export const searchOutput = z.object({ data: z.array(attestationRecord), nextCursor: z.string().nullable() });
+export const searchOutput = z.object({ data: z.array(attestationRecord), nextCursor: z.string().nullable().meta({ example: 'aWQ6MTIzNDU' }) });
 
 export const batchInput = z.strictObject({
   attestations: z.array(createAttestationInput).min(1, 'must hold at least one attestation').max(100, 'must hold at most 100 attestations'),
 });
-export const batchOutput = z.object({ batchId: z.string(), txHash: hexHash.nullable(), attestations: z.array(createdAttestation) });
+export const batchOutput = z.object({ batchId: z.string().meta({ example: '0b7f3c1e-4d2a-4f8e-9a61-2c5d8e9f0a13' }), txHash: hexHash.nullable(), attestations: z.array(createdAttestation) });
 
-export const revokeInput = z.strictObject({ uid: uidSchema, reason: z.string().max(500).optional() });
-export const revokeOutput = z.object({ uid: uidSchema, revoked: z.literal(true), revokedAt: z.string(), txHash: hexHash.nullable() });
+export const revokeInput = z.strictObject({ uid: uidSchema, reason: z.string().max(500).optional().meta({ example: 'Published by mistake' }) });
+export const revokeOutput = z.object({ uid: uidSchema, revoked: z.literal(true), revokedAt: timestamp(), txHash: hexHash.nullable() });

@@ -12,14 +12,22 @@ import {
   searchOutput,
   uidSchema,
 } from './contracts.ts';
+import { BATCH_EXAMPLES, CREATE_EXAMPLES, REVOKE_EXAMPLES } from './openapi.ts';
 
 const tags = ['attestations'];
+
+/** Statuses of the on-chain writes besides the usual ones. */
+const WRITE_ERRORS = {
+  429: 'QUOTA_EXCEEDED: the monthly on-chain quota of the key\'s tier is used up',
+  503: 'CHAIN_UNAVAILABLE: the chain cannot take on-chain writes right now; nothing was charged (see Retry-After)',
+};
 
 export const attestationsRouter = router({
   create: authedProcedure
     .meta({
       successStatus: 201,
       openapi: { method: 'POST', path: '/v1/attestations', tags, protect: true, summary: 'Create an attestation', description: 'Attests that content is human-made or AI-generated, on-chain (default) or off-chain.' },
+      docs: { errors: WRITE_ERRORS, requestExamples: CREATE_EXAMPLES },
     })
     .input(createAttestationInput)
     .output(createdAttestation)
@@ -29,6 +37,7 @@ export const attestationsRouter = router({
     .meta({
       successStatus: 201,
       openapi: { method: 'POST', path: '/v1/attestations/batch', tags, protect: true, summary: 'Create up to 100 attestations', description: 'All on-chain items go into one multiAttest transaction; validated all-or-nothing.' },
+      docs: { errors: WRITE_ERRORS, requestExamples: BATCH_EXAMPLES },
     })
     .input(batchInput)
     .output(batchOutput)
@@ -47,7 +56,17 @@ export const attestationsRouter = router({
     .query(({ ctx, input }) => ctx.services.attestations.search(input)),
 
   revoke: authedProcedure
-    .meta({ openapi: { method: 'POST', path: '/v1/attestations/{uid}/revoke', tags, protect: true, summary: 'Revoke an attestation', description: 'Signed by the relayer on your behalf; only the account that created it may revoke it.' } })
+    .meta({
+      openapi: { method: 'POST', path: '/v1/attestations/{uid}/revoke', tags, protect: true, summary: 'Revoke an attestation', description: 'Signed by the relayer on your behalf; only the account that created it may revoke it. The body is optional.' },
+      docs: {
+        errors: {
+          403: 'FORBIDDEN: the attestation belongs to another account',
+          409: 'ALREADY_REVOKED',
+          503: 'CHAIN_UNAVAILABLE: the revocation transaction failed or is still pending (see Retry-After)',
+        },
+        requestExamples: REVOKE_EXAMPLES,
+      },
+    })
     .input(revokeInput)
     .output(revokeOutput)
     .mutation(({ ctx, input }) => ctx.services.revocations.revoke(ctx.auth, input.uid, input.reason, ctx)),

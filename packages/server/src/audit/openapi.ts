@@ -17,12 +17,19 @@ export function exportSuccessResponse(): Record<string, unknown> {
     description:
       'The entries of [from, to), oldest first (chain order), streamed. An error after the first byte aborts the connection, so a body without its end (`]`, or the final chunk) is incomplete.',
     headers: {
-      'Content-Disposition': { description: 'attachment; filename="audit-<account>-<from>-<to>.<json|csv>"', schema: { type: 'string' } },
+      'Content-Disposition': {
+        description: 'attachment; filename="audit-<account>-<from>-<to>.<json|csv>"',
+        schema: { type: 'string', example: 'attachment; filename="audit-acme-2025-01-01-2025-02-01.csv"' },
+      },
     },
     content: {
       'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/AuditEntry' } } },
       'text/csv': {
-        schema: { type: 'string', description: `RFC 4180 with a header row (${EXPORT_COLUMNS.join(',')}); empty cell = null; details as canonical JSON; a cell starting with = + - @ tab CR or ' is prefixed with '` },
+        schema: {
+          type: 'string',
+          description: `RFC 4180 with a header row (${EXPORT_COLUMNS.join(',')}); empty cell = null; details as canonical JSON; a cell starting with = + - @ tab CR or ' is prefixed with '`,
+          example: `${EXPORT_COLUMNS.join(',')}\r\n`,
+        },
         example: `${EXPORT_COLUMNS.join(',')}\r\n`,
       },
     },

@@ -1,11 +1,20 @@
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
+import { z } from 'zod';
 import type { AnyRouter } from '@trpc/server';
 import { ERROR_CODES } from '../errors.ts';
 import type { Route } from './routes.ts';
 import { auditEntryComponent } from '../audit/openapi.ts';
+import { HEADER_COMPONENTS, headersFor, IDEMPOTENCY_KEY_PARAMETER } from './openapi-headers.ts';
 
-type Responses = Record<string, unknown>;
-type Operation = { operationId?: string; security?: unknown; responses: Responses; parameters?: unknown[] };
+type Responses = Record<string, Record<string, unknown>>;
+type MediaType = { schema?: { required?: string[]; $ref?: string; oneOf?: unknown }; examples?: unknown };
+type Operation = {
+  operationId?: string;
+  security?: unknown;
+  responses: Responses;
+  parameters?: unknown[];
+  requestBody?: { required?: boolean; content?: Record<string, MediaType> };
+};
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
 
@@ -15,9 +24,10 @@ const errorResponse = (description: string) => ({ description, content: { 'appli
 function errorsOf(route: Route): Record<number, string> {
   const errors: Record<number, string> = {
     400: 'VALIDATION_FAILED: the request does not match this contract (details.errors lists each problem)',
-    429: 'RATE_LIMITED: too many requests in the sliding minute (see Retry-After)',
+    405: 'METHOD_NOT_ALLOWED: this path does not take that method; Allow lists the ones it does',
     500: 'INTERNAL_ERROR: our fault; the X-Request-Id helps support find it',
   };
+  if (!route.probe) errors[429] = 'RATE_LIMITED: too many requests in the sliding minute (see Retry-After)';
   if (route.protect) errors[401] = 'MISSING_API_KEY, INVALID_API_KEY or API_KEY_REVOKED';
   else if (!route.probe) errors[401] = 'INVALID_API_KEY or API_KEY_REVOKED: a key was sent and is not valid (public reads need none)';
   if (route.path.includes('{')) errors[404] = 'NOT_FOUND: no such resource (or not yours)';
@@ -25,18 +35,11 @@ function errorsOf(route: Route): Record<number, string> {
     errors[400] += '; INVALID_JSON: the body is not JSON';
     errors[413] = 'PAYLOAD_TOO_LARGE: the body is over 1 MiB';
     errors[415] = 'UNSUPPORTED_MEDIA_TYPE: the body is not application/json';
-    errors[409] = 'IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body';
   }
-  if (route.procedure === 'attestations.create' || route.procedure === 'attestations.batch') {
-    errors[429] += '; QUOTA_EXCEEDED: the monthly on-chain quota of the key\'s tier is used up';
-    errors[503] = 'CHAIN_UNAVAILABLE: the chain cannot take on-chain writes right now; nothing was charged';
+  // every mutation honours Idempotency-Key (trpc.ts), DELETE included
+  if (route.method !== 'GET') {
+    errors[409] = 'IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body, or its first request is still running (see Retry-After)';
   }
-  if (route.procedure === 'attestations.revoke') {
-    errors[403] = 'FORBIDDEN: the attestation belongs to another account';
-    errors[409] += '; ALREADY_REVOKED';
-    errors[503] = 'CHAIN_UNAVAILABLE';
-  }
-  if (route.procedure === 'system.ready') errors[503] = 'NOT_READY: details.components names what is failing';
   for (const [status, description] of Object.entries(route.docs?.errors ?? {})) {
     const code = Number(status);
     errors[code] = errors[code] ? `${errors[code]}; ${description}` : description;
@@ -57,7 +60,8 @@ export function buildOpenApiDocument(router: AnyRouter, routes: Route[], opts: {
     securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: svc_<tier>_<prefix12>_<secret32>' } },
   });
   doc.info.license = { name: 'Apache-2.0', identifier: 'Apache-2.0' };
-  doc.info.contact = { name: 'Attestation Service', url: opts.baseUrl };
+  // no contact url: the service has no home page of its own (its root is a 404), and this page is /docs itself
+  doc.info.contact = { name: 'Attestation Service' };
   doc.tags = [
     { name: 'attestations', description: 'Create, read, search and revoke attestations' },
     { name: 'webhooks', description: 'Signed event deliveries' },
@@ -65,6 +69,7 @@ export function buildOpenApiDocument(router: AnyRouter, routes: Route[], opts: {
     { name: 'system', description: 'Health and readiness' },
   ];
   doc.components ??= {};
+  doc.components.headers = HEADER_COMPONENTS;
   // trpc-to-openapi's tRPC-shaped error schemas are replaced below by our one Error schema
   const schemas = Object.fromEntries(Object.entries(doc.components.schemas ?? {}).filter(([name]) => !name.startsWith('error.')));
   doc.components.schemas = {
@@ -75,7 +80,7 @@ export function buildOpenApiDocument(router: AnyRouter, routes: Route[], opts: {
       required: ['code', 'message', 'details'],
       properties: {
         code: { type: 'string', enum: ERROR_CODES },
-        message: { type: 'string' },
+        message: { type: 'string', example: 'The API key is not valid.' },
         details: { type: 'object', additionalProperties: true },
       },
     },
@@ -87,17 +92,31 @@ export function buildOpenApiDocument(router: AnyRouter, routes: Route[], opts: {
     const responses: Responses = {};
     if (route.successStatus === 204) responses['204'] = { description: 'Done; no body' };
     else responses[String(route.successStatus)] = { ...success, description: success?.description ?? 'Success' };
-    if (route.docs?.success) responses[String(route.successStatus)] = route.docs.success;
+    if (route.docs?.success) responses[String(route.successStatus)] = { ...route.docs.success };
     for (const [status, description] of Object.entries(errorsOf(route))) responses[status] = errorResponse(description);
+    for (const [status, response] of Object.entries(responses)) {
+      response.headers = { ...headersFor(route, Number(status)), ...(response.headers as object | undefined) };
+    }
     op.responses = responses;
     // public reads take an optional key (its tier's limit instead of the anonymous per-IP one); probes take none
     if (!route.protect) op.security = route.probe ? [] : [{}, { bearerAuth: [] }];
-    if (route.method === 'POST') {
-      op.parameters = [
-        ...(op.parameters ?? []),
-        { name: 'Idempotency-Key', in: 'header', required: false, description: 'Up to 255 characters; a retry with the same key and body replays the first response for 24 h.', schema: { type: 'string', maxLength: 255 } },
-      ];
-    }
+    if (route.method !== 'GET') op.parameters = [...(op.parameters ?? []), IDEMPOTENCY_KEY_PARAMETER];
+    describeBody(op, route, router);
   }
   return doc;
+}
+
+/**
+ * The request body: its component when the whole input is one (trpc-to-openapi inlines a body's own shape, without
+ * the component's overrides), its examples, and `required: false` when it requires nothing (an empty POST is {}).
+ */
+function describeBody(op: Operation, route: Route, router: AnyRouter): void {
+  const json = op.requestBody?.content?.['application/json'];
+  if (!op.requestBody || !json) return;
+  const procedure = (router._def.procedures as Record<string, { _def: { inputs: z.ZodType[] } }>)[route.procedure];
+  const id = procedure?._def.inputs.length === 1 ? z.globalRegistry.get(procedure._def.inputs[0]!)?.id : undefined;
+  if (id && !route.path.includes('{')) json.schema = { $ref: `#/components/schemas/${id}` };
+  if (route.docs?.requestExamples) json.examples = route.docs.requestExamples;
+  const schema = json.schema ?? {};
+  if (!schema.$ref && !schema.oneOf && (schema.required ?? []).length === 0) op.requestBody.required = false;
 }

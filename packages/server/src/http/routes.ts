@@ -32,7 +32,10 @@ export type RouteMatch = { route: Route; params: Record<string, string> } | { al
 /** The route for this method and path; else the methods the path does allow; else nothing. */
 export function matchRoute(routes: Route[], method: string, pathname: string): RouteMatch {
   const sameMethod = method === 'HEAD' ? 'GET' : method;
-  const onPath = routes.filter((r) => r.pattern.test(pathname));
+  const matching = routes.filter((r) => r.pattern.test(pathname));
+  // a literal path wins over a template: /v1/attestations/batch is never /v1/attestations/{uid}
+  const literal = matching.filter((r) => !r.path.includes('{'));
+  const onPath = literal.length > 0 ? literal : matching;
   const route = onPath.find((r) => r.method === sameMethod);
   if (route) return { route, params: decodeParams(route.pattern.exec(pathname)?.groups) };
   return onPath.length > 0 ? { allowed: [...new Set(onPath.map((r) => r.method))] } : undefined;

@@ -35,8 +35,12 @@ export interface KeySummary {
 const DUMMY_HASH = hashSecret('0'.repeat(32));
 const BEARER = /^Bearer(?: (.*))?$/i;
 
+/** RFC 6750's challenge on every 401: no error attribute when no key came, invalid_token when one did and failed. */
+const CHALLENGE = 'Bearer realm="attestation-service"';
+const INVALID_TOKEN = { 'WWW-Authenticate': `${CHALLENGE}, error="invalid_token"` };
+
 function invalid(): AppError {
-  return new AppError('INVALID_API_KEY', 'The API key is not valid.');
+  return new AppError('INVALID_API_KEY', 'The API key is not valid.', {}, INVALID_TOKEN);
 }
 
 function summary(row: KeyRow): KeySummary {
@@ -63,7 +67,7 @@ export function createKeyService(db: Db, pool: Pool, clock: Clock) {
     async authenticate(header: string | undefined, onKnownKeyFailure?: (failure: KnownKeyFailure) => void): Promise<AuthenticatedKey> {
       const bearer = header === undefined ? undefined : BEARER.exec(header);
       if (header === undefined || header.trim() === '' || (bearer && !bearer[1])) {
-        throw new AppError('MISSING_API_KEY', 'Send your API key as "Authorization: Bearer <key>".');
+        throw new AppError('MISSING_API_KEY', 'Send your API key as "Authorization: Bearer <key>".', {}, { 'WWW-Authenticate': CHALLENGE });
       }
       const parsed = bearer ? parseKey(bearer[1]!) : undefined;
       if (!parsed) throw invalid();
@@ -76,7 +80,7 @@ export function createKeyService(db: Db, pool: Pool, clock: Clock) {
       }
       if (row.revokedAt) {
         onKnownKeyFailure?.({ accountId: row.accountId, prefix: row.prefix, reason: 'revoked' });
-        throw new AppError('API_KEY_REVOKED', 'This API key has been revoked; create a new key.');
+        throw new AppError('API_KEY_REVOKED', 'This API key has been revoked; create a new key.', {}, INVALID_TOKEN);
       }
       return { keyId: row.id, accountId: row.accountId, accountName: row.accountName, prefix: row.prefix, tier: parsed.tier };
     },

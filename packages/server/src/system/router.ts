@@ -11,7 +11,10 @@ export const systemRouter = router({
     .query(({ ctx }) => ctx.services.health.health()),
 
   ready: unmeteredProcedure
-    .meta({ openapi: { method: 'GET', path: '/readyz', tags, protect: false, summary: 'Readiness: every component answers', description: '503 NOT_READY names the failing components in details.components.' } })
+    .meta({
+      openapi: { method: 'GET', path: '/readyz', tags, protect: false, summary: 'Readiness: every component answers', description: '503 NOT_READY names the failing components in details.components.' },
+      docs: { errors: { 503: 'NOT_READY: details.components names what is failing' } },
+    })
     .input(z.strictObject({}))
     .output(z.object({ status: z.literal('ready'), components: z.record(z.string(), z.literal('ok')) }))
     .query(({ ctx }) => ctx.services.health.ready()),

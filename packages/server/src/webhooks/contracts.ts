@@ -1,64 +1,73 @@
 import { z } from 'zod';
+import { timestamp } from '../http/openapi-fields.ts';
 
 export const EVENT_KINDS = ['attestation.created', 'attestation.revoked', 'batch.completed'] as const;
 
 export type EventKind = (typeof EVENT_KINDS)[number];
 
 const eventKind = z.enum(EVENT_KINDS);
-const subscriptionId = z.string().min(1).max(64).meta({ description: 'Subscription id' });
+const subscriptionId = z.string().min(1).max(64).meta({ description: 'Subscription id', example: '6f1c2b9e-8a4d-4e2f-b7c3-1d5e9a0f2c48' });
+const receiverUrl = 'https://hooks.example.com/attestations';
+/** Counts and durations: never negative. */
+const count = (example: number) => z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).meta({ example });
+/** A receiver's HTTP status, when it answered. */
+const httpStatus = z.number().int().min(100).max(999).nullable().meta({ example: 200 });
 
 export const createWebhookInput = z.strictObject({
-  url: z.url({ protocol: /^https?$/ }).max(2048).meta({ description: 'Receiver address; https, and not a private or loopback address.' }),
-  events: z.array(eventKind).min(1, 'must name at least one event kind').max(EVENT_KINDS.length),
+  url: z.url({ protocol: /^https?$/ }).max(2048).meta({ description: 'Receiver address; https, and not a private or loopback address.', example: receiverUrl }),
+  events: z.array(eventKind).min(1, 'must name at least one event kind').max(EVENT_KINDS.length).meta({ example: ['attestation.created', 'attestation.revoked'] }),
 });
 
-const subscription = z.object({ id: subscriptionId, url: z.string(), events: z.array(eventKind), createdAt: z.string() });
+const subscription = z.object({ id: subscriptionId, url: z.string().meta({ example: receiverUrl }), events: z.array(eventKind), createdAt: timestamp() });
 
 export const createdWebhook = subscription
-  .extend({ secret: z.string().meta({ description: 'HMAC key for X-Service-Signature: shown only in this response.' }) })
+  .extend({ secret: z.string().meta({ description: 'HMAC key for X-Service-Signature: shown only in this response.', example: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08' }) })
   .meta({ id: 'CreatedWebhook' });
 
 export const webhookList = z.object({ data: z.array(subscription.meta({ id: 'Webhook' })) });
 
 export const deleteWebhookInput = z.strictObject({ id: subscriptionId });
 
+const cursorExample = 'MjAyNS0wMS0wMVQxMjowMDowMC4wMDBafDZmMWMyYjllLThhNGQtNGUyZi1iN2MzLTFkNWU5YTBmMmM0OA';
+
 export const DELIVERY_STATES = ['pending', 'completed', 'dead', 'dropped'] as const;
 
 export const deliveriesInput = z.strictObject({
   id: subscriptionId,
-  state: z.enum(DELIVERY_STATES).optional().meta({ description: 'Only deliveries in this state' }),
-  limit: z.coerce.number().int().min(1).max(100).default(20).meta({ description: '1–100, default 20' }),
-  cursor: z.string().max(200).optional().meta({ description: 'nextCursor of the previous page' }),
+  // meta before optional(): trpc-to-openapi drops the meta of an optional query parameter
+  state: z.enum(DELIVERY_STATES).meta({ description: 'Only deliveries in this state' }).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20).meta({ description: '1–100, default 20', example: 20 }),
+  cursor: z.string().max(200).meta({ description: 'nextCursor of the previous page' }).optional(),
 });
 
 const attempt = z
   .object({
-    number: z.number().int().meta({ description: '1–5 within a round; a replay starts a new round' }),
-    at: z.string(),
-    status: z.number().int().nullable().meta({ description: "The receiver's HTTP status; null when no answer came" }),
-    error: z.string().nullable(),
-    durationMs: z.number().int(),
-    responseBody: z.string().nullable().meta({ description: 'The first 1 KiB of the answer' }),
+    number: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).meta({ description: '1–5 within a round; a replay starts a new round', example: 1 }),
+    at: timestamp(),
+    status: httpStatus.meta({ description: "The receiver's HTTP status; null when no answer came" }),
+    error: z.string().nullable().meta({ example: 'timeout after 10 s' }),
+    durationMs: count(84),
+    responseBody: z.string().nullable().meta({ description: 'The first 1 KiB of the answer', example: 'ok' }),
   })
   .meta({ id: 'WebhookAttempt' });
 
 export const delivery = z
   .object({
-    id: z.string().meta({ description: 'The X-Service-Delivery header: the same on every attempt and replay' }),
-    eventId: z.string(),
+    id: z.string().meta({ description: 'The X-Service-Delivery header: the same on every attempt and replay', example: '3a7d9c1e-2b4f-4c6a-8e0d-5f1b3c7a9e2d' }),
+    eventId: z.string().meta({ example: 'c2e4a6b8-0d1f-4a3c-9e5b-7d9f1b3d5e7a' }),
     event: eventKind,
     state: z.enum(DELIVERY_STATES),
-    attempts: z.number().int().meta({ description: 'Attempts made in the current round' }),
-    replays: z.number().int(),
-    nextAttemptAt: z.string().nullable(),
-    lastStatus: z.number().int().nullable(),
-    lastError: z.string().nullable(),
-    createdAt: z.string(),
-    completedAt: z.string().nullable(),
+    attempts: count(1).meta({ description: 'Attempts made in the current round' }),
+    replays: count(0),
+    nextAttemptAt: timestamp().nullable(),
+    lastStatus: httpStatus,
+    lastError: z.string().nullable().meta({ example: null }),
+    createdAt: timestamp(),
+    completedAt: timestamp().nullable(),
     attemptLog: z.array(attempt),
   })
   .meta({ id: 'WebhookDelivery' });
 
-export const deliveryPage = z.object({ data: z.array(delivery), nextCursor: z.string().nullable() });
+export const deliveryPage = z.object({ data: z.array(delivery), nextCursor: z.string().nullable().meta({ example: cursorExample }) });
 
 export type Delivery = z.infer<typeof delivery>;

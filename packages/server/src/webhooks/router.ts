@@ -1,12 +1,30 @@
 import { z } from 'zod';
 import { authedProcedure, router } from '../trpc.ts';
+import { MAX_SUBSCRIPTIONS } from './service.ts';
 import { createdWebhook, createWebhookInput, deleteWebhookInput, deliveriesInput, deliveryPage, webhookList } from './contracts.ts';
 
 const tags = ['webhooks'];
 
 export const webhooksRouter = router({
   create: authedProcedure
-    .meta({ successStatus: 201, openapi: { method: 'POST', path: '/v1/webhooks', tags, protect: true, summary: 'Subscribe to events', description: 'The response holds the signing secret; it is never shown again.' } })
+    .meta({
+      successStatus: 201,
+      openapi: {
+        method: 'POST',
+        path: '/v1/webhooks',
+        tags,
+        protect: true,
+        summary: 'Subscribe to events',
+        description: `The response holds the signing secret; it is never shown again. An account may have at most ${MAX_SUBSCRIPTIONS} subscriptions.`,
+      },
+      docs: {
+        errors: {
+          400: `the url is not https or reaches a private address; or the account already has ${MAX_SUBSCRIPTIONS} subscriptions (delete one first)`,
+          409: 'ALREADY_EXISTS: this account already subscribes this URL (details.id)',
+        },
+        requestExamples: { subscribe: { summary: 'Two event kinds to an https receiver', value: { url: 'https://hooks.example.com/attestations', events: ['attestation.created', 'attestation.revoked'] } } },
+      },
+    })
     .input(createWebhookInput)
     .output(createdWebhook)
     .mutation(({ ctx, input }) => ctx.services.webhooks.create(ctx.auth, input, ctx)),

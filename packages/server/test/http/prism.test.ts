@@ -1,0 +1,225 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, randomIp, startTestService, type TestService } from '../support/service.ts';
+import { startPrism, type Prism } from '../support/prism.ts';
+
+/**
+ * Every operation of /openapi.json through Stoplight Prism in front of the live API, which checks each request and
+ * response against the document. `strict` runs with --errors: a document-valid request is forwarded and any
+ * response violation becomes Prism's own error. `lenient` forwards everything (requests the document rejects,
+ * such as a missing key, reach our API), and we read its sl-violations header for response violations only.
+ */
+let svc: TestService;
+let strict: Prism;
+let lenient: Prism;
+let receiver: Server;
+let receiverUrl: string;
+let doc: any;
+const exercised = new Map<string, Set<number>>();
+
+const sha = (text: string) => `0x${createHash('sha256').update(text).digest('hex')}`;
+const unknownKey = `svc_free_${'0'.repeat(12)}_${'0'.repeat(32)}`;
+const unknownUid = `0x${'0'.repeat(63)}1`;
+
+beforeAll(async () => {
+  receiver = createServer((_req, res) => res.end('ok'));
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
+  svc = await startTestService({ worker: true, env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
+  doc = (await call(svc.url, 'GET', '/openapi.json')).body;
+  [strict, lenient] = await Promise.all([startPrism(doc, svc.url, { errors: true }), startPrism(doc, svc.url, { errors: false })]);
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all([strict?.stop(), lenient?.stop()]);
+  await svc?.stop();
+  receiver?.close();
+});
+
+type Options = { key?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string };
+
+/** Which documented operation a request is: its method and path template. */
+function operationOf(method: string, path: string): string {
+  const pathname = path.split('?')[0]!;
+  const template = Object.keys(doc.paths).find((p) => new RegExp(`^${p.replace(/\{\w+\}/g, '[^/]+')}$`).test(pathname));
+  return `${method.toLowerCase()} ${template ?? pathname}`;
+}
+
+/** A request through the strict proxy: answered by our API (not Prism) with `status`, and no violation. */
+async function through(method: string, path: string, status: number, opts: Options = {}) {
+  const res = await call(strict.url, method, path, opts);
+  expect(res.headers.get('sl-violations'), `${method} ${path}: ${res.headers.get('sl-violations')}`).toBeNull();
+  expect(res.headers.get('x-request-id'), `${method} ${path} answered by Prism: ${JSON.stringify(res.body)}`).toBeTruthy();
+  expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(status);
+  const op = operationOf(method, path);
+  exercised.set(op, (exercised.get(op) ?? new Set()).add(status));
+  return res;
+}
+
+/** A request the document itself rejects: Prism refuses it under --errors; our API's answer to it is valid. */
+async function rejected(method: string, path: string, status: number, opts: Options = {}) {
+  const refused = await call(strict.url, method, path, opts);
+  expect(refused.headers.get('x-request-id'), `${method} ${path} reached the API through --errors`).toBeNull();
+  expect([401, 422]).toContain(refused.status);
+  const res = await call(lenient.url, method, path, opts);
+  const violations = JSON.parse(res.headers.get('sl-violations') ?? '[]') as Array<{ location: string[] }>;
+  expect(violations.filter((v) => v.location[0] !== 'request'), `${method} ${path}`).toEqual([]);
+  expect(res.headers.get('x-request-id')).toBeTruthy();
+  expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(status);
+  const op = operationOf(method, path);
+  exercised.set(op, (exercised.get(op) ?? new Set()).add(status));
+  return res;
+}
+
+/** A URL of the operation that the document accepts: path parameters filled in, required query parameters too. */
+function urlOf(path: string, op: any): string {
+  const query = (op.parameters ?? []).filter((p: any) => p.in === 'query' && p.required).map((p: any) => `${p.name}=${p.schema.example}`);
+  return `${path.replace('{uid}', unknownUid).replace('{id}', randomUUID())}${query.length ? `?${query.join('&')}` : ''}`;
+}
+
+/** The operation's first request example (the document's own), for a call whose body is not the point. */
+function exampleBody(op: any): unknown {
+  const examples = op.requestBody?.content?.['application/json']?.examples ?? {};
+  return (Object.values(examples)[0] as { value?: unknown } | undefined)?.value;
+}
+
+const create = (key: string, body: Record<string, unknown>, headers?: Record<string, string>) =>
+  through('POST', '/v1/attestations', 201, { key, body: { type: 'human', contentType: 'text/plain', ...body }, headers });
+
+describe('the API behind Prism (prism proxy --errors)', () => {
+  it('answers every attestation operation as documented, success and errors', async () => {
+    const { key } = await svc.createKey('pro');
+    const onchain = (await create(key, { content: `prism ${Math.random()}` })).body;
+    const offchain = (await create(key, { contentHash: sha(`off ${Math.random()}`), mode: 'offchain' })).body;
+    const idempotent = { 'Idempotency-Key': `prism-${randomUUID()}` };
+    await create(key, { content: 'once', mode: 'offchain' }, idempotent);
+    expect((await create(key, { content: 'once', mode: 'offchain' }, idempotent)).headers.get('idempotent-replayed')).toBe('true');
+    await through('POST', '/v1/attestations', 409, { key, body: { type: 'ai', content: 'twice', contentType: 'text/plain', mode: 'offchain' }, headers: idempotent });
+    const items = [{ type: 'ai', content: `batch ${Math.random()}`, contentType: 'text/plain' }, { type: 'human', contentHash: sha('b'), contentType: 'image/png', mode: 'offchain' }];
+    await through('POST', '/v1/attestations/batch', 201, { key, body: { attestations: items } });
+
+    await through('GET', `/v1/attestations/${onchain.uid}`, 200);
+    await through('GET', `/v1/attestations/${offchain.uid}`, 200, { key });
+    await through('GET', `/v1/attestations/${unknownUid}`, 404);
+    await through('GET', `/v1/attestations?hash=${sha('b')}&limit=1`, 200);
+    await through('GET', `/v1/attestations?hash=${sha('b')}&cursor=bogus`, 400);
+
+    const { key: stranger } = await svc.createKey();
+    await through('POST', `/v1/attestations/${onchain.uid}/revoke`, 403, { key: stranger });
+    await through('POST', `/v1/attestations/${onchain.uid}/revoke`, 200, { key });
+    await through('POST', `/v1/attestations/${onchain.uid}/revoke`, 409, { key, body: { reason: 'again' } });
+    await through('POST', `/v1/attestations/${unknownUid}/revoke`, 404, { key });
+
+    const { key: spent, prefix } = await svc.createKey('free');
+    await svc.chargeQuota(prefix, 20);
+    await through('POST', '/v1/attestations', 429, { key: spent, body: { type: 'ai', content: 'over quota', contentType: 'text/plain' } });
+  }, 60_000);
+
+  it('answers every webhook operation as documented, deliveries included', async () => {
+    const { key } = await svc.createKey();
+    const hook = (await through('POST', '/v1/webhooks', 201, { key, body: { url: receiverUrl, events: ['attestation.created'] } })).body;
+    await through('POST', '/v1/webhooks', 400, { key, body: { url: 'ftp://hooks.example.com/x', events: ['attestation.created'] } });
+    await create(key, { content: `hooked ${Math.random()}`, mode: 'offchain' });
+    await through('GET', '/v1/webhooks', 200, { key });
+    let page: any;
+    for (let i = 0; i < 50 && !page?.data[0]?.attemptLog.length; i++) {
+      page = (await through('GET', `/v1/webhooks/${hook.id}/deliveries?limit=5`, 200, { key })).body;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(page.data[0].attemptLog.length).toBeGreaterThan(0);
+    await through('GET', `/v1/webhooks/${hook.id}/deliveries?cursor=bogus`, 400, { key });
+    await through('GET', `/v1/webhooks/${randomUUID()}/deliveries`, 404, { key });
+    await through('DELETE', `/v1/webhooks/${hook.id}`, 204, { key });
+    await through('DELETE', `/v1/webhooks/${hook.id}`, 404, { key });
+  }, 30_000);
+
+  it('streams the audit export as documented, JSON and CSV', async () => {
+    const { key } = await svc.createKey();
+    await create(key, { content: `audited ${Math.random()}`, mode: 'offchain' });
+    const json = await through('GET', '/v1/audit/export?format=json', 200, { key });
+    expect(json.body.length).toBeGreaterThan(0);
+    const csv = await through('GET', '/v1/audit/export', 200, { key, headers: { accept: 'text/csv' } });
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    await through('GET', '/v1/audit/export?format=csv&action=attestation.created', 200, { key });
+    await through('GET', '/v1/audit/export?from=2025-02-01&to=2025-01-01', 400, { key });
+    await through('GET', '/v1/audit/export', 406, { key, headers: { accept: 'image/png' } });
+  });
+
+  it('answers the probes as documented', async () => {
+    await through('GET', '/healthz', 200);
+    await through('GET', '/readyz', 200);
+    await through('GET', '/healthz?verbose=1', 400);
+    await through('GET', '/readyz?verbose=1', 400);
+  });
+
+  it('answers a key that is not valid, or revoked, with a documented 401 and its challenge on every gated operation', async () => {
+    const revoked = await svc.createKey();
+    await svc.services.keys.revoke(revoked.prefix);
+    for (const [path, methods] of Object.entries<Record<string, any>>(doc.paths)) {
+      for (const [method, op] of Object.entries(methods)) {
+        if (!op.security?.some((s: object) => 'bearerAuth' in s)) continue;
+        const concrete = urlOf(path, op);
+        for (const key of [unknownKey, revoked.key]) {
+          const res = await through(method.toUpperCase(), concrete, 401, { key, body: exampleBody(op), headers: { 'x-forwarded-for': randomIp() } });
+          expect(res.headers.get('www-authenticate')).toBe('Bearer realm="attestation-service", error="invalid_token"');
+        }
+      }
+    }
+  });
+
+  it('answers a free key over its rate limit with a documented 429', async () => {
+    const { key } = await svc.createKey('free');
+    let last: number | undefined;
+    for (let i = 0; i < 31; i++) last = (await call(strict.url, 'GET', '/v1/webhooks', { key })).status;
+    expect(last).toBe(429);
+    const res = await through('GET', '/v1/webhooks', 429, { key });
+    expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+  });
+
+  it('answers requests the document rejects with documented errors (Prism refuses them under --errors)', async () => {
+    const { key } = await svc.createKey();
+    for (const [path, methods] of Object.entries<Record<string, any>>(doc.paths)) {
+      for (const method of Object.keys(methods)) {
+        const security = methods[method].security ?? [];
+        if (security.length === 0 || !security.every((s: object) => 'bearerAuth' in s)) continue;
+        const concrete = urlOf(path, methods[method]);
+        const res = await rejected(method.toUpperCase(), concrete, 401, { body: exampleBody(methods[method]) });
+        expect(res.headers.get('www-authenticate')).toBe('Bearer realm="attestation-service"');
+      }
+    }
+    await rejected('POST', '/v1/attestations', 400, { key, body: { type: 'human', contentType: 'text/plain' } });
+    await rejected('POST', '/v1/attestations', 400, { key, body: { type: 'human', content: 'x', contentHash: sha('x'), contentType: 'text/plain' } });
+    await rejected('POST', '/v1/attestations/batch', 400, { key, body: { attestations: [] } });
+    await rejected('POST', '/v1/attestations', 415, { key, rawBody: 'hello', headers: { 'content-type': 'text/plain' } });
+    await rejected('GET', '/v1/attestations/0x12', 400);
+    await rejected('GET', '/v1/attestations?limit=0', 400);
+    await rejected('POST', `/v1/attestations/${unknownUid}/revoke`, 400, { key, body: { reason: 'x'.repeat(501) } });
+    await rejected('POST', '/v1/webhooks', 400, { key, body: { url: receiverUrl, events: [] } });
+    await rejected('GET', `/v1/webhooks/${randomUUID()}/deliveries?limit=101`, 400, { key });
+    await rejected('GET', '/v1/audit/export?from=yesterday', 400, { key });
+  });
+
+  it('has exercised every operation of the document, with a success and an error', () => {
+    for (const [path, methods] of Object.entries<Record<string, any>>(doc.paths)) {
+      for (const method of Object.keys(methods)) {
+        const statuses = [...(exercised.get(`${method} ${path}`) ?? [])];
+        expect(statuses.some((s) => s < 300), `${method} ${path}: ${statuses}`).toBe(true);
+        expect(statuses.some((s) => s >= 400), `${method} ${path}: ${statuses}`).toBe(true);
+      }
+    }
+  });
+});
+
+describe('405 on every documented path', () => {
+  it('answers a method the path does not take with METHOD_NOT_ALLOWED and the documented methods in Allow', async () => {
+    for (const [path, methods] of Object.entries<Record<string, any>>(doc.paths)) {
+      const concrete = path.replace('{uid}', unknownUid).replace('{id}', randomUUID());
+      const res = await call(svc.url, 'PUT', concrete, { body: {} });
+      expect(res.status, path).toBe(405);
+      expect(res.body.code).toBe('METHOD_NOT_ALLOWED');
+      expect(res.headers.get('allow')!.split(', ').sort()).toEqual(Object.keys(methods).map((m) => m.toUpperCase()).sort());
+      for (const op of Object.values(methods)) expect(op.responses['405'].headers.Allow).toBeDefined();
+    }
+  });
+});
