@@ -51,7 +51,7 @@ export function buildServices(deps: {
     rateLimiter: createRateLimiter(deps.windows, clock),
     idempotency: createIdempotencyService(pool, clock),
     keys: createKeyService(db, pool, clock),
-    attestations: createAttestationService({ pool, clock, signer, chainId: chain.chainId, verifyBaseUrl: config.verifyBaseUrl, onchain }),
+    attestations: createAttestationService({ pool, clock, signer, chainId: chain.chainId, verifyBaseUrl: config.verifyBaseUrl, onchain, log }),
     revocations: createRevokeService({ pool, onchain }),
     webhooks: createWebhookService({ pool, clock, policy: webhookPolicy }),
     webhookPolicy,

@@ -2,6 +2,8 @@ import { initTRPC } from '@trpc/server';
 import { middlewareMarker } from '@trpc/server/unstable-core-do-not-import';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { toErrorResponse } from './http/error-response.ts';
+import { assertAcceptableText } from './http/input-rules.ts';
+import './http/zod-messages.ts';
 import type { IdempotencyClaim } from './idempotency/service.ts';
 import type { AuthenticatedKey, KnownKeyFailure } from './keys/service.ts';
 import { recordAuthFailure, recordQuotaRefusal } from './audit/record.ts';
@@ -51,6 +53,15 @@ const t = initTRPC
 
 export const router = t.router;
 
+/**
+ * Text no procedure takes (NUL, lone surrogates; docs/decisions.md, "Input rules"): checked once the caller is
+ * authenticated and limited, before the input's schema, idempotency and any query, so it never joins a group.
+ */
+const inputRules = t.middleware(async ({ getRawInput, next }) => {
+  assertAcceptableText(await getRawInput());
+  return next();
+});
+
 /** Health and readiness: never limited, so probes always get an answer. */
 export const unmeteredProcedure = t.procedure.meta({ probe: true });
 
@@ -66,7 +77,7 @@ export const publicProcedure = t.procedure.use(async ({ ctx, next, path }) => {
   }
   await authenticateCaller(ctx, path);
   return next();
-});
+}).use(inputRules);
 
 /**
  * A route that needs a valid, unrevoked API key, limited per key by tier; a failed key counts against the IP.
@@ -97,7 +108,7 @@ async function authenticateCaller(ctx: RequestContext, path: string): Promise<Au
 }
 
 /** Gated routes; mutations honour Idempotency-Key (a replay short-circuits with the stored response). */
-export const authedProcedure = authenticated.use(async ({ ctx, next, type, path, meta, getRawInput }) => {
+export const authedProcedure = authenticated.use(inputRules).use(async ({ ctx, next, type, path, meta, getRawInput }) => {
   if (type !== 'mutation' || ctx.idempotencyKey === undefined) return next();
   const begun = await ctx.services.idempotency.begin(ctx.auth.keyId, ctx.idempotencyKey, path, await getRawInput(), meta?.successStatus ?? 200);
   if (begun.kind === 'replay') {

@@ -12,6 +12,8 @@ import { findByUids, searchByHashes, type HashQuery } from './store.ts';
 import { createAttestationWriter } from './writer.ts';
 import type { OnchainSubmitter } from './onchain.ts';
 import { batched } from '../db/batch.ts';
+import { invalidCursor } from '../http/input-rules.ts';
+import type { Logger } from '../log.ts';
 
 /** Where a gated call came from, for the audit log. */
 export interface RequestInfo {
@@ -29,6 +31,8 @@ export interface AttestationServiceDeps {
   verifyBaseUrl: string;
   /** On-chain creation; absent when the server has no chain. */
   onchain?: OnchainSubmitter | undefined;
+  /** Where a failed group commit or batched read is reported. */
+  log?: Logger | undefined;
 }
 
 export type AttestationService = ReturnType<typeof createAttestationService>;
@@ -37,14 +41,19 @@ export type AttestationService = ReturnType<typeof createAttestationService>;
 const READ_BATCHING = { maxBatch: 200, maxInFlight: 2 };
 
 /** Creating, reading and searching attestations. */
-export function createAttestationService({ pool, clock, signer, chainId, verifyBaseUrl, onchain }: AttestationServiceDeps) {
+export function createAttestationService(deps: AttestationServiceDeps) {
+  const { pool, clock, signer, chainId, verifyBaseUrl, onchain, log } = deps;
   const sql = pgSql(pool);
-  const write = createAttestationWriter(pool, verifyBaseUrl);
+  const write = createAttestationWriter(pool, verifyBaseUrl, log);
   const loadByUid = batched(async (uids: string[]) => {
     const found = await findByUids(sql, uids);
     return uids.map((uid) => found.get(uid));
-  }, READ_BATCHING);
-  const searchPage = batched((queries: HashQuery[]) => searchByHashes(sql, queries), READ_BATCHING);
+  }, { ...READ_BATCHING, name: 'reads by uid', log });
+  const searchPage = batched((queries: HashQuery[]) => searchByHashes(sql, queries), {
+    ...READ_BATCHING,
+    name: 'searches by hash',
+    log,
+  });
   return {
     /** One attestation: off-chain is signed here and now; on-chain goes through the relayer. */
     async create(auth: AuthenticatedKey, input: CreateAttestationInput, request: RequestInfo): Promise<CreatedAttestation> {
@@ -104,9 +113,7 @@ export function createAttestationService({ pool, clock, signer, chainId, verifyB
 
     async search(input: { hash: string; limit: number; cursor?: string | undefined }): Promise<{ data: AttestationRecord[]; nextCursor: string | null }> {
       const beforeId = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
-      if (input.cursor !== undefined && beforeId === undefined) {
-        throw new AppError('VALIDATION_FAILED', 'Invalid request: cursor: is not a cursor this API returned.', { errors: [{ path: 'cursor', message: 'is not a cursor this API returned' }] });
-      }
+      if (input.cursor !== undefined && beforeId === undefined) throw invalidCursor();
       const rows = await searchPage({ contentHash: normalizeHash(input.hash), limit: input.limit + 1, beforeId });
       const page = rows.slice(0, input.limit);
       const last = page.at(-1);

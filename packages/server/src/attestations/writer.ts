@@ -3,6 +3,7 @@ import { appendAuditEntries } from '../audit/log.ts';
 import { batched } from '../db/batch.ts';
 import { inTransaction, type Pool } from '../db/sql.ts';
 import type { IdempotencyClaim } from '../idempotency/service.ts';
+import type { Logger } from '../log.ts';
 import { completeMany } from '../idempotency/store.ts';
 import { emitAttestationEvents } from '../webhooks/outbox.ts';
 import { insertAttestations, type NewAttestation } from './store.ts';
@@ -19,9 +20,14 @@ export interface AttestationWrite {
  * Records attestations with group commit: the writes that arrive in one turn of the event loop share one
  * transaction, in which each attestation, its audit entry and its idempotency response commit together (a crash
  * leaves all or none of them), with their `attestation.created` webhook deliveries (the outbox). A failed transaction
- * fails every write in it, and nothing of any is kept.
+ * keeps nothing of any write, so batched() runs each write again in a transaction of its own and only the write at
+ * fault fails; a claim is marked completed only once its transaction committed.
  */
-export function createAttestationWriter(pool: Pool, verifyBaseUrl: string): (write: AttestationWrite) => Promise<void> {
+export function createAttestationWriter(
+  pool: Pool,
+  verifyBaseUrl: string,
+  log?: Logger,
+): (write: AttestationWrite) => Promise<void> {
   return batched(async (writes: AttestationWrite[]) => {
     await inTransaction(pool, async (sql) => {
       await insertAttestations(sql, writes.map((w) => w.row));
@@ -32,5 +38,5 @@ export function createAttestationWriter(pool: Pool, verifyBaseUrl: string): (wri
     });
     for (const w of writes) if (w.idempotency) w.idempotency.completed = true;
     return writes.map(() => undefined);
-  }, { maxBatch: 100, maxInFlight: 2 });
+  }, { maxBatch: 100, maxInFlight: 2, name: 'attestation writes', log });
 }

@@ -17,10 +17,18 @@ export function resetsAtOf(at: number): number {
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
 }
 
-export function quotaExceeded(tier: Tier, used: number, limit: number, resetsAt: number): AppError {
+/**
+ * The 429 of a request the month's on-chain quota cannot cover: says how many were asked for and how many are left,
+ * and that the quota is exhausted when nothing is left (the spec's wording); details are the spec's.
+ */
+export function quotaExceeded(tier: Tier, used: number, limit: number, resetsAt: number, requested = 1): AppError {
+  const remaining = Math.max(limit - used, 0);
+  const state = remaining === 0 ? 'is exhausted' : `cannot cover this ${requested > 1 ? 'batch' : 'request'}`;
   return new AppError(
     'QUOTA_EXCEEDED',
-    `The ${tier} tier's monthly on-chain quota is exhausted (${used} of ${limit} used); it resets at ${new Date(resetsAt).toISOString()}. Off-chain attestations are not metered.`,
+    `The ${tier} tier's monthly on-chain quota ${state}: ${requested} asked, ${remaining} left ` +
+      `(${used} of ${limit} used). ` +
+      `It resets at ${new Date(resetsAt).toISOString()}. Off-chain attestations are not metered.`,
     { tier, kind: 'onchain', used, limit, resetsAt },
   );
 }
@@ -49,7 +57,7 @@ export async function reserveOnchainQuota(sql: Sql, clock: Clock, key: { keyId: 
   );
   if (rows.length === 1) return { period, count };
   const [current] = await sql.query<{ onchain_used: number }>(`SELECT onchain_used FROM monthly_usage WHERE api_key_id = $1::uuid AND period = $2`, [key.keyId, period]);
-  throw quotaExceeded(key.tier, current?.onchain_used ?? 0, limit, resetsAtOf(now));
+  throw quotaExceeded(key.tier, current?.onchain_used ?? 0, limit, resetsAtOf(now), count);
 }
 
 /** Gives back a reservation whose transaction definitively failed. */

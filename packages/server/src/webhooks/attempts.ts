@@ -2,6 +2,7 @@ import type { AuditFields } from '../audit/chain.ts';
 import { appendAuditEntries } from '../audit/log.ts';
 import { batched } from '../db/batch.ts';
 import { inTransaction, type Pool, type Sql } from '../db/sql.ts';
+import type { Logger } from '../log.ts';
 import { enqueueDeliveries } from './outbox.ts';
 import type { AttemptResult } from './post.ts';
 
@@ -33,7 +34,7 @@ export function nextState(attemptsMade: number, ok: boolean, at: number, retryDe
  * delivery (a retry racing the sweep, say) cannot both send it. For each id, either what its attempt needs, or
  * when it falls due (pending, not leased, not yet due on our clock), or nothing (done, dead, dropped, leased).
  */
-export function createClaimer(sql: Sql): (request: { id: string; now: Date; leaseUntil: Date }) => Promise<{ claimed?: Claimed; dueAt?: Date }> {
+export function createClaimer(sql: Sql, log?: Logger): (request: { id: string; now: Date; leaseUntil: Date }) => Promise<{ claimed?: Claimed; dueAt?: Date }> {
   return batched(async (requests) => {
     const rows = await sql.query<Partial<Claimed> & { requested: string; state: string | null; nextAttemptAt: Date | null; leased: boolean | null }>(
       `WITH wanted AS (
@@ -58,8 +59,11 @@ export function createClaimer(sql: Sql): (request: { id: string; now: Date; leas
       if (row.state === 'pending' && !row.leased && row.nextAttemptAt && row.nextAttemptAt > request.now) return { dueAt: row.nextAttemptAt };
       return {};
     });
-  }, { maxBatch: 200, maxInFlight: 2 });
+  }, { maxBatch: 200, maxInFlight: 2, name: 'delivery claims', log });
 }
+
+/** A receiver's text as PostgreSQL holds it: a NUL byte in one answer must not fail the attempts recorded with it. */
+const storable = (text: string | null): string | null => text?.replaceAll('\u0000', '\uFFFD') ?? null;
 
 export interface AttemptRecord {
   delivery: Claimed;
@@ -70,9 +74,10 @@ export interface AttemptRecord {
 /**
  * Records attempts with group commit: the attempts that finish together share one transaction holding each
  * attempt row, each delivery's new state, the jobs of the next attempts and the audit entries of deliveries that
- * died. A delivery dropped meanwhile (its subscription deleted) keeps `dropped` and gets no next job.
+ * died. A delivery dropped meanwhile (its subscription deleted) keeps `dropped` and gets no next job. A failed
+ * transaction keeps nothing, so batched() records each attempt again alone and only the one at fault fails.
  */
-export function createRecorder(pool: Pool, retryDelaysMs: number[]): (record: AttemptRecord) => Promise<void> {
+export function createRecorder(pool: Pool, retryDelaysMs: number[], log?: Logger): (record: AttemptRecord) => Promise<void> {
   return batched(async (records) => {
     const outcomes = records.map(({ delivery, at, result }) => ({ made: delivery.attempts + 1, ...nextState(delivery.attempts + 1, result.ok, at, retryDelaysMs) }));
     const col = <T>(pick: (r: AttemptRecord, i: number) => T) => records.map(pick);
@@ -95,9 +100,9 @@ export function createRecorder(pool: Pool, retryDelaysMs: number[]): (record: At
           outcomes.map((o) => o.made),
           col((r) => new Date(r.at)),
           col((r) => r.result.status),
-          col((r) => r.result.error),
+          col((r) => storable(r.result.error)),
           col((r) => r.result.durationMs),
-          col((r) => r.result.responseBody),
+          col((r) => storable(r.result.responseBody)),
           outcomes.map((o) => o.state),
           outcomes.map((o) => (o.nextAttemptAt === null ? null : new Date(o.nextAttemptAt))),
         ],
@@ -121,5 +126,5 @@ export function createRecorder(pool: Pool, retryDelaysMs: number[]): (record: At
       await appendAuditEntries(tx, dead);
     });
     return records.map(() => undefined);
-  }, { maxBatch: 200, maxInFlight: 2 });
+  }, { maxBatch: 200, maxInFlight: 2, name: 'delivery attempts', log });
 }

@@ -26,8 +26,8 @@ export interface DeliveryDeps {
 export function deliverTask(deps: DeliveryDeps): Task {
   const sql = pgSql(deps.pool);
   const timeoutMs = deps.timeoutMs ?? DELIVERY_TIMEOUT_MS;
-  const claim = createClaimer(sql);
-  const record = createRecorder(deps.pool, deps.retryDelaysMs);
+  const claim = createClaimer(sql, deps.log);
+  const record = createRecorder(deps.pool, deps.retryDelaysMs, deps.log);
   return async (payload) => {
     const deliveryId = String((payload as { deliveryId?: unknown }).deliveryId ?? '');
     if (!isUuid(deliveryId)) return;

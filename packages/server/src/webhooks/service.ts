@@ -5,6 +5,7 @@ import type { AuditFields } from '../audit/chain.ts';
 import type { Clock } from '../clock.ts';
 import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
 import { AppError, notFound } from '../errors.ts';
+import { invalidCursor } from '../http/input-rules.ts';
 import type { AuthenticatedKey } from '../keys/service.ts';
 import type { Delivery, EventKind } from './contracts.ts';
 import { enqueueDeliveries } from './outbox.ts';
@@ -39,10 +40,15 @@ function encodeCursor(row: { createdAt: string; id: string }): string {
   return Buffer.from(`${row.createdAt}|${row.id}`).toString('base64url');
 }
 
+/** The position a cursor stands for; 400 before any query for anything we did not issue (an impossible date too). */
 function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   const match = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)\|([0-9a-f-]{36})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match) throw new AppError('VALIDATION_FAILED', 'cursor is not one this API returned.', { errors: [{ path: 'cursor', message: 'invalid cursor' }] });
-  return { createdAt: new Date(match[1]!), id: match[2]! };
+  const [, at = '', id = ''] = match ?? [];
+  const createdAt = new Date(at);
+  // a real instant prints back as itself (2026-02-30 does not); only the exact text we encode is ours
+  const real = !Number.isNaN(createdAt.getTime()) && createdAt.toISOString() === at;
+  if (!match || !real || !isUuid(id) || encodeCursor({ createdAt: at, id }) !== cursor) throw invalidCursor();
+  return { createdAt, id };
 }
 
 export function createWebhookService(deps: { pool: Pool; clock: Clock; policy: UrlPolicy }) {

@@ -74,6 +74,20 @@ describe('reserving on-chain quota', () => {
     expect((await onchainUsage(pgSql(pool), clock, key)).used).toBe(20);
   });
 
+  it('a refused batch says how many were asked for and how many are left, and when the quota resets', async () => {
+    const clock = manualClock(new Date('2026-11-10T00:00:00Z'));
+    const key = await keyOf('free');
+    await reserveOnchainQuota(pgSql(pool), clock, key, 2);
+    const error = await refusal(reserveOnchainQuota(pgSql(pool), clock, key, 19));
+    expect(error.message).toBe(
+      "The free tier's monthly on-chain quota cannot cover this batch: 19 asked, 18 left (2 of 20 used). " +
+        'It resets at 2026-12-01T00:00:00.000Z. Off-chain attestations are not metered.',
+    );
+    await reserveOnchainQuota(pgSql(pool), clock, key, 18);
+    const exhausted = await refusal(reserveOnchainQuota(pgSql(pool), clock, key, 1));
+    expect(exhausted.message).toMatch(/^The free tier's monthly on-chain quota is exhausted: 1 asked, 0 left \(20 of 20 used\)\./);
+  });
+
   it('50 concurrent reservations with 20 left: exactly 20 succeed and 30 are refused with used 20', async () => {
     const clock = manualClock(new Date('2026-11-20T00:00:00Z'));
     const key = await keyOf('free');
