@@ -36,9 +36,14 @@ async function serve(config: Config, flags: { api?: boolean; worker?: boolean; v
     ? await (await import('./verify-part.ts')).startVerifyOnly(config, createLogger(config.logLevel))
     : await startService(config, { parts: { api: all || !!flags.api, worker: all || !!flags.worker, verify: all || !!flags.verify } });
   let stopping = false;
-  const shutdown = () => {
-    if (stopping) return;
+  // in order (docs/operations.md): stop accepting, drain the requests in flight, the worker, the chain, the database
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      console.error(`attestation-service: ${signal} again: stopping now`);
+      process.exit(130);
+    }
     stopping = true;
+    console.error(`attestation-service: stopping after the requests in flight (${signal} again to stop at once)`);
     service.stop().then(() => process.exit(0), () => process.exit(1));
   };
   process.on('SIGINT', shutdown);

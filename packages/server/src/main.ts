@@ -140,10 +140,22 @@ export async function startService(
   }
 }
 
+/** How long a stopping API waits for its requests in flight (an on-chain create waits for its receipt). */
+const DRAIN_MS = 30_000;
+
+/**
+ * Stops accepting, lets the requests in flight finish (DRAIN_MS at most, then their connections are cut) and closes
+ * keep-alive connections as they fall idle; resolves when the last one is gone.
+ */
 function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => {
-    server.close(() => resolve());
+    const idle = setInterval(() => server.closeIdleConnections(), 100);
+    const cut = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
+    server.close(() => {
+      clearInterval(idle);
+      clearTimeout(cut);
+      resolve();
+    });
     server.closeIdleConnections();
-    setTimeout(() => server.closeAllConnections(), 5_000).unref();
   });
 }

