@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseEnv } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 
@@ -31,5 +34,23 @@ describe('VERIFY_BASE_URL', () => {
   it('refuses a VERIFY_BASE_URL that is not an http(s) URL, naming it', () => {
     expect(() => loadConfig({ VERIFY_BASE_URL: 'ftp://verify.example.com' })).toThrow(ConfigError);
     expect(() => loadConfig({ VERIFY_BASE_URL: 'ftp://verify.example.com' })).toThrow(/VERIFY_BASE_URL/);
+  });
+});
+
+describe('.env.example', () => {
+  const root = join(import.meta.dirname, '../../..');
+  const example = readFileSync(join(root, '.env.example'), 'utf8');
+
+  it('names every variable the configuration reads', () => {
+    const source = readFileSync(join(import.meta.dirname, '../src/config.ts'), 'utf8');
+    const variables = [...source.matchAll(/^ {2}([A-Z][A-Z0-9_]+): /gm)].map((m) => m[1]!);
+    expect(variables.length).toBeGreaterThan(20);
+    for (const name of variables) expect(example, name).toMatch(new RegExp(`^(# )?${name}=`, 'm'));
+  });
+
+  it('gives the defaults for the lines it leaves active: loading them changes nothing', () => {
+    const active = parseEnv(example);
+    expect(Object.keys(active).length).toBeGreaterThan(10);
+    expect(loadConfig(active)).toEqual(loadConfig({}));
   });
 });
