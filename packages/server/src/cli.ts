@@ -5,7 +5,7 @@ import { systemClock } from './clock.ts';
 import { applyMigrations } from './db/migrate.ts';
 import { createPrisma } from './db/prisma.ts';
 import { createPool } from './db/sql.ts';
-import { createKeyService } from './keys/service.ts';
+import { createKeyService, type KeySummary } from './keys/service.ts';
 import { isPrefix, TIERS, type Tier } from './keys/format.ts';
 import { createLogger } from './log.ts';
 import { openDatabase, startService } from './main.ts';
@@ -67,6 +67,17 @@ async function withDatabase<T>(config: Config, fn: (databaseUrl: string) => Prom
   }
 }
 
+// prefix, tier, account, name, created (ISO 8601 is 24 characters), revoked
+const KEY_COLUMNS = [12, 10, 16, 16, 24, 0];
+const keyRow = (cells: string[]) => cells.map((cell, i) => cell.padEnd(KEY_COLUMNS[i]!)).join('  ').trimEnd();
+
+/** `keys list`: JSON lines, or a table with a header (NAME is the label given at `keys create --name`). */
+function listKeys(list: KeySummary[], json: boolean): void {
+  if (!json && list.length === 0) return void console.error('no keys');
+  if (!json) console.log(keyRow(['PREFIX', 'TIER', 'ACCOUNT', 'NAME', 'CREATED', 'REVOKED']));
+  for (const key of list) print(json, key, keyRow([key.prefix, key.tier, key.account, key.name ?? '-', key.createdAt, key.revokedAt ?? '']));
+}
+
 async function keys(config: Config, args: string[], flags: { tier?: string; account?: string; name?: string; json?: boolean }): Promise<void> {
   const [action, target] = args;
   const json = !!flags.json;
@@ -82,13 +93,13 @@ async function keys(config: Config, args: string[], flags: { tier?: string; acco
         const created = await service.create({ tier: flags.tier as Tier, account: flags.account ?? 'default', name: flags.name });
         print(json, created, `${created.key}\n(shown once: store it now; prefix ${created.prefix}, tier ${created.tier}, account ${created.account})`);
       } else if (action === 'list') {
-        for (const key of await service.list(flags.account)) {
-          print(json, key, `${key.prefix}  ${key.tier.padEnd(10)}  ${key.account.padEnd(16)}  created ${key.createdAt}${key.revokedAt ? `  revoked ${key.revokedAt}` : ''}`);
-        }
+        listKeys(await service.list(flags.account), json);
       } else {
         const revoked = await service.revoke(target!);
-        if (!revoked) throw new UsageError(`no key with prefix ${target}`);
-        print(json, revoked, `revoked ${revoked.prefix} at ${revoked.revokedAt}`);
+        if (!revoked) {
+          console.error(`attestation-service: no key with prefix ${target}`);
+          process.exitCode = 1;
+        } else print(json, revoked, `revoked ${revoked.prefix} at ${revoked.revokedAt}`);
       }
     } finally {
       await Promise.all([db.$disconnect(), pool.end()]);

@@ -40,12 +40,30 @@ describe('attestation-service keys', () => {
     [['keys', 'create'], /--tier/],
     [['keys', 'create', '--tier', 'gold'], /--tier/],
     [['keys', 'revoke', 'xyz'], /prefix/],
-    [['keys', 'revoke', '000000000000'], /no key/],
     [['frobnicate'], /unknown command/],
   ])('%j fails with a clear message and a non-zero exit', async (args, message) => {
     const result = await cli(...args);
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(message);
+  }, 60_000);
+
+  it('revoke of an unknown prefix says so in one line and exits 1, without the usage', async () => {
+    const result = await cli('keys', 'revoke', '000000000000');
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toBe('attestation-service: no key with prefix 000000000000');
+  }, 60_000);
+
+  it('list shows each key\'s account and name under a header', async () => {
+    const account = `cli-names-${Math.random().toString(36).slice(2, 8)}`;
+    const named = JSON.parse((await cli('keys', 'create', '--tier', 'free', '--account', account, '--name', 'billing-job', '--json')).stdout);
+    const unnamed = JSON.parse((await cli('keys', 'create', '--tier', 'pro', '--account', account, '--json')).stdout);
+    const lines = (await cli('keys', 'list', '--account', account)).stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^PREFIX +TIER +ACCOUNT +NAME +CREATED +REVOKED$/);
+    expect(lines[1]).toMatch(new RegExp(`^${named.prefix}  free +${account} +billing-job +\\d{4}-`));
+    expect(lines[2]).toMatch(new RegExp(`^${unnamed.prefix}  pro +${account} +- +\\d{4}-`));
+    const json = (await cli('keys', 'list', '--account', account, '--json')).stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(json.map((k) => k.name)).toEqual(['billing-job', null]);
+    expect((await cli('keys', 'list', '--account', 'nobody-has-this-account')).stderr.trim()).toBe('no keys');
   }, 60_000);
 
   it('refuses a malformed setting with one line naming it', async () => {

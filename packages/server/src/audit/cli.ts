@@ -1,10 +1,11 @@
 import { createPool, pgSql } from '../db/sql.ts';
 import { verifyChains, type ChainReport } from './verify.ts';
+import { plural } from '../plural.ts';
 
 function line(report: ChainReport): string {
-  if (!report.broken) return `${report.account}: intact, ${report.entries} entries, head ${report.head}`;
+  if (!report.broken) return `${report.account}: intact, ${plural(report.entries, 'entry', 'entries')}, head ${report.head}`;
   const where = report.broken.entryId === null ? 'at the chain head' : `at entry ${report.broken.entryId}`;
-  return `${report.account}: BROKEN ${where}: ${report.broken.reason} (${report.entries} entries verified before it)`;
+  return `${report.account}: BROKEN ${where}: ${report.broken.reason} (${plural(report.entries, 'entry', 'entries')} verified before it)`;
 }
 
 /**

@@ -6,7 +6,7 @@ import { appendAudit } from '../audit/log.ts';
 import { pgSql, prismaSql, type Pool } from '../db/sql.ts';
 import { batched } from '../db/batch.ts';
 import { generateKey, hashSecret, parseKey, type Tier } from './format.ts';
-import { findKeyByPrefix, findKeysForAuth, insertKey, listKeys, markRevoked, upsertAccount, type KeyRow } from './store.ts';
+import { findKeyByPrefix, findKeysForAuth, insertKey, listKeys, markRevoked, upsertAccount, type KeyRecord } from './store.ts';
 
 /** Who is calling, once a key has been checked. */
 export interface AuthenticatedKey {
@@ -28,6 +28,8 @@ export interface KeySummary {
   prefix: string;
   tier: string;
   account: string;
+  /** The label given at creation (`keys create --name`), if any. */
+  name: string | null;
   createdAt: string;
   revokedAt: string | null;
 }
@@ -43,11 +45,12 @@ function invalid(): AppError {
   return new AppError('INVALID_API_KEY', 'The API key is not valid.', {}, INVALID_TOKEN);
 }
 
-function summary(row: KeyRow): KeySummary {
+function summary(row: KeyRecord): KeySummary {
   return {
     prefix: row.prefix,
     tier: row.tier,
     account: row.accountName,
+    name: row.name,
     createdAt: row.createdAt.toISOString(),
     revokedAt: row.revokedAt?.toISOString() ?? null,
   };

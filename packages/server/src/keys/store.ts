@@ -14,8 +14,11 @@ export interface KeyRow {
   revokedAt: Date | null;
 }
 
+/** A key as the operator sees it: with the label given at `keys create --name` (not read on the hot auth path). */
+export type KeyRecord = KeyRow & { name: string | null };
+
 /** The key with this prefix, with its account's name. */
-export async function findKeyByPrefix(db: Db | Tx, prefix: string): Promise<KeyRow | undefined> {
+export async function findKeyByPrefix(db: Db | Tx, prefix: string): Promise<KeyRecord | undefined> {
   const row = await db.apiKey.findUnique({ where: { prefix }, include: { account: { select: { name: true } } } });
   if (!row) return undefined;
   return { ...row, accountName: row.account.name };
@@ -36,7 +39,7 @@ export async function insertKey(
   });
 }
 
-export async function listKeys(db: Db | Tx, accountName?: string): Promise<KeyRow[]> {
+export async function listKeys(db: Db | Tx, accountName?: string): Promise<KeyRecord[]> {
   const rows = await db.apiKey.findMany({
     where: accountName ? { account: { name: accountName } } : {},
     include: { account: { select: { name: true } } },
@@ -46,7 +49,7 @@ export async function listKeys(db: Db | Tx, accountName?: string): Promise<KeyRo
 }
 
 /** Sets revoked_at once; a second revoke leaves the first time in place. */
-export async function markRevoked(db: Db | Tx, prefix: string, at: Date): Promise<KeyRow | undefined> {
+export async function markRevoked(db: Db | Tx, prefix: string, at: Date): Promise<KeyRecord | undefined> {
   await db.apiKey.updateMany({ where: { prefix, revokedAt: null }, data: { revokedAt: at } });
   return findKeyByPrefix(db, prefix);
 }

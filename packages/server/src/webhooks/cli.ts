@@ -4,10 +4,11 @@ import { UsageError } from '../errors.ts';
 import { DELIVERY_STATES } from './contracts.ts';
 import { replayDelivery } from './service.ts';
 import { supportDeliveries, type DeliverySummary } from './store.ts';
+import { plural } from '../plural.ts';
 
 function line(d: DeliverySummary): string {
   const last = d.lastStatus !== null ? `last ${d.lastStatus}` : d.lastError ? `last: ${d.lastError}` : '';
-  return `${d.id}  ${d.state.padEnd(9)}  ${d.event.padEnd(19)}  ${d.accountName.padEnd(16)}  ${d.attempts} attempt(s)  ${d.createdAt}  ${d.url}  ${last}`.trimEnd();
+  return `${d.id}  ${d.state.padEnd(9)}  ${d.event.padEnd(19)}  ${d.accountName.padEnd(16)}  ${plural(d.attempts, 'attempt').padEnd(10)}  ${d.createdAt}  ${d.url}  ${last}`.trimEnd();
 }
 
 /**
@@ -34,7 +35,9 @@ export async function deliveriesCommand(databaseUrl: string, args: string[], fla
       return false;
     }
     if (!outcome.replayed) {
-      console.error(`delivery ${id} is ${outcome.state}: only dead deliveries of a live subscription can be replayed`);
+      console.error(outcome.state === 'subscription deleted'
+        ? `delivery ${id} cannot be replayed: its subscription was deleted`
+        : `delivery ${id} is ${outcome.state}: only dead deliveries can be replayed`);
       return false;
     }
     console.log(flags.json ? JSON.stringify({ id, state: outcome.state }) : `replaying ${id}: queued for delivery with the same X-Service-Delivery`);

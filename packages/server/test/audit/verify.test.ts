@@ -54,6 +54,14 @@ describe('attestation-service audit verify', () => {
     expect(JSON.parse(res.stdout)).toMatchObject({ brokenAt: ids[2], reason: expect.stringContaining(`is not the hash of entry ${ids[0]}`) });
   }, 60_000);
 
+  it('counts in words: one entry verified before an edit of the second', async () => {
+    const { account, ids } = await auditedAccount();
+    await sql(`UPDATE audit_entries SET outcome = 'failure' WHERE id = $1::bigint`, [ids[1]]);
+    const res = await cli('audit', 'verify', '--account', account);
+    expect(res.stdout).toContain(`${account}: BROKEN at entry ${ids[1]}: `);
+    expect(res.stdout).toContain('(1 entry verified before it)');
+  }, 60_000);
+
   it('notices entries removed from the end (the recorded head is not reached)', async () => {
     const { account, ids } = await auditedAccount();
     await sql(`DELETE FROM audit_entries WHERE id = $1::bigint`, [ids.at(-1)]);

@@ -84,6 +84,8 @@ describe('webhook workers', () => {
     const rows = listed.stdout.trim().split('\n').map((line) => JSON.parse(line));
     expect(rows).toEqual([expect.objectContaining({ id: row!.id, state: 'dead', event: 'attestation.created', accountName: account, subscriptionId, lastStatus: 500 })]);
     expect(listed.stdout).not.toMatch(/secret/);
+    const table = await cli('deliveries', 'list', '--state', 'dead', '--account', account);
+    expect(table.stdout).toMatch(new RegExp(`^${row!.id}  dead .* ${account} +5 attempts `, 'm'));
 
     failing = false;
     const replayed = await cli('deliveries', 'replay', row!.id);
@@ -99,6 +101,10 @@ describe('webhook workers', () => {
     expect(again.code).not.toBe(0);
     expect(again.stderr).toMatch(/pending|completed/);
     expect((await cli('deliveries', 'replay', '00000000-0000-0000-0000-000000000000')).stderr).toMatch(/no delivery/);
+    expect((await call(svc.url, 'DELETE', `/v1/webhooks/${subscriptionId}`, { key })).status).toBe(204);
+    const orphan = await cli('deliveries', 'replay', row!.id);
+    expect(orphan.code).toBe(1);
+    expect(orphan.stderr.trim()).toBe(`delivery ${row!.id} cannot be replayed: its subscription was deleted`);
     expect((await cli('deliveries', 'list', '--state', 'lost')).code).toBe(2);
   }, 60_000);
 });
