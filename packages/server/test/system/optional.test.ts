@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/config.ts';
+import { requireOptional } from '../../src/system/optional.ts';
+
+describe('optional development dependencies', () => {
+  it('a missing one stops the process with one line naming the setting and the package', () => {
+    const check = () => requireOptional('embedded-postgres-not-installed', 'DATABASE_URL', 'the embedded PostgreSQL');
+    expect(check).toThrow(ConfigError);
+    expect(check).toThrow('DATABASE_URL is not set and the embedded PostgreSQL (optional dependency embedded-postgres-not-installed) is not installed; set DATABASE_URL or install the optional dependencies');
+  });
+
+  it('an installed one passes, even when its package does not export its manifest', () => {
+    expect(() => requireOptional('embedded-postgres', 'DATABASE_URL', 'the embedded PostgreSQL')).not.toThrow();
+    expect(() => requireOptional('@foundry-rs/anvil', 'CHAIN_RPC_URL', 'the embedded dev chain')).not.toThrow();
+  });
+});
