@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { freePort } from '../../server/src/system/ports.ts';
 import { fileURLToPath } from 'node:url';
 import { privateKeyToAccount } from 'viem/accounts';
 import { chromium, type Browser } from 'playwright-core';
@@ -18,14 +18,6 @@ export interface Stack {
   verify: RunningVerifyServer;
   attester: `0x${string}`;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 function startApp(svc: TestService, attester: `0x${string}`, opts: Partial<VerifyServerOptions>): Promise<RunningVerifyServer> {

@@ -1,7 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { createPublicClient, createWalletClient, getAddress, http, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -9,6 +8,7 @@ import { EAS_ARTIFACT, SCHEMA_REGISTRY_ARTIFACT } from './contracts.ts';
 import { ensureSchemaRegistered } from './register-schema.ts';
 import { ANVIL_CHAIN_ID, rpcChain } from './rpc-chain.ts';
 import { spawnInOwnGroup } from '../system/children.ts';
+import { freePort } from '../system/ports.ts';
 
 export interface DevChain {
   rpcUrl: string;
@@ -25,17 +25,6 @@ function anvilBinary(): string {
   const wrapper = createRequire(require.resolve('@foundry-rs/anvil/package.json'));
   const arch = process.arch === 'x64' ? 'amd64' : process.arch;
   return join(dirname(wrapper.resolve(`@foundry-rs/anvil-${process.platform}-${arch}/package.json`)), 'bin', 'anvil');
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitForRpc(rpcUrl: string, child: ChildProcess, timeoutMs = 20_000): Promise<void> {

@@ -1,7 +1,7 @@
-import pg from 'pg';
 import { AppError } from '../errors.ts';
 import { describeError } from '../http/error-response.ts';
 import type { Logger } from '../log.ts';
+import { isDatabaseUnavailable } from './sql.ts';
 
 export interface BatchOptions {
   maxBatch?: number;
@@ -20,19 +20,12 @@ interface Pending<In, Out> {
   alone?: boolean;
 }
 
-/** SQLSTATE classes that say the database cannot serve anyone now (connection, resources, shutdown/timeout, system). */
-const OUTAGE_CLASSES = new Set(['08', '53', '57', '58']);
-
 /**
- * A failure that is nobody's fault in particular: the database is unreachable, overloaded, timed out or shutting
- * down. Every member would get it again, so retrying them one by one would only multiply the wait.
+ * A failure that is nobody's fault in particular: the database did not answer (db/sql.ts), or a 503 of ours. Every
+ * member would get it again, so retrying them one by one would only multiply the wait.
  */
 export function isOutage(error: unknown): boolean {
-  if (error instanceof pg.DatabaseError) return OUTAGE_CLASSES.has((error.code ?? '').slice(0, 2));
-  if (error instanceof AppError) return error.status === 503;
-  if (!(error instanceof Error)) return false;
-  if ('syscall' in error) return true; // ECONNREFUSED, ECONNRESET, ETIMEDOUT: the socket, not the data
-  return /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout)/.test(error.message);
+  return isDatabaseUnavailable(error) || (error instanceof AppError && error.status === 503);
 }
 
 /**

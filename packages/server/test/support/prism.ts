@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { freePort } from '../../src/system/ports.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -10,15 +10,6 @@ export interface Prism {
 }
 
 const PRISM = join(import.meta.dirname, '../../node_modules/.bin/prism');
-
-/** A port nobody listens on right now (Prism takes a port, not 0). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /**
  * `prism proxy` with this OpenAPI document in front of `upstream`: it validates every request and response
