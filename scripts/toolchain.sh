@@ -43,3 +43,10 @@ ensure_pnpm || return 1
 export npm_config_manage_package_manager_versions=false
 # the machine's npmrc points node-gyp at Node 20's headers; native addons must build against the Node we run
 export npm_config_nodedir="$(dirname "$(dirname "$(command -v node)")")"
+# a CA the machine's npm trusts (a TLS-inspecting proxy, say) lives in the system npmrc, which the npm we install
+# and pnpm do not read: without it every download fails certificate checks (or, with pnpm's silent reporter, hangs)
+if [ -z "${npm_config_cafile:-}" ]; then
+  cafile=$(sed -n 's/^[[:space:]]*cafile[[:space:]]*=[[:space:]]*//p' /etc/npmrc /usr/etc/npmrc 2>/dev/null | tail -n 1)
+  if [ -n "$cafile" ] && [ -f "$cafile" ]; then export npm_config_cafile="$cafile"; fi
+  unset cafile
+fi
