@@ -33,9 +33,19 @@ ensure_pnpm() {
     grep -q '"version": "10\.' "$CACHE_DIR/pnpm/lib/node_modules/pnpm/package.json" 2>/dev/null; then return 0; fi
   if command -v pnpm >/dev/null 2>&1 && pnpm --version 2>/dev/null | grep -q '^10\.'; then return 0; fi
   echo "==> installing pnpm 10 into $CACHE_DIR/pnpm" >&2
-  npm install --silent --global --prefix "$CACHE_DIR/pnpm" pnpm@10 >/dev/null 2>&1
+  npm install --silent --global --prefix "$CACHE_DIR/pnpm" pnpm@10 >/dev/null 2>&1 ||
+    { echo "error: could not install pnpm 10 from the npm registry" >&2; return 1; }
   export PATH="$CACHE_DIR/pnpm/bin:$PATH"
 }
+
+# a CA the machine's npm trusts (a TLS-inspecting proxy, say) lives in the system npmrc, which the npm of the Node we
+# install and pnpm do not read: without it every download fails certificate checks (npm retries for minutes; pnpm's
+# silent reporter hangs)
+if [ -z "${npm_config_cafile:-}" ]; then
+  cafile=$(sed -n 's/^[[:space:]]*cafile[[:space:]]*=[[:space:]]*//p' /etc/npmrc /usr/etc/npmrc 2>/dev/null | tail -n 1)
+  if [ -n "$cafile" ] && [ -f "$cafile" ]; then export npm_config_cafile="$cafile"; fi
+  unset cafile
+fi
 
 ensure_node || return 1
 ensure_pnpm || return 1
@@ -43,10 +53,3 @@ ensure_pnpm || return 1
 export npm_config_manage_package_manager_versions=false
 # the machine's npmrc points node-gyp at Node 20's headers; native addons must build against the Node we run
 export npm_config_nodedir="$(dirname "$(dirname "$(command -v node)")")"
-# a CA the machine's npm trusts (a TLS-inspecting proxy, say) lives in the system npmrc, which the npm we install
-# and pnpm do not read: without it every download fails certificate checks (or, with pnpm's silent reporter, hangs)
-if [ -z "${npm_config_cafile:-}" ]; then
-  cafile=$(sed -n 's/^[[:space:]]*cafile[[:space:]]*=[[:space:]]*//p' /etc/npmrc /usr/etc/npmrc 2>/dev/null | tail -n 1)
-  if [ -n "$cafile" ] && [ -f "$cafile" ]; then export npm_config_cafile="$cafile"; fi
-  unset cafile
-fi
