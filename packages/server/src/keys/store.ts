@@ -1,18 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, Tx } from '../db/prisma.ts';
 import type { Tier } from './format.ts';
+import type { Prisma } from '../db/rows.ts';
 import type { Sql } from '../db/sql.ts';
 
-export interface KeyRow {
-  id: string;
-  accountId: string;
-  accountName: string;
-  prefix: string;
-  secretHash: Uint8Array;
-  tier: string;
-  createdAt: Date;
-  revokedAt: Date | null;
-}
+/** An api_keys row as authentication reads it (raw SQL, same columns as the Prisma model), with its account's name. */
+export type KeyRow = Omit<Prisma.ApiKeyModel, 'name'> & { accountName: string };
 
 /** A key as the operator sees it: with the label given at `keys create --name` (not read on the hot auth path). */
 export type KeyRecord = KeyRow & { name: string | null };
@@ -54,7 +47,10 @@ export async function markRevoked(db: Db | Tx, prefix: string, at: Date): Promis
   return findKeyByPrefix(db, prefix);
 }
 
-/** The keys with these prefixes, for authentication on every gated call (raw SQL: this is the hottest query). */
+/**
+ * The keys with these prefixes, for authentication on every gated call: raw SQL, as this is the hottest query and
+ * Prisma takes twice as long for it (bench/prisma-vs-raw.ts, docs/decisions.md).
+ */
 export async function findKeysForAuth(sql: Sql, prefixes: string[]): Promise<Map<string, KeyRow>> {
   const rows = await sql.query<KeyRow>(
     `SELECT k.id, k.account_id AS "accountId", a.name AS "accountName", k.prefix, k.secret_hash AS "secretHash", k.tier,
