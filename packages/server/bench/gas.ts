@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPublicClient, createWalletClient, encodeAbiParameters, encodeFunctionData, encodePacked, http, keccak256, toHex, zeroAddress, zeroHash, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { EAS_ARTIFACT, SCHEMA_REGISTRY_ARTIFACT } from '../src/chain/contracts.ts';
+import { EAS_ARTIFACT, SCHEMA_REGISTRY_ARTIFACT } from '../src/chain/eas-artifacts.ts';
 import { startDevChain } from '../src/chain/dev-chain.ts';
 import { rpcChain } from '../src/chain/rpc-chain.ts';
 import { encodeAttestationData, SCHEMA, SCHEMA_UID } from '../src/chain/schema.ts';

@@ -11,7 +11,7 @@ import type { Chain } from './chain/connect.ts';
 import type { ChainHealth } from './chain/health.ts';
 import { createOnchainSubmitter } from './attestations/onchain.ts';
 import { createBatchService } from './attestations/batch.ts';
-import { createRevokeService } from './attestations/revoke.ts';
+import { createRevokeService } from './attestations/revocation/service.ts';
 import { createKeyService } from './keys/service.ts';
 import { createIdempotencyService } from './idempotency/service.ts';
 import { createRateLimiter } from './limits/rate-limit.ts';

@@ -84,6 +84,13 @@ export interface ErrorBody {
   details: ErrorDetails;
 }
 
+/** What a log line may say of an unexpected error: its kind and code, never its message (SQL, values) or stack. */
+export function describeError(error: unknown): { type: string; code?: string } {
+  if (!(error instanceof Error)) return { type: typeof error };
+  const code = (error as { code?: unknown }).code;
+  return { type: error.name, ...(typeof code === 'string' ? { code } : {}) };
+}
+
 export function notFound(what: string): AppError {
   return new AppError('NOT_FOUND', `${what} was not found.`);
 }

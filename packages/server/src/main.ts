@@ -12,6 +12,7 @@ import { createPool, pgSql } from './db/sql.ts';
 import { Logger as WorkerLogger, runMigrations } from 'graphile-worker';
 import { openChain } from './chain/connect.ts';
 import { createChainHealth } from './chain/health.ts';
+import { attestationRelayWorks } from './attestations/relay-work.ts';
 import { createRelayer } from './chain/relayer.ts';
 import { enqueueRelay, RELAY_TASK, relayTask } from './chain/relay.task.ts';
 import { createSender } from './chain/sender.ts';
@@ -103,7 +104,8 @@ export async function startService(
     let runner: Runner | undefined;
     if (parts.worker) {
       const sender = createSender(chain, pool, clock, { confirmations: config.chain.confirmations, maxFeeCapWei: config.chain.maxFeeCapWei, stuckAfterMs: config.chain.stuckAfterMs ?? (chain.dev ? 5_000 : 60_000), maxBumps: 5 }, log);
-      const relayer = createRelayer({ pool, chain, sender, clock, log, verifyBaseUrl: config.verifyBaseUrl, maxItemsPerTx: config.chain.maxItemsPerTx });
+      const works = attestationRelayWorks({ pool, eas: chain.eas, clock, log, verifyBaseUrl: config.verifyBaseUrl, maxItemsPerTx: config.chain.maxItemsPerTx });
+      const relayer = createRelayer({ pool, sender, clock, works });
       const deliver = deliverTask({ pool, clock, log, policy: services.webhookPolicy, retryDelaysMs: config.webhooks.retryDelaysMs });
       runner = await startWorker(database.databaseUrl, log, { [RELAY_TASK]: relayTask(relayer, pool), [DELIVER_TASK]: deliver }, config.workerConcurrency, config.databaseTimeouts);
       stack.push(() => runner!.stop());

@@ -1,6 +1,6 @@
 import type { AttestationService } from './attestations/service.ts';
 import type { BatchService } from './attestations/batch.ts';
-import type { RevokeService } from './attestations/revoke.ts';
+import type { RevokeService } from './attestations/revocation/service.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/prisma.ts';
 import type { Sql } from './db/sql.ts';

@@ -6,7 +6,7 @@ import { assertAcceptableText } from './http/input-rules.ts';
 import './http/zod-messages.ts';
 import type { IdempotencyClaim } from './idempotency/service.ts';
 import type { AuthenticatedKey, KnownKeyFailure } from './keys/service.ts';
-import { recordAuthFailure, recordQuotaRefusal } from './audit/record.ts';
+import { recordAuthFailure, recordQuotaRefusal } from './audit/denials.ts';
 import type { Logger } from './log.ts';
 import type { Services } from './services.ts';
 

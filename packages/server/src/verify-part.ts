@@ -2,7 +2,7 @@ import { startVerifyServer, type RunningVerifyServer } from '@attestation-servic
 import type { Redis } from 'ioredis';
 import { createPublicClient, http, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { knownDeployment } from './chain/contracts.ts';
+import { knownDeployment } from './chain/eas-artifacts.ts';
 import { ConfigError, type Config } from './config.ts';
 import { describeError } from './http/error-response.ts';
 import { PROXY_TOKEN_HEADER } from './http/request.ts';

@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type { AuditFields } from '../audit/chain.ts';
+import { auditEntry } from '../audit/entry.ts';
 import { appendAuditEntries } from '../audit/log.ts';
-import { SCHEMA_UID, encodeAttestationData } from '../chain/schema.ts';
 import type { Clock } from '../clock.ts';
 import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
+import type { GatedRequest } from '../idempotency/service.ts';
 import type { AuthenticatedKey } from '../keys/service.ts';
-import { hashContent, normalizeContentType, normalizeHash } from './content.ts';
+import { emitEvents } from '../webhooks/outbox.ts';
 import type { CreateAttestationInput, CreatedAttestation } from './contracts.ts';
+import { batchCompletedEvent, emitAttestationEvents } from './events.ts';
 import type { OffchainSigner } from './offchain.ts';
 import type { OnchainSubmitter } from './onchain.ts';
-import type { RequestInfo } from './service.ts';
-import { batchItems, insertAttestations, type NewAttestation } from './store.ts';
-import { batchCompletedEvent, emitAttestationEvents, emitEvents } from '../webhooks/outbox.ts';
+import { prepareAttestation, signOffchain } from './prepare.ts';
+import { batchItems, insertAttestations } from './store.ts';
 
 export interface BatchResult {
   batchId: string;
@@ -41,24 +41,15 @@ export function batchResponse(batchId: string, rows: Array<{ uid: string | null;
 export function createBatchService(deps: { pool: Pool; clock: Clock; signer: OffchainSigner; onchain: OnchainSubmitter; chainId: number; verifyBaseUrl: string }) {
   const { pool, clock, signer, onchain } = deps;
   return {
-    async create(auth: AuthenticatedKey, inputs: CreateAttestationInput[], request: RequestInfo): Promise<BatchResult> {
+    async create(auth: AuthenticatedKey, inputs: CreateAttestationInput[], request: GatedRequest): Promise<BatchResult> {
       const batchId = randomUUID();
       const now = clock.now();
-      const items = inputs.map((input, batchIndex) => ({
-        ...input,
-        batchIndex,
-        contentHash: input.content !== undefined ? hashContent(input.content) : normalizeHash(input.contentHash!),
-        contentType: normalizeContentType(input.contentType),
-      }));
+      const items = inputs.map((input, batchIndex) => prepareAttestation(input, batchIndex));
       const onchainItems = items.filter((item) => item.mode === 'onchain');
       if (onchainItems.length > 0) await onchain.ensureAvailable();
-      const offchainRows: NewAttestation[] = items
-        .filter((item) => item.mode === 'offchain')
-        .map((item) => {
-          const pkg = signer.sign(encodeAttestationData(item.contentHash, item.type), Math.floor(now / 1000));
-          return { uid: pkg.sig.uid, accountId: auth.accountId, apiKeyId: auth.keyId, type: item.type, mode: 'offchain', status: 'confirmed', contentHash: item.contentHash, contentType: item.contentType, chainId: deps.chainId, schemaUid: SCHEMA_UID, attester: signer.address, offchain: pkg, createdAt: new Date(now), batchId, batchIndex: item.batchIndex };
-        });
-      const audit = (action: string, resource: string, details: Record<string, unknown>): AuditFields => ({ accountId: auth.accountId, at: new Date(now), action, actorKeyPrefix: auth.prefix, resource, outcome: 'success', ip: request.ip, requestId: request.requestId, details });
+      const offchainRows = items.filter((item) => item.mode === 'offchain').map((item) => signOffchain(item, { auth, signer, chainId: deps.chainId, now, batchId }));
+      const audit = (action: string, resource: string, details: Record<string, unknown>) =>
+        auditEntry({ accountId: auth.accountId, actorKeyPrefix: auth.prefix, at: new Date(now), action, resource, details, origin: request });
       const ids = await inTransaction(pool, async (tx) => {
         const staged = onchainItems.length > 0 ? await onchain.stage(tx, auth, onchainItems, { idempotencyKey: request.idempotency?.key, batchId }) : [];
         await insertAttestations(tx, offchainRows);
@@ -74,11 +65,8 @@ export function createBatchService(deps: { pool: Pool; clock: Clock; signer: Off
         ]);
         return staged;
       });
-      if (ids.length > 0) {
-        // the relayer stores the response (with every uid) when the transaction is mined
-        if (request.idempotency) request.idempotency.completed = true;
-        await onchain.settle(ids);
-      }
+      // the relayer stores the response (with every uid) when the transaction is mined
+      if (ids.length > 0) await onchain.settle(ids, request.idempotency);
       return batchResponse(batchId, await batchItems(pgSql(pool), [batchId]), deps.verifyBaseUrl);
     },
   };

@@ -1,20 +1,15 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChainHealth } from '../chain/health.ts';
 import { enqueueRelay } from '../chain/relay.task.ts';
 import type { Clock } from '../clock.ts';
 import { batched } from '../db/batch.ts';
 import { pgSql, type Pool, type Sql } from '../db/sql.ts';
 import { AppError } from '../errors.ts';
+import type { IdempotencyClaim } from '../idempotency/service.ts';
 import type { AuthenticatedKey } from '../keys/service.ts';
 import { reserveOnchainQuota } from '../limits/quota.ts';
+import type { PreparedAttestation } from './prepare.ts';
+import { waitForRelayer } from './relay-wait.ts';
 import { insertPending, outcomesOf, type RelayOutcome } from './store.ts';
-
-export interface OnchainItem {
-  type: string;
-  contentHash: string;
-  contentType: string;
-  batchIndex?: number;
-}
 
 function chainUnavailable(reason: string, extra: Record<string, unknown> = {}): AppError {
   return new AppError('CHAIN_UNAVAILABLE', `On-chain attestations are unavailable right now (${reason}); nothing was charged. Retry later, or use mode "offchain".`, extra, { 'Retry-After': '10' });
@@ -47,7 +42,7 @@ export function createOnchainSubmitter(deps: { pool: Pool; clock: Clock; health:
      * In the caller's transaction: reserves the items' quota (all or none), stores them pending for the relayer and
      * asks for a relay run. Returns their ids in order.
      */
-    async stage(tx: Sql, auth: AuthenticatedKey, items: OnchainItem[], opts: { idempotencyKey?: string | undefined; batchId?: string | undefined }): Promise<string[]> {
+    async stage(tx: Sql, auth: AuthenticatedKey, items: PreparedAttestation[], opts: { idempotencyKey?: string | undefined; batchId?: string | undefined }): Promise<string[]> {
       const now = clock.now();
       const reservation = await reserveOnchainQuota(tx, clock, auth, items.length);
       const ids = await insertPending(
@@ -72,17 +67,25 @@ export function createOnchainSubmitter(deps: { pool: Pool; clock: Clock; health:
       return ids;
     },
 
-    /** Waits until the relayer has mined (or given up on) these items; throws 503 if it failed or takes too long. */
-    async settle(ids: string[]): Promise<RelayOutcome[]> {
-      const deadline = Date.now() + waitMs;
-      for (;;) {
-        const outcomes = await Promise.all(ids.map((id) => loadOutcomes(id)));
-        const failed = outcomes.find((o) => o?.status === 'failed');
-        if (failed) throw chainUnavailable(failed.failureReason ?? 'the transaction failed');
-        if (outcomes.every((o) => o?.status === 'confirmed')) return outcomes as RelayOutcome[];
-        if (Date.now() >= deadline) throw chainUnavailable('the transaction is still pending', { pending: true });
-        await sleep(150);
-      }
+    /**
+     * Hands the request's Idempotency-Key claim to the relayer (it stores the response when the transaction is
+     * mined), then waits until the relayer has mined (or given up on) these items; 503 if it failed or takes too long.
+     */
+    async settle(ids: string[], claim: IdempotencyClaim | undefined): Promise<RelayOutcome[]> {
+      claim?.markCompleted();
+      return waitForRelayer<RelayOutcome[]>(
+        async () => {
+          const outcomes = await Promise.all(ids.map((id) => loadOutcomes(id)));
+          const failed = outcomes.find((o) => o?.status === 'failed');
+          if (failed) return { state: 'failed', reason: failed.failureReason };
+          return outcomes.every((o) => o?.status === 'confirmed') ? { state: 'done', value: outcomes as RelayOutcome[] } : { state: 'pending' };
+        },
+        {
+          waitMs,
+          failed: (reason) => chainUnavailable(reason ?? 'the transaction failed'),
+          stillPending: () => chainUnavailable('the transaction is still pending', { pending: true }),
+        },
+      );
     },
   };
 }

@@ -1,27 +1,20 @@
 import type { Clock } from '../clock.ts';
+import { batched } from '../db/batch.ts';
 import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
-import { AppError, notFound } from '../errors.ts';
-import { encodeAttestationData, SCHEMA_UID } from '../chain/schema.ts';
+import { notFound } from '../errors.ts';
+import { invalidCursor } from '../http/input-rules.ts';
+import type { GatedRequest } from '../idempotency/service.ts';
 import type { AuthenticatedKey } from '../keys/service.ts';
-import type { CreateAttestationInput, CreatedAttestation, AttestationRecord } from './contracts.ts';
-import { hashContent, normalizeContentType, normalizeHash } from './content.ts';
+import type { Logger } from '../log.ts';
+import { auditEntry } from '../audit/entry.ts';
+import { normalizeHash } from './content.ts';
+import type { AttestationRecord, CreateAttestationInput, CreatedAttestation } from './contracts.ts';
 import type { OffchainSigner } from './offchain.ts';
-import type { IdempotencyClaim } from '../idempotency/service.ts';
+import type { OnchainSubmitter } from './onchain.ts';
+import { prepareAttestation, signOffchain } from './prepare.ts';
 import { decodeCursor, encodeCursor, toRecord } from './record.ts';
 import { findByUids, searchByHashes, type HashQuery } from './store.ts';
 import { createAttestationWriter } from './writer.ts';
-import type { OnchainSubmitter } from './onchain.ts';
-import { batched } from '../db/batch.ts';
-import { invalidCursor } from '../http/input-rules.ts';
-import type { Logger } from '../log.ts';
-
-/** Where a gated call came from, for the audit log. */
-export interface RequestInfo {
-  requestId: string;
-  ip: string;
-  /** The Idempotency-Key claim, completed inside the creating transaction so a crash cannot split the two. */
-  idempotency?: IdempotencyClaim;
-}
 
 export interface AttestationServiceDeps {
   pool: Pool;
@@ -29,8 +22,8 @@ export interface AttestationServiceDeps {
   signer: OffchainSigner;
   chainId: number;
   verifyBaseUrl: string;
-  /** On-chain creation; absent when the server has no chain. */
-  onchain?: OnchainSubmitter | undefined;
+  /** On-chain creation. */
+  onchain: OnchainSubmitter;
   /** Where a failed group commit or batched read is reported. */
   log?: Logger | undefined;
 }
@@ -56,52 +49,20 @@ export function createAttestationService(deps: AttestationServiceDeps) {
   });
   return {
     /** One attestation: off-chain is signed here and now; on-chain goes through the relayer. */
-    async create(auth: AuthenticatedKey, input: CreateAttestationInput, request: RequestInfo): Promise<CreatedAttestation> {
-      const contentHash = input.content !== undefined ? hashContent(input.content) : normalizeHash(input.contentHash!);
-      if (input.mode === 'onchain') {
-        if (!onchain) throw new AppError('CHAIN_UNAVAILABLE', 'On-chain attestations are not configured on this server; use mode "offchain".', {}, { 'Retry-After': '60' });
+    async create(auth: AuthenticatedKey, input: CreateAttestationInput, request: GatedRequest): Promise<CreatedAttestation> {
+      const item = prepareAttestation(input);
+      if (item.mode === 'onchain') {
         await onchain.ensureAvailable();
-        const item = { type: input.type, contentHash, contentType: normalizeContentType(input.contentType) };
         const [id] = await inTransaction(pool, (tx) => onchain.stage(tx, auth, [item], { idempotencyKey: request.idempotency?.key }));
-        // from here the relayer owns the Idempotency-Key claim: it stores the response when the transaction is mined
-        if (request.idempotency) request.idempotency.completed = true;
-        const [outcome] = await onchain.settle([id!]);
+        const [outcome] = await onchain.settle([id!], request.idempotency);
         return { uid: outcome!.uid!, txHash: outcome!.txHash, verifyUrl: `${verifyBaseUrl}/${outcome!.uid}`, mode: 'onchain' };
       }
       const now = clock.now();
-      const offchain = signer.sign(encodeAttestationData(contentHash, input.type), Math.floor(now / 1000));
-      const uid = offchain.sig.uid;
-      const response: CreatedAttestation = { uid, txHash: null, verifyUrl: `${verifyBaseUrl}/${uid}`, mode: 'offchain', offchain };
-      await write({
-        row: {
-          uid,
-          accountId: auth.accountId,
-          apiKeyId: auth.keyId,
-          type: input.type,
-          mode: 'offchain',
-          status: 'confirmed',
-          contentHash,
-          contentType: normalizeContentType(input.contentType),
-          chainId,
-          schemaUid: SCHEMA_UID,
-          attester: signer.address,
-          offchain,
-          createdAt: new Date(now),
-        },
-        audit: {
-          accountId: auth.accountId,
-          at: new Date(now),
-          action: 'attestation.created',
-          actorKeyPrefix: auth.prefix,
-          resource: `attestation:${uid}`,
-          outcome: 'success',
-          ip: request.ip,
-          requestId: request.requestId,
-          details: { mode: 'offchain', type: input.type },
-        },
-        idempotency: request.idempotency,
-        response,
-      });
+      const row = signOffchain(item, { auth, signer, chainId, now });
+      const uid = row.uid!;
+      const response: CreatedAttestation = { uid, txHash: null, verifyUrl: `${verifyBaseUrl}/${uid}`, mode: 'offchain', offchain: row.offchain as CreatedAttestation['offchain'] };
+      const audit = auditEntry({ accountId: auth.accountId, actorKeyPrefix: auth.prefix, at: new Date(now), action: 'attestation.created', resource: `attestation:${uid}`, details: { mode: 'offchain', type: item.type }, origin: request });
+      await write({ row, audit, idempotency: request.idempotency, response });
       return response;
     },
 

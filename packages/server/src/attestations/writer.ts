@@ -5,7 +5,7 @@ import { inTransaction, type Pool } from '../db/sql.ts';
 import type { IdempotencyClaim } from '../idempotency/service.ts';
 import type { Logger } from '../log.ts';
 import { completeMany } from '../idempotency/store.ts';
-import { emitAttestationEvents } from '../webhooks/outbox.ts';
+import { emitAttestationEvents } from './events.ts';
 import { insertAttestations, type NewAttestation } from './store.ts';
 
 /** One attestation to record: its row, its audit entry and, with an Idempotency-Key, the response to keep. */
@@ -36,7 +36,7 @@ export function createAttestationWriter(
       await emitAttestationEvents(sql, 'attestation.created', writes.map((w) => ({ accountId: w.row.accountId, uid: w.row.uid! })), verifyBaseUrl, writes[0]!.row.createdAt);
       await appendAuditEntries(sql, writes.map((w) => w.audit));
     });
-    for (const w of writes) if (w.idempotency) w.idempotency.completed = true;
+    for (const w of writes) w.idempotency?.markCompleted();
     return writes.map(() => undefined);
   }, { maxBatch: 100, maxInFlight: 2, name: 'attestation writes', log });
 }

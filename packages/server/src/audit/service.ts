@@ -1,7 +1,6 @@
 import type { Clock } from '../clock.ts';
 import type { Sql } from '../db/sql.ts';
 import { AppError } from '../errors.ts';
-import type { AuthenticatedKey } from '../keys/service.ts';
 import { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS, type ExportInput } from './contracts.ts';
 import { AuditExport, keysetPages } from './export.ts';
 import { formatFromAccept } from './negotiate.ts';
@@ -36,7 +35,7 @@ export function exportFilename(accountName: string, from: Date, to: Date, ext: s
  * Checks an export request (format or Accept, range) and returns the export, which reads nothing until streamed.
  * Only the caller's own account is ever read.
  */
-export function openExport(deps: { sql: Sql; clock: Clock }, auth: AuthenticatedKey, input: ExportInput, accept: string | undefined): AuditExport {
+export function openExport(deps: { sql: Sql; clock: Clock }, auth: { accountId: string; accountName: string }, input: ExportInput, accept: string | undefined): AuditExport {
   const format = input.format ?? formatFromAccept(accept);
   if (format === undefined) {
     throw new AppError('NOT_ACCEPTABLE', 'The audit export is available as application/json or text/csv; ask for one in Accept, or pass ?format=json|csv.', { available: ['application/json', 'text/csv'] });

@@ -3,7 +3,7 @@ import { createPublicClient, createWalletClient, http, type Hex, type PublicClie
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import type { Config } from '../config.ts';
 import { ConfigError } from '../config.ts';
-import { EAS_ARTIFACT, knownDeployment } from './contracts.ts';
+import { EAS_ARTIFACT, knownDeployment } from './eas-artifacts.ts';
 import { startDevChain } from './dev-chain.ts';
 import { requireOptional } from '../system/optional.ts';
 import { rpcChain } from './rpc-chain.ts';

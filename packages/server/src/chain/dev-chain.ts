@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createPublicClient, createWalletClient, getAddress, http, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { EAS_ARTIFACT, SCHEMA_REGISTRY_ARTIFACT } from './contracts.ts';
+import { EAS_ARTIFACT, SCHEMA_REGISTRY_ARTIFACT } from './eas-artifacts.ts';
 import { ensureSchemaRegistered } from './register-schema.ts';
 import { ANVIL_CHAIN_ID, rpcChain } from './rpc-chain.ts';
 import { spawnInOwnGroup } from '../system/children.ts';

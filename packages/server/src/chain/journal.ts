@@ -34,6 +34,11 @@ export async function recordSigned(sql: Sql, id: string, tx: { nonce: number; ha
   );
 }
 
+/** Drops an entry that claimed nothing: no transaction was built for it. */
+export async function discardIntent(sql: Sql, id: string): Promise<void> {
+  await sql.query(`DELETE FROM relay_transactions WHERE id = $1::bigint`, [id]);
+}
+
 export async function recordMined(sql: Sql, id: string, receipt: { hash: Hex; blockNumber: bigint; gasUsed: bigint }, at: Date): Promise<void> {
   await sql.query(`UPDATE relay_transactions SET status = 'mined', tx_hash = $2, block_number = $3, gas_used = $4, updated_at = $5 WHERE id = $1::bigint`, [
     id,

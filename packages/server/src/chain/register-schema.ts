@@ -1,5 +1,5 @@
 import type { Hex, PublicClient, WalletClient } from 'viem';
-import { SCHEMA_REGISTRY_ARTIFACT } from './contracts.ts';
+import { SCHEMA_REGISTRY_ARTIFACT } from './eas-artifacts.ts';
 import { SCHEMA, SCHEMA_RESOLVER, SCHEMA_REVOCABLE, SCHEMA_UID } from './schema.ts';
 
 /** Registers our schema on the chain's SchemaRegistry unless it is there already (its UID is deterministic). */

@@ -1,5 +1,4 @@
-import { AppError } from '../errors.ts';
-import { describeError } from '../http/error-response.ts';
+import { AppError, describeError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { isDatabaseUnavailable } from './sql.ts';
 

@@ -59,9 +59,5 @@ export function toErrorResponse(error: unknown): ErrorResponse {
   return build('INTERNAL_ERROR', 'Something went wrong on our side. Retry later; if it persists, contact support with the X-Request-Id.');
 }
 
-/** What a log line may say of an unexpected error: its kind and code, never its message (SQL, values) or stack. */
-export function describeError(error: unknown): { type: string; code?: string } {
-  if (!(error instanceof Error)) return { type: typeof error };
-  const code = (error as { code?: unknown }).code;
-  return { type: error.name, ...(typeof code === 'string' ? { code } : {}) };
-}
+// it lives in errors.ts (db/ and audit/ log with it too); importers here predate the move
+export { describeError } from '../errors.ts';

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { canonicalJson } from '../audit/chain.ts';
+import type { RequestOrigin } from '../audit/entry.ts';
 import type { Clock } from '../clock.ts';
 import { pgSql, type Pool, type Sql } from '../db/sql.ts';
 import { AppError } from '../errors.ts';
@@ -17,8 +18,19 @@ export interface IdempotencyClaim {
   key: string;
   status: number;
   complete(sql: Sql, body: unknown): Promise<void>;
-  /** Set once the response is stored, or once someone else (the relayer) owns storing it: then it is never released. */
-  completed: boolean;
+  /**
+   * Says the response is stored (by a transaction that committed it with others) or that someone else (the relayer)
+   * now owns storing it: from then on the claim is never released.
+   */
+  markCompleted(): void;
+  /** Set by complete() and markCompleted(). */
+  readonly completed: boolean;
+}
+
+/** A gated call as a service sees it: where it came from (for the audit log) and its Idempotency-Key claim. */
+export interface GatedRequest extends RequestOrigin {
+  /** The Idempotency-Key claim, completed inside the changing transaction so a crash cannot split the two. */
+  idempotency?: IdempotencyClaim;
 }
 
 export type Begun = { kind: 'claimed'; claim: IdempotencyClaim; release(): Promise<void> } | { kind: 'replay'; body: unknown };
@@ -36,14 +48,20 @@ export function createIdempotencyService(pool: Pool, clock: Clock, opts: { waitM
   }
 
   function claimed(apiKeyId: string, key: string, status: number): Begun {
+    let completed = false;
     const handle: IdempotencyClaim = {
       apiKeyId,
       key,
       status,
-      completed: false,
+      get completed() {
+        return completed;
+      },
+      markCompleted() {
+        completed = true;
+      },
       async complete(sql, body) {
         await complete(sql, apiKeyId, key, status, body);
-        handle.completed = true;
+        completed = true;
       },
     };
     return { kind: 'claimed', claim: handle, release: () => release(db, apiKeyId, key) };

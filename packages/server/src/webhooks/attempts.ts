@@ -1,4 +1,4 @@
-import type { AuditFields } from '../audit/chain.ts';
+import { auditEntry } from '../audit/entry.ts';
 import { appendAuditEntries } from '../audit/log.ts';
 import { batched } from '../db/batch.ts';
 import { inTransaction, type Pool, type Sql } from '../db/sql.ts';
@@ -110,19 +110,18 @@ export function createRecorder(pool: Pool, retryDelaysMs: number[], log?: Logger
       const state = new Map(updated.map((u) => [u.id, u.state]));
       const retries = records.map((r, i) => ({ r, o: outcomes[i]! })).filter(({ r, o }) => state.get(r.delivery.id) === 'pending' && o.nextAttemptAt !== null);
       await enqueueDeliveries(tx, retries.map(({ r }) => r.delivery.id), retries.map(({ r, o }) => (o.nextAttemptAt! - r.at) / 1000));
-      const dead: AuditFields[] = records
+      const dead = records
         .filter((r, i) => state.get(r.delivery.id) === 'dead' && outcomes[i]!.state === 'dead')
-        .map(({ delivery, at, result }) => ({
-          accountId: delivery.accountId,
-          at: new Date(at),
-          action: 'webhook_delivery.dead',
-          actorKeyPrefix: null,
-          resource: `webhook_delivery:${delivery.id}`,
-          outcome: 'failure',
-          ip: null,
-          requestId: null,
-          details: { subscriptionId: delivery.subscriptionId, eventId: delivery.eventId, event: delivery.type, attempts: delivery.attempts + 1, lastStatus: result.status, lastError: result.error },
-        }));
+        .map(({ delivery, at, result }) =>
+          auditEntry({
+            accountId: delivery.accountId,
+            at: new Date(at),
+            action: 'webhook_delivery.dead',
+            resource: `webhook_delivery:${delivery.id}`,
+            outcome: 'failure',
+            details: { subscriptionId: delivery.subscriptionId, eventId: delivery.eventId, event: delivery.type, attempts: delivery.attempts + 1, lastStatus: result.status, lastError: result.error },
+          }),
+        );
       await appendAuditEntries(tx, dead);
     });
     return records.map(() => undefined);

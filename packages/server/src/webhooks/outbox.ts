@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { toRecord } from '../attestations/record.ts';
-import { findByUids } from '../attestations/store.ts';
 import type { Sql } from '../db/sql.ts';
 import type { EventKind } from './contracts.ts';
 
@@ -29,10 +27,10 @@ export async function enqueueDeliveries(sql: Sql, deliveryIds: string[], delaySe
   );
 }
 
-type Subscriber = { id: string; accountId: string; events: string[] };
+export type Subscriber = { id: string; accountId: string; events: string[] };
 
 /** The live subscriptions of these accounts to any of these kinds. */
-async function subscribersOf(sql: Sql, accountIds: string[], types: EventKind[]): Promise<Subscriber[]> {
+export async function subscribersOf(sql: Sql, accountIds: string[], types: EventKind[]): Promise<Subscriber[]> {
   if (accountIds.length === 0) return [];
   return sql.query(
     `SELECT id, account_id AS "accountId", events FROM webhook_subscriptions
@@ -47,11 +45,14 @@ async function subscribersOf(sql: Sql, accountIds: string[], types: EventKind[])
  * before commit leaves none of them; after commit, the worker delivers at least once. Returns the deliveries made.
  */
 export async function emitEvents(sql: Sql, events: OutboxEvent[], now: Date): Promise<number> {
-  return fanOut(sql, events, await subscribersOf(sql, events.map((e) => e.accountId), events.map((e) => e.type)), now);
+  return emitToSubscribers(sql, events, await subscribersOf(sql, events.map((e) => e.accountId), events.map((e) => e.type)), now);
 }
 
-/** Stores the events that these subscriptions want, with their deliveries and jobs. */
-async function fanOut(sql: Sql, events: OutboxEvent[], subscriptions: Subscriber[], now: Date): Promise<number> {
+/**
+ * Stores the events that these subscriptions (read by subscribersOf in the same transaction) want, with their
+ * deliveries and jobs: for a feature that reads what an event carries only when someone subscribes to it.
+ */
+export async function emitToSubscribers(sql: Sql, events: OutboxEvent[], subscriptions: Subscriber[], now: Date): Promise<number> {
   if (subscriptions.length === 0) return 0;
   const stored: Array<{ id: string; accountId: string; type: string; body: string }> = [];
   const deliveries: Array<{ id: string; eventId: string; subscriptionId: string }> = [];
@@ -75,31 +76,4 @@ async function fanOut(sql: Sql, events: OutboxEvent[], subscriptions: Subscriber
   );
   await enqueueDeliveries(sql, deliveries.map((d) => d.id));
   return deliveries.length;
-}
-
-/**
- * `attestation.created` / `attestation.revoked` for these uids, with the public record as `data` (read in the same
- * transaction, so it is the record as committed). Reads nothing when no account involved has a subscription.
- */
-export async function emitAttestationEvents(sql: Sql, type: 'attestation.created' | 'attestation.revoked', items: Array<{ accountId: string; uid: string }>, verifyBaseUrl: string, now: Date): Promise<number> {
-  const subscriptions = await subscribersOf(sql, items.map((i) => i.accountId), [type]);
-  const accounts = new Set(subscriptions.map((s) => s.accountId));
-  const wanted = items.filter((i) => accounts.has(i.accountId));
-  if (wanted.length === 0) return 0;
-  const rows = await findByUids(sql, wanted.map((i) => i.uid.toLowerCase()));
-  const events: OutboxEvent[] = wanted.flatMap((i) => {
-    const row = rows.get(i.uid.toLowerCase());
-    return row ? [{ accountId: i.accountId, type, data: toRecord(row, verifyBaseUrl) }] : [];
-  });
-  return fanOut(sql, events, subscriptions, now);
-}
-
-/** `batch.completed`: the batch's counts, every uid in request order, and its transaction (null when all off-chain). */
-export function batchCompletedEvent(accountId: string, batchId: string, items: Array<{ uid: string | null; txHash: string | null; mode: string }>): OutboxEvent {
-  const onchain = items.filter((i) => i.mode === 'onchain').length;
-  return {
-    accountId,
-    type: 'batch.completed',
-    data: { batchId, counts: { total: items.length, onchain, offchain: items.length - onchain }, uids: items.map((i) => i.uid), txHash: items.find((i) => i.mode === 'onchain')?.txHash ?? null },
-  };
 }

@@ -1,11 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { RequestInfo } from '../attestations/service.ts';
 import { appendAudit } from '../audit/log.ts';
-import type { AuditFields } from '../audit/chain.ts';
+import { auditEntry } from '../audit/entry.ts';
 import type { Clock } from '../clock.ts';
 import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
 import { AppError, notFound } from '../errors.ts';
 import { invalidCursor } from '../http/input-rules.ts';
+import type { GatedRequest } from '../idempotency/service.ts';
 import type { AuthenticatedKey } from '../keys/service.ts';
 import type { Delivery, EventKind } from './contracts.ts';
 import { enqueueDeliveries } from './outbox.ts';
@@ -54,24 +54,15 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
 export function createWebhookService(deps: { pool: Pool; clock: Clock; policy: UrlPolicy }) {
   const { pool, clock, policy } = deps;
   const sql = pgSql(pool);
-  const audit = (auth: AuthenticatedKey, request: RequestInfo, at: Date, action: string, resource: string, details: Record<string, unknown>): AuditFields => ({
-    accountId: auth.accountId,
-    at,
-    action,
-    actorKeyPrefix: auth.prefix,
-    resource,
-    outcome: 'success',
-    ip: request.ip,
-    requestId: request.requestId,
-    details,
-  });
+  const audit = (auth: AuthenticatedKey, request: GatedRequest, at: Date, action: string, resource: string, details: Record<string, unknown>) =>
+    auditEntry({ accountId: auth.accountId, actorKeyPrefix: auth.prefix, at, action, resource, details, origin: request });
 
   return {
     /**
      * Subscribes after vetting the URL (https, public addresses, allowed ports), stored as `new URL(url).href` so
      * one URL is one subscription per account (409 otherwise); the secret is returned this once.
      */
-    async create(auth: AuthenticatedKey, input: { url: string; events: EventKind[] }, request: RequestInfo): Promise<CreatedWebhook> {
+    async create(auth: AuthenticatedKey, input: { url: string; events: EventKind[] }, request: GatedRequest): Promise<CreatedWebhook> {
       let url: string;
       try {
         url = (await vetUrl(input.url, policy)).url.href;
@@ -97,7 +88,7 @@ export function createWebhookService(deps: { pool: Pool; clock: Clock; policy: U
         const existing = isUrlTaken(error) ? await liveSubscriptionTo(sql, auth.accountId, url) : undefined;
         throw existing ? alreadySubscribed(existing) : error;
       });
-      if (request.idempotency) request.idempotency.completed = true;
+      request.idempotency?.markCompleted();
       return created;
     },
 
@@ -107,7 +98,7 @@ export function createWebhookService(deps: { pool: Pool; clock: Clock; policy: U
     },
 
     /** Deletes the caller's subscription and drops its pending deliveries; another account's is "not found". */
-    async delete(auth: AuthenticatedKey, id: string, request: RequestInfo): Promise<void> {
+    async delete(auth: AuthenticatedKey, id: string, request: GatedRequest): Promise<void> {
       const at = new Date(clock.now());
       await inTransaction(pool, async (tx) => {
         const gone = await deleteSubscription(tx, auth.accountId, id, at);
@@ -115,7 +106,7 @@ export function createWebhookService(deps: { pool: Pool; clock: Clock; policy: U
         await appendAudit(tx, audit(auth, request, at, 'webhook.deleted', `webhook:${id}`, { url: gone.url, droppedDeliveries: gone.dropped }));
         await request.idempotency?.complete(tx, undefined);
       });
-      if (request.idempotency) request.idempotency.completed = true;
+      request.idempotency?.markCompleted();
     },
 
     async deliveries(auth: AuthenticatedKey, input: { id: string; state?: string; limit: number; cursor?: string }): Promise<{ data: Delivery[]; nextCursor: string | null }> {
@@ -150,7 +141,7 @@ export async function replayDelivery(pool: Pool, clock: Clock, id: string, actor
       [id, at],
     );
     await enqueueDeliveries(tx, [id]);
-    await appendAudit(tx, { accountId: row.accountId, at, action: 'webhook_delivery.replayed', actorKeyPrefix: null, resource: `webhook_delivery:${id}`, outcome: 'success', ip: null, requestId: null, details: { subscriptionId: row.subscriptionId, previousState: row.state, by: actor } });
+    await appendAudit(tx, auditEntry({ accountId: row.accountId, at, action: 'webhook_delivery.replayed', resource: `webhook_delivery:${id}`, details: { subscriptionId: row.subscriptionId, previousState: row.state, by: actor } }));
     return { state: 'pending', replayed: true };
   });
 }

@@ -1,11 +1,9 @@
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/prisma.ts';
 import { prismaSql } from '../db/sql.ts';
-import { AppError } from '../errors.ts';
-import { describeError } from '../http/error-response.ts';
-import type { AuthenticatedKey, KnownKeyFailure } from '../keys/service.ts';
+import { AppError, describeError } from '../errors.ts';
 import type { Logger } from '../log.ts';
-import type { AuditFields } from './chain.ts';
+import { auditEntry, type RequestOrigin } from './entry.ts';
 import { appendAudit } from './log.ts';
 
 interface Deps {
@@ -15,29 +13,23 @@ interface Deps {
 }
 
 /** Where a refused call came from. */
-export interface CallerInfo {
-  ip: string;
-  requestId: string;
+export interface CallerInfo extends RequestOrigin {
   /** The procedure called, e.g. `attestations.create`. */
   procedure: string;
+}
+
+/** The key a refusal is recorded for (declared here, so audit/ needs nothing of keys/). */
+interface ActingKey {
+  accountId: string;
+  prefix: string;
 }
 
 /**
  * A refused call's entry (outcome `denied`) in a transaction of its own, since the refused call changed nothing
  * whose transaction it could share. Never throws: the caller still gets its answer, and a missing entry is logged.
  */
-async function appendDenial(deps: Deps, key: { accountId: string; prefix: string }, action: string, caller: CallerInfo, details: Record<string, unknown>): Promise<void> {
-  const fields: AuditFields = {
-    accountId: key.accountId,
-    at: new Date(deps.clock.now()),
-    action,
-    actorKeyPrefix: key.prefix,
-    resource: `api_key:${key.prefix}`,
-    outcome: 'denied',
-    ip: caller.ip,
-    requestId: caller.requestId,
-    details,
-  };
+async function appendDenial(deps: Deps, key: ActingKey, action: string, caller: CallerInfo, details: Record<string, unknown>): Promise<void> {
+  const fields = auditEntry({ accountId: key.accountId, actorKeyPrefix: key.prefix, at: new Date(deps.clock.now()), action, resource: `api_key:${key.prefix}`, details, outcome: 'denied', origin: caller });
   try {
     await deps.db.$transaction((tx) => appendAudit(prismaSql(tx), fields));
   } catch (error) {
@@ -49,7 +41,7 @@ async function appendDenial(deps: Deps, key: { accountId: string; prefix: string
  * Records `auth.failed` for a key that exists (wrong secret, wrong tier part, revoked), never the secret. Not
  * awaited by the request: its answer must not take longer for a known prefix than for an unknown one.
  */
-export function recordAuthFailure(deps: Deps, failure: KnownKeyFailure, caller: CallerInfo): void {
+export function recordAuthFailure(deps: Deps, failure: ActingKey & { reason: string }, caller: CallerInfo): void {
   void appendDenial(deps, failure, 'auth.failed', caller, { reason: failure.reason, procedure: caller.procedure });
 }
 
@@ -59,7 +51,7 @@ function quotaRefusal(error: unknown): AppError | undefined {
 }
 
 /** Records `quota.refused` when `error` is a 429 QUOTA_EXCEEDED (after its transaction rolled back); else nothing. */
-export async function recordQuotaRefusal(deps: Deps, auth: AuthenticatedKey, error: unknown, caller: CallerInfo): Promise<void> {
+export async function recordQuotaRefusal(deps: Deps, auth: ActingKey, error: unknown, caller: CallerInfo): Promise<void> {
   const refusal = quotaRefusal(error);
   if (!refusal) return;
   const { tier, kind, used, limit } = refusal.details as { tier: string; kind: string; used: number; limit: number };

@@ -1,9 +1,12 @@
 import type { Sql } from '../db/sql.ts';
 import { releaseMany } from '../idempotency/store.ts';
+import { releaseOnchainQuota } from '../limits/quota.ts';
+import type { AttestationOrigin } from './states.ts';
 
+/** An on-chain attestation as a relay transaction carries it. */
 export interface RelayItem {
   id: string;
-  type: string;
+  type: AttestationOrigin;
   contentHash: `0x${string}`;
   accountId: string;
   keyPrefix: string;
@@ -75,9 +78,7 @@ export async function failItems(sql: Sql, journalId: string, reason: string): Pr
     entry.count++;
     charged.set(id, entry);
   }
-  for (const { keyId, period, count } of charged.values()) {
-    await sql.query(`UPDATE monthly_usage SET onchain_used = GREATEST(onchain_used - $3, 0) WHERE api_key_id = $1::uuid AND period = $2`, [keyId, period, count]);
-  }
+  for (const { keyId, period, count } of charged.values()) await releaseOnchainQuota(sql, keyId, { period, count });
   await releaseMany(sql, failed.filter((row) => row.idempotency_key).map((row) => ({ apiKeyId: row.api_key_id, key: row.idempotency_key! })));
 }
 

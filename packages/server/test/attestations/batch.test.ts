@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createPublicClient, http, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attestedUids } from '../../src/chain/relayer.ts';
+import { attestedUids } from '../../src/attestations/relay-work.ts';
 import { call, startTestService, type TestService } from '../support/service.ts';
 
 let svc: TestService;

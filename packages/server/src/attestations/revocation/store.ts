@@ -1,10 +1,11 @@
-import type { Sql } from '../db/sql.ts';
-import { releaseMany } from '../idempotency/store.ts';
+import type { Sql } from '../../db/sql.ts';
+import { releaseMany } from '../../idempotency/store.ts';
+import type { AttestationMode, RevokeState } from '../states.ts';
 
 export interface RevokeItem {
   id: string;
   uid: `0x${string}`;
-  mode: 'onchain' | 'offchain';
+  mode: AttestationMode;
   accountId: string;
   apiKeyId: string;
   keyPrefix: string;
@@ -12,8 +13,36 @@ export interface RevokeItem {
   reason: string | null;
 }
 
+/**
+ * Marks an attestation for the relayer to revoke, unless it is revoked or being revoked already; true when it was
+ * marked. The request's Idempotency-Key rides along, so the relayer can store the response.
+ */
+export async function requestRevocation(sql: Sql, uid: string, reason: string | null, idempotencyKey: string | null): Promise<boolean> {
+  const rows = await sql.query(
+    `UPDATE attestations SET revoke_state = 'pending', revocation_reason = $2, revoke_idempotency_key = $3
+     WHERE uid = $1 AND revoked_at IS NULL AND (revoke_state IS NULL OR revoke_state = 'failed') RETURNING id`,
+    [uid, reason, idempotencyKey],
+  );
+  return rows.length === 1;
+}
+
+export interface RevocationState {
+  revokeState: RevokeState | null;
+  revokedAt: Date | null;
+  revocationTxHash: string | null;
+}
+
+/** Where an attestation's revocation stands. */
+export async function revocationOf(sql: Sql, uid: string): Promise<RevocationState | undefined> {
+  const [state] = await sql.query<RevocationState>(
+    `SELECT revoke_state AS "revokeState", revoked_at AS "revokedAt", revocation_tx_hash AS "revocationTxHash" FROM attestations WHERE uid = $1`,
+    [uid],
+  );
+  return state;
+}
+
 /** Claims pending revocations of one mode (on-chain ones are `multiRevoke`, off-chain ones `multiRevokeOffchain`). */
-export async function claimRevocations(sql: Sql, journalId: string, mode: 'onchain' | 'offchain', max: number): Promise<number> {
+export async function claimRevocations(sql: Sql, journalId: string, mode: AttestationMode, max: number): Promise<number> {
   const rows = await sql.query<{ id: string }>(
     `UPDATE attestations SET revoke_relay_tx_id = $1::bigint WHERE id IN (
        SELECT id FROM attestations WHERE revoke_state = 'pending' AND revoke_relay_tx_id IS NULL AND mode = $2 ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED

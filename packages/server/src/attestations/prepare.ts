@@ -1,0 +1,52 @@
+import { encodeAttestationData, SCHEMA_UID } from '../chain/schema.ts';
+import type { AuthenticatedKey } from '../keys/service.ts';
+import { hashContent, normalizeContentType, normalizeHash } from './content.ts';
+import type { CreateAttestationInput } from './contracts.ts';
+import type { OffchainSigner } from './offchain.ts';
+import type { AttestationMode, AttestationOrigin } from './states.ts';
+import type { NewAttestation } from './store.ts';
+
+/** A creation request made ready to store: the content hashed, hash and media type in their one written form. */
+export interface PreparedAttestation {
+  type: AttestationOrigin;
+  mode: AttestationMode;
+  contentHash: `0x${string}`;
+  contentType: string;
+  /** Its position in a batch request. */
+  batchIndex?: number;
+}
+
+/** The one preparation of a create and of each batch item: the content is hashed here and never kept. */
+export function prepareAttestation(input: CreateAttestationInput, batchIndex?: number): PreparedAttestation {
+  return {
+    type: input.type,
+    mode: input.mode,
+    contentHash: input.content !== undefined ? hashContent(input.content) : normalizeHash(input.contentHash!),
+    contentType: normalizeContentType(input.contentType),
+    ...(batchIndex === undefined ? {} : { batchIndex }),
+  };
+}
+
+/** Signs an off-chain attestation at `now` (ms): its row, ready to insert. */
+export function signOffchain(
+  item: PreparedAttestation,
+  ctx: { auth: AuthenticatedKey; signer: OffchainSigner; chainId: number; now: number; batchId?: string },
+): NewAttestation {
+  const pkg = ctx.signer.sign(encodeAttestationData(item.contentHash, item.type), Math.floor(ctx.now / 1000));
+  return {
+    uid: pkg.sig.uid,
+    accountId: ctx.auth.accountId,
+    apiKeyId: ctx.auth.keyId,
+    type: item.type,
+    mode: 'offchain',
+    status: 'confirmed',
+    contentHash: item.contentHash,
+    contentType: item.contentType,
+    chainId: ctx.chainId,
+    schemaUid: SCHEMA_UID,
+    attester: ctx.signer.address,
+    offchain: pkg,
+    createdAt: new Date(ctx.now),
+    ...(ctx.batchId === undefined ? {} : { batchId: ctx.batchId, batchIndex: item.batchIndex ?? null }),
+  };
+}

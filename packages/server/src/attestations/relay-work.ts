@@ -1,0 +1,125 @@
+import { decodeEventLog, encodeFunctionData, zeroAddress, zeroHash, type Hex, type TransactionReceipt } from 'viem';
+import { auditEntry } from '../audit/entry.ts';
+import { appendAuditEntries } from '../audit/log.ts';
+import { EAS_ARTIFACT } from '../chain/eas-artifacts.ts';
+import { recordFailed, recordMined } from '../chain/journal.ts';
+import type { RoundWork, SendOutcome } from '../chain/round.ts';
+import { encodeAttestationData, SCHEMA_UID } from '../chain/schema.ts';
+import type { Clock } from '../clock.ts';
+import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
+import { completeMany } from '../idempotency/store.ts';
+import type { Logger } from '../log.ts';
+import { emitEvents } from '../webhooks/outbox.ts';
+import { batchResponse } from './batch.ts';
+import { batchCompletedEvent, emitAttestationEvents } from './events.ts';
+import { claimPending, confirmItems, failItems, itemsOf, requeueItems, type RelayItem } from './relay-store.ts';
+import { revocationWork } from './revocation/relay-work.ts';
+import type { AttestationOrigin } from './states.ts';
+import { batchItems } from './store.ts';
+
+export const MAX_ITEMS_PER_TRANSACTION = 100;
+
+/** The call that attests these items: `attest` for one, one `multiAttest` for several. */
+export function attestCalldata(items: Array<{ type: AttestationOrigin; contentHash: Hex }>): Hex {
+  const data = items.map((item) => ({ recipient: zeroAddress, expirationTime: 0n, revocable: true, refUID: zeroHash, data: encodeAttestationData(item.contentHash, item.type), value: 0n }));
+  if (data.length === 1) return encodeFunctionData({ abi: EAS_ARTIFACT.abi, functionName: 'attest', args: [{ schema: SCHEMA_UID, data: data[0] }] });
+  return encodeFunctionData({ abi: EAS_ARTIFACT.abi, functionName: 'multiAttest', args: [[{ schema: SCHEMA_UID, data }]] });
+}
+
+/** The uids of the Attested events EAS emitted in a receipt, in log order. */
+export function attestedUids(receipt: TransactionReceipt, eas: Hex): Hex[] {
+  const uids: Hex[] = [];
+  for (const log of receipt.logs) {
+    if (log.address.toLowerCase() !== eas.toLowerCase()) continue;
+    try {
+      const event = decodeEventLog({ abi: EAS_ARTIFACT.abi, data: log.data, topics: log.topics });
+      if (event.eventName === 'Attested') uids.push((event.args as unknown as { uid: Hex }).uid);
+    } catch {
+      // another event of EAS
+    }
+  }
+  return uids;
+}
+
+export interface RelayWorkDeps {
+  pool: Pool;
+  /** The EAS contract the transactions go to. */
+  eas: Hex;
+  clock: Clock;
+  log: Logger;
+  verifyBaseUrl: string;
+  maxItemsPerTx?: number | undefined;
+}
+
+/** What attestations hand the relayer, in the order a round sends them: creations, then on-chain and off-chain revocations. */
+export function attestationRelayWorks(deps: RelayWorkDeps): RoundWork[] {
+  return [creationWork(deps), revocationWork(deps, 'onchain'), revocationWork(deps, 'offchain')];
+}
+
+/**
+ * On-chain creation, relayer side: pending attestations, as many per `multiAttest` as are waiting (up to
+ * maxItemsPerTx). Once mined, in one transaction: each item's uid, the Idempotency-Key responses (single creates and
+ * whole batches), `attestation.created` and `batch.completed` events, and the audit entries.
+ */
+function creationWork(deps: RelayWorkDeps): RoundWork {
+  const { pool, clock, log } = deps;
+  const sql = pgSql(pool);
+
+  async function finish(journalId: string, receipt: SendOutcome): Promise<void> {
+    if (receipt === undefined) return; // still not mined: the journal keeps it; the next run resumes it
+    if (receipt === 'dropped') {
+      await inTransaction(pool, async (tx) => {
+        await requeueItems(tx, journalId);
+        await recordFailed(tx, journalId, 'replaced: the nonce was used by another transaction', new Date(clock.now()));
+      });
+      return;
+    }
+    const items = await itemsOf(sql, journalId);
+    const uids = attestedUids(receipt, deps.eas);
+    if (receipt.status !== 'success' || uids.length !== items.length) {
+      const reason = receipt.status !== 'success' ? `transaction ${receipt.transactionHash} reverted` : `expected ${items.length} Attested events, found ${uids.length}`;
+      log.error({ journalId, txHash: receipt.transactionHash }, reason);
+      await inTransaction(pool, async (tx) => {
+        await failItems(tx, journalId, reason);
+        await recordFailed(tx, journalId, reason, new Date(clock.now()));
+      });
+      return;
+    }
+    await confirm(journalId, items, uids, receipt);
+  }
+
+  async function confirm(journalId: string, items: RelayItem[], uids: Hex[], receipt: TransactionReceipt): Promise<void> {
+    const at = new Date(clock.now());
+    const txHash = receipt.transactionHash;
+    await inTransaction(pool, async (tx) => {
+      await confirmItems(tx, items.map((i) => i.id), uids, txHash, receipt.blockNumber);
+      const singles = items.map((item, i) => ({ item, uid: uids[i]! })).filter(({ item }) => item.idempotencyKey && !item.batchId);
+      await completeMany(tx, singles.map(({ item, uid }) => ({ apiKeyId: item.apiKeyId, key: item.idempotencyKey!, status: 201, body: { uid, txHash, verifyUrl: `${deps.verifyBaseUrl}/${uid}`, mode: 'onchain' } })));
+      // a batch is never split across transactions: its on-chain items all complete here
+      const batches = new Map(items.filter((item) => item.batchId).map((item) => [item.batchId!, item]));
+      const rows = batches.size > 0 ? await batchItems(tx, [...batches.keys()]) : [];
+      const keyed = [...batches].filter(([, item]) => item.idempotencyKey);
+      await completeMany(tx, keyed.map(([batchId, item]) => ({ apiKeyId: item.apiKeyId, key: item.idempotencyKey!, status: 201, body: batchResponse(batchId, rows.filter((r) => r.batchId === batchId), deps.verifyBaseUrl) })));
+      await recordMined(tx, journalId, { hash: txHash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed }, at);
+      await emitAttestationEvents(tx, 'attestation.created', items.map((item, i) => ({ accountId: item.accountId, uid: uids[i]! })), deps.verifyBaseUrl, at);
+      await emitEvents(tx, [...batches].map(([batchId, item]) => batchCompletedEvent(item.accountId, batchId, rows.filter((r) => r.batchId === batchId))), at);
+      const details = (item: RelayItem) => ({ mode: 'onchain', type: item.type, txHash, ...(item.batchId ? { batchId: item.batchId } : {}) });
+      await appendAuditEntries(
+        tx,
+        items.map((item, i) => auditEntry({ accountId: item.accountId, actorKeyPrefix: item.keyPrefix, at, action: 'attestation.created', resource: `attestation:${uids[i]}`, details: details(item) })),
+      );
+    });
+    log.info({ journalId, txHash, items: items.length, gasUsed: receipt.gasUsed.toString() }, 'relayed');
+  }
+
+  return {
+    kind: 'attest',
+    to: deps.eas,
+    claim: (tx, journalId) => claimPending(tx, journalId, deps.maxItemsPerTx ?? MAX_ITEMS_PER_TRANSACTION),
+    calldata: async (journalId) => attestCalldata(await itemsOf(sql, journalId)),
+    finish,
+    fail: (tx, journalId, reason) => failItems(tx, journalId, reason),
+    requeue: requeueItems,
+    onNotSent: (journalId, reason) => log.warn({ journalId, reason }, 'relay transaction not sent'),
+  };
+}

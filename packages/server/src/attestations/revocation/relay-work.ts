@@ -1,0 +1,78 @@
+import { encodeFunctionData, type Hex } from 'viem';
+import { auditEntry } from '../../audit/entry.ts';
+import { appendAuditEntries } from '../../audit/log.ts';
+import { EAS_ARTIFACT } from '../../chain/eas-artifacts.ts';
+import { recordFailed, recordMined } from '../../chain/journal.ts';
+import type { RoundWork, SendOutcome } from '../../chain/round.ts';
+import { SCHEMA_UID } from '../../chain/schema.ts';
+import type { Clock } from '../../clock.ts';
+import { inTransaction, pgSql, type Pool } from '../../db/sql.ts';
+import { completeMany } from '../../idempotency/store.ts';
+import { emitAttestationEvents } from '../events.ts';
+import type { AttestationMode } from '../states.ts';
+import { claimRevocations, failRevocations, markRevoked, requeueRevocations, revocationsOf, type RevokeItem } from './store.ts';
+
+/** The most revocations one transaction carries. */
+const MAX_REVOCATIONS_PER_TRANSACTION = 100;
+
+/** The call that revokes these items: `multiRevoke` for on-chain attestations, `multiRevokeOffchain` for off-chain uids. */
+export function revokeCalldata(mode: AttestationMode, items: RevokeItem[]): Hex {
+  if (mode === 'offchain') return encodeFunctionData({ abi: EAS_ARTIFACT.abi, functionName: 'multiRevokeOffchain', args: [items.map((i) => i.uid)] });
+  return encodeFunctionData({ abi: EAS_ARTIFACT.abi, functionName: 'multiRevoke', args: [[{ schema: SCHEMA_UID, data: items.map((i) => ({ uid: i.uid, value: 0n })) }]] });
+}
+
+export interface RevocationWorkDeps {
+  pool: Pool;
+  /** The EAS contract the revocations go to. */
+  eas: Hex;
+  clock: Clock;
+  verifyBaseUrl: string;
+}
+
+/**
+ * Revocations, relayer side: one transaction per mode and round, through the same journal and sender as
+ * attestations. Once mined, in one transaction: the revocation, its Idempotency-Key response, its
+ * `attestation.revoked` event and its audit entry.
+ */
+export function revocationWork(deps: RevocationWorkDeps, mode: AttestationMode): RoundWork {
+  const { pool, clock } = deps;
+  const sql = pgSql(pool);
+
+  async function finish(journalId: string, receipt: SendOutcome): Promise<void> {
+    if (receipt === undefined) return;
+    if (receipt === 'dropped' || receipt.status !== 'success') {
+      await inTransaction(pool, async (tx) => {
+        if (receipt === 'dropped') await requeueRevocations(tx, journalId);
+        else await failRevocations(tx, journalId);
+        await recordFailed(tx, journalId, receipt === 'dropped' ? 'replaced' : `transaction ${receipt.transactionHash} reverted`, new Date(clock.now()));
+      });
+      return;
+    }
+    const items = await revocationsOf(sql, journalId);
+    const at = new Date(clock.now());
+    const txHash = receipt.transactionHash;
+    await inTransaction(pool, async (tx) => {
+      await markRevoked(tx, journalId, txHash, at);
+      const claims = items.filter((i) => i.idempotencyKey);
+      await completeMany(tx, claims.map((i) => ({ apiKeyId: i.apiKeyId, key: i.idempotencyKey!, status: 200, body: { uid: i.uid, revoked: true, revokedAt: at.toISOString(), txHash } })));
+      await recordMined(tx, journalId, { hash: txHash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed }, at);
+      await emitAttestationEvents(tx, 'attestation.revoked', items, deps.verifyBaseUrl, at);
+      await appendAuditEntries(
+        tx,
+        items.map((i) =>
+          auditEntry({ accountId: i.accountId, actorKeyPrefix: i.keyPrefix, at, action: 'attestation.revoked', resource: `attestation:${i.uid}`, details: { mode: i.mode, txHash, ...(i.reason ? { reason: i.reason } : {}) } }),
+        ),
+      );
+    });
+  }
+
+  return {
+    kind: 'revoke',
+    to: deps.eas,
+    claim: (tx, journalId) => claimRevocations(tx, journalId, mode, MAX_REVOCATIONS_PER_TRANSACTION),
+    calldata: async (journalId) => revokeCalldata(mode, await revocationsOf(sql, journalId)),
+    finish,
+    fail: (tx, journalId) => failRevocations(tx, journalId),
+    requeue: requeueRevocations,
+  };
+}
