@@ -23,7 +23,6 @@ export const ERROR_STATUS = {
   QUOTA_EXCEEDED: 429,
   HEADERS_TOO_LARGE: 431,
   INTERNAL_ERROR: 500,
-  NOT_IMPLEMENTED: 501,
   CHAIN_UNAVAILABLE: 503,
   SERVICE_UNAVAILABLE: 503,
   NOT_READY: 503,
@@ -31,6 +30,24 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 export type ErrorDetails = Record<string, unknown>;
+
+/** One problem with a request's input: where (a dotted path; '' for the whole input) and what is wrong. */
+export type FieldProblem = { path: string; message: string };
+
+/**
+ * The `details` of the codes whose details have a fixed shape, as the server builds them (AppError's constructor
+ * holds every construction to it); the SDK's ErrorDetailsByCode is proven equal to it (client/test/router-types.ts).
+ */
+export type ErrorDetailsByCode = {
+  VALIDATION_FAILED: { errors: FieldProblem[] };
+  RATE_LIMITED: { limit: number; windowSeconds: number; retryAfterSeconds: number };
+  QUOTA_EXCEEDED: { tier: string; kind: 'onchain'; used: number; limit: number; resetsAt: number };
+  NOT_READY: { components: Record<string, string>; failing: string[] };
+  ALREADY_EXISTS: { id: string };
+};
+
+/** The details a code carries: its shape in ErrorDetailsByCode, else any object. */
+export type DetailsOf<C extends ErrorCode> = C extends keyof ErrorDetailsByCode ? ErrorDetailsByCode[C] : ErrorDetails;
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 
 const TRPC_CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
@@ -47,15 +64,14 @@ const TRPC_CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
   429: 'TOO_MANY_REQUESTS',
   431: 'BAD_REQUEST',
   500: 'INTERNAL_SERVER_ERROR',
-  501: 'NOT_IMPLEMENTED',
   503: 'SERVICE_UNAVAILABLE',
 };
 
 /**
  * The service's one error family. It is a TRPCError so that both surfaces (REST and /trpc) answer with the
- * right HTTP status; `errorCode` and `details` are what clients see.
+ * right HTTP status; `errorCode` and `details` are what clients see (`details` typed by code: ErrorDetailsByCode).
  */
-export class AppError extends TRPCError {
+export class AppError<C extends ErrorCode = ErrorCode> extends TRPCError {
   readonly errorCode: ErrorCode;
   readonly status: number;
   readonly details: ErrorDetails;
@@ -63,9 +79,9 @@ export class AppError extends TRPCError {
   readonly headers: Record<string, string>;
 
   constructor(
-    errorCode: ErrorCode,
+    errorCode: C,
     message: string,
-    details: ErrorDetails = {},
+    details: DetailsOf<C> = {} as DetailsOf<C>,
     headers: Record<string, string> = {},
   ) {
     const status = ERROR_STATUS[errorCode];

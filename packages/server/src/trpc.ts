@@ -1,8 +1,8 @@
 import { initTRPC } from '@trpc/server';
-import { middlewareMarker } from '@trpc/server/unstable-core-do-not-import';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { toErrorResponse } from './http/error-response.ts';
 import { assertAcceptableText } from './http/input-rules.ts';
+import { shortCircuit } from './http/trpc-internals.ts';
 import './http/zod-messages.ts';
 import type { IdempotencyClaim } from './idempotency/service.ts';
 import type { AuthenticatedKey, KnownKeyFailure } from './keys/service.ts';
@@ -113,7 +113,7 @@ export const authedProcedure = authenticated.use(inputRules).use(async ({ ctx, n
   const begun = await ctx.services.idempotency.begin(ctx.auth.keyId, ctx.idempotencyKey, path, await getRawInput(), meta?.successStatus ?? 200);
   if (begun.kind === 'replay') {
     ctx.responseHeaders['Idempotent-Replayed'] = 'true';
-    return { ok: true, data: begun.body, marker: middlewareMarker } as never;
+    return shortCircuit(begun.body) as never;
   }
   const result = await next({ ctx: { idempotency: begun.claim as IdempotencyClaim | undefined } });
   if (begun.claim.completed) return result;

@@ -1,18 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AnyProcedure } from '@trpc/server';
 import { appRouter } from '../router.ts';
 import type { RequestContext } from '../trpc.ts';
 import { readJsonBody } from './body.ts';
+import { openApiProcedures, runProcedure } from './trpc-internals.ts';
 
-const procedures = appRouter._def.procedures as unknown as Record<string, AnyProcedure>;
+const procedures = new Map(openApiProcedures(appRouter).map(({ name, procedure }) => [name, procedure]));
 
 /**
  * Runs one procedure of the router with its whole middleware chain (auth, limits, idempotency, zod input and
  * output), exactly as tRPC's own caller does, minus a proxy per request. See docs/decisions.md (REST dispatch).
  */
 export function callProcedure(path: string, ctx: RequestContext, getRawInput: () => Promise<unknown>): Promise<unknown> {
-  const procedure = procedures[path]!;
-  return procedure({ path, ctx, type: procedure._def.type, getRawInput, signal: undefined, batchIndex: 0 });
+  return runProcedure(procedures.get(path)!, path, ctx, getRawInput);
 }
 
 /**
@@ -29,7 +28,7 @@ export function lazyInput(req: IncomingMessage, method: string, searchParams: UR
 }
 
 /** Query parameters as procedure input: a repeated parameter becomes an array. */
-export function queryInput(params: URLSearchParams): Record<string, unknown> {
+function queryInput(params: URLSearchParams): Record<string, unknown> {
   const input: Record<string, unknown> = {};
   for (const [name, value] of params) {
     const seen = input[name];

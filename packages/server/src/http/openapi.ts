@@ -3,8 +3,8 @@ import { z } from 'zod';
 import type { AnyRouter } from '@trpc/server';
 import { ERROR_CODES } from '../errors.ts';
 import type { Route } from './routes.ts';
-import { auditEntryComponent } from '../audit/openapi.ts';
 import { HEADER_COMPONENTS, headersFor, IDEMPOTENCY_KEY_PARAMETER } from './openapi-headers.ts';
+import { inputSchemaOf, openApiProcedures } from './trpc-internals.ts';
 
 type Responses = Record<string, Record<string, unknown>>;
 type MediaType = { schema?: { required?: string[]; $ref?: string; oneOf?: unknown }; examples?: unknown };
@@ -74,7 +74,8 @@ export function buildOpenApiDocument(router: AnyRouter, routes: Route[], opts: {
   const schemas = Object.fromEntries(Object.entries(doc.components.schemas ?? {}).filter(([name]) => !name.startsWith('error.')));
   doc.components.schemas = {
     ...schemas,
-    AuditEntry: auditEntryComponent(),
+    // schemas only a route's docs describe (the audit export's AuditEntry): the route brings them
+    ...Object.assign({}, ...routes.map((route) => route.docs?.components ?? {})),
     Error: {
       type: 'object',
       required: ['code', 'message', 'details'],
@@ -113,8 +114,8 @@ export function buildOpenApiDocument(router: AnyRouter, routes: Route[], opts: {
 function describeBody(op: Operation, route: Route, router: AnyRouter): void {
   const json = op.requestBody?.content?.['application/json'];
   if (!op.requestBody || !json) return;
-  const procedure = (router._def.procedures as Record<string, { _def: { inputs: z.ZodType[] } }>)[route.procedure];
-  const id = procedure?._def.inputs.length === 1 ? z.globalRegistry.get(procedure._def.inputs[0]!)?.id : undefined;
+  const procedure = openApiProcedures(router).find(({ name }) => name === route.procedure)?.procedure;
+  const id = procedure ? z.globalRegistry.get(inputSchemaOf(procedure) as z.ZodType)?.id : undefined;
   if (id && !route.path.includes('{')) json.schema = { $ref: `#/components/schemas/${id}` };
   if (route.docs?.requestExamples) json.examples = route.docs.requestExamples;
   const schema = json.schema ?? {};

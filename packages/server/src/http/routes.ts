@@ -1,5 +1,6 @@
 import type { AnyRouter } from '@trpc/server';
 import type { Meta, RouteDocs } from '../trpc.ts';
+import { openApiProcedures } from './trpc-internals.ts';
 
 /** A REST route as the router declares it. */
 export interface Route {
@@ -14,12 +15,13 @@ export interface Route {
   docs?: RouteDocs;
 }
 
-/** Every REST route of the router, read from the procedures' openapi meta. */
+/**
+ * Every REST route of the router, read from the procedures' openapi meta. The pattern is ours, not trpc-to-openapi's
+ * getPathRegExp: that one matches case-insensitively and without a trailing slash (docs/decisions.md, "REST dispatch").
+ */
 export function collectRoutes(router: AnyRouter): Route[] {
   const routes: Route[] = [];
-  for (const [procedure, def] of Object.entries(router._def.procedures as Record<string, { _def: { meta?: Meta } }>)) {
-    const meta = def._def.meta;
-    if (!meta?.openapi) continue;
+  for (const { name: procedure, meta } of openApiProcedures<Meta & { openapi: NonNullable<Meta['openapi']> }>(router)) {
     const { method, path, protect = true } = meta.openapi;
     const pattern = new RegExp(`^${path.replace(/\{(\w+)\}/g, '(?<$1>[^/]+)')}/?$`);
     routes.push({ method, path, pattern, procedure, successStatus: meta.successStatus ?? 200, protect, probe: meta.probe ?? false, docs: meta.docs });

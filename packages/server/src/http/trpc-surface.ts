@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
-import { getErrorShape } from '@trpc/server/unstable-core-do-not-import';
-import { AppError } from '../errors.ts';
+import { AppError, type ErrorCode } from '../errors.ts';
 import { appRouter } from '../router.ts';
 import type { RequestContext } from '../trpc.ts';
 import { MAX_BODY_BYTES } from './body.ts';
 import { toErrorResponse } from './error-response.ts';
+import { formattedErrorShape } from './trpc-internals.ts';
 
 /** The most calls one /trpc batch may carry (docs/decisions.md, "API surface"). */
 export const MAX_BATCH_CALLS = 10;
@@ -35,15 +35,15 @@ function refusal(req: IncomingMessage, url: URL, path: string): AppError | undef
   }
   const calls = url.searchParams.get('batch') === '1' ? path.split(',').length : 1;
   if (calls > MAX_BATCH_CALLS) {
-    return new AppError('VALIDATION_FAILED', `A /trpc batch holds at most ${MAX_BATCH_CALLS} calls; this one has ${calls}.`, { maxBatchCalls: MAX_BATCH_CALLS, calls });
+    // details of its own, not ErrorDetailsByCode's field problems: only a /trpc batch gets it (the SDK sends none)
+    return new AppError<ErrorCode>('VALIDATION_FAILED', `A /trpc batch holds at most ${MAX_BATCH_CALLS} calls; this one has ${calls}.`, { maxBatchCalls: MAX_BATCH_CALLS, calls });
   }
   return undefined;
 }
 
 /** One error in tRPC's envelope (our error formatter shapes it), as tRPC answers a request it cannot run. */
 function sendTrpcError(res: ServerResponse, error: AppError): void {
-  const shape = getErrorShape({ config: appRouter._def._config, error, type: 'unknown', path: undefined, input: undefined, ctx: undefined });
-  const body = JSON.stringify({ error: shape });
+  const body = JSON.stringify({ error: formattedErrorShape(appRouter, error) });
   res.statusCode = error.status;
   res.setHeader('Content-Type', 'application/json');
   res.setHeader('Content-Length', Buffer.byteLength(body));
