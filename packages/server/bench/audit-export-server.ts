@@ -1,8 +1,8 @@
-// The export pipeline alone, as the API runs it (keyset pages → serialize → sendExport with backpressure), in a
+// The export pipeline alone, as the API runs it (keyset pages → serialize → sendStreamed with backpressure), in a
 // process without the rest of the API's modules: what the export itself holds in memory. Bench only (no auth).
 import { createServer } from 'node:http';
 import { AuditExport, keysetPages } from '../src/audit/export.ts';
-import { sendExport } from '../src/audit/respond.ts';
+import { sendStreamed } from '../src/http/streamed.ts';
 import { createPool, pgSql } from '../src/db/sql.ts';
 
 const sql = pgSql(createPool(process.env.DATABASE_URL!, 4));
@@ -12,7 +12,7 @@ const server = createServer((req, res) => {
   const format = params.get('format') === 'json' ? 'json' : 'csv';
   const query = { accountId: params.get('account') ?? '', from: new Date(Date.now() - 30 * 86_400_000), to: new Date(), action: undefined };
   const exp = new AuditExport({ format, filename: `bench.${format}`, pages: keysetPages(sql, query) });
-  sendExport(req, res, exp, {}).catch(() => res.destroy());
+  sendStreamed(req, res, exp, {}).catch(() => res.destroy());
 });
 server.listen(0, '127.0.0.1', () => {
   const address = server.address();

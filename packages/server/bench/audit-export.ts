@@ -142,7 +142,7 @@ ${rows.join('\n')}
   started at ${api[0]?.idleRssMb ?? '?'} MB before any export.
 - The export reads keyset pages of ${EXPORT_PAGE_ROWS} rows (the next page's query under way while one is written), each row
   rendered by PostgreSQL as one JSON or CSV line, written in strings of at most 100 rows, waiting for \`drain\`.
-- "export pipeline alone" is the same code (\`keysetPages\` → \`AuditExport\` → \`sendExport\`) in a process without
+- "export pipeline alone" is the same code (\`keysetPages\` → \`AuditExport\` → \`sendStreamed\`) in a process without
   the API's other modules: what the export itself holds. Its peak does not grow with the row count.
 - \`serve --api\` runs the JSON export after the CSV one in the same process, so its "before" is the CSV export's
   end: a second export does not add to the first. What the API process holds beyond the pipeline is its modules

@@ -1,4 +1,5 @@
 import type { Sql } from '../db/sql.ts';
+import { StreamedBody } from '../http/streamed.ts';
 import { CSV_HEADER } from './csv.ts';
 import type { AuditEntry, ExportFormat } from './contracts.ts';
 import { exportBounds, exportPage, type ExportQuery } from './store.ts';
@@ -22,12 +23,13 @@ export type PageSource = (format: ExportFormat) => AsyncIterable<string[]>;
  * being an async iterable of entries, what a streaming tRPC link can carry too. Nothing is read before the first
  * page is asked for.
  */
-export class AuditExport implements AsyncIterable<AuditEntry> {
+export class AuditExport extends StreamedBody implements AsyncIterable<AuditEntry> {
   readonly format: ExportFormat;
   readonly filename: string;
   readonly #pages: PageSource;
 
   constructor(opts: { format: ExportFormat; filename: string; pages: PageSource }) {
+    super();
     this.format = opts.format;
     this.filename = opts.filename;
     this.#pages = opts.pages;

@@ -2,13 +2,14 @@ import { z } from 'zod';
 import { authedProcedure, router } from '../trpc.ts';
 import { exportInput } from './contracts.ts';
 import { AuditExport } from './export.ts';
-import { EXPORT_ERRORS, exportSuccessResponse } from './openapi.ts';
+import { auditEntryComponent, EXPORT_ERRORS, exportSuccessResponse } from './openapi.ts';
 import { openExport } from './service.ts';
 
 /**
- * The export is streamed: the procedure authenticates, validates and returns an AuditExport, which the REST layer
- * writes page by page (http/server.ts). Its OpenAPI 200 response (JSON array of AuditEntry, or CSV) comes from
- * audit/openapi.ts through the route's `docs`, since no zod schema describes a stream.
+ * The export is streamed: the procedure authenticates, validates and returns an AuditExport, a StreamedBody which
+ * the REST layer writes page by page (http/streamed.ts). Its OpenAPI 200 response (JSON array of AuditEntry, or CSV)
+ * and the AuditEntry schema come from audit/openapi.ts through the route's `docs`, since no zod schema describes a
+ * stream.
  */
 const streamedExport = z
   .custom<AuditExport>((value) => value instanceof AuditExport, { message: 'not an audit export' })
@@ -26,7 +27,7 @@ export const auditRouter = router({
         description:
           'Streams every audit entry of the caller\'s account in [from, to) in chain order, as a JSON array or RFC 4180 CSV (format, else the Accept header). Each entry carries prevHash and hash; see the README for recomputing them.',
       },
-      docs: { success: exportSuccessResponse(), errors: EXPORT_ERRORS },
+      docs: { success: exportSuccessResponse(), errors: EXPORT_ERRORS, components: { AuditEntry: auditEntryComponent() } },
     })
     .input(exportInput)
     .output(streamedExport)

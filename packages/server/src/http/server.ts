@@ -14,8 +14,7 @@ import { clientIpOf, headerOf, requestIdOf } from './request.ts';
 import { callProcedure, lazyInput, writeJson } from './dispatch.ts';
 import { collectRoutes, matchRoute } from './routes.ts';
 import { serveTrpc } from './trpc-surface.ts';
-import { AuditExport } from '../audit/export.ts';
-import { sendExport } from '../audit/respond.ts';
+import { sendStreamed, StreamedBody } from './streamed.ts';
 
 const routes = collectRoutes(appRouter);
 
@@ -55,7 +54,7 @@ export function createApiHandler(services: Services, opts: { proxyToken?: string
       // the body is read when the chain asks for the input: after authentication and the rate limit
       const data = await callProcedure(route.procedure, ctx, lazyInput(req, route.method, url.searchParams, params));
       // a streamed body (the audit export): see docs/decisions.md, "Audit export"
-      if (data instanceof AuditExport) return await sendExport(req, res, data, ctx.responseHeaders);
+      if (data instanceof StreamedBody) return await sendStreamed(req, res, data, ctx.responseHeaders);
       writeJson(res, route.successStatus, route.successStatus === 204 ? undefined : data, ctx.responseHeaders);
     } catch (error) {
       if (!res.headersSent) for (const [name, value] of Object.entries(ctx.responseHeaders)) res.setHeader(name, value);

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditExport, type PageSource } from '../../src/audit/export.ts';
-import { sendExport } from '../../src/audit/respond.ts';
+import { sendStreamed } from '../../src/http/streamed.ts';
 import type { AuditEntry } from '../../src/audit/contracts.ts';
 import { call, startTestService, type TestService } from '../support/service.ts';
 import { exportOf } from './support.ts';
@@ -26,7 +26,7 @@ const entry = (id: number): AuditEntry => ({ id: String(id), accountId: 'a', at:
 /** A server whose only route streams `exp` the way the REST layer does, answering a thrown error as the layer would. */
 async function serving(exp: AuditExport): Promise<{ url: string; server: Server }> {
   const server = createServer((req, res) => {
-    sendExport(req, res, exp, {}).catch(() => {
+    sendStreamed(req, res, exp, {}).catch(() => {
       if (res.headersSent) res.destroy();
       else res.writeHead(500, { 'content-type': 'application/json' }).end('{"code":"INTERNAL_ERROR"}');
     });

@@ -1,0 +1,140 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The shape of packages/server/src, read from its imports (every relative import of every .ts file, type-only ones
+ * too; generated/ is Prisma's output and is not read). The rules:
+ *
+ * 1. Every top-level folder is either infrastructure or a feature (a new folder must be classed here).
+ *    - Infrastructure (db, http, chain, system, and generated: Prisma's client) knows no feature: what a feature
+ *      gives it (relay work, a streamed body, route docs) goes through an interface the infrastructure declares.
+ *    - Features (attestations, webhooks, audit, keys, idempotency, limits) may use infrastructure and each other.
+ * 2. Folder dependencies form a graph without cycles.
+ * 3. Files at src/ root are of two kinds:
+ *    - the kernel (errors, clock, log, config, plural): anything may import them, and they import no folder;
+ *    - the composition root (main, app, cli, router, services, trpc, worker, infrastructure, verify-part, ...):
+ *      it may import anything, and no folder imports it, except a folder's entry points where they plug into it:
+ *      its `router.ts` imports trpc.ts (the procedures it builds on: public, authed, unmetered), and its `cli.ts`
+ *      imports infrastructure.ts (the type of what a command is handed).
+ *
+ * PENDING lists file-to-file imports that break rule 3 while issue 13 moves them (the REST layer still reads the
+ * app router, the services and the request context from the root). Nothing may be added to it: remove an entry
+ * once its import is gone.
+ */
+const INFRASTRUCTURE = ['db', 'http', 'chain', 'system', 'generated'];
+const FEATURES = ['attestations', 'webhooks', 'audit', 'keys', 'idempotency', 'limits'];
+const KERNEL = ['errors.ts', 'clock.ts', 'log.ts', 'config.ts', 'plural.ts'];
+const PENDING = new Set([
+  'http/dispatch.ts -> router.ts',
+  'http/dispatch.ts -> trpc.ts',
+  'http/routes.ts -> trpc.ts',
+  'http/server.ts -> router.ts',
+  'http/server.ts -> services.ts',
+  'http/server.ts -> trpc.ts',
+  'http/trpc-surface.ts -> router.ts',
+  'http/trpc-surface.ts -> trpc.ts',
+]);
+
+const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'generated' && dir === SRC ? [] : sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Relative imports of a file (static, type-only, re-exports and dynamic `import()`), as paths under src/. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specifiers = [...text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)'(\.[^']+)'/g)].map((m) => m[1]!);
+  return specifiers.map((specifier) => relative(SRC, resolve(dirname(file), specifier)));
+}
+
+/** A path's top-level folder, or undefined for a file at src/ root. */
+const folderOf = (path: string): string | undefined => (path.includes('/') ? path.split('/')[0] : undefined);
+
+const edges = sourceFiles(SRC).flatMap((file) => {
+  const from = relative(SRC, file);
+  return importsOf(file).map((to) => ({ from, to }));
+});
+
+/** Folder → the folders it imports. */
+function folderGraph(): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  for (const { from, to } of edges) {
+    const a = folderOf(from);
+    const b = folderOf(to);
+    if (!a || !b || a === b) continue;
+    graph.set(a, (graph.get(a) ?? new Set()).add(b));
+  }
+  return graph;
+}
+
+/** One cycle of the graph as a path (first node repeated at the end), or undefined when there is none. */
+function findCycle(graph: Map<string, Set<string>>): string[] | undefined {
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (node: string): string[] | undefined => {
+    if (state.get(node) === 'done') return undefined;
+    if (state.get(node) === 'open') return [...path.slice(path.indexOf(node)), node];
+    state.set(node, 'open');
+    path.push(node);
+    for (const next of graph.get(node) ?? []) {
+      const cycle = visit(next);
+      if (cycle) return cycle;
+    }
+    path.pop();
+    state.set(node, 'done');
+    return undefined;
+  };
+  for (const node of graph.keys()) {
+    const cycle = visit(node);
+    if (cycle) return cycle;
+  }
+  return undefined;
+}
+
+describe('the folders of packages/server/src', () => {
+  it('reads the source (the rules below check something)', () => {
+    expect(edges.length).toBeGreaterThan(100);
+    expect(edges.some(({ from, to }) => from === 'attestations/service.ts' && to === 'attestations/store.ts')).toBe(true);
+  });
+
+  it('classes every top-level folder as infrastructure or feature', () => {
+    const folders = new Set(sourceFiles(SRC).map((file) => folderOf(relative(SRC, file))).filter((f) => f !== undefined));
+    expect([...folders].filter((f) => !INFRASTRUCTURE.includes(f) && !FEATURES.includes(f))).toEqual([]);
+  });
+
+  it('has no cycle among folders', () => {
+    expect(findCycle(folderGraph())).toBeUndefined();
+  });
+
+  it('keeps infrastructure free of features', () => {
+    const wrong = edges.filter(({ from, to }) => INFRASTRUCTURE.includes(folderOf(from) ?? '') && FEATURES.includes(folderOf(to) ?? ''));
+    expect(wrong.map(({ from, to }) => `${from} -> ${to}`)).toEqual([]);
+  });
+
+  it('keeps the kernel free of folders', () => {
+    const wrong = edges.filter(({ from, to }) => KERNEL.includes(from) && folderOf(to) !== undefined);
+    expect(wrong.map(({ from, to }) => `${from} -> ${to}`)).toEqual([]);
+  });
+
+  it('lets no folder import the composition root, except its router (trpc.ts) and CLI (infrastructure.ts)', () => {
+    const wrong = edges
+      .filter(({ from, to }) => folderOf(from) !== undefined && folderOf(to) === undefined && !KERNEL.includes(to))
+      .filter(({ from, to }) => !(from.endsWith('/router.ts') && to === 'trpc.ts'))
+      .filter(({ from, to }) => !(from.endsWith('/cli.ts') && to === 'infrastructure.ts'))
+      .map(({ from, to }) => `${from} -> ${to}`)
+      .filter((edge) => !PENDING.has(edge));
+    expect(wrong).toEqual([]);
+  });
+
+  it('finds a cycle and an infrastructure import when there is one (the checks can fail)', () => {
+    expect(findCycle(new Map([['a', new Set(['b'])], ['b', new Set(['c'])], ['c', new Set(['a'])]]))).toEqual(['a', 'b', 'c', 'a']);
+    expect(findCycle(new Map([['a', new Set(['b'])], ['b', new Set(['c'])]]))).toBeUndefined();
+  });
+});
