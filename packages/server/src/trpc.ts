@@ -33,6 +33,8 @@ export interface RouteDocs {
   errors?: Record<number, string>;
   /** Request body examples (OpenAPI `examples`), each one a body the route accepts as is. */
   requestExamples?: Record<string, { summary: string; value: unknown }>;
+  /** Schemas the route's docs refer to that no zod contract yields (`#/components/schemas/<name>`). */
+  components?: Record<string, Record<string, unknown>>;
 }
 
 /**
