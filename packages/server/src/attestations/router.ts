@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NOT_FOUND_ERRORS } from '../http/openapi.ts';
 import { authedProcedure, publicProcedure, router } from '../trpc.ts';
 import {
   attestationRecord,
@@ -44,7 +45,7 @@ export const attestationsRouter = router({
     .mutation(({ ctx, input }) => ctx.services.batches.create(ctx.auth, input.attestations, ctx)),
 
   get: publicProcedure
-    .meta({ openapi: { method: 'GET', path: '/v1/attestations/{uid}', tags, protect: false, summary: 'Read an attestation' } })
+    .meta({ openapi: { method: 'GET', path: '/v1/attestations/{uid}', tags, protect: false, summary: 'Read an attestation' }, docs: { errors: NOT_FOUND_ERRORS } })
     .input(z.strictObject({ uid: uidSchema }))
     .output(attestationRecord)
     .query(({ ctx, input }) => ctx.services.attestations.get(input.uid)),
@@ -61,6 +62,7 @@ export const attestationsRouter = router({
       docs: {
         errors: {
           403: 'FORBIDDEN: the attestation belongs to another account',
+          ...NOT_FOUND_ERRORS,
           409: 'ALREADY_REVOKED',
           503: 'CHAIN_UNAVAILABLE: the revocation transaction failed or is still pending (see Retry-After)',
         },

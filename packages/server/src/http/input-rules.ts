@@ -1,7 +1,7 @@
 import { AppError } from '../errors.ts';
 
 /** One refused piece of input, as `details.errors` lists it. */
-export interface InputProblem {
+interface InputProblem {
   path: string;
   message: string;
 }
@@ -14,7 +14,7 @@ const MAX_PROBLEMS = 20;
 const isWellFormed = (text: string): boolean => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
 
 /** What is wrong with a piece of text PostgreSQL (NUL) or UTF-8 (a lone surrogate) cannot hold; else undefined. */
-export function textProblem(text: string): string | undefined {
+function textProblem(text: string): string | undefined {
   if (text.includes('\u0000')) return NUL;
   if (!isWellFormed(text)) return LONE_SURROGATE;
   return undefined;
@@ -24,7 +24,7 @@ export function textProblem(text: string): string | undefined {
  * Every string of an input, at any depth, object keys included, that holds a NUL or a lone surrogate. Walks with
  * its own stack (not recursion): a 1 MiB body of nested arrays must not overflow the call stack.
  */
-export function findTextProblems(input: unknown): InputProblem[] {
+function findTextProblems(input: unknown): InputProblem[] {
   const problems: InputProblem[] = [];
   const stack: Array<{ value: unknown; path: string[] }> = [{ value: input, path: [] }];
   while (stack.length > 0 && problems.length < MAX_PROBLEMS) {

@@ -18,9 +18,15 @@ type Operation = {
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
 
+/** The 404 of a route whose path names a resource, for its meta's `docs.errors`. */
+export const NOT_FOUND_ERRORS = { 404: 'NOT_FOUND: no such resource (or not yours)' };
+
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ERROR_REF } } });
 
-/** Statuses an operation can answer besides success, with what they mean there. */
+/**
+ * Statuses an operation can answer besides success, with what they mean there: the ones every route of its kind
+ * (gated, public, probe) and method answers, then its own from its meta (`docs.errors`).
+ */
 function errorsOf(route: Route): Record<number, string> {
   const errors: Record<number, string> = {
     400: 'VALIDATION_FAILED: the request does not match this contract (details.errors lists each problem)',
@@ -30,7 +36,6 @@ function errorsOf(route: Route): Record<number, string> {
   if (!route.probe) errors[429] = 'RATE_LIMITED: too many requests in the sliding minute (see Retry-After)';
   if (route.protect) errors[401] = 'MISSING_API_KEY, INVALID_API_KEY or API_KEY_REVOKED';
   else if (!route.probe) errors[401] = 'INVALID_API_KEY or API_KEY_REVOKED: a key was sent and is not valid (public reads need none)';
-  if (route.path.includes('{')) errors[404] = 'NOT_FOUND: no such resource (or not yours)';
   if (route.method === 'POST') {
     errors[400] += '; INVALID_JSON: the body is not JSON';
     errors[413] = 'PAYLOAD_TOO_LARGE: the body is over 1 MiB';

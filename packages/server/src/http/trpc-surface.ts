@@ -8,7 +8,7 @@ import { toErrorResponse } from './error-response.ts';
 import { formattedErrorShape } from './trpc-internals.ts';
 
 /** The most calls one /trpc batch may carry (docs/decisions.md, "API surface"). */
-export const MAX_BATCH_CALLS = 10;
+const MAX_BATCH_CALLS = 10;
 
 const JSON_TYPE = /^application\/json\s*(;|$)/i;
 // tRPC itself would take these as a mutation's input (FormData, a stream): our procedures take JSON only

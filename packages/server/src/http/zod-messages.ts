@@ -78,7 +78,7 @@ function unrecognizedKeys(issue: Extract<Issue, { code: 'unrecognized_keys' }>):
 }
 
 /** zod's default messages ("Invalid input: expected number, received NaN") as plain sentences about the field. */
-export function plainMessage(issue: Issue): string | undefined {
+function plainMessage(issue: Issue): string | undefined {
   const missing = issue.input === undefined && ['invalid_type', 'invalid_value', 'invalid_union'].includes(issue.code);
   if (missing) return 'is required';
   switch (issue.code) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NOT_FOUND_ERRORS } from '../http/openapi.ts';
 import { authedProcedure, router } from '../trpc.ts';
 import { MAX_SUBSCRIPTIONS } from './service.ts';
 import { createdWebhook, createWebhookInput, deleteWebhookInput, deliveriesInput, deliveryPage, webhookList } from './contracts.ts';
@@ -36,13 +37,13 @@ export const webhooksRouter = router({
     .query(({ ctx }) => ctx.services.webhooks.list(ctx.auth)),
 
   delete: authedProcedure
-    .meta({ successStatus: 204, openapi: { method: 'DELETE', path: '/v1/webhooks/{id}', tags, protect: true, summary: 'Delete a subscription', description: 'Stops deliveries and drops pending ones. Another account\'s subscription is 404.' } })
+    .meta({ successStatus: 204, openapi: { method: 'DELETE', path: '/v1/webhooks/{id}', tags, protect: true, summary: 'Delete a subscription', description: 'Stops deliveries and drops pending ones. Another account\'s subscription is 404.' }, docs: { errors: NOT_FOUND_ERRORS } })
     .input(deleteWebhookInput)
     .output(z.void())
     .mutation(({ ctx, input }) => ctx.services.webhooks.delete(ctx.auth, input.id, ctx)),
 
   deliveries: authedProcedure
-    .meta({ openapi: { method: 'GET', path: '/v1/webhooks/{id}/deliveries', tags, protect: true, summary: 'Inspect deliveries', description: 'Newest first, with every attempt (status, duration, the start of the answer).' } })
+    .meta({ openapi: { method: 'GET', path: '/v1/webhooks/{id}/deliveries', tags, protect: true, summary: 'Inspect deliveries', description: 'Newest first, with every attempt (status, duration, the start of the answer).' }, docs: { errors: NOT_FOUND_ERRORS } })
     .input(deliveriesInput)
     .output(deliveryPage)
     .query(({ ctx, input }) => ctx.services.webhooks.deliveries(ctx.auth, input)),

@@ -50,16 +50,6 @@ describe('every REST error is the spec body { code, message, details }', () => {
     expect(res.status).toBe(201);
   });
 
-  it.each([
-    ['POST', '/v1/webhooks', { url: 'https://example.org/hook', events: ['attestation.created'] }],
-    ['GET', '/v1/webhooks', undefined],
-    ['DELETE', '/v1/webhooks/wh_1', undefined],
-    ['GET', '/v1/webhooks/wh_1/deliveries', undefined],
-  ])('%s %s: 401 MISSING_API_KEY without a key', async (method, path, body) => {
-    const anonymous = await call(svc.url, method, path, { body });
-    expect(anonymous).toMatchObject({ status: 401, body: { ...SPEC_BODY, code: 'MISSING_API_KEY' } });
-  });
-
   it('500 INTERNAL_ERROR without SQL, stack or internals when the database fails', async () => {
     const db = new pg.Client({ connectionString: svc.databaseUrl });
     await db.connect();

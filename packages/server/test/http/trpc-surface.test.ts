@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_BATCH_CALLS } from '../../src/http/trpc-surface.ts';
 import { call, startTestService, type TestService } from '../support/service.ts';
 
 let svc: TestService;
@@ -10,6 +9,8 @@ beforeAll(async () => {
 afterAll(() => svc?.stop());
 
 const body = { type: 'human', content: 'through trpc', contentType: 'text/plain', mode: 'offchain' };
+/** The most calls one /trpc batch may carry (docs/decisions.md, "API surface"). */
+const MAX_BATCH_CALLS = 10;
 
 describe('/trpc takes JSON only', () => {
   it.each([
