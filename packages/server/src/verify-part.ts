@@ -1,12 +1,12 @@
 import { startVerifyServer, type RunningVerifyServer } from '@attestation-service/verify-web';
-import type { Redis } from 'ioredis';
 import { createPublicClient, http, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { knownDeployment } from './chain/eas-artifacts.ts';
 import { ConfigError, type Config } from './config.ts';
 import { describeError } from './http/error-response.ts';
 import { PROXY_TOKEN_HEADER } from './http/request.ts';
-import { connectRedis, memoryWindowStore, redisWindowStore, type WindowStore } from './limits/sliding-window.ts';
+import { openInfrastructure } from './infrastructure.ts';
+import type { WindowStore } from './limits/sliding-window.ts';
 import type { Logger } from './log.ts';
 
 export interface VerifyPartInputs {
@@ -45,7 +45,7 @@ export async function startVerifyPart(config: Config, inputs: VerifyPartInputs, 
  * and the chain at CHAIN_RPC_URL (required: the embedded dev chain belongs to the process that runs it), trusts
  * EAS_ADDRESS (or the chain's known deployment) and ATTESTER_ADDRESS (or the address of RELAYER_PRIVATE_KEY).
  */
-export async function startVerifyOnly(config: Config, log: Logger): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startVerifyOnly(config: Config): Promise<{ url: string; stop(): Promise<void> }> {
   const rpcUrl = config.chain.rpcUrl;
   if (!rpcUrl) throw new ConfigError('invalid configuration: CHAIN_RPC_URL is required by serve --verify on its own');
   const chainId = await createPublicClient({ transport: http(rpcUrl, { timeout: 10_000, retryCount: 2 }) })
@@ -56,22 +56,17 @@ export async function startVerifyOnly(config: Config, log: Logger): Promise<{ ur
   const eas = config.chain.easAddress ?? knownDeployment(chainId)?.eas;
   if (!eas) throw new ConfigError(`invalid configuration: chain ${chainId} has no known EAS deployment; set EAS_ADDRESS`);
   const attester = config.verify.attester ?? privateKeyToAccount(config.chain.relayerPrivateKey).address;
-  let windows: WindowStore = memoryWindowStore();
-  let redis: Redis | undefined;
-  if (config.redisUrl) {
-    redis = await connectRedis(config.redisUrl);
-    windows = redisWindowStore(redis);
-  }
+  const infra = await openInfrastructure(config, { scope: 'verify' });
   const apiUrl = config.verify.apiUrl ?? config.publicBaseUrl;
-  const verify = await startVerifyPart(config, { apiUrl, chain: { rpcUrl, chainId, eas }, attester, windows }, log).catch(async (error: unknown) => {
-    await redis?.quit();
+  const verify = await startVerifyPart(config, { apiUrl, chain: { rpcUrl, chainId, eas }, attester, windows: infra.windows }, infra.log).catch(async (error: unknown) => {
+    await infra.close();
     throw error;
   });
   return {
     url: verify.url,
     async stop() {
       await verify.stop();
-      await redis?.quit();
+      await infra.close();
     },
   };
 }

@@ -1,4 +1,5 @@
-import { createPool, pgSql } from '../db/sql.ts';
+import { UsageError } from '../errors.ts';
+import type { WithInfrastructure } from '../infrastructure.ts';
 import { verifyChains, type ChainReport } from './verify.ts';
 import { plural } from '../plural.ts';
 
@@ -10,18 +11,16 @@ function line(report: ChainReport): string {
 
 /**
  * `attestation-service audit verify [--account NAME] [--json]`: walks each chain from genesis and prints one line
- * per account, naming the first broken link. Resolves false when any chain is broken (the CLI exits 1).
+ * per account, naming the first broken link. Returns false when any chain is broken (the CLI exits 1).
  */
-export async function auditVerify(databaseUrl: string, flags: { account?: string | undefined; json?: boolean | undefined }): Promise<boolean> {
-  const pool = createPool(databaseUrl, 1);
-  try {
-    const reports = await verifyChains(pgSql(pool), flags.account);
+export async function auditCommand(withInfrastructure: WithInfrastructure, args: string[], flags: { account?: string | undefined; json?: boolean | undefined }): Promise<boolean> {
+  if (args[0] !== 'verify') throw new UsageError(`unknown audit command: ${args[0] ?? '(none)'}`);
+  return withInfrastructure(async ({ sql }) => {
+    const reports = await verifyChains(sql, flags.account);
     for (const report of reports) {
       const { broken, ...rest } = report;
       console.log(flags.json ? JSON.stringify({ ...rest, intact: !broken, brokenAt: broken?.entryId ?? null, reason: broken?.reason ?? null }) : line(report));
     }
     return reports.every((report) => !report.broken);
-  } finally {
-    await pool.end();
-  }
+  });
 }

@@ -1,6 +1,5 @@
-import { systemClock } from '../clock.ts';
-import { createPool, pgSql } from '../db/sql.ts';
 import { UsageError } from '../errors.ts';
+import type { WithInfrastructure } from '../infrastructure.ts';
 import { DELIVERY_STATES } from './contracts.ts';
 import { replayDelivery } from './service.ts';
 import { supportDeliveries, type DeliverySummary } from './store.ts';
@@ -13,23 +12,23 @@ function line(d: DeliverySummary): string {
 
 /**
  * `deliveries list [--state S] [--account NAME] [--limit N] [--json]` and `deliveries replay ID`: support's view of
- * deliveries across accounts, and the only way to send a dead delivery again (same X-Service-Delivery). Returns
- * false when the command failed (the CLI exits 1).
+ * deliveries across accounts, and the only way to send a dead delivery again (same X-Service-Delivery). Arguments are
+ * checked before the database is opened. Returns false when the command failed (the CLI exits 1).
  */
-export async function deliveriesCommand(databaseUrl: string, args: string[], flags: { state?: string | undefined; account?: string | undefined; limit?: string | undefined; json?: boolean | undefined }): Promise<boolean> {
+export async function deliveriesCommand(withInfrastructure: WithInfrastructure, args: string[], flags: { state?: string | undefined; account?: string | undefined; limit?: string | undefined; json?: boolean | undefined }): Promise<boolean> {
   const [action, id] = args;
+  if (action !== 'list' && !(action === 'replay' && id)) throw new UsageError(action === 'replay' ? 'deliveries replay needs the delivery id' : `unknown deliveries command: ${action ?? '(none)'}`);
   if (action === 'list' && flags.state !== undefined && !(DELIVERY_STATES as readonly string[]).includes(flags.state)) throw new UsageError(`--state must be one of ${DELIVERY_STATES.join(', ')}`);
   const limit = flags.limit === undefined ? 50 : Number(flags.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit must be 1–1000');
-  const pool = createPool(databaseUrl, 1);
-  try {
+  return withInfrastructure(async ({ pool, sql, clock }) => {
     if (action === 'list') {
-      const rows = await supportDeliveries(pgSql(pool), { state: flags.state, account: flags.account, limit });
+      const rows = await supportDeliveries(sql, { state: flags.state, account: flags.account, limit });
       for (const row of rows) console.log(flags.json ? JSON.stringify(row) : line(row));
       if (!flags.json && rows.length === 0) console.error('no deliveries');
       return true;
     }
-    const outcome = await replayDelivery(pool, systemClock, id!, 'cli');
+    const outcome = await replayDelivery(pool, clock, id!, 'cli');
     if (!outcome) {
       console.error(`no delivery ${id}`);
       return false;
@@ -42,7 +41,5 @@ export async function deliveriesCommand(databaseUrl: string, args: string[], fla
     }
     console.log(flags.json ? JSON.stringify({ id, state: outcome.state }) : `replaying ${id}: queued for delivery with the same X-Service-Delivery`);
     return true;
-  } finally {
-    await pool.end();
-  }
+  });
 }

@@ -1,0 +1,156 @@
+import { Logger as WorkerLogger, runMigrations } from 'graphile-worker';
+import { openChain, type Chain } from './chain/connect.ts';
+import { createChainHealth, type ChainHealth } from './chain/health.ts';
+import { systemClock, type Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import { startEmbeddedPostgres } from './db/embedded-postgres.ts';
+import { applyMigrations } from './db/migrate.ts';
+import { createPrisma, type Db } from './db/prisma.ts';
+import { createPool, pgSql, type Pool, type Sql } from './db/sql.ts';
+import { connectRedis, memoryWindowStore, redisWindowStore, type WindowStore } from './limits/sliding-window.ts';
+import { createLogger, flushLogger, type Logger } from './log.ts';
+import type { ReadinessCheck } from './system/health.ts';
+import { requireOptional } from './system/optional.ts';
+import { createTeardown, type Teardown } from './system/teardown.ts';
+
+/** What every process opens: its logger and clock, and one close for all it opened. */
+export interface BaseInfrastructure {
+  config: Config;
+  log: Logger;
+  clock: Clock;
+  /** Checks /readyz runs besides the database (Redis, the chain). */
+  readiness: Record<string, ReadinessCheck>;
+  /** Closes what was opened, last opened first, and flushes the log. */
+  close(): Promise<void>;
+}
+
+/** A CLI command's: the migrated database, through Prisma (cold paths) and a pg pool (hot paths). */
+export interface CommandInfrastructure extends BaseInfrastructure {
+  databaseUrl: string;
+  /** The migrations this open applied (none when the database was up to date). */
+  migrations: string[];
+  db: Db;
+  pool: Pool;
+  sql: Sql;
+}
+
+/** The verification app's on its own: only the rate-limit windows it shares with the API. */
+export interface VerifyInfrastructure extends BaseInfrastructure {
+  windows: WindowStore;
+}
+
+/** The API's and the worker's: the database, the windows, the chain with its health, the job tables. */
+export interface Infrastructure extends CommandInfrastructure, VerifyInfrastructure {
+  chain: Chain;
+  chainHealth: ChainHealth;
+}
+
+/** Who opens: `service` (API, worker), `command` (a CLI command), `verify` (the verification app alone). */
+export type Scope = 'service' | 'command' | 'verify';
+
+export interface OpenOptions {
+  /** Tests pass a manual clock, a logger of their own, extra readiness checks. */
+  clock?: Clock;
+  log?: Logger;
+  readiness?: Record<string, ReadinessCheck>;
+}
+
+/**
+ * What each scope opens. A command uses one connection and no request timeouts (a support query such as `audit
+ * verify` may walk a whole chain) and keeps its output clean: no migration lines, info logging only as warnings.
+ */
+const SCOPES = {
+  service: { database: true, poolSize: 10, timeouts: true, quiet: false, windows: true, chain: true },
+  command: { database: true, poolSize: 1, timeouts: false, quiet: true, windows: false, chain: false },
+  verify: { database: false, poolSize: 0, timeouts: false, quiet: false, windows: true, chain: false },
+} as const;
+
+type Settings = (typeof SCOPES)[Scope];
+
+/** The database the config names, or an embedded PostgreSQL in DATA_DIR that stops with the process. */
+async function openDatabase(config: Config, log: Logger, teardown: Teardown): Promise<string> {
+  if (config.databaseUrl) return config.databaseUrl;
+  requireOptional('embedded-postgres', 'DATABASE_URL', 'the embedded PostgreSQL');
+  const embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, log: (line) => log.debug({ component: 'postgres' }, line) });
+  teardown.push(embedded.stop);
+  log.info({ dataDir: config.dataDir }, 'embedded PostgreSQL started');
+  return embedded.databaseUrl;
+}
+
+async function openStorage(config: Config, log: Logger, teardown: Teardown, scope: Settings) {
+  const databaseUrl = await openDatabase(config, log, teardown);
+  const migrations = await applyMigrations(databaseUrl, scope.quiet ? undefined : (line) => log.info({ component: 'migrate' }, line));
+  const timeouts = scope.timeouts ? config.databaseTimeouts : undefined;
+  const db = createPrisma(databaseUrl, timeouts);
+  teardown.push(() => db.$disconnect());
+  const pool = createPool(databaseUrl, scope.poolSize, timeouts);
+  teardown.push(() => pool.end());
+  return { databaseUrl, migrations, db, pool, sql: pgSql(pool) };
+}
+
+/** Rate-limit windows: in memory, or in Redis (shared by replicas and the verification app) when REDIS_URL is set. */
+async function openWindows(config: Config, teardown: Teardown, readiness: Record<string, ReadinessCheck>): Promise<WindowStore> {
+  if (!config.redisUrl) return memoryWindowStore();
+  const redis = await connectRedis(config.redisUrl);
+  teardown.push(async () => void (await redis.quit()));
+  readiness.redis = async () => void (await redis.ping());
+  return redisWindowStore(redis);
+}
+
+async function openChainParts(config: Config, log: Logger, teardown: Teardown, readiness: Record<string, ReadinessCheck>) {
+  const chain = await openChain(config, (line) => log.info({ component: 'chain' }, line));
+  teardown.push(chain.stop);
+  const chainHealth = createChainHealth(chain, { minBalanceWei: config.chain.minBalanceWei });
+  teardown.push(async () => chainHealth.stop());
+  await chainHealth.check();
+  readiness.chain = async () => {
+    const status = await chainHealth.check();
+    if (!status.ok) throw new Error(status.reason);
+  };
+  return { chain, chainHealth };
+}
+
+/**
+ * The composition root's one door to the outside: opens, from the config, what a process of this scope needs
+ * (database and migrations, Prisma and the pg pool, the windows, the chain, the clock, the logger) and returns it
+ * with one `close()`. The API, the worker, the verification app and every CLI command are built from its result.
+ */
+export function openInfrastructure(config: Config, opts: OpenOptions & { scope: 'command' }): Promise<CommandInfrastructure>;
+export function openInfrastructure(config: Config, opts: OpenOptions & { scope: 'verify' }): Promise<VerifyInfrastructure>;
+export function openInfrastructure(config: Config, opts?: OpenOptions & { scope?: 'service' }): Promise<Infrastructure>;
+export async function openInfrastructure(config: Config, opts: OpenOptions & { scope?: Scope } = {}): Promise<BaseInfrastructure> {
+  const scope = SCOPES[opts.scope ?? 'service'];
+  const log = opts.log ?? createLogger(scope.quiet && config.logLevel === 'info' ? 'warn' : config.logLevel);
+  const teardown = createTeardown(log);
+  const close = async () => {
+    await teardown.run();
+    flushLogger(log);
+  };
+  const readiness = { ...opts.readiness };
+  try {
+    const storage = scope.database ? await openStorage(config, log, teardown, scope) : undefined;
+    const windows = scope.windows ? { windows: await openWindows(config, teardown, readiness) } : undefined;
+    const chain = scope.chain ? await openChainParts(config, log, teardown, readiness) : undefined;
+    // the job tables must exist before any API replica enqueues a relay job, worker or not
+    if (chain && storage) await runMigrations({ pgPool: storage.pool, logger: new WorkerLogger(() => () => undefined) });
+    return Object.assign({ config, log, clock: opts.clock ?? systemClock, readiness, close }, storage, windows, chain);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** Runs `fn` on a command's infrastructure, closed after: what the launcher hands a feature's CLI command. */
+export type WithInfrastructure = <T>(fn: (infra: CommandInfrastructure) => Promise<T>) => Promise<T>;
+
+/** Opens a command's infrastructure only when the command, its arguments checked, asks for it. */
+export function commandInfrastructure(config: Config): WithInfrastructure {
+  return async (fn) => {
+    const infra = await openInfrastructure(config, { scope: 'command' });
+    try {
+      return await fn(infra);
+    } finally {
+      await infra.close();
+    }
+  };
+}
