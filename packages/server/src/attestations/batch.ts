@@ -11,7 +11,7 @@ import { batchCompletedEvent, emitAttestationEvents } from './events.ts';
 import type { OffchainSigner } from './offchain.ts';
 import type { OnchainSubmitter } from './onchain.ts';
 import { prepareAttestation, signOffchain } from './prepare.ts';
-import { batchItems, insertAttestations } from './store.ts';
+import { batchItems, insertAttestations, type BatchItemRow } from './store.ts';
 
 export interface BatchResult {
   batchId: string;
@@ -20,7 +20,7 @@ export interface BatchResult {
 }
 
 /** A batch's response from its stored items (request order): shared by the API and the relayer that completes it. */
-export function batchResponse(batchId: string, rows: Array<{ uid: string | null; txHash: string | null; mode: string; offchain: unknown }>, verifyBaseUrl: string): BatchResult {
+export function batchResponse(batchId: string, rows: Array<Omit<BatchItemRow, 'batchId'>>, verifyBaseUrl: string): BatchResult {
   return {
     batchId,
     txHash: rows.find((row) => row.mode === 'onchain')?.txHash ?? null,
@@ -28,7 +28,7 @@ export function batchResponse(batchId: string, rows: Array<{ uid: string | null;
       uid: row.uid!,
       txHash: row.txHash,
       verifyUrl: `${verifyBaseUrl}/${row.uid}`,
-      mode: row.mode as CreatedAttestation['mode'],
+      mode: row.mode,
       ...(row.offchain ? { offchain: row.offchain as CreatedAttestation['offchain'] } : {}),
     })),
   };

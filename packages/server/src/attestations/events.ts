@@ -1,6 +1,7 @@
 import type { Sql } from '../db/sql.ts';
 import { emitToSubscribers, subscribersOf, type OutboxEvent } from '../webhooks/outbox.ts';
 import { toRecord } from './record.ts';
+import type { AttestationMode } from './states.ts';
 import { findByUids } from './store.ts';
 
 /**
@@ -21,7 +22,7 @@ export async function emitAttestationEvents(sql: Sql, type: 'attestation.created
 }
 
 /** `batch.completed`: the batch's counts, every uid in request order, and its transaction (null when all off-chain). */
-export function batchCompletedEvent(accountId: string, batchId: string, items: Array<{ uid: string | null; txHash: string | null; mode: string }>): OutboxEvent {
+export function batchCompletedEvent(accountId: string, batchId: string, items: Array<{ uid: string | null; txHash: string | null; mode: AttestationMode }>): OutboxEvent {
   const onchain = items.filter((i) => i.mode === 'onchain').length;
   return {
     accountId,

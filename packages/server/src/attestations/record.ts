@@ -7,8 +7,8 @@ export function toRecord(row: AttestationRow, verifyBaseUrl: string): Attestatio
   const uid = row.uid as `0x${string}`;
   return {
     uid,
-    type: row.type as AttestationRecord['type'],
-    mode: row.mode as AttestationRecord['mode'],
+    type: row.type,
+    mode: row.mode,
     contentHash: row.contentHash,
     contentType: row.contentType,
     chainId: row.chainId,

@@ -1,19 +1,16 @@
+import type { Hex } from 'viem';
+import type { PgRow, Prisma } from '../db/rows.ts';
 import type { Sql } from '../db/sql.ts';
 import { releaseMany } from '../idempotency/store.ts';
 import { releaseOnchainQuota } from '../limits/quota.ts';
 import type { AttestationOrigin } from './states.ts';
 
-/** An on-chain attestation as a relay transaction carries it. */
-export interface RelayItem {
-  id: string;
+/** An on-chain attestation as a relay transaction carries it, with the prefix of the key that asked for it. */
+export type RelayItem = PgRow<Pick<Prisma.AttestationModel, 'id' | 'accountId' | 'apiKeyId' | 'idempotencyKey' | 'batchId'>> & {
   type: AttestationOrigin;
-  contentHash: `0x${string}`;
-  accountId: string;
-  keyPrefix: string;
-  idempotencyKey: string | null;
-  apiKeyId: string;
-  batchId: string | null;
-}
+  contentHash: Hex;
+  keyPrefix: Prisma.ApiKeyModel['prefix'];
+};
 
 /**
  * Claims the next pending on-chain attestations for one transaction: oldest first, at most `max`, never splitting

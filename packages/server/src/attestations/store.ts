@@ -1,34 +1,28 @@
+import type { PgRow, Prisma } from '../db/rows.ts';
 import type { Sql } from '../db/sql.ts';
+import type { AttestationMode, AttestationOrigin, AttestationStatus } from './states.ts';
 
-/** An attestation as stored (content is never stored, only its hash). */
-export interface AttestationRow {
-  id: bigint;
-  uid: string | null;
-  accountId: string;
-  apiKeyId: string;
-  type: string;
-  mode: string;
-  status: string;
-  contentHash: string;
-  contentType: string;
-  chainId: number;
-  schemaUid: string;
-  attester: string;
-  txHash: string | null;
-  blockNumber: bigint | null;
-  offchain: unknown;
-  createdAt: Date;
-  revokedAt: Date | null;
-  revocationTxHash: string | null;
-}
+type Model = Prisma.AttestationModel;
 
-export type NewAttestation = Omit<AttestationRow, 'id' | 'txHash' | 'blockNumber' | 'revokedAt' | 'revocationTxHash'> & { batchId?: string | null; batchIndex?: number | null };
+/** Its text columns narrowed to their closed sets; the off-chain package is whatever the signer made. */
+type Narrowed = { type: AttestationOrigin; mode: AttestationMode; status: AttestationStatus; offchain: unknown };
+
+/** An attestation as stored (content is never stored, only its hash): Prisma's model, the columns the API reads. */
+export type AttestationRow = Pick<
+  Model,
+  | 'id' | 'uid' | 'accountId' | 'apiKeyId' | 'contentHash' | 'contentType' | 'chainId' | 'schemaUid' | 'attester'
+  | 'txHash' | 'blockNumber' | 'createdAt' | 'revokedAt' | 'revocationTxHash'
+> &
+  Narrowed;
+
+export type NewAttestation = Omit<AttestationRow, 'id' | 'txHash' | 'blockNumber' | 'revokedAt' | 'revocationTxHash'> &
+  Partial<Pick<Model, 'batchId' | 'batchIndex'>>;
 
 const COLUMNS = `id, uid, account_id AS "accountId", api_key_id AS "apiKeyId", type, mode, status, content_hash AS "contentHash",
   content_type AS "contentType", chain_id AS "chainId", schema_uid AS "schemaUid", attester, tx_hash AS "txHash",
   block_number AS "blockNumber", offchain, created_at AS "createdAt", revoked_at AS "revokedAt", revocation_tx_hash AS "revocationTxHash"`;
 
-type RawRow = Omit<AttestationRow, 'id' | 'blockNumber'> & { id: string; blockNumber: string | null };
+type RawRow = PgRow<AttestationRow>;
 
 function toRow(raw: RawRow): AttestationRow {
   return { ...raw, id: BigInt(raw.id), blockNumber: raw.blockNumber === null ? null : BigInt(raw.blockNumber) };
@@ -89,21 +83,12 @@ export async function searchByHashes(sql: Sql, queries: HashQuery[]): Promise<At
   return pages;
 }
 
-export interface PendingAttestation {
-  accountId: string;
-  apiKeyId: string;
-  type: string;
-  contentHash: string;
-  contentType: string;
-  chainId: number;
-  schemaUid: string;
-  attester: string;
-  createdAt: Date;
-  quotaPeriod: string;
-  idempotencyKey: string | null;
-  batchId: string | null;
-  batchIndex: number | null;
-}
+/** An on-chain attestation waiting for the relayer: no uid yet, its quota period charged. */
+export type PendingAttestation = Pick<
+  Model,
+  | 'accountId' | 'apiKeyId' | 'contentHash' | 'contentType' | 'chainId' | 'schemaUid' | 'attester' | 'createdAt'
+  | 'idempotencyKey' | 'batchId' | 'batchIndex'
+> & { type: AttestationOrigin; quotaPeriod: string };
 
 /** Stores on-chain attestations waiting for the relayer (no uid until their Attested log); returns their ids in order. */
 export async function insertPending(sql: Sql, rows: PendingAttestation[]): Promise<string[]> {
@@ -120,13 +105,7 @@ export async function insertPending(sql: Sql, rows: PendingAttestation[]): Promi
   return inserted.map((row) => row.id).sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
 }
 
-export interface RelayOutcome {
-  id: string;
-  status: 'pending' | 'confirmed' | 'failed';
-  uid: string | null;
-  txHash: string | null;
-  failureReason: string | null;
-}
+export type RelayOutcome = PgRow<Pick<Model, 'id' | 'uid' | 'txHash' | 'failureReason'>> & { status: AttestationStatus };
 
 /** Where these on-chain attestations stand. */
 export async function outcomesOf(sql: Sql, ids: string[]): Promise<Map<string, RelayOutcome>> {
@@ -137,8 +116,13 @@ export async function outcomesOf(sql: Sql, ids: string[]): Promise<Map<string, R
   return new Map(rows.map((row) => [row.id, row]));
 }
 
+/** A batch item as its batch response shows it. */
+export type BatchItemRow = Pick<AttestationRow, 'uid' | 'txHash' | 'mode' | 'offchain'> & {
+  batchId: NonNullable<Model['batchId']>;
+};
+
 /** The items of batches, in request order, as their batch response shows them. */
-export async function batchItems(sql: Sql, batchIds: string[]): Promise<Array<{ batchId: string; uid: string | null; txHash: string | null; mode: string; offchain: unknown }>> {
+export async function batchItems(sql: Sql, batchIds: string[]): Promise<BatchItemRow[]> {
   return sql.query(
     `SELECT batch_id AS "batchId", uid, tx_hash AS "txHash", mode, offchain FROM attestations WHERE batch_id = ANY($1::uuid[]) ORDER BY batch_id, batch_index`,
     [batchIds],

@@ -1,25 +1,30 @@
 import type { Hex } from 'viem';
+import type { PgRow, Prisma } from '../db/rows.ts';
 import type { Sql } from '../db/sql.ts';
 
-/** A relay transaction as the journal holds it. */
-export interface JournalEntry {
-  id: string;
-  kind: 'attest' | 'revoke';
-  status: 'intent' | 'sent' | 'mined' | 'failed';
-  nonce: number | null;
-  txHash: Hex | null;
-  rawTx: Hex | null;
-  maxFeePerGas: string | null;
-  sentHashes: Hex[];
-  attempts: number;
-  sentAt: Date | null;
-}
+type Model = Prisma.RelayTransactionModel;
+
+/** What a relay transaction carries: attestations, or revocations. */
+export type RelayKind = 'attest' | 'revoke';
+
+/** A relay transaction's life: `intent` (items claimed, nothing signed), `sent` (signed, journaled), `mined` or `failed`. */
+export type RelayStatus = 'intent' | 'sent' | 'mined' | 'failed';
+
+/** A relay transaction as the journal holds it: Prisma's model, with its text columns narrowed. */
+export type JournalEntry = PgRow<Pick<Model, 'id'>> &
+  Pick<Model, 'nonce' | 'maxFeePerGas' | 'attempts' | 'sentAt'> & {
+    kind: RelayKind;
+    status: RelayStatus;
+    txHash: Hex | null;
+    rawTx: Hex | null;
+    sentHashes: Hex[];
+  };
 
 const COLUMNS = `id::text, kind, status, nonce, tx_hash AS "txHash", raw_tx AS "rawTx", max_fee_per_gas AS "maxFeePerGas",
   sent_hashes AS "sentHashes", attempts, sent_at AS "sentAt"`;
 
 /** Opens an entry for a transaction about to be built. */
-export async function recordIntent(sql: Sql, kind: JournalEntry['kind']): Promise<string> {
+export async function recordIntent(sql: Sql, kind: RelayKind): Promise<string> {
   const [row] = await sql.query<{ id: string }>(`INSERT INTO relay_transactions (kind, status) VALUES ($1, 'intent') RETURNING id::text`, [kind]);
   return row!.id;
 }

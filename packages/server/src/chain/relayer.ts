@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.ts';
 import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
-import { recordFailed, unfinished } from './journal.ts';
+import { recordFailed, unfinished, type RelayKind } from './journal.ts';
 import { runRound, type RoundWork } from './round.ts';
 import type { Sender } from './sender.ts';
 
@@ -15,7 +15,7 @@ export function createRelayer(deps: { pool: Pool; sender: Sender; clock: Clock; 
   const { pool, sender, clock, works } = deps;
   const sql = pgSql(pool);
 
-  function workOf(kind: string): RoundWork {
+  function workOf(kind: RelayKind): RoundWork {
     const work = works.find((w) => w.kind === kind);
     if (!work) throw new Error(`no relay work of kind ${kind}`);
     return work;

@@ -1,7 +1,7 @@
 import type { Hex, TransactionReceipt } from 'viem';
 import type { Clock } from '../clock.ts';
 import { inTransaction, type Pool, type Sql } from '../db/sql.ts';
-import { discardIntent, recordFailed, recordIntent, type JournalEntry } from './journal.ts';
+import { discardIntent, recordFailed, recordIntent, type RelayKind } from './journal.ts';
 import { NotSentError, type Sender } from './sender.ts';
 
 /** What became of a sent transaction: its receipt, 'dropped' (its nonce went to another one), or not mined yet. */
@@ -12,7 +12,7 @@ export type SendOutcome = TransactionReceipt | 'dropped' | undefined;
  * transaction carries and what its outcome means for them; the relayer journals, signs, sends and reconciles.
  */
 export interface RoundWork {
-  kind: JournalEntry['kind'];
+  kind: RelayKind;
   /** The contract the transaction calls. */
   to: Hex;
   /** Ties pending items to the new journal entry; returns how many. */

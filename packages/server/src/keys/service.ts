@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/prisma.ts';
 import { AppError } from '../errors.ts';
+import { auditEntry } from '../audit/entry.ts';
 import { appendAudit } from '../audit/log.ts';
 import { pgSql, prismaSql, type Pool } from '../db/sql.ts';
 import { batched } from '../db/batch.ts';
@@ -94,17 +95,10 @@ export function createKeyService(db: Db, pool: Pool, clock: Clock) {
       await db.$transaction(async (tx) => {
         const account = await upsertAccount(tx, input.account);
         await insertKey(tx, { accountId: account.id, prefix: minted.prefix, secretHash: hashSecret(minted.secret), tier: input.tier, name: input.name });
-        await appendAudit(prismaSql(tx), {
-          accountId: account.id,
-          at: new Date(clock.now()),
-          action: 'api_key.created',
-          actorKeyPrefix: null,
-          resource: `api_key:${minted.prefix}`,
-          outcome: 'success',
-          ip: null,
-          requestId: null,
-          details: { tier: input.tier, via: 'cli' },
-        });
+        await appendAudit(
+          prismaSql(tx),
+          auditEntry({ accountId: account.id, at: new Date(clock.now()), action: 'api_key.created', resource: `api_key:${minted.prefix}`, details: { tier: input.tier, via: 'cli' } }),
+        );
       });
       return { key: minted.key, prefix: minted.prefix, tier: input.tier, account: input.account };
     },
@@ -121,17 +115,7 @@ export function createKeyService(db: Db, pool: Pool, clock: Clock) {
         if (before.revokedAt) return summary(before);
         const at = new Date(clock.now());
         const row = (await markRevoked(tx, prefix, at))!;
-        await appendAudit(prismaSql(tx), {
-          accountId: row.accountId,
-          at,
-          action: 'api_key.revoked',
-          actorKeyPrefix: null,
-          resource: `api_key:${prefix}`,
-          outcome: 'success',
-          ip: null,
-          requestId: null,
-          details: { via: 'cli' },
-        });
+        await appendAudit(prismaSql(tx), auditEntry({ accountId: row.accountId, at, action: 'api_key.revoked', resource: `api_key:${prefix}`, details: { via: 'cli' } }));
         return summary(row);
       });
     },

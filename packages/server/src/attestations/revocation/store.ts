@@ -1,17 +1,19 @@
+import type { Hex } from 'viem';
+import type { PgRow, Prisma } from '../../db/rows.ts';
 import type { Sql } from '../../db/sql.ts';
 import { releaseMany } from '../../idempotency/store.ts';
 import type { AttestationMode, RevokeState } from '../states.ts';
 
-export interface RevokeItem {
-  id: string;
-  uid: `0x${string}`;
+type Model = Prisma.AttestationModel;
+
+/** An attestation a revocation transaction carries, with the prefix of the key that asked and the request's key. */
+export type RevokeItem = PgRow<Pick<Model, 'id' | 'accountId' | 'apiKeyId'>> & {
+  uid: Hex;
   mode: AttestationMode;
-  accountId: string;
-  apiKeyId: string;
-  keyPrefix: string;
-  idempotencyKey: string | null;
-  reason: string | null;
-}
+  keyPrefix: Prisma.ApiKeyModel['prefix'];
+  idempotencyKey: Model['revokeIdempotencyKey'];
+  reason: Model['revocationReason'];
+};
 
 /**
  * Marks an attestation for the relayer to revoke, unless it is revoked or being revoked already; true when it was
@@ -26,11 +28,7 @@ export async function requestRevocation(sql: Sql, uid: string, reason: string | 
   return rows.length === 1;
 }
 
-export interface RevocationState {
-  revokeState: RevokeState | null;
-  revokedAt: Date | null;
-  revocationTxHash: string | null;
-}
+export type RevocationState = Pick<Model, 'revokedAt' | 'revocationTxHash'> & { revokeState: RevokeState | null };
 
 /** Where an attestation's revocation stands. */
 export async function revocationOf(sql: Sql, uid: string): Promise<RevocationState | undefined> {
