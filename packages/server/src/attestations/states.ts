@@ -1,7 +1,9 @@
+import type { Origin } from '../chain/schema.ts';
+
 /** The closed sets of values the attestations table holds, written once (the columns are text). */
 
-/** Where the content came from. */
-export type AttestationOrigin = 'human' | 'ai';
+/** Where the content came from: the set our EAS schema encodes (its `aiGenerated` flag). */
+export type AttestationOrigin = Origin;
 
 /** On-chain (an EAS transaction) or off-chain (a signed EAS attestation). */
 export type AttestationMode = 'onchain' | 'offchain';
