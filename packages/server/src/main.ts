@@ -11,7 +11,7 @@ import { createSender } from './chain/sender.ts';
 import { createApiHandler, listen } from './http/server.ts';
 import { openInfrastructure, type Infrastructure } from './infrastructure.ts';
 import type { Logger } from './log.ts';
-import { describeError } from './http/error-response.ts';
+import { describeError } from './errors.ts';
 import type { Services } from './services.ts';
 import type { ReadinessCheck } from './system/health.ts';
 import { createTeardown, type Teardown } from './system/teardown.ts';

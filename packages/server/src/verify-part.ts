@@ -3,7 +3,7 @@ import { createPublicClient, http, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { knownDeployment } from './chain/eas-artifacts.ts';
 import { ConfigError, type Config } from './config.ts';
-import { describeError } from './http/error-response.ts';
+import { describeError } from './errors.ts';
 import { PROXY_TOKEN_HEADER } from './http/request.ts';
 import { openInfrastructure } from './infrastructure.ts';
 import type { WindowStore } from './limits/sliding-window.ts';

@@ -58,6 +58,3 @@ export function toErrorResponse(error: unknown): ErrorResponse {
   }
   return build('INTERNAL_ERROR', 'Something went wrong on our side. Retry later; if it persists, contact support with the X-Request-Id.');
 }
-
-// it lives in errors.ts (db/ and audit/ log with it too); importers here predate the move
-export { describeError } from '../errors.ts';

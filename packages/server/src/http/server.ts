@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { TRPCError } from '@trpc/server';
-import { AppError } from '../errors.ts';
+import { AppError, describeError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { appRouter } from '../router.ts';
 import type { Services } from '../services.ts';
@@ -8,7 +8,7 @@ import type { RequestContext } from '../trpc.ts';
 import { DRAIN_LIMIT_BYTES } from './body.ts';
 import { answerClientError } from './client-error.ts';
 import { serveDocs } from './docs.ts';
-import { describeError, toErrorResponse } from './error-response.ts';
+import { toErrorResponse } from './error-response.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { clientIpOf, headerOf, requestIdOf } from './request.ts';
 import { callProcedure, lazyInput, writeJson } from './dispatch.ts';
