@@ -35,7 +35,7 @@ export function buildServices(infra: Infrastructure, opts: { webhookPolicy: UrlP
     keys: createKeyService(db, pool, clock),
     attestations: createAttestationService({ pool, clock, signer, chainId: chain.chainId, verifyBaseUrl: config.verifyBaseUrl, onchain, log }),
     revocations: createRevokeService({ pool, onchain }),
-    webhooks: createWebhookService({ pool, clock, policy: webhookPolicy }),
+    webhooks: createWebhookService({ db, clock, policy: webhookPolicy }),
     webhookPolicy,
     batches: createBatchService({ pool, clock, signer, onchain, chainId: chain.chainId, verifyBaseUrl: config.verifyBaseUrl }),
     health: createHealthService({

@@ -74,6 +74,7 @@ const UNAVAILABLE_CODES = new Set([
   '08000', '08001', '08003', '08004', '08006', // connection exceptions
   'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH',
   'P1001', 'P1002', 'P1008', 'P1017', 'P2024', // Prisma: cannot reach, timed out, connection closed, pool timeout
+  'P2028', // Prisma: an interactive transaction not started within maxWait, or past its timeout
 ]);
 const UNAVAILABLE_MESSAGES = [/^timeout exceeded when trying to connect$/i, /^Connection terminated/i, /^Query read timeout$/i];
 

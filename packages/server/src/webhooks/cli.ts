@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.ts';
 import type { WithInfrastructure } from '../infrastructure.ts';
-import { DELIVERY_STATES } from './contracts.ts';
+import { DELIVERY_STATES, type DeliveryState } from './contracts.ts';
 import { replayDelivery } from './service.ts';
 import { supportDeliveries, type DeliverySummary } from './store.ts';
 import { plural } from '../plural.ts';
@@ -21,14 +21,14 @@ export async function deliveriesCommand(withInfrastructure: WithInfrastructure, 
   if (action === 'list' && flags.state !== undefined && !(DELIVERY_STATES as readonly string[]).includes(flags.state)) throw new UsageError(`--state must be one of ${DELIVERY_STATES.join(', ')}`);
   const limit = flags.limit === undefined ? 50 : Number(flags.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit must be 1–1000');
-  return withInfrastructure(async ({ pool, sql, clock }) => {
+  return withInfrastructure(async ({ db, clock }) => {
     if (action === 'list') {
-      const rows = await supportDeliveries(sql, { state: flags.state, account: flags.account, limit });
+      const rows = await supportDeliveries(db, { state: flags.state as DeliveryState | undefined, account: flags.account, limit });
       for (const row of rows) console.log(flags.json ? JSON.stringify(row) : line(row));
       if (!flags.json && rows.length === 0) console.error('no deliveries');
       return true;
     }
-    const outcome = await replayDelivery(pool, clock, id!, 'cli');
+    const outcome = await replayDelivery(db, clock, id!, 'cli');
     if (!outcome) {
       console.error(`no delivery ${id}`);
       return false;

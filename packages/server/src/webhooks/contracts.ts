@@ -30,7 +30,11 @@ export const deleteWebhookInput = z.strictObject({ id: subscriptionId });
 
 const cursorExample = 'MjAyNS0wMS0wMVQxMjowMDowMC4wMDBafDZmMWMyYjllLThhNGQtNGUyZi1iN2MzLTFkNWU5YTBmMmM0OA';
 
+/** A delivery's states: `pending` until sent (or retried), then `completed`, `dead` (five failures) or `dropped`. */
 export const DELIVERY_STATES = ['pending', 'completed', 'dead', 'dropped'] as const;
+
+/** The one closed type of a delivery's state, used by the store, the service, the worker, the CLI and the API. */
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
 
 export const deliveriesInput = z.strictObject({
   id: subscriptionId,

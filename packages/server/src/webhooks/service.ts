@@ -2,15 +2,17 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { appendAudit } from '../audit/log.ts';
 import { auditEntry } from '../audit/entry.ts';
 import type { Clock } from '../clock.ts';
-import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
+import type { Db } from '../db/prisma.ts';
+import { prismaSql } from '../db/sql.ts';
 import { AppError, notFound } from '../errors.ts';
 import { invalidCursor } from '../http/input-rules.ts';
 import type { GatedRequest } from '../idempotency/service.ts';
 import type { AuthenticatedKey } from '../keys/service.ts';
-import type { Delivery, EventKind } from './contracts.ts';
+import type { Delivery, DeliveryState, EventKind } from './contracts.ts';
 import { enqueueDeliveries } from './outbox.ts';
 import {
-  deleteSubscription, deliveryPage, insertSubscription, isUrlTaken, isUuid, listSubscriptions, liveSubscriptionTo, ownsSubscription,
+  countLiveSubscriptions, deleteSubscription, deliveryPage, insertSubscription, isUrlTaken, isUuid, listSubscriptions, liveSubscriptionTo,
+  lockAccount, ownsSubscription,
 } from './store.ts';
 import { UnsafeUrlError, vetUrl, type UrlPolicy } from './url-guard.ts';
 
@@ -51,9 +53,9 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   return { createdAt, id };
 }
 
-export function createWebhookService(deps: { pool: Pool; clock: Clock; policy: UrlPolicy }) {
-  const { pool, clock, policy } = deps;
-  const sql = pgSql(pool);
+/** Subscriptions and their deliveries' history: cold paths, on Prisma (docs/decisions.md). */
+export function createWebhookService(deps: { db: Db; clock: Clock; policy: UrlPolicy }) {
+  const { db, clock, policy } = deps;
   const audit = (auth: AuthenticatedKey, request: GatedRequest, at: Date, action: string, resource: string, details: Record<string, unknown>) =>
     auditEntry({ accountId: auth.accountId, actorKeyPrefix: auth.prefix, at, action, resource, details, origin: request });
 
@@ -73,19 +75,20 @@ export function createWebhookService(deps: { pool: Pool; clock: Clock; policy: U
       const events = [...new Set(input.events)];
       const at = new Date(clock.now());
       const created: CreatedWebhook = { id: randomUUID(), url, events, secret: randomBytes(32).toString('hex'), createdAt: at.toISOString() };
-      await inTransaction(pool, async (tx) => {
+      await db.$transaction(async (tx) => {
         // the account row's lock serialises concurrent subscribes of one account: the limit and one-URL rule hold
-        await tx.query(`SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE`, [auth.accountId]);
+        await lockAccount(tx, auth.accountId);
         const existing = await liveSubscriptionTo(tx, auth.accountId, url);
         if (existing) throw alreadySubscribed(existing);
-        const [{ live } = { live: 0 }] = await tx.query<{ live: number }>(`SELECT count(*)::int AS live FROM webhook_subscriptions WHERE account_id = $1 AND deleted_at IS NULL`, [auth.accountId]);
+        const live = await countLiveSubscriptions(tx, auth.accountId);
         if (live >= MAX_SUBSCRIPTIONS) throw new AppError('VALIDATION_FAILED', `An account may have at most ${MAX_SUBSCRIPTIONS} subscriptions; delete one first.`, { errors: [{ path: '', message: `at most ${MAX_SUBSCRIPTIONS} subscriptions` }] });
         await insertSubscription(tx, { ...created, accountId: auth.accountId, createdAt: at });
-        await appendAudit(tx, audit(auth, request, at, 'webhook.subscribed', `webhook:${created.id}`, { url: created.url, events }));
-        await request.idempotency?.complete(tx, created); // last: once stored, the claim is never released
+        const sql = prismaSql(tx);
+        await appendAudit(sql, audit(auth, request, at, 'webhook.subscribed', `webhook:${created.id}`, { url: created.url, events }));
+        await request.idempotency?.complete(sql, created); // last: once stored, the claim is never released
       }).catch(async (error: unknown) => {
         // the unique index is the backstop for a writer that skips the account lock
-        const existing = isUrlTaken(error) ? await liveSubscriptionTo(sql, auth.accountId, url) : undefined;
+        const existing = isUrlTaken(error) ? await liveSubscriptionTo(db, auth.accountId, url) : undefined;
         throw existing ? alreadySubscribed(existing) : error;
       });
       request.idempotency?.markCompleted();
@@ -93,26 +96,27 @@ export function createWebhookService(deps: { pool: Pool; clock: Clock; policy: U
     },
 
     async list(auth: AuthenticatedKey): Promise<{ data: Array<{ id: string; url: string; events: EventKind[]; createdAt: string }> }> {
-      const rows = await listSubscriptions(sql, auth.accountId);
+      const rows = await listSubscriptions(db, auth.accountId);
       return { data: rows.map((r) => ({ id: r.id, url: r.url, events: r.events as EventKind[], createdAt: r.createdAt.toISOString() })) };
     },
 
     /** Deletes the caller's subscription and drops its pending deliveries; another account's is "not found". */
     async delete(auth: AuthenticatedKey, id: string, request: GatedRequest): Promise<void> {
       const at = new Date(clock.now());
-      await inTransaction(pool, async (tx) => {
+      await db.$transaction(async (tx) => {
         const gone = await deleteSubscription(tx, auth.accountId, id, at);
         if (!gone) throw notFound(`Webhook subscription ${id}`);
-        await appendAudit(tx, audit(auth, request, at, 'webhook.deleted', `webhook:${id}`, { url: gone.url, droppedDeliveries: gone.dropped }));
-        await request.idempotency?.complete(tx, undefined);
+        const sql = prismaSql(tx);
+        await appendAudit(sql, audit(auth, request, at, 'webhook.deleted', `webhook:${id}`, { url: gone.url, droppedDeliveries: gone.dropped }));
+        await request.idempotency?.complete(sql, undefined);
       });
       request.idempotency?.markCompleted();
     },
 
-    async deliveries(auth: AuthenticatedKey, input: { id: string; state?: string; limit: number; cursor?: string }): Promise<{ data: Delivery[]; nextCursor: string | null }> {
+    async deliveries(auth: AuthenticatedKey, input: { id: string; state?: DeliveryState; limit: number; cursor?: string }): Promise<{ data: Delivery[]; nextCursor: string | null }> {
       const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
-      if (!(await ownsSubscription(sql, auth.accountId, input.id))) throw notFound(`Webhook subscription ${input.id}`);
-      const page = await deliveryPage(sql, input.id, { state: input.state, limit: input.limit, after });
+      if (!(await ownsSubscription(db, auth.accountId, input.id))) throw notFound(`Webhook subscription ${input.id}`);
+      const page = await deliveryPage(db, input.id, { state: input.state, limit: input.limit, after });
       const last = page.rows.at(-1);
       return { data: page.rows, nextCursor: page.more && last ? encodeCursor(last) : null };
     },
@@ -121,27 +125,54 @@ export function createWebhookService(deps: { pool: Pool; clock: Clock; policy: U
 
 export type WebhookService = ReturnType<typeof createWebhookService>;
 
+/** Why a delivery was not replayed: it is not dead, or its subscription was deleted. */
+export type ReplayOutcome =
+  | { replayed: true; state: 'pending' }
+  | { replayed: false; state: DeliveryState | 'subscription deleted' };
+
 /**
  * Support's replay of a dead delivery: a new round of up to five attempts with the same
- * X-Service-Delivery, so the receiver's idempotency still holds. Undefined when there is no such delivery.
+ * X-Service-Delivery, so the receiver's idempotency still holds. Undefined when there is no such delivery. The
+ * update names the state it leaves (dead, of a live subscription), so two replays of one delivery make one round.
  */
-export async function replayDelivery(pool: Pool, clock: Clock, id: string, actor: string): Promise<{ state: string; replayed: boolean } | undefined> {
+export async function replayDelivery(
+  db: Db,
+  clock: Clock,
+  id: string,
+  actor: string,
+): Promise<ReplayOutcome | undefined> {
   if (!isUuid(id)) return undefined;
   const at = new Date(clock.now());
-  return inTransaction(pool, async (tx) => {
-    const [row] = await tx.query<{ state: string; accountId: string; subscriptionId: string; live: boolean }>(
-      `SELECT d.state, s.account_id AS "accountId", d.subscription_id AS "subscriptionId", s.deleted_at IS NULL AS live
-       FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id WHERE d.id = $1 FOR UPDATE OF d`,
-      [id],
-    );
+  const dead: DeliveryState = 'dead';
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.webhookDelivery.updateMany({
+      where: { id, state: dead, subscription: { deletedAt: null } },
+      data: {
+        state: 'pending' satisfies DeliveryState,
+        attempts: 0,
+        replays: { increment: 1 },
+        nextAttemptAt: at,
+        leaseUntil: null,
+        completedAt: null,
+      },
+    });
+    const row = await tx.webhookDelivery.findUnique({
+      where: { id },
+      select: { state: true, subscriptionId: true, subscription: { select: { accountId: true, deletedAt: true } } },
+    });
     if (!row) return undefined;
-    if (!row.live || row.state !== 'dead') return { state: row.live ? row.state : 'subscription deleted', replayed: false };
-    await tx.query(
-      `UPDATE webhook_deliveries SET state = 'pending', attempts = 0, replays = replays + 1, next_attempt_at = $2, lease_until = NULL, completed_at = NULL WHERE id = $1`,
-      [id, at],
-    );
-    await enqueueDeliveries(tx, [id]);
-    await appendAudit(tx, auditEntry({ accountId: row.accountId, at, action: 'webhook_delivery.replayed', resource: `webhook_delivery:${id}`, details: { subscriptionId: row.subscriptionId, previousState: row.state, by: actor } }));
-    return { state: 'pending', replayed: true };
+    if (count === 0) {
+      return { replayed: false, state: row.subscription.deletedAt ? 'subscription deleted' : (row.state as DeliveryState) };
+    }
+    const sql = prismaSql(tx);
+    await enqueueDeliveries(sql, [id]);
+    await appendAudit(sql, auditEntry({
+      accountId: row.subscription.accountId,
+      at,
+      action: 'webhook_delivery.replayed',
+      resource: `webhook_delivery:${id}`,
+      details: { subscriptionId: row.subscriptionId, previousState: dead, by: actor },
+    }));
+    return { replayed: true, state: 'pending' };
   });
 }

@@ -1,5 +1,9 @@
-import type { Sql } from '../db/sql.ts';
-import type { Delivery } from './contracts.ts';
+import type { Db, Tx } from '../db/prisma.ts';
+import type { Prisma } from '../db/rows.ts';
+import type { Delivery, DeliveryState } from './contracts.ts';
+
+// Subscriptions and the deliveries' history are cold paths: Prisma (docs/decisions.md, "Persistence: which path is
+// which"). The delivery pipeline's hot statements (claims, attempts, the outbox) are raw SQL in attempts.ts/outbox.ts.
 
 /** Ids are UUIDs; anything else names nothing (and never reaches a cast that would fail). */
 export const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
@@ -11,23 +15,40 @@ export interface SubscriptionRow {
   createdAt: Date;
 }
 
-export async function insertSubscription(sql: Sql, row: SubscriptionRow & { accountId: string; secret: string }): Promise<void> {
-  await sql.query(`INSERT INTO webhook_subscriptions (id, account_id, url, events, secret, created_at) VALUES ($1, $2, $3, $4, $5, $6)`, [
-    row.id,
-    row.accountId,
-    row.url,
-    row.events,
-    row.secret,
-    row.createdAt,
-  ]);
-}
-
 /** The partial unique index that holds one live subscription per (account, URL): fan-out amplification. */
 export const ONE_URL_PER_ACCOUNT = 'webhook_subscriptions_account_id_url_key';
 
+/** The names a unique violation carries: pg's `constraint`, or Prisma's P2002 (its target, or its adapter's cause). */
+function violatedIndex(error: unknown): string | undefined {
+  const e = error as { code?: string; constraint?: string; meta?: Record<string, unknown> } | null;
+  if (e?.code === '23505') return e.constraint;
+  if (e?.code !== 'P2002') return undefined;
+  const cause = (e.meta?.driverAdapterError as { cause?: { constraint?: { index?: string } } } | undefined)?.cause;
+  return cause?.constraint?.index ?? (typeof e.meta?.target === 'string' ? e.meta.target : undefined);
+}
+
 /** Whether an insert failed on ONE_URL_PER_ACCOUNT (a concurrent subscribe to the same URL won). */
-export const isUrlTaken = (error: unknown): boolean =>
-  (error as { code?: string } | null)?.code === '23505' && (error as { constraint?: string }).constraint === ONE_URL_PER_ACCOUNT;
+export const isUrlTaken = (error: unknown): boolean => violatedIndex(error) === ONE_URL_PER_ACCOUNT;
+
+/**
+ * Locks the account's row until the transaction ends: concurrent subscribes of one account queue there, so the
+ * limit and the one-URL rule hold. Raw SQL: Prisma has no `FOR UPDATE`.
+ */
+export async function lockAccount(tx: Tx, accountId: string): Promise<void> {
+  await tx.$queryRaw`SELECT 1 FROM accounts WHERE id = ${accountId}::uuid FOR UPDATE`;
+}
+
+export async function insertSubscription(
+  db: Db | Tx,
+  row: SubscriptionRow & { accountId: string; secret: string },
+): Promise<void> {
+  await db.webhookSubscription.create({ data: row, select: { id: true } });
+}
+
+/** How many live subscriptions the account has. */
+export function countLiveSubscriptions(db: Db | Tx, accountId: string): Promise<number> {
+  return db.webhookSubscription.count({ where: { accountId, deletedAt: null } });
+}
 
 const sameUrl = (stored: string, href: string) => URL.canParse(stored) && new URL(stored).href === href;
 
@@ -35,80 +56,112 @@ const sameUrl = (stored: string, href: string) => URL.canParse(stored) && new UR
  * The id of this account's live subscription to this URL (`href` normalized by `new URL`), if any. Compared in
  * code, so rows stored before URLs were normalized are found too; an account has at most a few dozen.
  */
-export async function liveSubscriptionTo(sql: Sql, accountId: string, href: string): Promise<string | undefined> {
-  const rows = await sql.query<{ id: string; url: string }>(
-    `SELECT id, url FROM webhook_subscriptions WHERE account_id = $1 AND deleted_at IS NULL ORDER BY created_at, id`,
-    [accountId],
-  );
+export async function liveSubscriptionTo(db: Db | Tx, accountId: string, href: string): Promise<string | undefined> {
+  const rows = await db.webhookSubscription.findMany({
+    where: { accountId, deletedAt: null },
+    select: { id: true, url: true },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
   return rows.find((row) => sameUrl(row.url, href))?.id;
 }
 
 /** An account's live subscriptions, oldest first (never their secrets). */
-export function listSubscriptions(sql: Sql, accountId: string): Promise<SubscriptionRow[]> {
-  return sql.query(
-    `SELECT id, url, events, created_at AS "createdAt" FROM webhook_subscriptions
-     WHERE account_id = $1 AND deleted_at IS NULL ORDER BY created_at, id`,
-    [accountId],
-  );
+export function listSubscriptions(db: Db | Tx, accountId: string): Promise<SubscriptionRow[]> {
+  return db.webhookSubscription.findMany({
+    where: { accountId, deletedAt: null },
+    select: { id: true, url: true, events: true, createdAt: true },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
 }
 
 /** Whether this account has this live subscription (a malformed id is simply not one). */
-export async function ownsSubscription(sql: Sql, accountId: string, id: string): Promise<boolean> {
+export async function ownsSubscription(db: Db | Tx, accountId: string, id: string): Promise<boolean> {
   if (!isUuid(id)) return false;
-  const rows = await sql.query(`SELECT 1 FROM webhook_subscriptions WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL`, [id, accountId]);
-  return rows.length === 1;
+  return (await db.webhookSubscription.count({ where: { id, accountId, deletedAt: null } })) === 1;
 }
 
 /**
  * Deletes a live subscription of this account and drops its pending deliveries (their jobs find them dropped and
- * end without sending). Returns undefined when the account has no such subscription.
+ * end without sending), in the caller's transaction. Returns undefined when the account has no such subscription.
  */
-export async function deleteSubscription(sql: Sql, accountId: string, id: string, at: Date): Promise<{ url: string; dropped: number } | undefined> {
+export async function deleteSubscription(
+  tx: Tx,
+  accountId: string,
+  id: string,
+  at: Date,
+): Promise<{ url: string; dropped: number } | undefined> {
   if (!isUuid(id)) return undefined;
-  const [row] = await sql.query<{ url: string; dropped: string }>(
-    `WITH gone AS (
-       UPDATE webhook_subscriptions SET deleted_at = $3 WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL RETURNING id, url
-     ), dropped AS (
-       UPDATE webhook_deliveries d SET state = 'dropped', next_attempt_at = NULL, completed_at = $3
-       FROM gone WHERE d.subscription_id = gone.id AND d.state = 'pending' RETURNING 1
-     )
-     SELECT url, (SELECT count(*) FROM dropped) AS dropped FROM gone`,
-    [id, accountId, at],
-  );
-  return row ? { url: row.url, dropped: Number(row.dropped) } : undefined;
+  const [gone] = await tx.webhookSubscription.updateManyAndReturn({
+    where: { id, accountId, deletedAt: null },
+    data: { deletedAt: at },
+    select: { url: true },
+  });
+  if (!gone) return undefined;
+  const pending: DeliveryState = 'pending';
+  const dropped = await tx.webhookDelivery.updateMany({
+    where: { subscriptionId: id, state: pending },
+    data: { state: 'dropped' satisfies DeliveryState, nextAttemptAt: null, completedAt: at },
+  });
+  return { url: gone.url, dropped: dropped.count };
 }
 
-const DELIVERY_COLUMNS = `d.id, d.event_id AS "eventId", e.type AS event, d.state, d.attempts, d.replays, d.next_attempt_at AS "nextAttemptAt",
-  d.last_status AS "lastStatus", d.last_error AS "lastError", d.created_at AS "createdAt", d.completed_at AS "completedAt"`;
+/** What a delivery's listing reads: the delivery, its event's kind, its attempts in order. */
+const DELIVERY_SELECT = {
+  id: true,
+  eventId: true,
+  state: true,
+  attempts: true,
+  replays: true,
+  nextAttemptAt: true,
+  lastStatus: true,
+  lastError: true,
+  createdAt: true,
+  completedAt: true,
+  event: { select: { type: true } },
+  attemptLog: {
+    select: { number: true, status: true, error: true, durationMs: true, responseBody: true, at: true },
+    orderBy: { id: 'asc' },
+  },
+} as const;
 
-type DeliveryRow = Omit<Delivery, 'nextAttemptAt' | 'createdAt' | 'completedAt' | 'attemptLog'> & { nextAttemptAt: Date | null; createdAt: Date; completedAt: Date | null };
+type DeliveryRecord = Prisma.WebhookDeliveryGetPayload<{ select: typeof DELIVERY_SELECT }>;
 
-/** Adds each delivery's attempts (oldest first) and writes times as ISO 8601. */
-async function withAttempts(sql: Sql, rows: DeliveryRow[]): Promise<Delivery[]> {
-  const attempts = rows.length === 0 ? [] : await sql.query<{ deliveryId: string; number: number; at: Date; status: number | null; error: string | null; durationMs: number; responseBody: string | null }>(
-    `SELECT delivery_id AS "deliveryId", number, at, status, error, duration_ms AS "durationMs", response_body AS "responseBody"
-     FROM webhook_attempts WHERE delivery_id = ANY($1::uuid[]) ORDER BY delivery_id, id`,
-    [rows.map((r) => r.id)],
-  );
-  return rows.map((row) => ({
-    ...row,
+/** A delivery as the API and the CLI show it: times as ISO 8601 (the columns hold only states and kinds we write). */
+function toDelivery(row: DeliveryRecord): Delivery {
+  return {
+    id: row.id,
+    eventId: row.eventId,
+    event: row.event.type as Delivery['event'],
+    state: row.state as DeliveryState,
+    attempts: row.attempts,
+    replays: row.replays,
     nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null,
+    lastStatus: row.lastStatus,
+    lastError: row.lastError,
     createdAt: row.createdAt.toISOString(),
     completedAt: row.completedAt?.toISOString() ?? null,
-    attemptLog: attempts.filter((a) => a.deliveryId === row.id).map(({ deliveryId: _, at, ...a }) => ({ ...a, at: at.toISOString() })),
-  }));
+    attemptLog: row.attemptLog.map(({ at, ...attempt }) => ({ ...attempt, at: at.toISOString() })),
+  };
 }
 
 /** One page of a subscription's deliveries, newest first, keyed by (created_at, id). */
-export async function deliveryPage(sql: Sql, subscriptionId: string, opts: { state?: string; limit: number; after?: { createdAt: Date; id: string } }): Promise<{ rows: Delivery[]; more: boolean }> {
-  const rows = await sql.query<DeliveryRow>(
-    `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
-     WHERE d.subscription_id = $1 AND ($2::text IS NULL OR d.state = $2)
-       AND ($3::timestamptz IS NULL OR (d.created_at, d.id) < ($3, $4::uuid))
-     ORDER BY d.created_at DESC, d.id DESC LIMIT $5`,
-    [subscriptionId, opts.state ?? null, opts.after?.createdAt ?? null, opts.after?.id ?? null, opts.limit + 1],
-  );
-  return { rows: await withAttempts(sql, rows.slice(0, opts.limit)), more: rows.length > opts.limit };
+export async function deliveryPage(
+  db: Db | Tx,
+  subscriptionId: string,
+  opts: { state?: DeliveryState | undefined; limit: number; after?: { createdAt: Date; id: string } | undefined },
+): Promise<{ rows: Delivery[]; more: boolean }> {
+  const { after } = opts;
+  // (created_at, id) < (after.createdAt, after.id)
+  const before = after && {
+    OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }],
+  };
+  const rows = await db.webhookDelivery.findMany({
+    where: { subscriptionId, state: opts.state, ...before },
+    select: DELIVERY_SELECT,
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: opts.limit + 1,
+  });
+  return { rows: rows.slice(0, opts.limit).map(toDelivery), more: rows.length > opts.limit };
 }
 
 export interface DeliverySummary extends Delivery {
@@ -118,15 +171,24 @@ export interface DeliverySummary extends Delivery {
 }
 
 /** Deliveries across accounts for support (the CLI), newest first. */
-export async function supportDeliveries(sql: Sql, opts: { state?: string; account?: string; limit: number }): Promise<DeliverySummary[]> {
-  const rows = await sql.query<DeliveryRow & { accountName: string; subscriptionId: string; url: string }>(
-    `SELECT ${DELIVERY_COLUMNS}, a.name AS "accountName", s.id AS "subscriptionId", s.url
-     FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
-       JOIN webhook_subscriptions s ON s.id = d.subscription_id JOIN accounts a ON a.id = s.account_id
-     WHERE ($1::text IS NULL OR d.state = $1) AND ($2::text IS NULL OR a.name = $2)
-     ORDER BY d.created_at DESC, d.id DESC LIMIT $3`,
-    [opts.state ?? null, opts.account ?? null, opts.limit],
-  );
-  const detailed = await withAttempts(sql, rows);
-  return detailed.map((d, i) => ({ ...d, accountName: rows[i]!.accountName, subscriptionId: rows[i]!.subscriptionId, url: rows[i]!.url }));
+export async function supportDeliveries(
+  db: Db | Tx,
+  opts: { state?: DeliveryState | undefined; account?: string | undefined; limit: number },
+): Promise<DeliverySummary[]> {
+  const account = opts.account === undefined ? {} : { subscription: { account: { name: opts.account } } };
+  const rows = await db.webhookDelivery.findMany({
+    where: { state: opts.state, ...account },
+    select: {
+      ...DELIVERY_SELECT,
+      subscription: { select: { id: true, url: true, account: { select: { name: true } } } },
+    },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: opts.limit,
+  });
+  return rows.map(({ subscription, ...row }) => ({
+    ...toDelivery(row),
+    accountName: subscription.account.name,
+    subscriptionId: subscription.id,
+    url: subscription.url,
+  }));
 }
