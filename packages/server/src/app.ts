@@ -1,4 +1,4 @@
-import { pgSql } from './db/sql.ts';
+import { createAuditService } from './audit/service.ts';
 import type { Infrastructure } from './infrastructure.ts';
 import type { Services } from './services.ts';
 import { createAttestationService } from './attestations/service.ts';
@@ -16,7 +16,7 @@ import type { UrlPolicy } from './webhooks/url-guard.ts';
 
 /** Builds every service from the opened infrastructure; nothing here listens, connects or reads the environment. */
 export function buildServices(infra: Infrastructure, opts: { webhookPolicy: UrlPolicy }): Services {
-  const { config, db, pool, clock, log, chain } = infra;
+  const { config, db, pool, sql, clock, log, chain } = infra;
   const signer = createOffchainSigner({
     privateKey: config.chain.relayerPrivateKey,
     domain: { name: 'EAS Attestation', version: chain.easVersion, chainId: chain.chainId, verifyingContract: chain.eas },
@@ -25,18 +25,13 @@ export function buildServices(infra: Infrastructure, opts: { webhookPolicy: UrlP
   const { webhookPolicy } = opts;
   const onchain = createOnchainSubmitter({ pool, clock, health: infra.chainHealth, chainId: chain.chainId, schemaUid: SCHEMA_UID, attester: chain.account.address });
   return {
-    config,
-    clock,
-    log,
-    db,
-    sql: pgSql(pool),
     rateLimiter: createRateLimiter(infra.windows, clock),
     idempotency: createIdempotencyService(pool, clock),
     keys: createKeyService(db, pool, clock),
     attestations: createAttestationService({ pool, clock, signer, chainId: chain.chainId, verifyBaseUrl: config.verifyBaseUrl, onchain, log }),
     revocations: createRevokeService({ pool, onchain }),
     webhooks: createWebhookService({ db, clock, policy: webhookPolicy }),
-    webhookPolicy,
+    audit: createAuditService({ db, sql, clock, log }),
     batches: createBatchService({ pool, clock, signer, onchain, chainId: chain.chainId, verifyBaseUrl: config.verifyBaseUrl }),
     health: createHealthService({
       database: async () => {

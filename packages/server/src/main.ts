@@ -99,7 +99,8 @@ async function startWorkerPart(infra: Infrastructure, webhookPolicy: UrlPolicy, 
 /** The API on PORT; returns its base URL as bound. */
 async function startApiPart(infra: Infrastructure, services: Services, proxyToken: string | undefined, stack: Teardown): Promise<string> {
   const { config, log } = infra;
-  const server = await listen(createApiHandler(services, { proxyToken }), config.port, config.host);
+  const handler = createApiHandler(services, { publicBaseUrl: config.publicBaseUrl, trustProxy: config.trustProxy, log, proxyToken });
+  const server = await listen(handler, config.port, config.host);
   stack.push(() => closeServer(server));
   const address = server.address();
   let apiUrl = config.publicBaseUrl;

@@ -6,7 +6,6 @@ import { shortCircuit } from './http/trpc-internals.ts';
 import './http/zod-messages.ts';
 import type { IdempotencyClaim } from './idempotency/service.ts';
 import type { AuthenticatedKey, KnownKeyFailure } from './keys/service.ts';
-import { recordAuthFailure, recordQuotaRefusal } from './audit/denials.ts';
 import type { Logger } from './log.ts';
 import type { Services } from './services.ts';
 
@@ -89,7 +88,7 @@ export const publicProcedure = t.procedure.use(async ({ ctx, next, path }) => {
 const authenticated = t.procedure.use(async ({ ctx, next, path }) => {
   const auth = await authenticateCaller(ctx, path);
   const result = await next({ ctx: { auth } });
-  if (!result.ok) await recordQuotaRefusal(ctx.services, auth, result.error, { ip: ctx.ip, requestId: ctx.requestId, procedure: path });
+  if (!result.ok) await ctx.services.audit.recordQuotaRefusal(auth, result.error, { ip: ctx.ip, requestId: ctx.requestId, procedure: path });
   return result;
 });
 
@@ -102,7 +101,7 @@ async function authenticateCaller(ctx: RequestContext, path: string): Promise<Au
   } catch (error) {
     // a failed authentication counts against the caller's IP bucket, which slows key guessing
     Object.assign(ctx.responseHeaders, await ctx.services.rateLimiter.forIp(ctx.ip));
-    if (knownKeyFailure) recordAuthFailure(ctx.services, knownKeyFailure, { ip: ctx.ip, requestId: ctx.requestId, procedure: path });
+    if (knownKeyFailure) ctx.services.audit.recordAuthFailure(knownKeyFailure, { ip: ctx.ip, requestId: ctx.requestId, procedure: path });
     throw error;
   }
   Object.assign(ctx.responseHeaders, await ctx.services.rateLimiter.forKey(auth.prefix, auth.tier));
@@ -120,6 +119,6 @@ export const authedProcedure = authenticated.use(inputRules).use(async ({ ctx, n
   const result = await next({ ctx: { idempotency: begun.claim as IdempotencyClaim | undefined } });
   if (begun.claim.completed) return result;
   if (!result.ok) await begun.release();
-  else await begun.claim.complete(ctx.services.sql, result.data);
+  else await begun.complete(result.data);
   return result;
 });

@@ -84,8 +84,8 @@ describe('the attestation page', () => {
     const onchain = await createAttestation(stack.svc, { type: 'human', content: `tampered on ${Math.random()}`, mode: 'onchain' });
     const offchain = await createAttestation(stack.svc, { type: 'human', content: `tampered off ${Math.random()}`, mode: 'offchain' }, onchain.key);
     const forged = `0x${'11'.repeat(32)}`;
-    await stack.svc.services.sql.query(`UPDATE attestations SET content_hash = $1 WHERE uid = $2`, [forged, onchain.created.uid]);
-    await stack.svc.services.sql.query(`UPDATE attestations SET type = 'ai' WHERE uid = $1`, [offchain.created.uid]);
+    await stack.svc.sql.query(`UPDATE attestations SET content_hash = $1 WHERE uid = $2`, [forged, onchain.created.uid]);
+    await stack.svc.sql.query(`UPDATE attestations SET type = 'ai' WHERE uid = $1`, [offchain.created.uid]);
     const page = await open(onchain.created.uid, 'onchain-mismatch');
     expect(await verdictOf(page)).toBe('mismatch');
     expect(await page.locator('[data-check="Content hash"]').getAttribute('class')).toBe('fail');

@@ -49,7 +49,7 @@ export async function startStack(opts: Partial<VerifyServerOptions> = {}): Promi
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const svc = await startTestService({ env: { VERIFY_BASE_URL: base } });
-  const attester = privateKeyToAccount(svc.services.config.chain.relayerPrivateKey).address;
+  const attester = privateKeyToAccount(svc.config.chain.relayerPrivateKey).address;
   try {
     const verify = await startApp(svc, attester, { port, ...opts });
     return { svc, verify, attester, stop: async () => void (await Promise.all([verify.stop(), svc.stop()])) };

@@ -3,7 +3,6 @@ import { authedProcedure, router } from '../trpc.ts';
 import { exportInput } from './contracts.ts';
 import { AuditExport } from './export.ts';
 import { auditEntryComponent, EXPORT_ERRORS, exportSuccessResponse } from './openapi.ts';
-import { openExport } from './service.ts';
 
 /**
  * The export is streamed: the procedure authenticates, validates and returns an AuditExport, a StreamedBody which
@@ -31,5 +30,5 @@ export const auditRouter = router({
     })
     .input(exportInput)
     .output(streamedExport)
-    .query(({ ctx, input }) => openExport(ctx.services, ctx.auth, input, ctx.accept)),
+    .query(({ ctx, input }) => ctx.services.audit.openExport(ctx.auth, input, ctx.accept)),
 });

@@ -1,8 +1,11 @@
 import type { Clock } from '../clock.ts';
+import type { Db } from '../db/prisma.ts';
 import type { Sql } from '../db/sql.ts';
 import { AppError } from '../errors.ts';
 import { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS, type ExportInput } from './contracts.ts';
 import { AuditExport, keysetPages } from './export.ts';
+import type { Logger } from '../log.ts';
+import { recordAuthFailure, recordQuotaRefusal, type CallerInfo } from './denials.ts';
 import { formatFromAccept } from './negotiate.ts';
 
 const DAY_MS = 86_400_000;
@@ -46,4 +49,20 @@ export function openExport(deps: { sql: Sql; clock: Clock }, auth: { accountId: 
     filename: exportFilename(auth.accountName, from, to, format),
     pages: keysetPages(deps.sql, { accountId: auth.accountId, from, to, action: input.action }),
   });
+}
+
+/** The audit log as procedures reach it: the export, and the entries of refused calls. */
+export interface AuditService {
+  openExport(auth: Parameters<typeof openExport>[1], input: ExportInput, accept: string | undefined): AuditExport;
+  recordAuthFailure(failure: Parameters<typeof recordAuthFailure>[1], caller: CallerInfo): void;
+  recordQuotaRefusal(auth: Parameters<typeof recordQuotaRefusal>[1], error: unknown, caller: CallerInfo): Promise<void>;
+}
+
+/** The audit service bound to the storage it reads and writes (procedures get no client of their own). */
+export function createAuditService(deps: { db: Db; sql: Sql; clock: Clock; log: Logger }): AuditService {
+  return {
+    openExport: (auth, input, accept) => openExport(deps, auth, input, accept),
+    recordAuthFailure: (failure, caller) => recordAuthFailure(deps, failure, caller),
+    recordQuotaRefusal: (auth, error, caller) => recordQuotaRefusal(deps, auth, error, caller),
+  };
 }

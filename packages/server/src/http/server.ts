@@ -28,14 +28,17 @@ function sendError(res: ServerResponse, error: unknown): void {
 }
 
 /** The API's request handler: the router's REST routes (as trpc-to-openapi describes them), /trpc, /openapi.json and /docs. */
-export function createApiHandler(services: Services, opts: { proxyToken?: string } = {}): (req: IncomingMessage, res: ServerResponse) => void {
-  const openApiJson = JSON.stringify(buildOpenApiDocument(appRouter, routes, { baseUrl: services.config.publicBaseUrl, version: '1.0.0' }));
+export function createApiHandler(
+  services: Services,
+  opts: { publicBaseUrl: string; trustProxy: boolean; log: Logger; proxyToken?: string | undefined },
+): (req: IncomingMessage, res: ServerResponse) => void {
+  const openApiJson = JSON.stringify(buildOpenApiDocument(appRouter, routes, { baseUrl: opts.publicBaseUrl, version: '1.0.0' }));
 
   const createContext = (req: IncomingMessage, requestId: string, log: Logger): RequestContext => ({
     services,
     requestId,
     log,
-    ip: clientIpOf(req, services.config.trustProxy, opts.proxyToken),
+    ip: clientIpOf(req, opts.trustProxy, opts.proxyToken),
     authorization: headerOf(req, 'authorization'),
     idempotencyKey: headerOf(req, 'idempotency-key'),
     accept: headerOf(req, 'accept'),
@@ -82,7 +85,7 @@ export function createApiHandler(services: Services, opts: { proxyToken?: string
     const started = performance.now();
     const requestId = requestIdOf(req);
     // every line logged while serving this request carries its id (docs/decisions.md, "API surface")
-    const log = services.log.child({ requestId });
+    const log = opts.log.child({ requestId });
     res.setHeader('X-Request-Id', requestId);
     res.setHeader('X-Content-Type-Options', 'nosniff');
     // a body this large is never read (DESIGN.md §7: it may be answered, 401 say, before it would be): no keep-alive

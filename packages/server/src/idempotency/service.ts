@@ -33,7 +33,10 @@ export interface GatedRequest extends RequestOrigin {
   idempotency?: IdempotencyClaim;
 }
 
-export type Begun = { kind: 'claimed'; claim: IdempotencyClaim; release(): Promise<void> } | { kind: 'replay'; body: unknown };
+/** A claim to run the request (its response stored by `complete` when no transaction of the procedure stored it), or a replay. */
+export type Begun =
+  | { kind: 'claimed'; claim: IdempotencyClaim; release(): Promise<void>; complete(body: unknown): Promise<void> }
+  | { kind: 'replay'; body: unknown };
 
 export type IdempotencyService = ReturnType<typeof createIdempotencyService>;
 
@@ -64,7 +67,7 @@ export function createIdempotencyService(pool: Pool, clock: Clock, opts: { waitM
         completed = true;
       },
     };
-    return { kind: 'claimed', claim: handle, release: () => release(db, apiKeyId, key) };
+    return { kind: 'claimed', claim: handle, release: () => release(db, apiKeyId, key), complete: (body) => handle.complete(db, body) };
   }
 
   return {

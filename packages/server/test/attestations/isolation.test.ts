@@ -18,16 +18,16 @@ const body = (contentHash: string) => ({ type: 'human', contentHash, contentType
 /** A fault only one member's row meets: PostgreSQL raises when that hash is inserted (this test's own database). */
 async function injectInsertFault(hash: string): Promise<() => Promise<void>> {
   const name = `fault_${randomUUID().replaceAll('-', '')}`;
-  await svc.services.sql.query(`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
+  await svc.sql.query(`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       IF NEW.content_hash = '${hash}' THEN RAISE EXCEPTION 'injected fault for %', NEW.content_hash; END IF;
       RETURN NEW;
     END $$`);
-  await svc.services.sql.query(`CREATE TRIGGER ${name} BEFORE INSERT ON attestations
+  await svc.sql.query(`CREATE TRIGGER ${name} BEFORE INSERT ON attestations
     FOR EACH ROW EXECUTE FUNCTION ${name}()`);
   return async () => {
-    await svc.services.sql.query(`DROP TRIGGER ${name} ON attestations`);
-    await svc.services.sql.query(`DROP FUNCTION ${name}()`);
+    await svc.sql.query(`DROP TRIGGER ${name} ON attestations`);
+    await svc.sql.query(`DROP FUNCTION ${name}()`);
   };
 }
 
@@ -51,7 +51,7 @@ describe('group commit: one member never fails another', () => {
     const uids = responses.map((r) => r.body.uid);
     // rows written by one transaction carry its id in xmin
     const text = `SELECT count(DISTINCT xmin::text)::int AS n FROM attestations WHERE uid = ANY($1)`;
-    const [transactions] = await svc.services.sql.query<{ n: number }>(text, [uids]);
+    const [transactions] = await svc.sql.query<{ n: number }>(text, [uids]);
     expect(transactions!.n).toBeLessThan(CLIENTS);
   });
 
@@ -74,15 +74,15 @@ describe('group commit: one member never fails another', () => {
     const innocent = responses.filter((_, i) => i !== guilty);
     expect(innocent.map((r) => r.status)).toEqual(innocent.map(() => 201));
     const uids = innocent.map((r) => r.body.uid as string);
-    const stored = await svc.services.sql.query(`SELECT uid FROM attestations WHERE uid = ANY($1)`, [uids]);
+    const stored = await svc.sql.query(`SELECT uid FROM attestations WHERE uid = ANY($1)`, [uids]);
     expect(stored).toHaveLength(CLIENTS - 1);
     const resources = uids.map((u) => `attestation:${u}`);
-    const audited = await svc.services.sql.query(
+    const audited = await svc.sql.query(
       `SELECT 1 FROM audit_entries WHERE resource = ANY($1) AND action = 'attestation.created'`,
       [resources],
     );
     expect(audited).toHaveLength(CLIENTS - 1);
-    const none = await svc.services.sql.query(`SELECT 1 FROM attestations WHERE content_hash = $1`, [hashes[guilty]]);
+    const none = await svc.sql.query(`SELECT 1 FROM attestations WHERE content_hash = $1`, [hashes[guilty]]);
     expect(none).toHaveLength(0);
 
     // the idempotency claims: completed for the stored ones (a replay, no second row), released for the failed one

@@ -11,7 +11,7 @@ let eas: EAS;
 
 beforeAll(async () => {
   svc = await startTestService({ env: { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' } });
-  const chain = svc.services.config.chain;
+  const chain = svc.config.chain;
   provider = new JsonRpcProvider(chain.rpcUrl, undefined, { staticNetwork: true });
   eas = new EAS(chain.easAddress!);
   eas.connect(provider as never);

@@ -12,7 +12,7 @@ afterAll(() => svc?.stop());
 const offchain = { type: 'human', content: 'completeness', contentType: 'text/plain', mode: 'offchain' };
 
 async function entriesOf(accountId: string, action: string) {
-  return svc.services.sql.query<any>(`SELECT * FROM audit_entries WHERE account_id = $1::uuid AND action = $2 ORDER BY id`, [accountId, action]);
+  return svc.sql.query<any>(`SELECT * FROM audit_entries WHERE account_id = $1::uuid AND action = $2 ORDER BY id`, [accountId, action]);
 }
 
 describe('auth.failed: failed authentications of a key that exists', () => {
@@ -43,11 +43,11 @@ describe('auth.failed: failed authentications of a key that exists', () => {
   });
 
   it('records nothing for an unknown prefix or a malformed key (there is no account to record it in)', async () => {
-    const before = (await svc.services.sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM audit_entries WHERE action = 'auth.failed'`))[0]!.n;
+    const before = (await svc.sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM audit_entries WHERE action = 'auth.failed'`))[0]!.n;
     await call(svc.url, 'POST', '/v1/attestations', { key: `svc_pro_${'a'.repeat(12)}_${'b'.repeat(32)}`, body: offchain });
     await call(svc.url, 'POST', '/v1/attestations', { key: 'not-a-key', body: offchain });
     await new Promise((r) => setTimeout(r, 300));
-    const after = (await svc.services.sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM audit_entries WHERE action = 'auth.failed'`))[0]!.n;
+    const after = (await svc.sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM audit_entries WHERE action = 'auth.failed'`))[0]!.n;
     expect(after).toBe(before);
   });
 });

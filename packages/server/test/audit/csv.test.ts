@@ -37,7 +37,7 @@ describe('CSV cells', () => {
   it('renders the same in PostgreSQL as in TypeScript, and reads back to the value with a standard parser', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.option(cellText, { nil: null }), { minLength: 1, maxLength: 30 }), async (values) => {
-        const rows = await svc.services.sql.query<{ cell: string }>(`SELECT ${csvCellSql('v')} AS cell FROM unnest($1::text[]) WITH ORDINALITY AS t(v, i) ORDER BY i`, [values]);
+        const rows = await svc.sql.query<{ cell: string }>(`SELECT ${csvCellSql('v')} AS cell FROM unnest($1::text[]) WITH ORDINALITY AS t(v, i) ORDER BY i`, [values]);
         expect(rows.map((r) => r.cell)).toEqual(values.map(csvField));
         const [record] = parse(`${values.map(csvField).join(',')}\r\n`, { relax_column_count: true }) as string[][];
         expect(record!.map(unescapeCsvCell)).toEqual(values.map((v) => v ?? ''));

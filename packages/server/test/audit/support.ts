@@ -60,7 +60,7 @@ export function recomputeChain(rows: any[]): { hashesMatch: boolean; linked: boo
 }
 
 export async function accountIdOf(svc: TestService, account: string): Promise<string> {
-  const [row] = await svc.services.sql.query<{ id: string }>(`SELECT id::text AS id FROM accounts WHERE name = $1`, [account]);
+  const [row] = await svc.sql.query<{ id: string }>(`SELECT id::text AS id FROM accounts WHERE name = $1`, [account]);
   return row!.id;
 }
 
@@ -81,7 +81,7 @@ export async function appendEntries(svc: TestService, accountId: string, entries
 
 /** Actions of an account's audit log straight from the table, in chain order. */
 export async function actionsInTable(svc: TestService, accountId: string): Promise<string[]> {
-  const rows = await svc.services.sql.query<{ action: string }>(`SELECT action FROM audit_entries WHERE account_id = $1::uuid ORDER BY id`, [accountId]);
+  const rows = await svc.sql.query<{ action: string }>(`SELECT action FROM audit_entries WHERE account_id = $1::uuid ORDER BY id`, [accountId]);
   return rows.map((r) => r.action);
 }
 

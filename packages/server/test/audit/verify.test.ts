@@ -19,11 +19,11 @@ async function auditedAccount(): Promise<{ account: string; ids: string[] }> {
     const res = await call(svc.url, 'POST', '/v1/attestations', { key, body: { type: 'human', content: `v${i}`, contentType: 'text/plain', mode: 'offchain' } });
     expect(res.status).toBe(201);
   }
-  const rows = await svc.services.sql.query<{ id: string }>(`SELECT id::text AS id FROM audit_entries WHERE account_id = $1::uuid ORDER BY id`, [await accountIdOf(svc, account)]);
+  const rows = await svc.sql.query<{ id: string }>(`SELECT id::text AS id FROM audit_entries WHERE account_id = $1::uuid ORDER BY id`, [await accountIdOf(svc, account)]);
   return { account, ids: rows.map((r) => r.id) };
 }
 
-const sql = (text: string, values: unknown[]) => svc.services.sql.query(text, values);
+const sql = (text: string, values: unknown[]) => svc.sql.query(text, values);
 
 describe('attestation-service audit verify', () => {
   it('reports every chain intact, and exits 0', async () => {

@@ -34,10 +34,10 @@ describe('when the chain goes away', () => {
     expect(res).toMatchObject({ status: 503, body: { code: 'CHAIN_UNAVAILABLE' } });
     expect(res.headers.get('retry-after')).toBeTruthy();
 
-    const [usage] = await svc.services.sql.query<{ onchain_used: number }>(`SELECT onchain_used FROM monthly_usage m JOIN api_keys k ON k.id = m.api_key_id WHERE k.prefix = $1`, [prefix]);
+    const [usage] = await svc.sql.query<{ onchain_used: number }>(`SELECT onchain_used FROM monthly_usage m JOIN api_keys k ON k.id = m.api_key_id WHERE k.prefix = $1`, [prefix]);
     expect(usage!.onchain_used).toBe(1);
     // nothing is left pending or readable: a request that reached the relayer before the probe noticed is kept as `failed`, with no uid
-    const rows = await svc.services.sql.query<{ status: string; uid: string | null }>(`SELECT a.status, a.uid FROM attestations a JOIN api_keys k ON k.id = a.api_key_id WHERE k.prefix = $1 AND a.status <> 'confirmed'`, [prefix]);
+    const rows = await svc.sql.query<{ status: string; uid: string | null }>(`SELECT a.status, a.uid FROM attestations a JOIN api_keys k ON k.id = a.api_key_id WHERE k.prefix = $1 AND a.status <> 'confirmed'`, [prefix]);
     for (const row of rows) expect(row).toEqual({ status: 'failed', uid: null });
 
     const offchain = await call(svc.url, 'POST', '/v1/attestations', { key, body: body('offchain') });
@@ -61,7 +61,7 @@ describe('when the relayer runs out of funds', () => {
       const { key: apiKey, prefix } = await poor.createKey('pro');
       const res = await call(poor.url, 'POST', '/v1/attestations', { key: apiKey, body: body() });
       expect(res).toMatchObject({ status: 503, body: { code: 'CHAIN_UNAVAILABLE', message: expect.stringContaining('out of funds') } });
-      const rows = await poor.services.sql.query(`SELECT 1 FROM monthly_usage m JOIN api_keys k ON k.id = m.api_key_id WHERE k.prefix = $1 AND m.onchain_used > 0`, [prefix]);
+      const rows = await poor.sql.query(`SELECT 1 FROM monthly_usage m JOIN api_keys k ON k.id = m.api_key_id WHERE k.prefix = $1 AND m.onchain_used > 0`, [prefix]);
       expect(rows).toEqual([]);
     } finally {
       await poor.stop();

@@ -38,14 +38,14 @@ function faultOnFirstSend(fault: Fault): () => boolean {
 }
 
 async function relayerNonce(): Promise<number> {
-  const [row] = await svc.services.sql.query<{ n: string }>(`SELECT count(*) AS n FROM relay_transactions WHERE status = 'mined'`);
+  const [row] = await svc.sql.query<{ n: string }>(`SELECT count(*) AS n FROM relay_transactions WHERE status = 'mined'`);
   return Number(row!.n);
 }
 
 async function createOnce(label: string) {
   const content = `${label} ${Math.random()}`;
   const res = await call(svc.url, 'POST', '/v1/attestations', { key, body: { type: 'human', content, contentType: 'text/plain' } });
-  const rows = await svc.services.sql.query<{ status: string; uid: string | null }>(
+  const rows = await svc.sql.query<{ status: string; uid: string | null }>(
     `SELECT status, uid FROM attestations WHERE content_hash = encode(sha256(convert_to($1, 'UTF8')), 'hex') OR content_hash = '0x' || encode(sha256(convert_to($1, 'UTF8')), 'hex')`,
     [content],
   );

@@ -31,7 +31,7 @@ const offchain = (overrides: Record<string, unknown> = {}) => ({
 async function footprint(account: string): Promise<number[]> {
   const count = async (table: string) => {
     const text = `SELECT count(*)::int AS n FROM ${table} t JOIN accounts a ON a.id = t.account_id WHERE a.name = $1`;
-    const [row] = await svc.services.sql.query<{ n: number }>(text, [account]);
+    const [row] = await svc.sql.query<{ n: number }>(text, [account]);
     return row!.n;
   };
   return [await count('attestations'), await count('webhook_subscriptions'), await count('audit_entries')];

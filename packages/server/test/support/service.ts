@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { privateKeyToAccount } from 'viem/accounts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import type { Sql } from '../../src/db/sql.ts';
 import type { Clock } from '../../src/clock.ts';
 import { startService, type RunningService } from '../../src/main.ts';
 import type { Tier } from '../../src/keys/format.ts';
@@ -12,6 +13,9 @@ import './provided.ts';
 
 export interface TestService extends RunningService {
   url: string;
+  /** The service's database, for tests that read or seed rows (procedures never get it: services hold no client). */
+  sql: Sql;
+  config: Config;
   /** A fresh key of its own account (each test seeds its own tenant). */
   createKey(tier?: Tier, account?: string): Promise<{ key: string; prefix: string; account: string }>;
   /** Marks `used` on-chain attestations as spent this UTC month by the key with this prefix. */
@@ -41,13 +45,15 @@ export async function startTestService(opts: { env?: Record<string, string>; clo
   return {
     ...service,
     url: service.apiUrl,
+    sql: service.infrastructure.sql,
+    config: service.infrastructure.config,
     async createKey(tier = 'free', account) {
       const name = account ?? `acct-${process.pid}-${++accountSeq}-${Math.random().toString(36).slice(2, 8)}`;
       const created = await service.services.keys.create({ tier, account: name });
       return { key: created.key, prefix: created.prefix, account: name };
     },
     async chargeQuota(prefix, used) {
-      await service.services.sql.query(
+      await service.infrastructure.sql.query(
         `INSERT INTO monthly_usage (api_key_id, period, onchain_used) SELECT id, to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM'), $2 FROM api_keys WHERE prefix = $1`,
         [prefix, used],
       );

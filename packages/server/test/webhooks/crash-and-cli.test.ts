@@ -60,7 +60,7 @@ describe('webhook workers', () => {
     child = worker();
     const deadline = Date.now() + 60_000;
     for (;;) {
-      const [{ done }] = (await svc.services.sql.query<{ done: number }>(`SELECT count(*)::int AS done FROM webhook_deliveries WHERE subscription_id = $1 AND state = 'completed'`, [subscriptionId])) as [{ done: number }];
+      const [{ done }] = (await svc.sql.query<{ done: number }>(`SELECT count(*)::int AS done FROM webhook_deliveries WHERE subscription_id = $1 AND state = 'completed'`, [subscriptionId])) as [{ done: number }];
       if (done === 20) break;
       if (Date.now() > deadline) throw new Error(`only ${done} of 20 deliveries completed`);
       await new Promise((r) => setTimeout(r, 250));
@@ -75,9 +75,9 @@ describe('webhook workers', () => {
     let failing = true;
     const { key, account, receiver, subscriptionId } = await subscribe(() => ({ status: failing ? 500 : 200 }));
     await attest(key);
-    const [row] = await svc.services.sql.query<{ id: string }>(`SELECT id FROM webhook_deliveries WHERE subscription_id = $1`, [subscriptionId]);
+    const [row] = await svc.sql.query<{ id: string }>(`SELECT id FROM webhook_deliveries WHERE subscription_id = $1`, [subscriptionId]);
     // five failed attempts, as the worker would have recorded them by now
-    await svc.services.sql.query(`UPDATE webhook_deliveries SET state = 'dead', attempts = 5, last_status = 500, last_error = 'receiver answered 500', next_attempt_at = NULL WHERE id = $1`, [row!.id]);
+    await svc.sql.query(`UPDATE webhook_deliveries SET state = 'dead', attempts = 5, last_status = 500, last_error = 'receiver answered 500', next_attempt_at = NULL WHERE id = $1`, [row!.id]);
 
     const listed = await cli('deliveries', 'list', '--state', 'dead', '--account', account, '--json');
     expect(listed.code).toBe(0);
@@ -94,7 +94,7 @@ describe('webhook workers', () => {
     const [delivered] = await receiver.waitFor(1, 30_000);
     expect(delivered!.headers['x-service-delivery']).toBe(row!.id);
     child.kill('SIGTERM');
-    const audit = await svc.services.sql.query<{ action: string }>(`SELECT action FROM audit_entries WHERE resource = $1`, [`webhook_delivery:${row!.id}`]);
+    const audit = await svc.sql.query<{ action: string }>(`SELECT action FROM audit_entries WHERE resource = $1`, [`webhook_delivery:${row!.id}`]);
     expect(audit.map((a) => a.action)).toEqual(['webhook_delivery.replayed']);
 
     const again = await cli('deliveries', 'replay', row!.id);

@@ -40,7 +40,7 @@ async function attest(key: string): Promise<string> {
 async function recorded(subscriptionId: string, attempts: number, count = 1) {
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const rows = await svc.services.sql.query<{ id: string; state: string; attempts: number; last_status: number | null; last_error: string | null }>(
+    const rows = await svc.sql.query<{ id: string; state: string; attempts: number; last_status: number | null; last_error: string | null }>(
       `SELECT id, state, attempts, last_status, last_error FROM webhook_deliveries WHERE subscription_id = $1 AND lease_until IS NULL ORDER BY created_at`,
       [subscriptionId],
     );
@@ -53,7 +53,7 @@ async function recorded(subscriptionId: string, attempts: number, count = 1) {
 /** Moves the clock and wakes what became due (the worker's own sweep does this every 10 s). */
 async function advance(ms: number): Promise<void> {
   clock.advance(ms);
-  await sweepDeliveries(svc.services.sql, clock, 0);
+  await sweepDeliveries(svc.sql, clock, 0);
 }
 
 const quiet = (ms = 400) => new Promise((r) => setTimeout(r, ms));
@@ -124,7 +124,7 @@ describe('webhook delivery', () => {
     await advance(24 * 60 * MINUTE);
     await quiet();
     expect(receiver.received).toHaveLength(5);
-    const audit = await svc.services.sql.query<{ action: string; resource: string }>(`SELECT action, resource FROM audit_entries WHERE resource = $1`, [`webhook_delivery:${row!.id}`]);
+    const audit = await svc.sql.query<{ action: string; resource: string }>(`SELECT action, resource FROM audit_entries WHERE resource = $1`, [`webhook_delivery:${row!.id}`]);
     expect(audit).toEqual([{ action: 'webhook_delivery.dead', resource: `webhook_delivery:${row!.id}` }]);
     const dead = await call(svc.url, 'GET', `/v1/webhooks/${subscription.id}/deliveries?state=dead`, { key });
     expect(dead.body.data.map((d: { id: string }) => d.id)).toEqual([row!.id]);
@@ -152,7 +152,7 @@ describe('webhook delivery', () => {
     await attest(key);
     await quiet(800);
     expect(receiver.received).toHaveLength(3);
-    const states = await svc.services.sql.query<{ state: string }>(`SELECT state FROM webhook_deliveries WHERE subscription_id = $1`, [subscription.id]);
+    const states = await svc.sql.query<{ state: string }>(`SELECT state FROM webhook_deliveries WHERE subscription_id = $1`, [subscription.id]);
     expect(states.map((s) => s.state)).toEqual(['dropped', 'dropped', 'dropped']);
   });
 });

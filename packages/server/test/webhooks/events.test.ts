@@ -84,7 +84,7 @@ describe('events', () => {
     const { key, received } = await account(['attestation.created']);
     const created = await call(svc.url, 'POST', '/v1/attestations', { key, body: item('offchain') });
     await received(1);
-    const [row] = await svc.services.sql.query<{ event_at: Date; created_at: Date; uid: string }>(
+    const [row] = await svc.sql.query<{ event_at: Date; created_at: Date; uid: string }>(
       `SELECT e.created_at AS event_at, a.created_at, a.uid FROM webhook_events e JOIN attestations a ON e.body::jsonb -> 'data' ->> 'uid' = a.uid WHERE a.uid = $1`,
       [created.body.uid],
     );

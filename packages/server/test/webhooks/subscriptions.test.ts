@@ -34,14 +34,14 @@ describe('webhook subscriptions', () => {
     expect(list.status).toBe(200);
     expect(list.body).toEqual({ data: [{ id: created.body.id, url: HOOK, events: ['attestation.created', 'batch.completed'], createdAt: created.body.createdAt }] });
     expect(JSON.stringify(list.body)).not.toContain(created.body.secret);
-    const stored = await svc.services.sql.query(`SELECT * FROM webhook_subscriptions WHERE id = $1`, [created.body.id]);
+    const stored = await svc.sql.query(`SELECT * FROM webhook_subscriptions WHERE id = $1`, [created.body.id]);
     expect(stored).toHaveLength(1);
     const deleted = await call(svc.url, 'DELETE', `/v1/webhooks/${created.body.id}`, { key });
     expect(deleted.status).toBe(204);
     expect(deleted.body).toBeUndefined();
     expect((await call(svc.url, 'GET', '/v1/webhooks', { key })).body).toEqual({ data: [] });
     expect((await call(svc.url, 'DELETE', `/v1/webhooks/${created.body.id}`, { key })).status).toBe(404);
-    const audit = await svc.services.sql.query<{ action: string }>(`SELECT action FROM audit_entries WHERE resource = $1 ORDER BY id`, [`webhook:${created.body.id}`]);
+    const audit = await svc.sql.query<{ action: string }>(`SELECT action FROM audit_entries WHERE resource = $1 ORDER BY id`, [`webhook:${created.body.id}`]);
     expect(audit.map((a) => a.action)).toEqual(['webhook.subscribed', 'webhook.deleted']);
   });
 
@@ -178,10 +178,10 @@ describe('webhook subscriptions', () => {
       const created = await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url: HOOK, events: ['attestation.created'] } });
       const copy = `INSERT INTO webhook_subscriptions (id, account_id, url, events, secret, created_at)
         SELECT gen_random_uuid(), account_id, url, events, secret, created_at FROM webhook_subscriptions WHERE id = $1`;
-      const error = await svc.services.sql.query(copy, [created.body.id]).then(() => undefined, (e: unknown) => e);
+      const error = await svc.sql.query(copy, [created.body.id]).then(() => undefined, (e: unknown) => e);
       expect(isUrlTaken(error)).toBe(true);
-      await svc.services.sql.query(`UPDATE webhook_subscriptions SET deleted_at = now() WHERE id = $1`, [created.body.id]);
-      await svc.services.sql.query(copy, [created.body.id]); // deleted rows do not count
+      await svc.sql.query(`UPDATE webhook_subscriptions SET deleted_at = now() WHERE id = $1`, [created.body.id]);
+      await svc.sql.query(copy, [created.body.id]); // deleted rows do not count
     });
   });
 });
