@@ -34,8 +34,9 @@ export function buildServices(infra: Infrastructure, opts: { webhookPolicy: UrlP
     audit: createAuditService({ db, sql, clock, log }),
     batches: createBatchService({ pool, clock, signer, onchain, chainId: chain.chainId, verifyBaseUrl: config.verifyBaseUrl }),
     health: createHealthService({
+      // both pools answer: the pg pool serves the hot paths, Prisma's the cold ones (docs/decisions.md, "Persistence")
       database: async () => {
-        await pool.query('SELECT 1');
+        await Promise.all([pool.query('SELECT 1'), db.$queryRaw`SELECT 1`]);
       },
       ...infra.readiness,
     }),

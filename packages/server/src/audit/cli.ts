@@ -15,8 +15,8 @@ function line(report: ChainReport): string {
  */
 export async function auditCommand(withInfrastructure: WithInfrastructure, args: string[], flags: { account?: string | undefined; json?: boolean | undefined }): Promise<boolean> {
   if (args[0] !== 'verify') throw new UsageError(`unknown audit command: ${args[0] ?? '(none)'}`);
-  return withInfrastructure(async ({ sql }) => {
-    const reports = await verifyChains(sql, flags.account);
+  return withInfrastructure(async ({ db }) => {
+    const reports = await verifyChains(db, flags.account);
     for (const report of reports) {
       const { broken, ...rest } = report;
       console.log(flags.json ? JSON.stringify({ ...rest, intact: !broken, brokenAt: broken?.entryId ?? null, reason: broken?.reason ?? null }) : line(report));

@@ -1,14 +1,15 @@
+import type { Db } from '../db/prisma.ts';
+import type { Prisma } from '../db/rows.ts';
 import type { Sql } from '../db/sql.ts';
 import type { AuditFields } from './chain.ts';
-import type { AuditEntry, ExportFormat } from './contracts.ts';
+import type { ExportFormat } from './contracts.ts';
 import { csvCellSql } from './csv.ts';
 
-/** An audit_entries row as the queries below return it: an exported entry whose `at` is still a Date. */
-export type AuditRow = Omit<AuditEntry, 'at'> & { at: Date };
+// The export (and the append, log.ts) are hot and raw SQL; the chain walk of `audit verify` is a CLI's cold read on
+// Prisma (docs/decisions.md, "Persistence: which path is which").
 
-// `id` is selected as text (a bigint); ORDER BY must name the table's column, not this text alias
-const COLUMNS = `id::text AS id, account_id::text AS "accountId", at, action, actor_key_prefix AS "actorKeyPrefix", resource, outcome, ip,
-  request_id AS "requestId", details, prev_hash AS "prevHash", hash`;
+/** An audit_entries row as `audit verify` reads it, its bigint id as text (the id a report names). */
+export type AuditRow = Omit<Prisma.AuditEntryModel, 'id'> & { id: string };
 
 /** What the hash covers, read back from a row. */
 export function toFields(row: AuditRow): AuditFields {
@@ -21,7 +22,7 @@ export function toFields(row: AuditRow): AuditFields {
     outcome: row.outcome as AuditFields['outcome'],
     ip: row.ip,
     requestId: row.requestId,
-    details: row.details,
+    details: row.details as AuditFields['details'], // written from AuditFields, so always an object
   };
 }
 
@@ -85,8 +86,13 @@ export function exportPage(sql: Sql, query: ExportQuery, format: ExportFormat, a
 }
 
 /** One keyset page of an account's whole chain, in chain order. */
-export function chainPage(sql: Sql, accountId: string, afterId: string, limit: number): Promise<AuditRow[]> {
-  return sql.query<AuditRow>(`SELECT ${COLUMNS} FROM audit_entries WHERE account_id = $1::uuid AND id > $2::bigint ORDER BY audit_entries.id LIMIT $3`, [accountId, afterId, limit]);
+export async function chainPage(db: Db, accountId: string, afterId: string, limit: number): Promise<AuditRow[]> {
+  const rows = await db.auditEntry.findMany({
+    where: { accountId, id: { gt: BigInt(afterId) } },
+    orderBy: { id: 'asc' },
+    take: limit,
+  });
+  return rows.map((row) => ({ ...row, id: row.id.toString() }));
 }
 
 export interface ChainHead {
@@ -97,11 +103,16 @@ export interface ChainHead {
 }
 
 /** Accounts (all, or the one named) with their recorded chain head, if they have a chain. */
-export function chainHeads(sql: Sql, accountName?: string): Promise<ChainHead[]> {
-  return sql.query<ChainHead>(
-    `SELECT a.id::text AS "accountId", a.name AS "accountName", c.head_hash AS "headHash", COALESCE(c.length, 0)::float8 AS length
-     FROM accounts a LEFT JOIN audit_chains c ON c.account_id = a.id
-     WHERE $1::text IS NULL OR a.name = $1 ORDER BY a.name`,
-    [accountName ?? null],
-  );
+export async function chainHeads(db: Db, accountName?: string): Promise<ChainHead[]> {
+  const accounts = await db.account.findMany({
+    where: accountName === undefined ? {} : { name: accountName },
+    select: { id: true, name: true, auditChain: { select: { headHash: true, length: true } } },
+    orderBy: { name: 'asc' },
+  });
+  return accounts.map((a) => ({
+    accountId: a.id,
+    accountName: a.name,
+    headHash: a.auditChain?.headHash ?? null,
+    length: Number(a.auditChain?.length ?? 0),
+  }));
 }

@@ -1,4 +1,4 @@
-import type { Sql } from '../db/sql.ts';
+import type { Db } from '../db/prisma.ts';
 import { entryHash, GENESIS_HASH } from './chain.ts';
 import { chainHeads, chainPage, toFields, type ChainHead } from './store.ts';
 
@@ -25,14 +25,14 @@ export interface ChainReport {
  * before it (one removed, inserted or reordered), or a recorded head (audit_chains) that the last entry does not
  * reach (entries removed from the end). Reads keyset pages, so memory stays flat whatever the length.
  */
-export async function verifyChain(sql: Sql, account: ChainHead): Promise<ChainReport> {
+export async function verifyChain(db: Db, account: ChainHead): Promise<ChainReport> {
   const report = (entries: number, head: string, broken: BrokenLink | null): ChainReport => ({ account: account.accountName, accountId: account.accountId, entries, head, broken });
   let prev = GENESIS_HASH;
   let prevId: string | null = null;
   let count = 0;
   let after = '0';
   for (;;) {
-    const rows = await chainPage(sql, account.accountId, after, PAGE_ROWS);
+    const rows = await chainPage(db, account.accountId, after, PAGE_ROWS);
     for (const row of rows) {
       if (row.prevHash !== prev) {
         const expected = prevId === null ? 'the genesis hash (it should be the first entry)' : `the hash of entry ${prevId}`;
@@ -60,10 +60,10 @@ export async function verifyChain(sql: Sql, account: ChainHead): Promise<ChainRe
 }
 
 /** Verifies every account's chain, or the named account's; throws when no account has that name. */
-export async function verifyChains(sql: Sql, accountName?: string): Promise<ChainReport[]> {
-  const accounts = await chainHeads(sql, accountName);
+export async function verifyChains(db: Db, accountName?: string): Promise<ChainReport[]> {
+  const accounts = await chainHeads(db, accountName);
   if (accountName !== undefined && accounts.length === 0) throw new Error(`no account named ${accountName}`);
   const reports: ChainReport[] = [];
-  for (const account of accounts) reports.push(await verifyChain(sql, account));
+  for (const account of accounts) reports.push(await verifyChain(db, account));
   return reports;
 }
