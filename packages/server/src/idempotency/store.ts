@@ -1,12 +1,13 @@
+import type { PgSnakeRow, Prisma } from '../db/rows.ts';
 import type { Sql } from '../db/sql.ts';
 
-export interface IdempotencyRow {
-  request_hash: string;
-  response_status: number | null;
-  response_body: unknown;
-  created_at: Date;
-  expires_at: Date;
-}
+// Raw SQL: every POST with an Idempotency-Key claims and completes here (docs/decisions.md, "Persistence").
+
+/** An idempotency_records row as find() reads it (column names as stored; types from the Prisma model). */
+export type IdempotencyRow = Pick<
+  PgSnakeRow<Prisma.IdempotencyRecordModel>,
+  'request_hash' | 'response_status' | 'response_body' | 'created_at' | 'expires_at'
+>;
 
 /** Claims (key, Idempotency-Key) for a new request; false when a record is already there. */
 export async function claim(sql: Sql, apiKeyId: string, key: string, requestHash: string, now: Date, expiresAt: Date): Promise<boolean> {

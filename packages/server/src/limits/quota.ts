@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.ts';
+import type { PgSnakeRow, Prisma } from '../db/rows.ts';
 import type { Sql } from '../db/sql.ts';
 import { AppError } from '../errors.ts';
 import type { Tier } from '../keys/format.ts';
@@ -33,6 +34,9 @@ export function quotaExceeded(tier: Tier, used: number, limit: number, resetsAt:
   );
 }
 
+/** What the counter statements return (raw SQL: every on-chain create reserves here). */
+type UsageRow = Pick<PgSnakeRow<Prisma.MonthlyUsageModel>, 'onchain_used'>;
+
 export interface Reservation {
   period: string;
   count: number;
@@ -48,7 +52,7 @@ export async function reserveOnchainQuota(sql: Sql, clock: Clock, key: { keyId: 
   const period = periodOf(now);
   const limit = ONCHAIN_MONTHLY_QUOTA[key.tier];
   const cap = Number.isFinite(limit) ? limit : 2_147_483_647;
-  const rows = count > cap ? [] : await sql.query<{ onchain_used: number }>(
+  const rows = count > cap ? [] : await sql.query<UsageRow>(
     `INSERT INTO monthly_usage (api_key_id, period, onchain_used) VALUES ($1::uuid, $2, $3)
      ON CONFLICT (api_key_id, period) DO UPDATE SET onchain_used = monthly_usage.onchain_used + EXCLUDED.onchain_used
      WHERE monthly_usage.onchain_used + EXCLUDED.onchain_used <= $4
@@ -56,7 +60,7 @@ export async function reserveOnchainQuota(sql: Sql, clock: Clock, key: { keyId: 
     [key.keyId, period, count, cap],
   );
   if (rows.length === 1) return { period, count };
-  const [current] = await sql.query<{ onchain_used: number }>(`SELECT onchain_used FROM monthly_usage WHERE api_key_id = $1::uuid AND period = $2`, [key.keyId, period]);
+  const [current] = await sql.query<UsageRow>(`SELECT onchain_used FROM monthly_usage WHERE api_key_id = $1::uuid AND period = $2`, [key.keyId, period]);
   throw quotaExceeded(key.tier, current?.onchain_used ?? 0, limit, resetsAtOf(now), count);
 }
 
@@ -68,6 +72,6 @@ export async function releaseOnchainQuota(sql: Sql, keyId: string, reservation: 
 /** What a key has used of its on-chain quota this month. */
 export async function onchainUsage(sql: Sql, clock: Clock, key: { keyId: string; tier: Tier }): Promise<{ used: number; limit: number; resetsAt: number }> {
   const now = clock.now();
-  const [row] = await sql.query<{ onchain_used: number }>(`SELECT onchain_used FROM monthly_usage WHERE api_key_id = $1::uuid AND period = $2`, [key.keyId, periodOf(now)]);
+  const [row] = await sql.query<UsageRow>(`SELECT onchain_used FROM monthly_usage WHERE api_key_id = $1::uuid AND period = $2`, [key.keyId, periodOf(now)]);
   return { used: row?.onchain_used ?? 0, limit: ONCHAIN_MONTHLY_QUOTA[key.tier], resetsAt: resetsAtOf(now) };
 }

@@ -1,29 +1,39 @@
 import { auditEntry } from '../audit/entry.ts';
 import { appendAuditEntries } from '../audit/log.ts';
 import { batched } from '../db/batch.ts';
+import type { Prisma } from '../db/rows.ts';
 import { inTransaction, type Pool, type Sql } from '../db/sql.ts';
 import type { Logger } from '../log.ts';
+import type { DeliveryState } from './contracts.ts';
 import { enqueueDeliveries } from './outbox.ts';
 import type { AttemptResult } from './post.ts';
 
 /** Attempts per round: the fifth failure makes a delivery dead. */
 export const MAX_ATTEMPTS = 5;
 
-/** A delivery whose lease this worker holds: what its attempt needs. */
-export interface Claimed {
-  id: string;
-  accountId: string;
-  subscriptionId: string;
-  eventId: string;
-  attempts: number;
-  url: string;
-  secret: string;
-  type: string;
-  body: string;
-}
+// Raw SQL: claims and attempts are the delivery pipeline's hot path (docs/decisions.md, "Persistence"); the row
+// types come from Prisma's models.
 
-/** What an attempt's outcome makes of its delivery. */
-export function nextState(attemptsMade: number, ok: boolean, at: number, retryDelaysMs: number[]): { state: 'completed' | 'dead' | 'pending'; nextAttemptAt: number | null } {
+/** A delivery whose lease this worker holds: what its attempt needs (its subscription's and event's columns too). */
+export type Claimed = Pick<Prisma.WebhookDeliveryModel, 'id' | 'subscriptionId' | 'eventId' | 'attempts'>
+  & Pick<Prisma.WebhookSubscriptionModel, 'accountId' | 'url' | 'secret'>
+  & Pick<Prisma.WebhookEventModel, 'type' | 'body'>;
+
+/** A claim's answer for one requested id: the claimed columns, or the delivery's state when it was not claimed. */
+type ClaimRow = Partial<Claimed> & {
+  requested: string;
+  state: DeliveryState | null;
+  nextAttemptAt: Prisma.WebhookDeliveryModel['nextAttemptAt'];
+  leased: boolean | null;
+};
+
+/** What an attempt's outcome makes of its delivery (never `dropped`: only a deletion drops). */
+export function nextState(
+  attemptsMade: number,
+  ok: boolean,
+  at: number,
+  retryDelaysMs: number[],
+): { state: Exclude<DeliveryState, 'dropped'>; nextAttemptAt: number | null } {
   if (ok) return { state: 'completed', nextAttemptAt: null };
   if (attemptsMade >= MAX_ATTEMPTS) return { state: 'dead', nextAttemptAt: null };
   return { state: 'pending', nextAttemptAt: at + retryDelaysMs[attemptsMade - 1]! };
@@ -36,7 +46,7 @@ export function nextState(attemptsMade: number, ok: boolean, at: number, retryDe
  */
 export function createClaimer(sql: Sql, log?: Logger): (request: { id: string; now: Date; leaseUntil: Date }) => Promise<{ claimed?: Claimed; dueAt?: Date }> {
   return batched(async (requests) => {
-    const rows = await sql.query<Partial<Claimed> & { requested: string; state: string | null; nextAttemptAt: Date | null; leased: boolean | null }>(
+    const rows = await sql.query<ClaimRow>(
       `WITH wanted AS (
          SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[]) AS w(id, now, lease_until)
        ), won AS (
@@ -82,7 +92,7 @@ export function createRecorder(pool: Pool, retryDelaysMs: number[], log?: Logger
     const outcomes = records.map(({ delivery, at, result }) => ({ made: delivery.attempts + 1, ...nextState(delivery.attempts + 1, result.ok, at, retryDelaysMs) }));
     const col = <T>(pick: (r: AttemptRecord, i: number) => T) => records.map(pick);
     await inTransaction(pool, async (tx) => {
-      const updated = await tx.query<{ id: string; state: string }>(
+      const updated = await tx.query<{ id: string; state: DeliveryState }>(
         `WITH input AS (
            SELECT * FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::int[], $5::text[], $6::int[], $7::text[], $8::text[], $9::timestamptz[])
              AS i(id, made, at, status, error, duration_ms, response_body, state, next_attempt_at)

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Prisma } from '../db/rows.ts';
 import type { Sql } from '../db/sql.ts';
 import type { EventKind } from './contracts.ts';
 
@@ -27,7 +28,8 @@ export async function enqueueDeliveries(sql: Sql, deliveryIds: string[], delaySe
   );
 }
 
-export type Subscriber = { id: string; accountId: string; events: string[] };
+/** A live subscription as the fan-out reads it (raw SQL: the outbox runs in every event's transaction). */
+export type Subscriber = Pick<Prisma.WebhookSubscriptionModel, 'id' | 'accountId' | 'events'>;
 
 /** The live subscriptions of these accounts to any of these kinds. */
 export async function subscribersOf(sql: Sql, accountIds: string[], types: EventKind[]): Promise<Subscriber[]> {
