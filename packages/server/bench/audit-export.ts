@@ -88,10 +88,10 @@ export async function measureAuditExport(databaseUrl: string, rows = 1_000_000):
   const children: ChildProcess[] = [];
   try {
     const port = 18_900 + Math.floor(Math.random() * 90);
-    const api = await startChild(['bin/attestation-service.mjs', 'serve', '--api'], { DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'warn', DATA_DIR: dataDir }, /attestation-service: API on/);
+    const api = await startChild(['../service/bin/attestation-service.mjs', 'serve', '--api'], { DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'warn', DATA_DIR: dataDir }, /attestation-service: API on/);
     children.push(api.child);
     // the same API with V8's own young generation limit here (2 × 32 MB): the baseline for the bin's choice
-    const defaultHeap = await startChild([V8_DEFAULT_HEAP_FLAG, 'bin/attestation-service.mjs', 'serve', '--api'], { DATABASE_URL: databaseUrl, PORT: String(port + 1), LOG_LEVEL: 'warn', DATA_DIR: dataDir }, /attestation-service: API on/);
+    const defaultHeap = await startChild([V8_DEFAULT_HEAP_FLAG, '../service/bin/attestation-service.mjs', 'serve', '--api'], { DATABASE_URL: databaseUrl, PORT: String(port + 1), LOG_LEVEL: 'warn', DATA_DIR: dataDir }, /attestation-service: API on/);
     children.push(defaultHeap.child);
     // the two bench-only servers get the young generation limit that the bin gives the API
     const baseline = await startChild([API_HEAP_FLAG, 'bench/audit-baseline-server.ts'], { DATABASE_URL: databaseUrl }, /listening (\d+)/);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 const SERVER_DIR = join(import.meta.dirname, '..');
 
-/** The young generation the bin gives a process serving the API (API_V8_FLAGS in bin/attestation-service.mjs). */
+/** The young generation the bin gives a process serving the API (API_V8_FLAGS in packages/service/bin/attestation-service.mjs). */
 export const API_HEAP_FLAG = '--max-semi-space-size=8';
 /** V8's own limit on one semi-space on this machine kind, read off a running process: the baseline for that choice. */
 export const V8_DEFAULT_HEAP_FLAG = '--max-semi-space-size=32';

@@ -20,7 +20,7 @@ export interface OnchainFigure {
 }
 
 async function serve(env: NodeJS.ProcessEnv, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['bin/attestation-service.mjs', 'serve'], { cwd: SERVER_DIR, env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: 'warn' }, stdio: 'ignore' });
+  const child = spawn(process.execPath, ['../service/bin/attestation-service.mjs', 'serve'], { cwd: SERVER_DIR, env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: 'warn' }, stdio: 'ignore' });
   for (let i = 0; i < 200; i++) {
     if (await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok).catch(() => false)) return child;
     await new Promise((r) => setTimeout(r, 100));

@@ -50,7 +50,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < KEYS; i++) keys.push((await keyService.create({ tier: 'enterprise', account: `bench-${i % 10}` })).key);
 
     const apiPort = 18_500 + Math.floor(Math.random() * 400);
-    const { child: api } = await startChild(['bin/attestation-service.mjs', 'serve', '--api'], { DATABASE_URL: databaseUrl, PORT: String(apiPort), LOG_LEVEL: 'info', TRUST_PROXY: 'true' }, /attestation-service: API on/);
+    const { child: api } = await startChild(['../service/bin/attestation-service.mjs', 'serve', '--api'], { DATABASE_URL: databaseUrl, PORT: String(apiPort), LOG_LEVEL: 'info', TRUST_PROXY: 'true' }, /attestation-service: API on/);
     children.push(api);
     const base = `http://127.0.0.1:${apiPort}`;
 
@@ -101,7 +101,7 @@ async function main(): Promise<void> {
     // the same reads and creates against a `serve --api` whose young generation has V8's default limit here
     // (2 × 32 MB) rather than the 2 × 8 MB the bin gives an API process (bin/attestation-service.mjs)
     const defaultPort = apiPort + 1;
-    const { child: defaultHeap } = await startChild([V8_DEFAULT_HEAP_FLAG, 'bin/attestation-service.mjs', 'serve', '--api'], { DATABASE_URL: databaseUrl, PORT: String(defaultPort), LOG_LEVEL: 'info', TRUST_PROXY: 'true' }, /attestation-service: API on/);
+    const { child: defaultHeap } = await startChild([V8_DEFAULT_HEAP_FLAG, '../service/bin/attestation-service.mjs', 'serve', '--api'], { DATABASE_URL: databaseUrl, PORT: String(defaultPort), LOG_LEVEL: 'info', TRUST_PROXY: 'true' }, /attestation-service: API on/);
     children.push(defaultHeap);
     const defaultBase = `http://127.0.0.1:${defaultPort}`;
     figures.push(await measure(`GET /v1/attestations/:uid ${DEFAULT_HEAP}`, defaultHeap.pid!, { ...opts, url: defaultBase, requests: [readByUid] }));

@@ -68,7 +68,7 @@ export async function measureVerify(databaseFor: (name: string) => Promise<strin
     const app = `http://127.0.0.1:${port + 1}`;
     // TRUST_PROXY: each request comes from its own address, so neither the badge limit nor the API's anonymous
     // limit (which the app's reads pass through, X-Forwarded-For included) caps the figures
-    const service = child(['bin/attestation-service.mjs', 'serve'], { DATABASE_URL: databaseUrl, CHAIN_RPC_URL: chain.rpcUrl, EAS_ADDRESS: chain.eas, SCHEMA_REGISTRY_ADDRESS: chain.schemaRegistry, RELAYER_PRIVATE_KEY: relayer, PORT: String(port), VERIFY_PORT: String(port + 1), VERIFY_BASE_URL: app, TRUST_PROXY: 'true', LOG_LEVEL: 'warn' });
+    const service = child(['../service/bin/attestation-service.mjs', 'serve'], { DATABASE_URL: databaseUrl, CHAIN_RPC_URL: chain.rpcUrl, EAS_ADDRESS: chain.eas, SCHEMA_REGISTRY_ADDRESS: chain.schemaRegistry, RELAYER_PRIVATE_KEY: relayer, PORT: String(port), VERIFY_PORT: String(port + 1), VERIFY_BASE_URL: app, TRUST_PROXY: 'true', LOG_LEVEL: 'warn' });
     children.push(service);
     await until(async () => (await fetch(`${api}/readyz`)).ok && (await fetch(`${app}/healthz`)).ok, 'serve');
     const baseline = child(['bench/baseline-server.ts'], { PORT: String(port + 2) });

@@ -73,7 +73,7 @@ async function baseline(url: string): Promise<number> {
 }
 
 function startWorker(env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, ['bin/attestation-service.mjs', 'serve', '--worker'], { cwd: SERVER_DIR, env: { ...process.env, ...env, LOG_LEVEL: 'warn' }, stdio: 'ignore' });
+  return spawn(process.execPath, ['../service/bin/attestation-service.mjs', 'serve', '--worker'], { cwd: SERVER_DIR, env: { ...process.env, ...env, LOG_LEVEL: 'warn' }, stdio: 'ignore' });
 }
 
 export async function measureWebhooks(databaseFor: (name: string) => Promise<string>): Promise<WebhookFigures> {

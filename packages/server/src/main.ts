@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import { buildServices } from './app.ts';
 import type { Clock } from './clock.ts';
@@ -27,15 +26,22 @@ const SWEEP_GRACE_MS = 30_000;
 export interface ServeParts {
   api: boolean;
   worker: boolean;
-  /** The verification web app on VERIFY_PORT (packages/verify-web). */
-  verify?: boolean;
+}
+
+export interface StartOptions {
+  parts?: ServeParts;
+  clock?: Clock;
+  log?: Logger;
+  readiness?: Record<string, ReadinessCheck>;
+  /** DNS for webhook URLs (tests inject one). */
+  resolve?: Resolver;
+  /** Sent by a verification app in the same process: its visitors' addresses count, not its own (http/request.ts). */
+  proxyToken?: string | undefined;
 }
 
 export interface RunningService {
   /** The API's base URL as bound (the real port when PORT=0). */
   apiUrl: string;
-  /** The verification app's URL as bound, when that part runs. */
-  verifyUrl?: string;
   databaseUrl: string;
   /** Where on-chain attestations go (the embedded anvil's port changes at each start). */
   chain: { rpcUrl: string; chainId: number; eas: string };
@@ -46,10 +52,7 @@ export interface RunningService {
 }
 
 /** The service's processes from one infrastructure: services → worker → HTTP. `stop()` undoes it in reverse. */
-export async function startService(
-  config: Config,
-  opts: { parts?: ServeParts; clock?: Clock; log?: Logger; readiness?: Record<string, ReadinessCheck>; resolve?: Resolver } = {},
-): Promise<RunningService> {
+export async function startService(config: Config, opts: StartOptions = {}): Promise<RunningService> {
   const parts = opts.parts ?? { api: true, worker: true };
   const infra = await openInfrastructure(config, { clock: opts.clock, log: opts.log, readiness: opts.readiness });
   const { log, chain } = infra;
@@ -59,20 +62,10 @@ export async function startService(
     const webhookPolicy = { allowPrivate: config.webhooks.allowPrivateUrls, resolve: opts.resolve ?? systemResolver };
     const services = buildServices(infra, { webhookPolicy });
     if (parts.worker) await startWorkerPart(infra, webhookPolicy, stack);
-    // the verification app in this process reads the API for its visitors: this token lets their addresses through
-    const proxyToken = parts.api && parts.verify ? randomBytes(24).toString('hex') : undefined;
     let apiUrl = config.publicBaseUrl;
-    if (parts.api) apiUrl = await startApiPart(infra, services, proxyToken, stack);
-    let verifyUrl: string | undefined;
-    if (parts.verify) {
-      // loaded only where it runs: an API or worker process does not carry the app's modules
-      const { startVerifyPart } = await import('./verify-part.ts');
-      const verify = await startVerifyPart(config, { apiUrl: parts.api ? apiUrl : (config.verify.apiUrl ?? apiUrl), chain, attester: chain.account.address, windows: infra.windows, proxyToken }, log);
-      stack.push(verify.stop);
-      verifyUrl = verify.url;
-    }
+    if (parts.api) apiUrl = await startApiPart(infra, services, opts.proxyToken, stack);
     const where = { rpcUrl: chain.rpcUrl, chainId: chain.chainId, eas: chain.eas };
-    return { apiUrl, verifyUrl, databaseUrl: infra.databaseUrl, chain: where, services, infrastructure: infra, stop: stack.run };
+    return { apiUrl, databaseUrl: infra.databaseUrl, chain: where, services, infrastructure: infra, stop: stack.run };
   } catch (error) {
     await stack.run();
     throw error;

@@ -10,7 +10,7 @@ import { createPool } from '../src/db/sql.ts';
 import { createKeyService } from '../src/keys/service.ts';
 import { call } from './support/service.ts';
 
-const BIN = new URL('../bin/attestation-service.mjs', import.meta.url).pathname;
+const BIN = new URL('../../service/bin/attestation-service.mjs', import.meta.url).pathname;
 const API = 'http://127.0.0.1:18380';
 const dataDir = await mkdtemp(join(tmpdir(), 'attestation-shutdown-'));
 const started: ChildProcess[] = [];

@@ -4,11 +4,11 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { loadConfig } from '../../server/src/config.ts';
-import { startService, type RunningService } from '../../server/src/main.ts';
+import { startService, type RunningStack as RunningService } from '../../service/src/start.ts';
 import { createTestDatabase } from '../../server/test/support/database.ts';
 import { call, fundedKey, randomIp } from '../../server/test/support/service.ts';
 
-const CLI = join(import.meta.dirname, '../../server/bin/attestation-service.mjs');
+const CLI = join(import.meta.dirname, '../../service/bin/attestation-service.mjs');
 let service: RunningService;
 let attester: string;
 

@@ -10,7 +10,7 @@ import { createTestDatabase } from '../support/database.ts';
 import { call, fundedKey } from '../support/service.ts';
 
 const ANVIL_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
-const CLI = join(import.meta.dirname, '../../bin/attestation-service.mjs');
+const CLI = join(import.meta.dirname, '../../../service/bin/attestation-service.mjs');
 const dir = await mkdtemp(join(tmpdir(), 'crash-'));
 let chain: DevChain;
 let env: NodeJS.ProcessEnv;

@@ -2,8 +2,8 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
-/** The CLI's entry point, the `attestation-service` bin, run with this Node. */
-export const CLI = join(import.meta.dirname, '../../bin/attestation-service.mjs');
+/** The `attestation-service` command (the launcher's bin, packages/service), run with this Node as an operator runs it. */
+export const CLI = join(import.meta.dirname, '../../../service/bin/attestation-service.mjs');
 
 /** Runs the CLI to completion with this environment; never throws for a non-zero exit. */
 export async function runCli(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

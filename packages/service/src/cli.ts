@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, type Config } from './config.ts';
-import { startService } from './main.ts';
-import { commandInfrastructure } from './infrastructure.ts';
-import { auditCommand } from './audit/cli.ts';
-import { migrateCommand } from './db/cli.ts';
-import { keysCommand } from './keys/cli.ts';
-import { deliveriesCommand } from './webhooks/cli.ts';
-import { UsageError } from './errors.ts';
+import {
+  auditCommand,
+  commandInfrastructure,
+  ConfigError,
+  deliveriesCommand,
+  keysCommand,
+  loadConfig,
+  migrateCommand,
+  UsageError,
+} from '@attestation-service/server';
+import { serve } from './serve.ts';
 
 const USAGE = `attestation-service <command>
 
@@ -20,32 +23,6 @@ const USAGE = `attestation-service <command>
   deliveries replay DELIVERY_ID            send a dead delivery again (same X-Service-Delivery)
   migrate                                  apply database migrations
 `;
-
-async function serve(config: Config, flags: { api?: boolean; worker?: boolean; verify?: boolean }): Promise<void> {
-  const all = !flags.api && !flags.worker && !flags.verify;
-  // the verification app alone needs no database and no relayer key, only the API and the chain
-  const service = flags.verify && !flags.api && !flags.worker
-    ? await (await import('./verify-part.ts')).startVerifyOnly(config)
-    : await startService(config, { parts: { api: all || !!flags.api, worker: all || !!flags.worker, verify: all || !!flags.verify } });
-  let stopping = false;
-  // in order (docs/operations.md): stop accepting, drain the requests in flight, the worker, the chain, the database
-  const shutdown = (signal: NodeJS.Signals) => {
-    if (stopping) {
-      console.error(`attestation-service: ${signal} again: stopping now`);
-      process.exit(130);
-    }
-    stopping = true;
-    console.error(`attestation-service: stopping after the requests in flight (${signal} again to stop at once)`);
-    service.stop().then(() => process.exit(0), () => process.exit(1));
-  };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
-  const parts = 'apiUrl' in service
-    ? [all || flags.api ? `API on ${service.apiUrl} (docs at ${service.apiUrl}/docs)` : '', all || flags.worker ? 'worker running' : '', service.verifyUrl ? `verification app on ${service.verifyUrl}` : '']
-    : [`verification app on ${service.url}`];
-  const where = parts.filter(Boolean).join(', ');
-  console.error(`attestation-service: ${where}; Ctrl-C stops`);
-}
 
 /** Runs a feature's command; a failed one exits 1. */
 async function run(command: Promise<boolean>): Promise<void> {

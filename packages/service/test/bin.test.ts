@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runCli } from './support/cli.ts';
+import { runCli } from '@attestation-service/server/testing';
 
 // Each Node process the command runs prints its V8 flags on start (a preload given in NODE_OPTIONS), so a `serve`
 // that replaces itself prints twice: before the execve and after.

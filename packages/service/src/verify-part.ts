@@ -1,13 +1,16 @@
 import { startVerifyServer, type RunningVerifyServer } from '@attestation-service/verify-web';
 import { createPublicClient, http, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { knownDeployment } from './chain/eas-artifacts.ts';
-import { ConfigError, type Config } from './config.ts';
-import { describeError } from './errors.ts';
-import { PROXY_TOKEN_HEADER } from './http/request.ts';
-import { openInfrastructure } from './infrastructure.ts';
-import type { WindowStore } from './limits/sliding-window.ts';
-import type { Logger } from './log.ts';
+import {
+  ConfigError,
+  describeError,
+  knownDeployment,
+  openInfrastructure,
+  PROXY_TOKEN_HEADER,
+  type Config,
+  type Logger,
+  type WindowStore,
+} from '@attestation-service/server';
 
 export interface VerifyPartInputs {
   apiUrl: string;

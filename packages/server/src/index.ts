@@ -1,0 +1,20 @@
+// The server's public entry: what the launcher (packages/service) composes into processes and commands. Everything
+// else is internal; the SDK reads only the router's types (./router).
+export { loadConfig, ConfigError, type Config } from './config.ts';
+export { describeError, UsageError } from './errors.ts';
+export {
+  commandInfrastructure,
+  openInfrastructure,
+  type Infrastructure,
+  type VerifyInfrastructure,
+  type WithInfrastructure,
+} from './infrastructure.ts';
+export { startService, type RunningService, type ServeParts, type StartOptions } from './main.ts';
+export { auditCommand } from './audit/cli.ts';
+export { migrateCommand } from './db/cli.ts';
+export { keysCommand } from './keys/cli.ts';
+export { deliveriesCommand } from './webhooks/cli.ts';
+export { knownDeployment } from './chain/eas-artifacts.ts';
+export { PROXY_TOKEN_HEADER } from './http/request.ts';
+export type { WindowStore } from './limits/sliding-window.ts';
+export type { Logger } from './log.ts';
