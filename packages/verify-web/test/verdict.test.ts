@@ -3,8 +3,12 @@ import type { Attestation } from '@attestation-service/client';
 import { keccak256, recoverAddress, toHex, type Hex } from 'viem';
 import { privateKeyToAccount, sign } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
-import { createOffchainSigner, offchainUid as serverOffchainUid } from '../../server/src/attestations/offchain.ts';
-import { encodeAttestationData, SCHEMA_UID as SERVER_SCHEMA_UID } from '../../server/src/chain/schema.ts';
+import {
+  createOffchainSigner,
+  encodeAttestationData,
+  offchainUid as serverOffchainUid,
+  SCHEMA_UID as SERVER_SCHEMA_UID,
+} from '@attestation-service/server/testing';
 import { badgeSvg } from '../src/badge/svg.ts';
 import { html } from '../src/html/escape.ts';
 import { SCHEMA_UID, type EasReader } from '../src/verdict/eas.ts';

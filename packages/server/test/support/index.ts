@@ -4,3 +4,8 @@
 export { call, fundedKey, randomIp, startTestService, type TestService } from './service.ts';
 export { createTestDatabase } from './database.ts';
 export { CLI, runCli } from './cli.ts';
+export { freePort } from '../../src/system/ports.ts';
+export { memoryWindowStore } from '../../src/limits/sliding-window.ts';
+// the off-chain signing the verification app must agree with (verify-web's verdict tests derive records from it)
+export { createOffchainSigner, offchainUid } from '../../src/attestations/offchain.ts';
+export { encodeAttestationData, SCHEMA_UID } from '../../src/chain/schema.ts';

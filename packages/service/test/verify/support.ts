@@ -1,17 +1,15 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { freePort } from '../../server/src/system/ports.ts';
 import { fileURLToPath } from 'node:url';
 import { privateKeyToAccount } from 'viem/accounts';
 import { chromium, type Browser } from 'playwright-core';
-import { call, randomIp, startTestService, type TestService } from '../../server/test/support/service.ts';
-import { memoryWindowStore } from '../../server/src/limits/sliding-window.ts';
-import { startVerifyServer, type RunningVerifyServer, type VerifyServerOptions } from '../src/index.ts';
+import { call, freePort, memoryWindowStore, randomIp, startTestService, type TestService } from '@attestation-service/server/testing';
+import { startVerifyServer, type RunningVerifyServer, type VerifyServerOptions } from '@attestation-service/verify-web';
 
 export { call, randomIp };
 
 /** Screenshots and other artefacts of the browser tests (gitignored). */
-export const OUTPUT_DIR = fileURLToPath(new URL('../test-output/', import.meta.url));
+export const OUTPUT_DIR = fileURLToPath(new URL('../../test-output/', import.meta.url));
 
 export interface Stack {
   svc: TestService;

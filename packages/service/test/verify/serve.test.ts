@@ -3,12 +3,11 @@ import { join } from 'node:path';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { loadConfig } from '../../server/src/config.ts';
-import { startService, type RunningStack as RunningService } from '../../service/src/start.ts';
-import { createTestDatabase } from '../../server/test/support/database.ts';
-import { call, fundedKey, randomIp } from '../../server/test/support/service.ts';
+import { loadConfig } from '@attestation-service/server';
+import { call, createTestDatabase, fundedKey, randomIp } from '@attestation-service/server/testing';
+import { startService, type RunningStack as RunningService } from '../../src/start.ts';
 
-const CLI = join(import.meta.dirname, '../../service/bin/attestation-service.mjs');
+const CLI = join(import.meta.dirname, '../../bin/attestation-service.mjs');
 let service: RunningService;
 let attester: string;
 
