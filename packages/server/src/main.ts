@@ -10,6 +10,7 @@ import { createSender } from './chain/sender.ts';
 import { createApiHandler, listen } from './http/server.ts';
 import { openInfrastructure, type Infrastructure } from './infrastructure.ts';
 import type { Logger } from './log.ts';
+import { appRouter } from './router.ts';
 import { describeError } from './errors.ts';
 import type { Services } from './services.ts';
 import type { ReadinessCheck } from './system/health.ts';
@@ -92,7 +93,7 @@ async function startWorkerPart(infra: Infrastructure, webhookPolicy: UrlPolicy, 
 /** The API on PORT; returns its base URL as bound. */
 async function startApiPart(infra: Infrastructure, services: Services, proxyToken: string | undefined, stack: Teardown): Promise<string> {
   const { config, log } = infra;
-  const handler = createApiHandler(services, { publicBaseUrl: config.publicBaseUrl, trustProxy: config.trustProxy, log, proxyToken });
+  const handler = createApiHandler({ router: appRouter, services }, { publicBaseUrl: config.publicBaseUrl, trustProxy: config.trustProxy, log, proxyToken });
   const server = await listen(handler, config.port, config.host);
   stack.push(() => closeServer(server));
   const address = server.address();

@@ -1,46 +1,16 @@
 import { initTRPC } from '@trpc/server';
-import type { OpenApiMeta } from 'trpc-to-openapi';
+import type { RequestContext as HttpRequestContext } from './http/context.ts';
 import { toErrorResponse } from './http/error-response.ts';
 import { assertAcceptableText } from './http/input-rules.ts';
+import type { Meta } from './http/route-meta.ts';
 import { shortCircuit } from './http/trpc-internals.ts';
 import './http/zod-messages.ts';
 import type { IdempotencyClaim } from './idempotency/service.ts';
 import type { AuthenticatedKey, KnownKeyFailure } from './keys/service.ts';
-import type { Logger } from './log.ts';
 import type { Services } from './services.ts';
 
-/** What every procedure sees of the request it serves; the same for REST and /trpc. */
-export interface RequestContext {
-  services: Services;
-  requestId: string;
-  /** The service's logger bound to this request's id: every line logged while serving it carries the id. */
-  log: Logger;
-  ip: string;
-  authorization: string | undefined;
-  idempotencyKey: string | undefined;
-  /** The Accept header (the audit export negotiates JSON or CSV with it). */
-  accept?: string | undefined;
-  /** Headers the HTTP layer adds to the response, success or error (rate-limit fields, replay marker). */
-  responseHeaders: Record<string, string>;
-}
-
-/** What a route adds to its OpenAPI operation beyond what zod describes (a streamed body, its own statuses). */
-export interface RouteDocs {
-  /** The whole success response object, in place of the one generated from the output schema. */
-  success?: Record<string, unknown>;
-  /** More statuses, or more meaning for a status the operation already lists (appended to its description). */
-  errors?: Record<number, string>;
-  /** Request body examples (OpenAPI `examples`), each one a body the route accepts as is. */
-  requestExamples?: Record<string, { summary: string; value: unknown }>;
-  /** Schemas the route's docs refer to that no zod contract yields (`#/components/schemas/<name>`). */
-  components?: Record<string, Record<string, unknown>>;
-}
-
-/**
- * `successStatus` is the REST status of a successful call (201 for creations, 204 for deletions); `probe` marks
- * health and readiness (set by `unmeteredProcedure`: they take no key at all); `docs` see RouteDocs.
- */
-export type Meta = OpenApiMeta<{ successStatus?: number; probe?: boolean; docs?: RouteDocs }>;
+/** What every procedure sees of the request it serves: the HTTP layer's request context, carrying our services. */
+export type RequestContext = HttpRequestContext<Services>;
 
 const t = initTRPC
   .context<RequestContext>()

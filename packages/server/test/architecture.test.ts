@@ -14,28 +14,14 @@ import { describe, expect, it } from 'vitest';
  * 2. Folder dependencies form a graph without cycles.
  * 3. Files at src/ root are of two kinds:
  *    - the kernel (errors, clock, log, config, plural): anything may import them, and they import no folder;
- *    - the composition root (main, app, cli, router, services, trpc, worker, infrastructure, verify-part, ...):
+ *    - the composition root (main, app, index, router, services, trpc, worker, infrastructure, ...):
  *      it may import anything, and no folder imports it, except a folder's entry points where they plug into it:
  *      its `router.ts` imports trpc.ts (the procedures it builds on: public, authed, unmetered), and its `cli.ts`
  *      imports infrastructure.ts (the type of what a command is handed).
- *
- * PENDING lists file-to-file imports that break rule 3 while issue 13 moves them (the REST layer still reads the
- * app router, the services and the request context from the root). Nothing may be added to it: remove an entry
- * once its import is gone.
  */
 const INFRASTRUCTURE = ['db', 'http', 'chain', 'system', 'generated'];
 const FEATURES = ['attestations', 'webhooks', 'audit', 'keys', 'idempotency', 'limits'];
 const KERNEL = ['errors.ts', 'clock.ts', 'log.ts', 'config.ts', 'plural.ts'];
-const PENDING = new Set([
-  'http/dispatch.ts -> router.ts',
-  'http/dispatch.ts -> trpc.ts',
-  'http/routes.ts -> trpc.ts',
-  'http/server.ts -> router.ts',
-  'http/server.ts -> services.ts',
-  'http/server.ts -> trpc.ts',
-  'http/trpc-surface.ts -> router.ts',
-  'http/trpc-surface.ts -> trpc.ts',
-]);
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
 
@@ -128,8 +114,7 @@ describe('the folders of packages/server/src', () => {
       .filter(({ from, to }) => folderOf(from) !== undefined && folderOf(to) === undefined && !KERNEL.includes(to))
       .filter(({ from, to }) => !(from.endsWith('/router.ts') && to === 'trpc.ts'))
       .filter(({ from, to }) => !(from.endsWith('/cli.ts') && to === 'infrastructure.ts'))
-      .map(({ from, to }) => `${from} -> ${to}`)
-      .filter((edge) => !PENDING.has(edge));
+      .map(({ from, to }) => `${from} -> ${to}`);
     expect(wrong).toEqual([]);
   });
 

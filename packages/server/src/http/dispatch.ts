@@ -1,17 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { appRouter } from '../router.ts';
-import type { RequestContext } from '../trpc.ts';
+import type { AnyRouter } from '@trpc/server';
 import { readJsonBody } from './body.ts';
 import { openApiProcedures, runProcedure } from './trpc-internals.ts';
 
-const procedures = new Map(openApiProcedures(appRouter).map(({ name, procedure }) => [name, procedure]));
+/** Calls one REST procedure of a router by name (`attestations.create`) with a request's context and input. */
+export type ProcedureCaller = (path: string, ctx: unknown, getRawInput: () => Promise<unknown>) => Promise<unknown>;
 
 /**
- * Runs one procedure of the router with its whole middleware chain (auth, limits, idempotency, zod input and
+ * Runs the router's procedures with their whole middleware chain (auth, limits, idempotency, zod input and
  * output), exactly as tRPC's own caller does, minus a proxy per request. See docs/decisions.md (REST dispatch).
  */
-export function callProcedure(path: string, ctx: RequestContext, getRawInput: () => Promise<unknown>): Promise<unknown> {
-  return runProcedure(procedures.get(path)!, path, ctx, getRawInput);
+export function procedureCaller(router: AnyRouter): ProcedureCaller {
+  const procedures = new Map(openApiProcedures(router).map(({ name, procedure }) => [name, procedure]));
+  return (path, ctx, getRawInput) => runProcedure(procedures.get(path)!, path, ctx, getRawInput);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { AnyRouter } from '@trpc/server';
-import type { Meta, RouteDocs } from '../trpc.ts';
+import type { Meta, RouteDocs } from './route-meta.ts';
 import { openApiProcedures } from './trpc-internals.ts';
 
 /** A REST route as the router declares it. */

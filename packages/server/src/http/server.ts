@@ -1,22 +1,27 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { TRPCError } from '@trpc/server';
+import { TRPCError, type AnyRouter, type inferRouterContext } from '@trpc/server';
 import { AppError, describeError } from '../errors.ts';
 import type { Logger } from '../log.ts';
-import { appRouter } from '../router.ts';
-import type { Services } from '../services.ts';
-import type { RequestContext } from '../trpc.ts';
 import { DRAIN_LIMIT_BYTES } from './body.ts';
 import { answerClientError } from './client-error.ts';
+import type { RequestContext } from './context.ts';
 import { serveDocs } from './docs.ts';
 import { toErrorResponse } from './error-response.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { clientIpOf, headerOf, requestIdOf } from './request.ts';
-import { callProcedure, lazyInput, writeJson } from './dispatch.ts';
+import { lazyInput, procedureCaller, writeJson } from './dispatch.ts';
 import { collectRoutes, matchRoute } from './routes.ts';
 import { serveTrpc } from './trpc-surface.ts';
 import { sendStreamed, StreamedBody } from './streamed.ts';
 
-const routes = collectRoutes(appRouter);
+/**
+ * What the composition root hands the HTTP layer: the router to serve, and the services every request's context
+ * carries to its procedures (typed by the router's own context, so the two cannot disagree).
+ */
+export interface ApiParts<TRouter extends AnyRouter> {
+  router: TRouter;
+  services: inferRouterContext<TRouter>['services'];
+}
 
 function sendError(res: ServerResponse, error: unknown): void {
   const { status, body, headers } = toErrorResponse(error);
@@ -28,13 +33,16 @@ function sendError(res: ServerResponse, error: unknown): void {
 }
 
 /** The API's request handler: the router's REST routes (as trpc-to-openapi describes them), /trpc, /openapi.json and /docs. */
-export function createApiHandler(
-  services: Services,
+export function createApiHandler<TRouter extends AnyRouter>(
+  { router, services }: ApiParts<TRouter>,
   opts: { publicBaseUrl: string; trustProxy: boolean; log: Logger; proxyToken?: string | undefined },
 ): (req: IncomingMessage, res: ServerResponse) => void {
-  const openApiJson = JSON.stringify(buildOpenApiDocument(appRouter, routes, { baseUrl: opts.publicBaseUrl, version: '1.0.0' }));
+  const routes = collectRoutes(router);
+  const callProcedure = procedureCaller(router);
+  const openApiJson = JSON.stringify(buildOpenApiDocument(router, routes, { baseUrl: opts.publicBaseUrl, version: '1.0.0' }));
 
-  const createContext = (req: IncomingMessage, requestId: string, log: Logger): RequestContext => ({
+  type Context = RequestContext<ApiParts<TRouter>['services']>;
+  const createContext = (req: IncomingMessage, requestId: string, log: Logger): Context => ({
     services,
     requestId,
     log,
@@ -45,7 +53,7 @@ export function createApiHandler(
     responseHeaders: {},
   });
 
-  async function serveRest(req: IncomingMessage, res: ServerResponse, url: URL, ctx: RequestContext): Promise<void> {
+  async function serveRest(req: IncomingMessage, res: ServerResponse, url: URL, ctx: Context): Promise<void> {
     const match = matchRoute(routes, req.method ?? 'GET', url.pathname);
     if (!match) throw new AppError('NOT_FOUND', `No route ${req.method} ${url.pathname}. See /openapi.json for the API.`);
     if ('allowed' in match) {
@@ -77,7 +85,7 @@ export function createApiHandler(
     const docs = pathname === '/docs' || pathname.startsWith('/docs/') || pathname === '/favicon.ico';
     if (docs && req.method === 'GET' && (await serveDocs(pathname, res))) return;
     const ctx = createContext(req, requestId, log);
-    if (pathname.startsWith('/trpc/')) return serveTrpc(req, res, url, ctx);
+    if (pathname.startsWith('/trpc/')) return serveTrpc(router, req, res, url, ctx);
     await serveRest(req, res, url, ctx);
   }
 

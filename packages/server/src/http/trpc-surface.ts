@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AnyRouter } from '@trpc/server';
 import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import { AppError, type ErrorCode } from '../errors.ts';
-import { appRouter } from '../router.ts';
-import type { RequestContext } from '../trpc.ts';
+import type { RequestContext } from './context.ts';
 import { MAX_BODY_BYTES } from './body.ts';
 import { toErrorResponse } from './error-response.ts';
 import { formattedErrorShape } from './trpc-internals.ts';
@@ -42,21 +42,27 @@ function refusal(req: IncomingMessage, url: URL, path: string): AppError | undef
 }
 
 /** One error in tRPC's envelope (our error formatter shapes it), as tRPC answers a request it cannot run. */
-function sendTrpcError(res: ServerResponse, error: AppError): void {
-  const body = JSON.stringify({ error: formattedErrorShape(appRouter, error) });
+function sendTrpcError(router: AnyRouter, res: ServerResponse, error: AppError): void {
+  const body = JSON.stringify({ error: formattedErrorShape(router, error) });
   res.statusCode = error.status;
   res.setHeader('Content-Type', 'application/json');
   res.setHeader('Content-Length', Buffer.byteLength(body));
   res.end(body);
 }
 
-/** The /trpc surface: JSON in and out, at most MAX_BATCH_CALLS per batch, the rate-limit fields on every answer. */
-export async function serveTrpc(req: IncomingMessage, res: ServerResponse, url: URL, ctx: RequestContext): Promise<void> {
+/** The router's /trpc surface: JSON in and out, at most MAX_BATCH_CALLS per batch, rate-limit fields on every answer. */
+export async function serveTrpc(
+  router: AnyRouter,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  ctx: RequestContext<unknown>,
+): Promise<void> {
   const path = url.pathname.slice('/trpc/'.length);
   const refused = refusal(req, url, path);
-  if (refused) return sendTrpcError(res, refused);
+  if (refused) return sendTrpcError(router, res, refused);
   await nodeHTTPRequestHandler({
-    router: appRouter,
+    router,
     req,
     res,
     path,

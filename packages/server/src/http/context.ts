@@ -1,0 +1,19 @@
+import type { Logger } from '../log.ts';
+
+/**
+ * What every procedure sees of the request it serves; the same for REST and /trpc. The HTTP layer fills it, with
+ * the services the composition root hands it (their type is the root's: this layer only passes them through).
+ */
+export interface RequestContext<TServices> {
+  services: TServices;
+  requestId: string;
+  /** The service's logger bound to this request's id: every line logged while serving it carries the id. */
+  log: Logger;
+  ip: string;
+  authorization: string | undefined;
+  idempotencyKey: string | undefined;
+  /** The Accept header (the audit export negotiates JSON or CSV with it). */
+  accept?: string | undefined;
+  /** Headers the HTTP layer adds to the response, success or error (rate-limit fields, replay marker). */
+  responseHeaders: Record<string, string>;
+}
