@@ -12,12 +12,19 @@ const content = process.argv[2] ?? 'A poem I wrote myself.';
 
 try {
   // off-chain: signed by the service (EIP-712, EAS-compatible), free at every tier
-  const created = await client.attestations.create({ type: 'human', content, contentType: 'text/plain', mode: 'offchain' });
+  const created = await client.attestations.create({
+    type: 'human',
+    content,
+    contentType: 'text/plain',
+    mode: 'offchain',
+  });
   console.log(`created ${created.uid}`);
   console.log(`verify at ${created.verifyUrl}`);
 
   const record = await client.attestations.get(created.uid);
-  console.log(`read back: ${record.type}, ${record.mode}, content hash ${record.contentHash}, signed by ${record.attester}`);
+  console.log(
+    `read back: ${record.type}, ${record.mode}, content hash ${record.contentHash}, signed by ${record.attester}`,
+  );
 
   // anyone holding the content can find its attestations by its SHA-256
   const hash = createHash('sha256').update(content).digest('hex');

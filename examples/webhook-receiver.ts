@@ -33,7 +33,12 @@ const server = createServer((req, res) => {
       console.log(`duplicate ${deliveryId}: already handled`);
       return void res.writeHead(200).end('duplicate');
     }
-    const event = JSON.parse(raw.toString('utf8')) as { id: string; type: string; createdAt: string; data: { uid?: string; batchId?: string } };
+    const event = JSON.parse(raw.toString('utf8')) as {
+      id: string;
+      type: string;
+      createdAt: string;
+      data: { uid?: string; batchId?: string };
+    };
     handled.add(deliveryId);
     // 3. answer quickly (within 10 s): queue slow work instead of doing it here
     console.log(`accepted ${event.type} ${event.data.uid ?? event.data.batchId} (delivery ${deliveryId})`);
@@ -47,9 +52,15 @@ const url = `http://${process.env.HOST ?? '127.0.0.1'}:${(server.address() as Ad
 console.log(`listening on ${url}`);
 
 if (!secret) {
-  const client = createClient({ baseUrl: process.env.ATTESTATION_API_URL ?? 'http://127.0.0.1:8080', apiKey: process.env.ATTESTATION_API_KEY });
+  const client = createClient({
+    baseUrl: process.env.ATTESTATION_API_URL ?? 'http://127.0.0.1:8080',
+    apiKey: process.env.ATTESTATION_API_KEY,
+  });
   try {
-    const subscription = await client.webhooks.create({ url, events: ['attestation.created', 'attestation.revoked', 'batch.completed'] });
+    const subscription = await client.webhooks.create({
+      url,
+      events: ['attestation.created', 'attestation.revoked', 'batch.completed'],
+    });
     secret = subscription.secret;
     console.log(`subscribed ${subscription.id}; its secret (shown once): ${secret}`);
   } catch (error) {

@@ -50,12 +50,19 @@ describe('examples/ against a live server', () => {
   }, 60_000);
 
   it('quickstart.ts reports a typed error and exits non-zero with a bad key', async () => {
-    const result = await run(process.execPath, [join(DIR, 'quickstart.ts')], { env: { ...env, ATTESTATION_API_KEY: 'nope' }, cwd: DIR }).catch((e: { code: number; stderr: string }) => e);
+    const result = await run(process.execPath, [join(DIR, 'quickstart.ts')], {
+      env: { ...env, ATTESTATION_API_KEY: 'nope' },
+      cwd: DIR,
+    }).catch((e: { code: number; stderr: string }) => e);
     expect(result).toMatchObject({ code: 1, stderr: expect.stringContaining('401 INVALID_API_KEY') });
   });
 
   it('webhook-receiver.ts subscribes itself, accepts signed deliveries once, and rejects a forged one', async () => {
-    const child = spawn(process.execPath, [join(DIR, 'webhook-receiver.ts')], { env: { ...env, PORT: '0' }, cwd: DIR, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [join(DIR, 'webhook-receiver.ts')], {
+      env: { ...env, PORT: '0' },
+      cwd: DIR,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const lines: string[] = [];
     const wake: Array<() => void> = [];
     createInterface({ input: child.stdout! }).on('line', (line) => {
@@ -79,16 +86,33 @@ describe('examples/ against a live server', () => {
       const created = await fetch(`${svc.url}/v1/attestations`, {
         method: 'POST',
         headers: { authorization: `Bearer ${env.ATTESTATION_API_KEY}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ type: 'ai', content: `hook ${Math.random()}`, contentType: 'text/plain', mode: 'offchain' }),
+        body: JSON.stringify({
+          type: 'ai',
+          content: `hook ${Math.random()}`,
+          contentType: 'text/plain',
+          mode: 'offchain',
+        }),
       }).then((r) => r.json() as Promise<{ uid: string }>);
       const accepted = await line(new RegExp(`accepted attestation.created ${created.uid}`));
       const deliveryId = /delivery ([0-9a-f-]{36})/.exec(accepted)![1]!;
       // the same delivery again (a retry): acknowledged, not handled twice
-      const body = JSON.stringify({ id: 'e', type: 'attestation.created', createdAt: new Date().toISOString(), data: { uid: created.uid } });
-      const post = (signature: string, id = deliveryId) => fetch(url, { method: 'POST', headers: { 'x-service-signature': signature, 'x-service-delivery': id, 'content-type': 'application/json' }, body });
+      const body = JSON.stringify({
+        id: 'e',
+        type: 'attestation.created',
+        createdAt: new Date().toISOString(),
+        data: { uid: created.uid },
+      });
+      const post = (signature: string, id = deliveryId) =>
+        fetch(url, {
+          method: 'POST',
+          headers: { 'x-service-signature': signature, 'x-service-delivery': id, 'content-type': 'application/json' },
+          body,
+        });
       expect((await post(signWebhookBody(body, secret))).status).toBe(200);
       await line(new RegExp(`duplicate ${deliveryId}`));
-      expect((await post(signWebhookBody(body, 'f'.repeat(64)), '11111111-1111-1111-1111-111111111111')).status).toBe(400);
+      expect((await post(signWebhookBody(body, 'f'.repeat(64)), '11111111-1111-1111-1111-111111111111')).status).toBe(
+        400,
+      );
       await line(/rejected: bad signature/);
       expect(lines.filter((l) => l.startsWith('accepted'))).toHaveLength(1);
     } finally {
@@ -101,8 +125,16 @@ describe('examples/webhook-receiver.ts against a service that refuses local rece
   it('explains WEBHOOK_ALLOW_PRIVATE_URLS and exits 1 without a stack trace', async () => {
     const strict = await startTestService({ worker: false });
     try {
-      const strictEnv = { ...process.env, ATTESTATION_API_URL: strict.url, ATTESTATION_API_KEY: (await strict.createKey('pro')).key, PORT: '0' };
-      const result = await run(process.execPath, [join(DIR, 'webhook-receiver.ts')], { env: strictEnv, cwd: DIR }).catch((e: { code: number; stderr: string }) => e);
+      const strictEnv = {
+        ...process.env,
+        ATTESTATION_API_URL: strict.url,
+        ATTESTATION_API_KEY: (await strict.createKey('pro')).key,
+        PORT: '0',
+      };
+      const result = await run(process.execPath, [join(DIR, 'webhook-receiver.ts')], {
+        env: strictEnv,
+        cwd: DIR,
+      }).catch((e: { code: number; stderr: string }) => e);
       expect(result).toMatchObject({ code: 1, stderr: expect.stringContaining('WEBHOOK_ALLOW_PRIVATE_URLS=true') });
       expect((result as { stderr: string }).stderr).toContain('public https:// URL');
       expect((result as { stderr: string }).stderr).not.toMatch(/\n\s+at /);

@@ -72,7 +72,13 @@ async function failure(res: Response): Promise<AttestationServiceError> {
     const body = (await res.json()) as { code: ErrorCode; message: string; details?: Record<string, unknown> };
     return new AttestationServiceError(body.code, body.message, (body.details ?? {}) as never, res.status, requestId);
   } catch {
-    return new AttestationServiceError('NETWORK_ERROR', `The audit export answered ${res.status} without an error body.`, {}, res.status, requestId);
+    return new AttestationServiceError(
+      'NETWORK_ERROR',
+      `The audit export answered ${res.status} without an error body.`,
+      {},
+      res.status,
+      requestId,
+    );
   }
 }
 
@@ -81,14 +87,24 @@ async function failure(res: Response): Promise<AttestationServiceError> {
  * A connection cut mid-way (the server aborts on a failure after the first byte) throws NETWORK_ERROR: the entries
  * already yielded are real, but the export is incomplete.
  */
-export async function* streamAuditExport(deps: { baseUrl: string; apiKey: string | undefined; fetch: typeof fetch }, input: AuditExportInput = {}): AsyncGenerator<AuditEntry> {
+export async function* streamAuditExport(
+  deps: { baseUrl: string; apiKey: string | undefined; fetch: typeof fetch },
+  input: AuditExportInput = {},
+): AsyncGenerator<AuditEntry> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (deps.apiKey) headers.authorization = `Bearer ${deps.apiKey}`;
   let res: Response;
   try {
     res = await deps.fetch(`${deps.baseUrl}/v1/audit/export?${query(input)}`, { headers, signal: input.signal });
   } catch (error) {
-    throw new AttestationServiceError('NETWORK_ERROR', `Could not reach the attestation service: ${error instanceof Error ? error.message : String(error)}`, {}, 0, undefined, { cause: error });
+    throw new AttestationServiceError(
+      'NETWORK_ERROR',
+      `Could not reach the attestation service: ${error instanceof Error ? error.message : String(error)}`,
+      {},
+      0,
+      undefined,
+      { cause: error },
+    );
   }
   if (!res.ok) throw await failure(res);
   const requestId = res.headers.get('x-request-id') ?? undefined;
@@ -96,7 +112,15 @@ export async function* streamAuditExport(deps: { baseUrl: string; apiKey: string
   const decoder = new TextDecoder();
   const reader = res.body!.getReader();
   let read = 0;
-  const cutOff = (cause?: unknown) => new AttestationServiceError('NETWORK_ERROR', `The audit export was cut off after ${read} entries; it is incomplete.`, {}, res.status, requestId, { cause });
+  const cutOff = (cause?: unknown) =>
+    new AttestationServiceError(
+      'NETWORK_ERROR',
+      `The audit export was cut off after ${read} entries; it is incomplete.`,
+      {},
+      res.status,
+      requestId,
+      { cause },
+    );
   try {
     for (;;) {
       let chunk: Awaited<ReturnType<typeof reader.read>>;

@@ -35,7 +35,9 @@ export interface ErrorDetailsByCode {
   ALREADY_EXISTS: { id: string };
 }
 
-export type ErrorDetails<C extends ErrorCode> = C extends keyof ErrorDetailsByCode ? ErrorDetailsByCode[C] : Record<string, unknown>;
+export type ErrorDetails<C extends ErrorCode> = C extends keyof ErrorDetailsByCode
+  ? ErrorDetailsByCode[C]
+  : Record<string, unknown>;
 
 /** An error answered by the service (or a transport failure), with the server's code, message and details. */
 export class AttestationServiceError<C extends ErrorCode = ErrorCode> extends Error {
@@ -47,7 +49,14 @@ export class AttestationServiceError<C extends ErrorCode = ErrorCode> extends Er
   /** The service's X-Request-Id, for support. */
   readonly requestId: string | undefined;
 
-  constructor(code: C, message: string, details: ErrorDetails<C>, status: number, requestId?: string, options?: { cause?: unknown }) {
+  constructor(
+    code: C,
+    message: string,
+    details: ErrorDetails<C>,
+    status: number,
+    requestId?: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
     this.code = code;
     this.details = details;
@@ -62,6 +71,9 @@ export class AttestationServiceError<C extends ErrorCode = ErrorCode> extends Er
 }
 
 /** True when `error` is an AttestationServiceError (of `code`, when given). */
-export function isServiceError<K extends ErrorCode = ErrorCode>(error: unknown, code?: K): error is AttestationServiceError<K> {
+export function isServiceError<K extends ErrorCode = ErrorCode>(
+  error: unknown,
+  code?: K,
+): error is AttestationServiceError<K> {
   return error instanceof AttestationServiceError && (code === undefined || error.code === code);
 }

@@ -21,7 +21,13 @@ import type {
 } from './types.ts';
 
 export * from './types.ts';
-export { AttestationServiceError, isServiceError, type ErrorCode, type ErrorDetails, type ErrorDetailsByCode } from './errors.ts';
+export {
+  AttestationServiceError,
+  isServiceError,
+  type ErrorCode,
+  type ErrorDetails,
+  type ErrorDetailsByCode,
+} from './errors.ts';
 export { verifyWebhookSignature, signWebhookBody } from './webhooks.ts';
 export type { RetryOptions } from './transport.ts';
 
@@ -50,10 +56,32 @@ function toServiceError(error: unknown): AttestationServiceError {
     const data = (error.data ?? {}) as { code?: string; details?: Record<string, unknown>; httpStatus?: number };
     const meta = error.meta as { response?: Response } | undefined;
     const requestId = meta?.response?.headers.get('x-request-id') ?? undefined;
-    if (data.code) return new AttestationServiceError(data.code as ErrorCode, error.message, (data.details ?? {}) as never, data.httpStatus ?? 0, requestId, { cause: error });
-    return new AttestationServiceError('NETWORK_ERROR', `Could not reach the attestation service: ${error.message}`, {}, meta?.response?.status ?? 0, requestId, { cause: error });
+    if (data.code)
+      return new AttestationServiceError(
+        data.code as ErrorCode,
+        error.message,
+        (data.details ?? {}) as never,
+        data.httpStatus ?? 0,
+        requestId,
+        { cause: error },
+      );
+    return new AttestationServiceError(
+      'NETWORK_ERROR',
+      `Could not reach the attestation service: ${error.message}`,
+      {},
+      meta?.response?.status ?? 0,
+      requestId,
+      { cause: error },
+    );
   }
-  return new AttestationServiceError('NETWORK_ERROR', error instanceof Error ? error.message : String(error), {}, 0, undefined, { cause: error });
+  return new AttestationServiceError(
+    'NETWORK_ERROR',
+    error instanceof Error ? error.message : String(error),
+    {},
+    0,
+    undefined,
+    { cause: error },
+  );
 }
 
 async function wrap<T>(call: () => Promise<T>): Promise<T> {
@@ -79,14 +107,18 @@ export function createClient(options: ClientOptions) {
     },
   });
   const trpc = createTRPCClient<AppRouter>({ links: [link] });
-  const write = (opts?: WriteOptions) => ({ context: { idempotencyKey: opts?.idempotencyKey ?? crypto.randomUUID() } satisfies CallContext });
+  const write = (opts?: WriteOptions) => ({
+    context: { idempotencyKey: opts?.idempotencyKey ?? crypto.randomUUID() } satisfies CallContext,
+  });
 
   return {
     attestations: {
       /** Creates one attestation (on-chain unless `mode: 'offchain'`). */
-      create: (input: CreateAttestationInput, opts?: WriteOptions): Promise<CreatedAttestation> => wrap(() => trpc.attestations.create.mutate(input, write(opts))),
+      create: (input: CreateAttestationInput, opts?: WriteOptions): Promise<CreatedAttestation> =>
+        wrap(() => trpc.attestations.create.mutate(input, write(opts))),
       /** Creates up to 100 attestations; all on-chain items go into one transaction. */
-      batch: (input: BatchInput, opts?: WriteOptions): Promise<BatchResult> => wrap(() => trpc.attestations.batch.mutate(input, write(opts))),
+      batch: (input: BatchInput, opts?: WriteOptions): Promise<BatchResult> =>
+        wrap(() => trpc.attestations.batch.mutate(input, write(opts))),
       /** Reads one attestation by uid (public). */
       get: (uid: string): Promise<Attestation> => wrap(() => trpc.attestations.get.query({ uid })),
       /** One page of the attestations of a content hash, newest first (public). */
@@ -101,24 +133,31 @@ export function createClient(options: ClientOptions) {
         } while (cursor);
       },
       /** Revokes an attestation your account created. */
-      revoke: (uid: string, input: { reason?: string } = {}, opts?: WriteOptions): Promise<RevokeResult> => wrap(() => trpc.attestations.revoke.mutate({ uid, ...input }, write(opts))),
+      revoke: (uid: string, input: { reason?: string } = {}, opts?: WriteOptions): Promise<RevokeResult> =>
+        wrap(() => trpc.attestations.revoke.mutate({ uid, ...input }, write(opts))),
     },
     webhooks: {
       /** Subscribes a URL to events; the result's `secret` is shown only this once. */
-      create: (input: CreateWebhookInput, opts?: WriteOptions): Promise<CreatedWebhook> => wrap(() => trpc.webhooks.create.mutate(input, write(opts))),
+      create: (input: CreateWebhookInput, opts?: WriteOptions): Promise<CreatedWebhook> =>
+        wrap(() => trpc.webhooks.create.mutate(input, write(opts))),
       list: (): Promise<{ data: Webhook[] }> => wrap(() => trpc.webhooks.list.query({})),
       delete: (id: string): Promise<void> => wrap(() => trpc.webhooks.delete.mutate({ id }, write())),
       /** One page of a subscription's deliveries, newest first, each with its attempts. */
-      deliveries: (id: string, input: DeliveriesInput = {}): Promise<DeliveryPage> => wrap(() => trpc.webhooks.deliveries.query({ id, ...input })),
+      deliveries: (id: string, input: DeliveriesInput = {}): Promise<DeliveryPage> =>
+        wrap(() => trpc.webhooks.deliveries.query({ id, ...input })),
     },
     audit: {
       /** Your account's audit entries in [from, to) (default: the last 30 days), streamed: `for await (const entry of …)`. */
       export: (input: AuditExportInput = {}): AsyncGenerator<AuditEntry> =>
-        streamAuditExport({ baseUrl, apiKey: options.apiKey, fetch: retryingFetch(options.fetch ?? globalThis.fetch, options.retry) }, input),
+        streamAuditExport(
+          { baseUrl, apiKey: options.apiKey, fetch: retryingFetch(options.fetch ?? globalThis.fetch, options.retry) },
+          input,
+        ),
     },
     system: {
       health: (): Promise<{ status: 'ok' }> => wrap(() => trpc.system.health.query({})),
-      ready: (): Promise<{ status: 'ready'; components: Record<string, 'ok'> }> => wrap(() => trpc.system.ready.query({})),
+      ready: (): Promise<{ status: 'ready'; components: Record<string, 'ok'> }> =>
+        wrap(() => trpc.system.ready.query({})),
     },
   };
 }

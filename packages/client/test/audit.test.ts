@@ -19,7 +19,10 @@ async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
 }
 
 async function caught(promise: Promise<unknown>): Promise<AttestationServiceError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(AttestationServiceError);
   return error as AttestationServiceError;
 }
@@ -47,17 +50,32 @@ describe('JsonArrayParser', () => {
 });
 
 describe('SDK: audit.export', () => {
-  it('streams the account\'s entries as typed objects, the same as the REST export', async () => {
+  it("streams the account's entries as typed objects, the same as the REST export", async () => {
     const { key } = await svc.createKey('pro');
-    for (let i = 0; i < 3; i++) await call(svc.url, 'POST', '/v1/attestations', { key, body: { type: 'ai', content: `sdk audit ${i}`, contentType: 'text/plain', mode: 'offchain' } });
+    for (let i = 0; i < 3; i++)
+      await call(svc.url, 'POST', '/v1/attestations', {
+        key,
+        body: { type: 'ai', content: `sdk audit ${i}`, contentType: 'text/plain', mode: 'offchain' },
+      });
     const client = createClient({ baseUrl: svc.url, apiKey: key });
     const entries: AuditEntry[] = await collect(client.audit.export());
-    expect(entries.map((e) => e.action)).toEqual(['api_key.created', 'attestation.created', 'attestation.created', 'attestation.created']);
+    expect(entries.map((e) => e.action)).toEqual([
+      'api_key.created',
+      'attestation.created',
+      'attestation.created',
+      'attestation.created',
+    ]);
     const rest = (await call(svc.url, 'GET', '/v1/audit/export', { key })).body;
     expect(entries).toEqual(rest);
     expect(entries[1]!.prevHash).toBe(entries[0]!.hash);
 
-    const filtered = await collect(client.audit.export({ action: 'api_key.created', from: new Date(Date.now() - 3_600_000), to: new Date(Date.now() + 60_000) }));
+    const filtered = await collect(
+      client.audit.export({
+        action: 'api_key.created',
+        from: new Date(Date.now() - 3_600_000),
+        to: new Date(Date.now() + 60_000),
+      }),
+    );
     expect(filtered.map((e) => e.action)).toEqual(['api_key.created']);
   });
 
@@ -76,7 +94,14 @@ describe('SDK: audit.export', () => {
     const denied = await caught(collect(createClient({ baseUrl: svc.url, apiKey: revoked.key }).audit.export()));
     expect(denied).toMatchObject({ code: 'API_KEY_REVOKED', status: 401 });
     const { key } = await svc.createKey('pro');
-    const invalid = await caught(collect(createClient({ baseUrl: svc.url, apiKey: key }).audit.export({ from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' })));
+    const invalid = await caught(
+      collect(
+        createClient({ baseUrl: svc.url, apiKey: key }).audit.export({
+          from: '2026-02-01T00:00:00Z',
+          to: '2026-01-01T00:00:00Z',
+        }),
+      ),
+    );
     expect(invalid.is('VALIDATION_FAILED') && invalid.details.errors[0]!.path).toBe('from');
   });
 
@@ -88,13 +113,22 @@ describe('SDK: audit.export', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const client = createClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey: 'svc_pro_000000000000_00000000000000000000000000000000', retry: { maxRetries: 0 } });
+      const client = createClient({
+        baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        apiKey: 'svc_pro_000000000000_00000000000000000000000000000000',
+        retry: { maxRetries: 0 },
+      });
       const seen: string[] = [];
-      const error = await caught((async () => {
-        for await (const entry of client.audit.export()) seen.push(entry.id);
-      })());
+      const error = await caught(
+        (async () => {
+          for await (const entry of client.audit.export()) seen.push(entry.id);
+        })(),
+      );
       expect(seen).toEqual(['1']);
-      expect(error).toMatchObject({ code: 'NETWORK_ERROR', message: expect.stringContaining('cut off after 1 entries') });
+      expect(error).toMatchObject({
+        code: 'NETWORK_ERROR',
+        message: expect.stringContaining('cut off after 1 entries'),
+      });
     } finally {
       server.close();
     }

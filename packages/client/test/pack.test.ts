@@ -19,7 +19,8 @@ describe('the packed SDK', () => {
     const tarball = (await readdir(scratch)).find((f) => f.endsWith('.tgz'))!;
     const { stdout: listing } = await run('tar', ['-tzf', join(scratch, tarball)]);
     const files = listing.trim().split('\n');
-    for (const file of files) expect(file).toMatch(/^package\/(package\.json|README\.md|LICENSE|dist\/index\.(c?js|d\.c?ts)(\.map)?)$/);
+    for (const file of files)
+      expect(file).toMatch(/^package\/(package\.json|README\.md|LICENSE|dist\/index\.(c?js|d\.c?ts)(\.map)?)$/);
     expect(files).toEqual(expect.arrayContaining(['package/README.md', 'package/LICENSE']));
     // the published manifest names only what a consumer can install: no workspace link, no private package
     const { stdout: manifest } = await run('tar', ['-xzOf', join(scratch, tarball), 'package/package.json']);
@@ -28,9 +29,10 @@ describe('the packed SDK', () => {
     expect(JSON.parse(manifest)).toMatchObject({ license: 'Apache-2.0' });
 
     await writeFile(join(scratch, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    await run('npm', ['install', '--no-audit', '--no-fund', '--offline', join(scratch, tarball)], { cwd: scratch, env: { ...process.env, npm_config_nodedir: '' } }).catch(() =>
-      run('npm', ['install', '--no-audit', '--no-fund', join(scratch, tarball)], { cwd: scratch }),
-    );
+    await run('npm', ['install', '--no-audit', '--no-fund', '--offline', join(scratch, tarball)], {
+      cwd: scratch,
+      env: { ...process.env, npm_config_nodedir: '' },
+    }).catch(() => run('npm', ['install', '--no-audit', '--no-fund', join(scratch, tarball)], { cwd: scratch }));
     await writeFile(
       join(scratch, 'app.ts'),
       `import { createClient, isServiceError, type CreatedAttestation } from '@attestation-service/client';
@@ -47,7 +49,21 @@ export async function attest(): Promise<CreatedAttestation> {
 client.attestations.create({ type: 'robot', content: 'x', contentType: 'text/plain' });
 `,
     );
-    await writeFile(join(scratch, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', noEmit: true, skipLibCheck: false, types: [] }, files: ['app.ts'] }));
+    await writeFile(
+      join(scratch, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2022',
+          noEmit: true,
+          skipLibCheck: false,
+          types: [],
+        },
+        files: ['app.ts'],
+      }),
+    );
     const result = await run(process.execPath, [TSC, '-p', scratch]).then(
       () => ({ ok: true, output: '' }),
       (e: { stdout: string }) => ({ ok: false, output: e.stdout }),

@@ -22,12 +22,20 @@ afterAll(async () => {
 
 const input = { type: 'human' as const, content: 'retried', contentType: 'text/plain', mode: 'offchain' as const };
 
-function failFirst(status: number, code: string, retryAfter: string | undefined, seen: { at: number; idempotencyKey: string | null }[]) {
+function failFirst(
+  status: number,
+  code: string,
+  retryAfter: string | undefined,
+  seen: { at: number; idempotencyKey: string | null }[],
+) {
   mock.use(
     http.post(`${svc.url}/trpc/attestations.create`, ({ request }) => {
       seen.push({ at: Date.now(), idempotencyKey: request.headers.get('idempotency-key') });
       if (seen.length > 1) return passthrough();
-      return HttpResponse.json({ error: { message: 'nope', code: -32029, data: { code, details: {}, httpStatus: status } } }, { status, headers: retryAfter ? { 'retry-after': retryAfter } : {} });
+      return HttpResponse.json(
+        { error: { message: 'nope', code: -32029, data: { code, details: {}, httpStatus: status } } },
+        { status, headers: retryAfter ? { 'retry-after': retryAfter } : {} },
+      );
     }),
   );
 }
@@ -54,7 +62,9 @@ describe('SDK retries', () => {
   it('never retries 429 QUOTA_EXCEEDED: a monthly quota does not come back in seconds', async () => {
     const seen: { at: number; idempotencyKey: string | null }[] = [];
     failFirst(429, 'QUOTA_EXCEEDED', '1', seen);
-    await expect(createClient({ baseUrl: svc.url, apiKey: key }).attestations.create(input)).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED' });
+    await expect(createClient({ baseUrl: svc.url, apiKey: key }).attestations.create(input)).rejects.toMatchObject({
+      code: 'QUOTA_EXCEEDED',
+    });
     expect(seen).toHaveLength(1);
   });
 
@@ -63,10 +73,16 @@ describe('SDK retries', () => {
     mock.use(
       http.get(`${svc.url}/trpc/system.ready`, () => {
         calls++;
-        return HttpResponse.json({ error: { message: 'busy', code: -32603, data: { code: 'NOT_READY', details: {}, httpStatus: 503 } } }, { status: 503, headers: { 'retry-after': '0' } });
+        return HttpResponse.json(
+          { error: { message: 'busy', code: -32603, data: { code: 'NOT_READY', details: {}, httpStatus: 503 } } },
+          { status: 503, headers: { 'retry-after': '0' } },
+        );
       }),
     );
-    await expect(createClient({ baseUrl: svc.url, retry: { maxRetries: 2 } }).system.ready()).rejects.toMatchObject({ code: 'NOT_READY', status: 503 });
+    await expect(createClient({ baseUrl: svc.url, retry: { maxRetries: 2 } }).system.ready()).rejects.toMatchObject({
+      code: 'NOT_READY',
+      status: 503,
+    });
     expect(calls).toBe(3);
   });
 });

@@ -2,9 +2,28 @@
 // router's: a change to a contract that the SDK does not follow fails the type-check.
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '@attestation-service/server/router';
-import type { ErrorCode as ServerErrorCode, ErrorDetailsByCode as ServerErrorDetailsByCode } from '@attestation-service/server/errors';
+import type {
+  ErrorCode as ServerErrorCode,
+  ErrorDetailsByCode as ServerErrorDetailsByCode,
+} from '@attestation-service/server/errors';
 import type { ErrorCode, ErrorDetailsByCode } from '../src/errors.ts';
-import type { Attestation, BatchInput, BatchResult, CreateAttestationInput, CreatedAttestation, CreatedWebhook, CreateWebhookInput, AuditEntry, AuditExportInput, DeliveriesInput, DeliveryPage, RevokeResult, SearchInput, SearchResult, Webhook } from '../src/types.ts';
+import type {
+  Attestation,
+  BatchInput,
+  BatchResult,
+  CreateAttestationInput,
+  CreatedAttestation,
+  CreatedWebhook,
+  CreateWebhookInput,
+  AuditEntry,
+  AuditExportInput,
+  DeliveriesInput,
+  DeliveryPage,
+  RevokeResult,
+  SearchInput,
+  SearchResult,
+  Webhook,
+} from '../src/types.ts';
 
 type In = inferRouterInputs<AppRouter>;
 /** The audit export is streamed: the router's output is an async iterable of entries. */
@@ -32,7 +51,12 @@ export type Checks = [
   Expect<Accepts<In['webhooks']['deliveries'], DeliveriesInput & { id: string }>>,
   Expect<Same<DeliveryPage, Out['webhooks']['deliveries']>>,
   Expect<Same<AuditEntry, ExportedEntry>>,
-  Expect<Accepts<In['audit']['export'], Omit<AuditExportInput, 'from' | 'to' | 'signal'> & { from?: string; to?: string; format?: 'json' }>>,
+  Expect<
+    Accepts<
+      In['audit']['export'],
+      Omit<AuditExportInput, 'from' | 'to' | 'signal'> & { from?: string; to?: string; format?: 'json' }
+    >
+  >,
   // the SDK's codes are the server's (errors.ts ERROR_STATUS) plus its own transport failure
   Expect<Same<ErrorCode, ServerErrorCode | 'NETWORK_ERROR'>>,
   // and its typed details are the ones the server's AppError constructor holds every error to, code by code

@@ -13,7 +13,11 @@ describe('SDK: on-chain, batch, revoke, quota', () => {
   it('creates on-chain, batches, and revokes', async () => {
     const { key } = await svc.createKey('pro');
     const client = createClient({ baseUrl: svc.url, apiKey: key });
-    const single = await client.attestations.create({ type: 'human', content: `sdk on-chain ${Math.random()}`, contentType: 'text/plain' });
+    const single = await client.attestations.create({
+      type: 'human',
+      content: `sdk on-chain ${Math.random()}`,
+      contentType: 'text/plain',
+    });
     expect(single).toMatchObject({ mode: 'onchain', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
 
     const batch = await client.attestations.batch({
@@ -34,12 +38,20 @@ describe('SDK: on-chain, batch, revoke, quota', () => {
     const { key, prefix } = await svc.createKey('free');
     await svc.chargeQuota(prefix, 20);
     const client = createClient({ baseUrl: svc.url, apiKey: key });
-    const error = await client.attestations.create({ type: 'human', content: 'over quota', contentType: 'text/plain' }).then(
-      () => undefined,
-      (e: unknown) => e as AttestationServiceError,
-    );
+    const error = await client.attestations
+      .create({ type: 'human', content: 'over quota', contentType: 'text/plain' })
+      .then(
+        () => undefined,
+        (e: unknown) => e as AttestationServiceError,
+      );
     expect(error).toBeInstanceOf(AttestationServiceError);
-    expect(error!.is('QUOTA_EXCEEDED') && error!.details).toEqual({ tier: 'free', kind: 'onchain', used: 20, limit: 20, resetsAt: expect.any(Number) });
+    expect(error!.is('QUOTA_EXCEEDED') && error!.details).toEqual({
+      tier: 'free',
+      kind: 'onchain',
+      used: 20,
+      limit: 20,
+      resetsAt: expect.any(Number),
+    });
     expect(error!.status).toBe(429);
   });
 });

@@ -18,12 +18,23 @@ describe('SDK: attestations', () => {
     const { key } = await svc.createKey('pro');
     const client = createClient({ baseUrl: svc.url, apiKey: key });
     const content = `sdk ${Math.random()}`;
-    const created = await client.attestations.create({ type: 'ai', content, contentType: 'text/markdown', mode: 'offchain' });
+    const created = await client.attestations.create({
+      type: 'ai',
+      content,
+      contentType: 'text/markdown',
+      mode: 'offchain',
+    });
     expect(created).toMatchObject({ uid: expect.stringMatching(/^0x[0-9a-f]{64}$/), txHash: null, mode: 'offchain' });
 
     const anonymous = createClient({ baseUrl: svc.url });
     const record = await anonymous.attestations.get(created.uid);
-    expect(record).toMatchObject({ uid: created.uid, type: 'ai', contentHash: sha(content), contentType: 'text/markdown', revoked: false });
+    expect(record).toMatchObject({
+      uid: created.uid,
+      type: 'ai',
+      contentHash: sha(content),
+      contentType: 'text/markdown',
+      revoked: false,
+    });
 
     const page = await anonymous.attestations.search({ hash: sha(content) });
     expect(page.data.map((r) => r.uid)).toEqual([created.uid]);
@@ -35,7 +46,11 @@ describe('SDK: attestations', () => {
     const client = createClient({ baseUrl: svc.url, apiKey: key });
     const contentHash = sha(`many ${Math.random()}`);
     const uids: string[] = [];
-    for (let i = 0; i < 5; i++) uids.push((await client.attestations.create({ type: 'human', contentHash, contentType: 'text/plain', mode: 'offchain' })).uid);
+    for (let i = 0; i < 5; i++)
+      uids.push(
+        (await client.attestations.create({ type: 'human', contentHash, contentType: 'text/plain', mode: 'offchain' }))
+          .uid,
+      );
     const seen: string[] = [];
     for await (const record of client.attestations.searchAll({ hash: contentHash, limit: 2 })) seen.push(record.uid);
     expect(seen).toEqual(uids.reverse());
@@ -44,7 +59,12 @@ describe('SDK: attestations', () => {
   it('replays a write sent twice with the same idempotency key', async () => {
     const { key } = await svc.createKey('pro');
     const client = createClient({ baseUrl: svc.url, apiKey: key });
-    const input = { type: 'human' as const, content: `idem ${Math.random()}`, contentType: 'text/plain', mode: 'offchain' as const };
+    const input = {
+      type: 'human' as const,
+      content: `idem ${Math.random()}`,
+      contentType: 'text/plain',
+      mode: 'offchain' as const,
+    };
     const a = await client.attestations.create(input, { idempotencyKey: 'order-42' });
     const b = await client.attestations.create(input, { idempotencyKey: 'order-42' });
     expect(b.uid).toBe(a.uid);
@@ -56,7 +76,9 @@ describe('SDK: typed errors carry the server code and details', () => {
     const input = { type: 'human' as const, content: 'x', contentType: 'text/plain', mode: 'offchain' as const };
     const missing = await caught(createClient({ baseUrl: svc.url }).attestations.create(input));
     expect(missing).toMatchObject({ code: 'MISSING_API_KEY', status: 401, details: {} });
-    const invalid = await caught(createClient({ baseUrl: svc.url, apiKey: `svc_free_000000000000_${'0'.repeat(32)}` }).attestations.create(input));
+    const invalid = await caught(
+      createClient({ baseUrl: svc.url, apiKey: `svc_free_000000000000_${'0'.repeat(32)}` }).attestations.create(input),
+    );
     expect(invalid).toMatchObject({ code: 'INVALID_API_KEY', status: 401 });
     expect(invalid.requestId).toMatch(/^[0-9a-f-]{36}$/);
   });
@@ -68,7 +90,14 @@ describe('SDK: typed errors carry the server code and details', () => {
 
   it('400 VALIDATION_FAILED with the failing paths', async () => {
     const { key } = await svc.createKey('pro');
-    const error = await caught(createClient({ baseUrl: svc.url, apiKey: key }).attestations.create({ type: 'human', content: 'x', contentType: 'not a type', mode: 'offchain' }));
+    const error = await caught(
+      createClient({ baseUrl: svc.url, apiKey: key }).attestations.create({
+        type: 'human',
+        content: 'x',
+        contentType: 'not a type',
+        mode: 'offchain',
+      }),
+    );
     expect(error.is('VALIDATION_FAILED') && error.details.errors[0]?.path).toBe('contentType');
   });
 
@@ -76,13 +105,21 @@ describe('SDK: typed errors carry the server code and details', () => {
     const { key } = await svc.createKey('free');
     for (let i = 0; i < 30; i++) await call(svc.url, 'GET', '/v1/webhooks', { key });
     const client = createClient({ baseUrl: svc.url, apiKey: key, retry: { maxRetries: 0 } });
-    const error = await caught(client.attestations.create({ type: 'human', content: 'x', contentType: 'text/plain', mode: 'offchain' }));
-    expect(error).toMatchObject({ code: 'RATE_LIMITED', status: 429, details: { limit: 30, windowSeconds: 60, retryAfterSeconds: expect.any(Number) } });
+    const error = await caught(
+      client.attestations.create({ type: 'human', content: 'x', contentType: 'text/plain', mode: 'offchain' }),
+    );
+    expect(error).toMatchObject({
+      code: 'RATE_LIMITED',
+      status: 429,
+      details: { limit: 30, windowSeconds: 60, retryAfterSeconds: expect.any(Number) },
+    });
     expect(isServiceError(error, 'RATE_LIMITED')).toBe(true);
   });
 
   it('NETWORK_ERROR when nothing answers', async () => {
-    const error = await caught(createClient({ baseUrl: 'http://127.0.0.1:9', retry: { maxRetries: 0 } }).system.health());
+    const error = await caught(
+      createClient({ baseUrl: 'http://127.0.0.1:9', retry: { maxRetries: 0 } }).system.health(),
+    );
     expect(error).toMatchObject({ code: 'NETWORK_ERROR', status: 0 });
   });
 });

@@ -10,7 +10,12 @@ const sql = pgSql(createPool(process.env.DATABASE_URL!, 4));
 const server = createServer((req, res) => {
   const params = new URL(req.url ?? '/', 'http://x').searchParams;
   const format = params.get('format') === 'json' ? 'json' : 'csv';
-  const query = { accountId: params.get('account') ?? '', from: new Date(Date.now() - 30 * 86_400_000), to: new Date(), action: undefined };
+  const query = {
+    accountId: params.get('account') ?? '',
+    from: new Date(Date.now() - 30 * 86_400_000),
+    to: new Date(),
+    action: undefined,
+  };
   const exp = new AuditExport({ format, filename: `bench.${format}`, pages: keysetPages(sql, query) });
   sendStreamed(req, res, exp, {}).catch(() => res.destroy());
 });

@@ -33,7 +33,13 @@ export interface AuditExportBench {
 }
 
 /** Downloads `url`, counting lines, while sampling the serving process's RSS every 50 ms. */
-async function download(name: string, url: string, headers: Record<string, string>, pid: number, framingLines: number): Promise<ExportFigure> {
+async function download(
+  name: string,
+  url: string,
+  headers: Record<string, string>,
+  pid: number,
+  framingLines: number,
+): Promise<ExportFigure> {
   await new Promise((r) => setTimeout(r, 1000)); // let the server settle before reading its idle RSS
   const idle = rssMb(pid);
   let peak = idle;
@@ -53,7 +59,15 @@ async function download(name: string, url: string, headers: Record<string, strin
   }
   const seconds = (performance.now() - started) / 1000;
   const rows = lines - framingLines;
-  return { name, rows, seconds, rowsPerSecond: Math.round(rows / seconds), megabytes: Math.round(bytes / 2 ** 20), idleRssMb: Math.round(idle), peakRssMb: Math.round(peak) };
+  return {
+    name,
+    rows,
+    seconds,
+    rowsPerSecond: Math.round(rows / seconds),
+    megabytes: Math.round(bytes / 2 ** 20),
+    idleRssMb: Math.round(idle),
+    peakRssMb: Math.round(peak),
+  };
 }
 
 /** Seeds `rows` audit entries for one account (generate_series) in a database of its own, and measures the downloads. */
@@ -65,9 +79,13 @@ export async function measureAuditExport(databaseUrl: string, rows = 1_000_000):
   let accountId: string;
   const seedStarted = performance.now();
   try {
-    const created = await createKeyService(prisma, pool, systemClock).create({ tier: 'enterprise', account: 'bench-audit' });
+    const created = await createKeyService(prisma, pool, systemClock).create({
+      tier: 'enterprise',
+      account: 'bench-audit',
+    });
     key = created.key;
-    accountId = (await pool.query<{ id: string }>(`SELECT id::text AS id FROM accounts WHERE name = 'bench-audit'`)).rows[0]!.id;
+    accountId = (await pool.query<{ id: string }>(`SELECT id::text AS id FROM accounts WHERE name = 'bench-audit'`))
+      .rows[0]!.id;
     // realistic rows: an attestation.created entry each, one second apart, all within the default 30-day range
     await pool.query(
       `INSERT INTO audit_entries (account_id, at, action, actor_key_prefix, resource, outcome, ip, request_id, details, prev_hash, hash)
@@ -88,26 +106,72 @@ export async function measureAuditExport(databaseUrl: string, rows = 1_000_000):
   const children: ChildProcess[] = [];
   try {
     const port = 18_900 + Math.floor(Math.random() * 90);
-    const api = await startChild(['../service/bin/attestation-service.mjs', 'serve', '--api'], { DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'warn', DATA_DIR: dataDir }, /attestation-service: API on/);
+    const api = await startChild(
+      ['../service/bin/attestation-service.mjs', 'serve', '--api'],
+      { DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'warn', DATA_DIR: dataDir },
+      /attestation-service: API on/,
+    );
     children.push(api.child);
     // the same API with V8's own young generation limit here (2 × 32 MB): the baseline for the bin's choice
-    const defaultHeap = await startChild([V8_DEFAULT_HEAP_FLAG, '../service/bin/attestation-service.mjs', 'serve', '--api'], { DATABASE_URL: databaseUrl, PORT: String(port + 1), LOG_LEVEL: 'warn', DATA_DIR: dataDir }, /attestation-service: API on/);
+    const defaultHeap = await startChild(
+      [V8_DEFAULT_HEAP_FLAG, '../service/bin/attestation-service.mjs', 'serve', '--api'],
+      { DATABASE_URL: databaseUrl, PORT: String(port + 1), LOG_LEVEL: 'warn', DATA_DIR: dataDir },
+      /attestation-service: API on/,
+    );
     children.push(defaultHeap.child);
     // the two bench-only servers get the young generation limit that the bin gives the API
-    const baseline = await startChild([API_HEAP_FLAG, 'bench/audit-baseline-server.ts'], { DATABASE_URL: databaseUrl }, /listening (\d+)/);
+    const baseline = await startChild(
+      [API_HEAP_FLAG, 'bench/audit-baseline-server.ts'],
+      { DATABASE_URL: databaseUrl },
+      /listening (\d+)/,
+    );
     children.push(baseline.child);
-    const lean = await startChild([API_HEAP_FLAG, 'bench/audit-export-server.ts'], { DATABASE_URL: databaseUrl }, /listening (\d+)/);
+    const lean = await startChild(
+      [API_HEAP_FLAG, 'bench/audit-export-server.ts'],
+      { DATABASE_URL: databaseUrl },
+      /listening (\d+)/,
+    );
     children.push(lean.child);
     const auth = { authorization: `Bearer ${key}` };
     const leanUrl = (format: string) => `http://127.0.0.1:${lean.match[1]}/?format=${format}&account=${accountId}`;
     const figures = [
-      await download('baseline: COPY … TO STDOUT (CSV) piped to node:http', `http://127.0.0.1:${baseline.match[1]}/?account=${accountId}`, {}, baseline.child.pid!, 1),
+      await download(
+        'baseline: COPY … TO STDOUT (CSV) piped to node:http',
+        `http://127.0.0.1:${baseline.match[1]}/?account=${accountId}`,
+        {},
+        baseline.child.pid!,
+        1,
+      ),
       await download('export pipeline alone, CSV', leanUrl('csv'), {}, lean.child.pid!, 1),
       await download('export pipeline alone, JSON', leanUrl('json'), {}, lean.child.pid!, 2),
-      await download('GET /v1/audit/export?format=csv (serve --api)', `http://127.0.0.1:${port}/v1/audit/export?format=csv`, auth, api.child.pid!, 1),
-      await download('GET /v1/audit/export?format=json (serve --api)', `http://127.0.0.1:${port}/v1/audit/export?format=json`, auth, api.child.pid!, 2),
-      await download(`GET /v1/audit/export?format=csv ${DEFAULT_HEAP}`, `http://127.0.0.1:${port + 1}/v1/audit/export?format=csv`, auth, defaultHeap.child.pid!, 1),
-      await download(`GET /v1/audit/export?format=json ${DEFAULT_HEAP}`, `http://127.0.0.1:${port + 1}/v1/audit/export?format=json`, auth, defaultHeap.child.pid!, 2),
+      await download(
+        'GET /v1/audit/export?format=csv (serve --api)',
+        `http://127.0.0.1:${port}/v1/audit/export?format=csv`,
+        auth,
+        api.child.pid!,
+        1,
+      ),
+      await download(
+        'GET /v1/audit/export?format=json (serve --api)',
+        `http://127.0.0.1:${port}/v1/audit/export?format=json`,
+        auth,
+        api.child.pid!,
+        2,
+      ),
+      await download(
+        `GET /v1/audit/export?format=csv ${DEFAULT_HEAP}`,
+        `http://127.0.0.1:${port + 1}/v1/audit/export?format=csv`,
+        auth,
+        defaultHeap.child.pid!,
+        1,
+      ),
+      await download(
+        `GET /v1/audit/export?format=json ${DEFAULT_HEAP}`,
+        `http://127.0.0.1:${port + 1}/v1/audit/export?format=json`,
+        auth,
+        defaultHeap.child.pid!,
+        2,
+      ),
     ];
     return { rows, seedSeconds, figures };
   } finally {
@@ -124,10 +188,12 @@ export function renderAuditExport(run: AuditExportBench): string {
     const ratio = f === baseline ? '1.00' : (f.rowsPerSecond / baseline.rowsPerSecond).toFixed(2);
     return `| ${f.name} | ${f.rows.toLocaleString('en')} | ${f.rowsPerSecond.toLocaleString('en')} | ${ratio} | ${f.seconds.toFixed(1)} | ${f.megabytes} | ${f.idleRssMb} | ${f.peakRssMb} |`;
   });
-  const verdict = (f: ExportFigure | undefined) => (f ? `${f.peakRssMb} MB, ${f.peakRssMb < 150 ? 'under' : 'over'} the target` : 'not measured');
+  const verdict = (f: ExportFigure | undefined) =>
+    f ? `${f.peakRssMb} MB, ${f.peakRssMb < 150 ? 'under' : 'over'} the target` : 'not measured';
   const api = run.figures.filter((f) => f.name.endsWith('(serve --api)'));
   const pipeline = run.figures.filter((f) => f.name.startsWith('export pipeline'));
-  const highest = (list: ExportFigure[]) => list.reduce<ExportFigure | undefined>((a, f) => (a && a.peakRssMb >= f.peakRssMb ? a : f), undefined);
+  const highest = (list: ExportFigure[]) =>
+    list.reduce<ExportFigure | undefined>((a, f) => (a && a.peakRssMb >= f.peakRssMb ? a : f), undefined);
   return `
 ## Audit export, ${run.rows.toLocaleString('en')} entries of one account (same run)
 

@@ -20,9 +20,17 @@ export function rssMb(pid: number): number {
  * Starts a node child in the server package and resolves once its output (stdout or stderr) matches `ready`, with
  * the match (a port it printed, say). Its output is drained from then on, as a real log shipper would.
  */
-export function startChild(args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
+export function startChild(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  ready: RegExp,
+): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: SERVER_DIR, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, {
+      cwd: SERVER_DIR,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let seen = '';
     const onData = (chunk: Buffer) => {
       seen += chunk.toString();

@@ -3,7 +3,19 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createPublicClient, createWalletClient, encodeAbiParameters, encodeFunctionData, encodePacked, http, keccak256, toHex, zeroAddress, zeroHash, type Hex } from 'viem';
+import {
+  createPublicClient,
+  createWalletClient,
+  encodeAbiParameters,
+  encodeFunctionData,
+  encodePacked,
+  http,
+  keccak256,
+  toHex,
+  zeroAddress,
+  zeroHash,
+  type Hex,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { EAS_ARTIFACT, SCHEMA_REGISTRY_ARTIFACT } from '../src/chain/eas-artifacts.ts';
 import { startDevChain } from '../src/chain/dev-chain.ts';
@@ -26,20 +38,65 @@ export async function measureGas(): Promise<GasFigures> {
     const foundry = rpcChain(chain.chainId, chain.rpcUrl);
     const publicClient = createPublicClient({ chain: foundry, transport });
     const wallet = createWalletClient({ chain: foundry, transport, account: privateKeyToAccount(KEY) });
-    const send = async (data: Hex, to: Hex) => (await publicClient.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to, data }), pollingInterval: 50 })).gasUsed;
+    const send = async (data: Hex, to: Hex) =>
+      (
+        await publicClient.waitForTransactionReceipt({
+          hash: await wallet.sendTransaction({ to, data }),
+          pollingInterval: 50,
+        })
+      ).gasUsed;
 
-    await send(encodeFunctionData({ abi: SCHEMA_REGISTRY_ARTIFACT.abi, functionName: 'register', args: [BASELINE_SCHEMA, zeroAddress, true] }), chain.schemaRegistry);
+    await send(
+      encodeFunctionData({
+        abi: SCHEMA_REGISTRY_ARTIFACT.abi,
+        functionName: 'register',
+        args: [BASELINE_SCHEMA, zeroAddress, true],
+      }),
+      chain.schemaRegistry,
+    );
     const baselineUid = keccak256(encodePacked(['string', 'address', 'bool'], [BASELINE_SCHEMA, zeroAddress, true]));
     const hash = (i: number) => keccak256(toHex(`content ${i}`));
     const ours = (i: number) => encodeAttestationData(hash(i), i % 2 ? 'ai' : 'human');
-    const theirs = (i: number) => encodeAbiParameters([{ type: 'bytes32' }, { type: 'string' }, { type: 'string' }], [hash(i), i % 2 ? 'ai' : 'human', 'text/plain']);
-    const request = (data: Hex) => ({ recipient: zeroAddress, expirationTime: 0n, revocable: true, refUID: zeroHash, data, value: 0n });
+    const theirs = (i: number) =>
+      encodeAbiParameters(
+        [{ type: 'bytes32' }, { type: 'string' }, { type: 'string' }],
+        [hash(i), i % 2 ? 'ai' : 'human', 'text/plain'],
+      );
+    const request = (data: Hex) => ({
+      recipient: zeroAddress,
+      expirationTime: 0n,
+      revocable: true,
+      refUID: zeroHash,
+      data,
+      value: 0n,
+    });
 
     const measure = async (schema: Hex, encode: (i: number) => Hex) => {
       // the first attestation of a schema pays one-time storage costs: measure a later one
-      await send(encodeFunctionData({ abi: EAS_ARTIFACT.abi, functionName: 'attest', args: [{ schema, data: request(encode(1_000)) }] }), chain.eas);
-      const single = await send(encodeFunctionData({ abi: EAS_ARTIFACT.abi, functionName: 'attest', args: [{ schema, data: request(encode(1)) }] }), chain.eas);
-      const batch = await send(encodeFunctionData({ abi: EAS_ARTIFACT.abi, functionName: 'multiAttest', args: [[{ schema, data: Array.from({ length: 100 }, (_, i) => request(encode(i + 2))) }]] }), chain.eas);
+      await send(
+        encodeFunctionData({
+          abi: EAS_ARTIFACT.abi,
+          functionName: 'attest',
+          args: [{ schema, data: request(encode(1_000)) }],
+        }),
+        chain.eas,
+      );
+      const single = await send(
+        encodeFunctionData({
+          abi: EAS_ARTIFACT.abi,
+          functionName: 'attest',
+          args: [{ schema, data: request(encode(1)) }],
+        }),
+        chain.eas,
+      );
+      const batch = await send(
+        encodeFunctionData({
+          abi: EAS_ARTIFACT.abi,
+          functionName: 'multiAttest',
+          args: [[{ schema, data: Array.from({ length: 100 }, (_, i) => request(encode(i + 2))) }]],
+        }),
+        chain.eas,
+      );
       return { single, perItemOf100: batch / 100n };
     };
     return {

@@ -20,9 +20,18 @@ export interface OnchainFigure {
 }
 
 async function serve(env: NodeJS.ProcessEnv, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['../service/bin/attestation-service.mjs', 'serve'], { cwd: SERVER_DIR, env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: 'warn' }, stdio: 'ignore' });
+  const child = spawn(process.execPath, ['../service/bin/attestation-service.mjs', 'serve'], {
+    cwd: SERVER_DIR,
+    env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: 'warn' },
+    stdio: 'ignore',
+  });
   for (let i = 0; i < 200; i++) {
-    if (await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok).catch(() => false)) return child;
+    if (
+      await fetch(`http://127.0.0.1:${port}/readyz`)
+        .then((r) => r.ok)
+        .catch(() => false)
+    )
+      return child;
     await new Promise((r) => setTimeout(r, 100));
   }
   child.kill('SIGKILL');
@@ -30,32 +39,78 @@ async function serve(env: NodeJS.ProcessEnv, port: number): Promise<ChildProcess
 }
 
 async function fund(rpcUrl: string, address: string): Promise<void> {
-  await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_setBalance', params: [address, '0x3635c9adc5dea00000'] }) });
+  await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'anvil_setBalance',
+      params: [address, '0x3635c9adc5dea00000'],
+    }),
+  });
 }
 
 /** Runs both configurations for `seconds` each against the same chain and databases made from `databaseFor`. */
-export async function measureOnchain(databaseFor: (name: string) => Promise<string>, createKey: (databaseUrl: string) => Promise<string>, seconds: number): Promise<OnchainFigure[]> {
+export async function measureOnchain(
+  databaseFor: (name: string) => Promise<string>,
+  createKey: (databaseUrl: string) => Promise<string>,
+  seconds: number,
+): Promise<OnchainFigure[]> {
   const dir = await mkdtemp(join(tmpdir(), 'bench-chain-'));
   const chain = await startDevChain({ dataDir: dir, deployerKey: ANVIL_KEY, blockTimeSeconds: 1 });
   const figures: OnchainFigure[] = [];
   try {
-    for (const [name, maxItems] of [['coalescing on (≤ 100 per multiAttest)', '100'], ['one transaction per request (baseline)', '1']] as const) {
+    for (const [name, maxItems] of [
+      ['coalescing on (≤ 100 per multiAttest)', '100'],
+      ['one transaction per request (baseline)', '1'],
+    ] as const) {
       const databaseUrl = await databaseFor(`onchain_${maxItems}`);
       const key = `0x${randomBytes(32).toString('hex')}`;
       const { privateKeyToAccount } = await import('viem/accounts');
       await fund(chain.rpcUrl, privateKeyToAccount(key as `0x${string}`).address);
       const apiKey = await createKey(databaseUrl);
       const port = 18_900 + Math.floor(Math.random() * 90);
-      const child = await serve({ DATABASE_URL: databaseUrl, CHAIN_RPC_URL: chain.rpcUrl, EAS_ADDRESS: chain.eas, SCHEMA_REGISTRY_ADDRESS: chain.schemaRegistry, RELAYER_PRIVATE_KEY: key, RELAY_MAX_ITEMS_PER_TX: maxItems }, port);
+      const child = await serve(
+        {
+          DATABASE_URL: databaseUrl,
+          CHAIN_RPC_URL: chain.rpcUrl,
+          EAS_ADDRESS: chain.eas,
+          SCHEMA_REGISTRY_ADDRESS: chain.schemaRegistry,
+          RELAYER_PRIVATE_KEY: key,
+          RELAY_MAX_ITEMS_PER_TX: maxItems,
+        },
+        port,
+      );
       try {
         const result = await autocannon({
           url: `http://127.0.0.1:${port}`,
           connections: 50,
           duration: seconds,
           timeout: 120,
-          requests: [{ method: 'POST', setupRequest: (req) => ({ ...req, path: '/v1/attestations', headers: { ...req.headers, authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ type: 'human', content: randomBytes(16).toString('hex'), contentType: 'text/plain' }) }) }],
+          requests: [
+            {
+              method: 'POST',
+              setupRequest: (req) => ({
+                ...req,
+                path: '/v1/attestations',
+                headers: { ...req.headers, authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+                body: JSON.stringify({
+                  type: 'human',
+                  content: randomBytes(16).toString('hex'),
+                  contentType: 'text/plain',
+                }),
+              }),
+            },
+          ],
         });
-        figures.push({ name, createsPerSecond: Math.round((result.requests.total - result.non2xx) / seconds * 10) / 10, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx });
+        figures.push({
+          name,
+          createsPerSecond: Math.round(((result.requests.total - result.non2xx) / seconds) * 10) / 10,
+          p50: result.latency.p50,
+          p99: result.latency.p99,
+          non2xx: result.non2xx,
+        });
       } finally {
         child.kill('SIGTERM');
         await new Promise((r) => child.once('exit', r));

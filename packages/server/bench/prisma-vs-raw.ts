@@ -41,14 +41,16 @@ async function measure(fn: (i: number) => Promise<unknown>, calls: number, calle
   const times: number[] = [];
   let next = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: callers }, async () => {
-    while (next < calls) {
-      const i = next++;
-      const at = performance.now();
-      await fn(i);
-      times.push(performance.now() - at);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: callers }, async () => {
+      while (next < calls) {
+        const i = next++;
+        const at = performance.now();
+        await fn(i);
+        times.push(performance.now() - at);
+      }
+    }),
+  );
   return { medianMs: median(times), perSecond: calls / ((performance.now() - started) / 1000) };
 }
 
@@ -91,14 +93,20 @@ function queries(sql: Sql, db: Db, seeded: { prefixes: string[]; accounts: strin
     });
     return new Map(rows.map((row) => [row.prefix, { ...row, accountName: row.account.name }]));
   };
-  const rawBatched = batched(async (prefixes: string[]) => {
-    const found = await findKeysForAuth(sql, prefixes);
-    return prefixes.map((p) => found.get(p));
-  }, { maxInFlight: 2 });
-  const prismaBatched = batched(async (prefixes: string[]) => {
-    const found = await prismaKeys(prefixes);
-    return prefixes.map((p) => found.get(p));
-  }, { maxInFlight: 2 });
+  const rawBatched = batched(
+    async (prefixes: string[]) => {
+      const found = await findKeysForAuth(sql, prefixes);
+      return prefixes.map((p) => found.get(p));
+    },
+    { maxInFlight: 2 },
+  );
+  const prismaBatched = batched(
+    async (prefixes: string[]) => {
+      const found = await prismaKeys(prefixes);
+      return prefixes.map((p) => found.get(p));
+    },
+    { maxInFlight: 2 },
+  );
   const firstAccount = seeded.accounts[0]!;
   return [
     {
@@ -113,31 +121,35 @@ function queries(sql: Sql, db: Db, seeded: { prefixes: string[]; accounts: strin
     },
     {
       name: 'webhook subscription list (10 rows)',
-      raw: (i) => sql.query(
-        `SELECT id, url, events, created_at AS "createdAt" FROM webhook_subscriptions
+      raw: (i) =>
+        sql.query(
+          `SELECT id, url, events, created_at AS "createdAt" FROM webhook_subscriptions
          WHERE account_id = $1 AND deleted_at IS NULL ORDER BY created_at, id`,
-        [account(i)],
-      ),
-      prisma: (i) => db.webhookSubscription.findMany({
-        where: { accountId: account(i), deletedAt: null },
-        select: { id: true, url: true, events: true, createdAt: true },
-        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-      }),
+          [account(i)],
+        ),
+      prisma: (i) =>
+        db.webhookSubscription.findMany({
+          where: { accountId: account(i), deletedAt: null },
+          select: { id: true, url: true, events: true, createdAt: true },
+          orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+        }),
     },
     {
       name: `audit verify page (${AUDIT_PAGE} rows)`,
       calls: 40,
-      raw: (i) => sql.query(
-        `SELECT id::text AS id, account_id::text AS "accountId", at, action, actor_key_prefix AS "actorKeyPrefix",
+      raw: (i) =>
+        sql.query(
+          `SELECT id::text AS id, account_id::text AS "accountId", at, action, actor_key_prefix AS "actorKeyPrefix",
            resource, outcome, ip, request_id AS "requestId", details, prev_hash AS "prevHash", hash
          FROM audit_entries WHERE account_id = $1::uuid AND id > $2::bigint ORDER BY audit_entries.id LIMIT $3`,
-        [firstAccount, String((i % 4) * AUDIT_PAGE), AUDIT_PAGE],
-      ),
-      prisma: (i) => db.auditEntry.findMany({
-        where: { accountId: firstAccount, id: { gt: BigInt((i % 4) * AUDIT_PAGE) } },
-        orderBy: { id: 'asc' },
-        take: AUDIT_PAGE,
-      }),
+          [firstAccount, String((i % 4) * AUDIT_PAGE), AUDIT_PAGE],
+        ),
+      prisma: (i) =>
+        db.auditEntry.findMany({
+          where: { accountId: firstAccount, id: { gt: BigInt((i % 4) * AUDIT_PAGE) } },
+          orderBy: { id: 'asc' },
+          take: AUDIT_PAGE,
+        }),
     },
   ];
 }

@@ -8,7 +8,17 @@ const TARGETS: Record<string, string> = {
 };
 
 /** BENCHMARKS.md: every figure next to the baseline measured in the same run. */
-export function render(run: { figures: Figure[]; signing: { ours: number; viem: number; implementation: string }; gas: GasFigures; onchain: OnchainFigure[]; seeded: number; seedSeconds: number; duration: number; machine: string; database: string }): string {
+export function render(run: {
+  figures: Figure[];
+  signing: { ours: number; viem: number; implementation: string };
+  gas: GasFigures;
+  onchain: OnchainFigure[];
+  seeded: number;
+  seedSeconds: number;
+  duration: number;
+  machine: string;
+  database: string;
+}): string {
   const baseline = run.figures[0]!;
   const rows = run.figures.map((f) => {
     const ratio = f === baseline ? '1.00' : (f.requestsPerSecond / baseline.requestsPerSecond).toFixed(2);

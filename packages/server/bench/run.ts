@@ -33,7 +33,10 @@ async function postgresServer(): Promise<{ url: string; close(): Promise<void> }
   if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, close: async () => {} };
   const dir = await mkdtemp(join(tmpdir(), 'bench-pg-'));
   const embedded = await startEmbeddedPostgres({ dataDir: dir });
-  return { url: embedded.databaseUrl, close: async () => (await embedded.stop(), await rm(dir, { recursive: true, force: true })) };
+  return {
+    url: embedded.databaseUrl,
+    close: async () => (await embedded.stop(), await rm(dir, { recursive: true, force: true })),
+  };
 }
 
 async function main(): Promise<void> {
@@ -47,15 +50,26 @@ async function main(): Promise<void> {
     const keyPool = createPool(databaseUrl, 1);
     const keyService = createKeyService(prisma, keyPool, systemClock);
     const keys: string[] = [];
-    for (let i = 0; i < KEYS; i++) keys.push((await keyService.create({ tier: 'enterprise', account: `bench-${i % 10}` })).key);
+    for (let i = 0; i < KEYS; i++)
+      keys.push((await keyService.create({ tier: 'enterprise', account: `bench-${i % 10}` })).key);
 
     const apiPort = 18_500 + Math.floor(Math.random() * 400);
-    const { child: api } = await startChild(['../service/bin/attestation-service.mjs', 'serve', '--api'], { DATABASE_URL: databaseUrl, PORT: String(apiPort), LOG_LEVEL: 'info', TRUST_PROXY: 'true' }, /attestation-service: API on/);
+    const { child: api } = await startChild(
+      ['../service/bin/attestation-service.mjs', 'serve', '--api'],
+      { DATABASE_URL: databaseUrl, PORT: String(apiPort), LOG_LEVEL: 'info', TRUST_PROXY: 'true' },
+      /attestation-service: API on/,
+    );
     children.push(api);
     const base = `http://127.0.0.1:${apiPort}`;
 
     // one real attestation, whose signed package the seeded rows copy so reads return realistic bodies
-    const sample = (await (await fetch(`${base}/v1/attestations`, { method: 'POST', headers: { authorization: `Bearer ${keys[0]}`, 'content-type': 'application/json' }, body: JSON.stringify({ type: 'human', content: 'seed', contentType: 'text/plain', mode: 'offchain' }) })).json()) as { uid: string };
+    const sample = (await (
+      await fetch(`${base}/v1/attestations`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${keys[0]}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'human', content: 'seed', contentType: 'text/plain', mode: 'offchain' }),
+      })
+    ).json()) as { uid: string };
     const seedStarted = performance.now();
     await prisma.$executeRawUnsafe(
       `INSERT INTO attestations (uid, account_id, api_key_id, type, mode, status, content_hash, content_type, chain_id, schema_uid, attester, offchain, created_at)
@@ -66,46 +80,100 @@ async function main(): Promise<void> {
     );
     await prisma.$executeRawUnsafe('ANALYZE attestations');
     const seedSeconds = (performance.now() - seedStarted) / 1000;
-    const uids = (await prisma.$queryRawUnsafe<{ uid: string }[]>(`SELECT uid FROM attestations ORDER BY random() LIMIT 5000`)).map((r) => r.uid);
-    const hashes = (await prisma.$queryRawUnsafe<{ content_hash: string }[]>(`SELECT DISTINCT content_hash FROM attestations LIMIT 5000`)).map((r) => r.content_hash);
+    const uids = (
+      await prisma.$queryRawUnsafe<{ uid: string }[]>(`SELECT uid FROM attestations ORDER BY random() LIMIT 5000`)
+    ).map((r) => r.uid);
+    const hashes = (
+      await prisma.$queryRawUnsafe<{ content_hash: string }[]>(
+        `SELECT DISTINCT content_hash FROM attestations LIMIT 5000`,
+      )
+    ).map((r) => r.content_hash);
     await prisma.$disconnect();
     await keyPool.end();
 
-    const { child: baseline, match: listening } = await startChild(['bench/baseline-server.ts'], { PORT: '0' }, /listening (\d+)/);
+    const { child: baseline, match: listening } = await startChild(
+      ['bench/baseline-server.ts'],
+      { PORT: '0' },
+      /listening (\d+)/,
+    );
     children.push(baseline);
     const baselineUrl = `http://127.0.0.1:${listening[1]}`;
 
     const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]!;
-    const ip = () => `10.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}`;
+    const ip = () =>
+      `10.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}`;
     const figures: Figure[] = [];
     const opts = { duration };
 
     figures.push(await measure('baseline: bare node:http, fixed JSON', baseline.pid!, { ...opts, url: baselineUrl }));
     figures.push(await measure('GET /healthz (router, no database)', api.pid!, { ...opts, url: `${base}/healthz` }));
-    const readByUid: autocannon.Request = { method: 'GET', setupRequest: (req) => ({ ...req, path: `/v1/attestations/${pick(uids)}`, headers: { ...req.headers, 'x-forwarded-for': ip() } }) };
-    const searchByHash: autocannon.Request = { method: 'GET', setupRequest: (req) => ({ ...req, path: `/v1/attestations?hash=${pick(hashes)}`, headers: { ...req.headers, 'x-forwarded-for': ip() } }) };
+    const readByUid: autocannon.Request = {
+      method: 'GET',
+      setupRequest: (req) => ({
+        ...req,
+        path: `/v1/attestations/${pick(uids)}`,
+        headers: { ...req.headers, 'x-forwarded-for': ip() },
+      }),
+    };
+    const searchByHash: autocannon.Request = {
+      method: 'GET',
+      setupRequest: (req) => ({
+        ...req,
+        path: `/v1/attestations?hash=${pick(hashes)}`,
+        headers: { ...req.headers, 'x-forwarded-for': ip() },
+      }),
+    };
     const createOffchain: autocannon.Request = {
       method: 'POST',
       setupRequest: (req) => ({
         ...req,
         path: '/v1/attestations',
         headers: { ...req.headers, authorization: `Bearer ${pick(keys)}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ type: 'human', content: randomUUID() + randomBytes(8).toString('hex'), contentType: 'text/plain', mode: 'offchain' }),
+        body: JSON.stringify({
+          type: 'human',
+          content: randomUUID() + randomBytes(8).toString('hex'),
+          contentType: 'text/plain',
+          mode: 'offchain',
+        }),
       }),
     };
     figures.push(await measure('GET /v1/attestations/:uid', api.pid!, { ...opts, url: base, requests: [readByUid] }));
-    figures.push(await measure(`GET /v1/attestations?hash= (${SEEDED.toLocaleString('en')} stored)`, api.pid!, { ...opts, url: base, requests: [searchByHash] }));
-    figures.push(await measure('POST /v1/attestations (off-chain)', api.pid!, { ...opts, url: base, requests: [createOffchain] }));
+    figures.push(
+      await measure(`GET /v1/attestations?hash= (${SEEDED.toLocaleString('en')} stored)`, api.pid!, {
+        ...opts,
+        url: base,
+        requests: [searchByHash],
+      }),
+    );
+    figures.push(
+      await measure('POST /v1/attestations (off-chain)', api.pid!, { ...opts, url: base, requests: [createOffchain] }),
+    );
     api.kill('SIGTERM');
 
     // the same reads and creates against a `serve --api` whose young generation has V8's default limit here
     // (2 × 32 MB) rather than the 2 × 8 MB the bin gives an API process (bin/attestation-service.mjs)
     const defaultPort = apiPort + 1;
-    const { child: defaultHeap } = await startChild([V8_DEFAULT_HEAP_FLAG, '../service/bin/attestation-service.mjs', 'serve', '--api'], { DATABASE_URL: databaseUrl, PORT: String(defaultPort), LOG_LEVEL: 'info', TRUST_PROXY: 'true' }, /attestation-service: API on/);
+    const { child: defaultHeap } = await startChild(
+      [V8_DEFAULT_HEAP_FLAG, '../service/bin/attestation-service.mjs', 'serve', '--api'],
+      { DATABASE_URL: databaseUrl, PORT: String(defaultPort), LOG_LEVEL: 'info', TRUST_PROXY: 'true' },
+      /attestation-service: API on/,
+    );
     children.push(defaultHeap);
     const defaultBase = `http://127.0.0.1:${defaultPort}`;
-    figures.push(await measure(`GET /v1/attestations/:uid ${DEFAULT_HEAP}`, defaultHeap.pid!, { ...opts, url: defaultBase, requests: [readByUid] }));
-    figures.push(await measure(`POST /v1/attestations (off-chain) ${DEFAULT_HEAP}`, defaultHeap.pid!, { ...opts, url: defaultBase, requests: [createOffchain] }));
+    figures.push(
+      await measure(`GET /v1/attestations/:uid ${DEFAULT_HEAP}`, defaultHeap.pid!, {
+        ...opts,
+        url: defaultBase,
+        requests: [readByUid],
+      }),
+    );
+    figures.push(
+      await measure(`POST /v1/attestations (off-chain) ${DEFAULT_HEAP}`, defaultHeap.pid!, {
+        ...opts,
+        url: defaultBase,
+        requests: [createOffchain],
+      }),
+    );
     defaultHeap.kill('SIGTERM');
 
     const signing = await measureSigning();
@@ -117,7 +185,8 @@ async function main(): Promise<void> {
         const pool = createPool(url, 1);
         try {
           await applyMigrations(url);
-          return (await createKeyService(p, pool, systemClock).create({ tier: 'enterprise', account: 'bench-onchain' })).key;
+          return (await createKeyService(p, pool, systemClock).create({ tier: 'enterprise', account: 'bench-onchain' }))
+            .key;
         } finally {
           await p.$disconnect();
           await pool.end();
@@ -128,8 +197,21 @@ async function main(): Promise<void> {
     const webhooks = await measureWebhooks((name) => databases.make(name));
     const auditExport = await measureAuditExport(await databases.make('audit'));
     const verify = await measureVerify((name) => databases.make(name), duration);
-    const report = render({ figures, signing, gas, onchain, seeded: SEEDED, seedSeconds, duration, machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}`, database: process.env.DATABASE_URL ? 'the machine\'s PostgreSQL' : 'embedded PostgreSQL' });
-    await writeFile(join(SERVER_DIR, '../../BENCHMARKS.md'), report + renderWebhooks(webhooks) + renderVerify(verify, duration) + renderAuditExport(auditExport));
+    const report = render({
+      figures,
+      signing,
+      gas,
+      onchain,
+      seeded: SEEDED,
+      seedSeconds,
+      duration,
+      machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}`,
+      database: process.env.DATABASE_URL ? "the machine's PostgreSQL" : 'embedded PostgreSQL',
+    });
+    await writeFile(
+      join(SERVER_DIR, '../../BENCHMARKS.md'),
+      report + renderWebhooks(webhooks) + renderVerify(verify, duration) + renderAuditExport(auditExport),
+    );
     console.log(report);
   } finally {
     for (const child of children) child.kill('SIGTERM');

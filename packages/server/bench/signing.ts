@@ -4,7 +4,12 @@ import { createOffchainSigner, OFFCHAIN_TYPES, type OffchainDomain } from '../sr
 import { encodeAttestationData, SCHEMA_UID } from '../src/chain/schema.ts';
 
 const KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
-const domain: OffchainDomain = { name: 'EAS Attestation', version: '1.4.0', chainId: 31337, verifyingContract: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512' };
+const domain: OffchainDomain = {
+  name: 'EAS Attestation',
+  version: '1.4.0',
+  chainId: 31337,
+  verifyingContract: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
+};
 
 async function rate(fn: () => unknown, ms = 2000): Promise<number> {
   for (let i = 0; i < 200; i++) await fn();
@@ -22,8 +27,20 @@ export async function measureSigning(): Promise<{ ours: number; viem: number; im
   const data = encodeAttestationData(`0x${'ab'.repeat(32)}`, 'human');
   const signer = createOffchainSigner({ privateKey: KEY, domain, schemaUid: SCHEMA_UID });
   const account = privateKeyToAccount(KEY);
-  const message = { version: 2, schema: SCHEMA_UID, recipient: `0x${'00'.repeat(20)}` as const, time: 1n, expirationTime: 0n, revocable: true, refUID: `0x${'00'.repeat(32)}` as const, data, salt: `0x${'11'.repeat(32)}` as const };
+  const message = {
+    version: 2,
+    schema: SCHEMA_UID,
+    recipient: `0x${'00'.repeat(20)}` as const,
+    time: 1n,
+    expirationTime: 0n,
+    revocable: true,
+    refUID: `0x${'00'.repeat(32)}` as const,
+    data,
+    salt: `0x${'11'.repeat(32)}` as const,
+  };
   const ours = await rate(() => signer.sign(data, 1));
-  const viem = await rate(() => account.signTypedData({ domain, types: OFFCHAIN_TYPES, primaryType: 'Attest', message }));
+  const viem = await rate(() =>
+    account.signTypedData({ domain, types: OFFCHAIN_TYPES, primaryType: 'Attest', message }),
+  );
   return { ours, viem, implementation: ecdsaImplementation };
 }

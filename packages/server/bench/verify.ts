@@ -20,7 +20,11 @@ const ANVIL_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f
 const COLD_UIDS = 6_000;
 
 function child(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, args, { cwd: SERVER_DIR, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'ignore'] });
+  return spawn(process.execPath, args, {
+    cwd: SERVER_DIR,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
 }
 
 async function until(check: () => Promise<boolean>, what: string): Promise<void> {
@@ -36,7 +40,8 @@ async function enterpriseKey(databaseUrl: string): Promise<string> {
   const prisma = createPrisma(databaseUrl);
   const pool = createPool(databaseUrl, 1);
   try {
-    return (await createKeyService(prisma, pool, systemClock).create({ tier: 'enterprise', account: 'bench-verify' })).key;
+    return (await createKeyService(prisma, pool, systemClock).create({ tier: 'enterprise', account: 'bench-verify' }))
+      .key;
   } finally {
     await prisma.$disconnect();
     await pool.end();
@@ -46,15 +51,27 @@ async function enterpriseKey(databaseUrl: string): Promise<string> {
 async function createOffchain(api: string, key: string, count: number): Promise<string[]> {
   const uids: string[] = [];
   for (let i = 0; i < count; i += 50) {
-    const bodies = Array.from({ length: Math.min(50, count - i) }, () => ({ type: 'human', content: randomBytes(16).toString('hex'), contentType: 'text/plain', mode: 'offchain' }));
-    const res = await fetch(`${api}/v1/attestations/batch`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ attestations: bodies }) });
+    const bodies = Array.from({ length: Math.min(50, count - i) }, () => ({
+      type: 'human',
+      content: randomBytes(16).toString('hex'),
+      contentType: 'text/plain',
+      mode: 'offchain',
+    }));
+    const res = await fetch(`${api}/v1/attestations/batch`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ attestations: bodies }),
+    });
     uids.push(...((await res.json()) as { attestations: { uid: string }[] }).attestations.map((a) => a.uid));
   }
   return uids;
 }
 
 /** Badge JSON and SVG (one hot uid, and a new uid per request), a 304 revalidation and the page, with a baseline. */
-export async function measureVerify(databaseFor: (name: string) => Promise<string>, seconds: number): Promise<Figure[]> {
+export async function measureVerify(
+  databaseFor: (name: string) => Promise<string>,
+  seconds: number,
+): Promise<Figure[]> {
   const dir = await mkdtemp(join(tmpdir(), 'bench-verify-chain-'));
   const chain = await startDevChain({ dataDir: dir, deployerKey: ANVIL_KEY });
   const children: ChildProcess[] = [];
@@ -62,43 +79,109 @@ export async function measureVerify(databaseFor: (name: string) => Promise<strin
     const databaseUrl = await databaseFor('verify');
     const apiKey = await enterpriseKey(databaseUrl);
     const relayer = `0x${randomBytes(32).toString('hex')}`;
-    await fetch(chain.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_setBalance', params: [privateKeyToAccount(relayer as `0x${string}`).address, '0x3635c9adc5dea00000'] }) });
+    await fetch(chain.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'anvil_setBalance',
+        params: [privateKeyToAccount(relayer as `0x${string}`).address, '0x3635c9adc5dea00000'],
+      }),
+    });
     const port = 19_000 + Math.floor(Math.random() * 400);
     const api = `http://127.0.0.1:${port}`;
     const app = `http://127.0.0.1:${port + 1}`;
     // TRUST_PROXY: each request comes from its own address, so neither the badge limit nor the API's anonymous
     // limit (which the app's reads pass through, X-Forwarded-For included) caps the figures
-    const service = child(['../service/bin/attestation-service.mjs', 'serve'], { DATABASE_URL: databaseUrl, CHAIN_RPC_URL: chain.rpcUrl, EAS_ADDRESS: chain.eas, SCHEMA_REGISTRY_ADDRESS: chain.schemaRegistry, RELAYER_PRIVATE_KEY: relayer, PORT: String(port), VERIFY_PORT: String(port + 1), VERIFY_BASE_URL: app, TRUST_PROXY: 'true', LOG_LEVEL: 'warn' });
+    const service = child(['../service/bin/attestation-service.mjs', 'serve'], {
+      DATABASE_URL: databaseUrl,
+      CHAIN_RPC_URL: chain.rpcUrl,
+      EAS_ADDRESS: chain.eas,
+      SCHEMA_REGISTRY_ADDRESS: chain.schemaRegistry,
+      RELAYER_PRIVATE_KEY: relayer,
+      PORT: String(port),
+      VERIFY_PORT: String(port + 1),
+      VERIFY_BASE_URL: app,
+      TRUST_PROXY: 'true',
+      LOG_LEVEL: 'warn',
+    });
     children.push(service);
     await until(async () => (await fetch(`${api}/readyz`)).ok && (await fetch(`${app}/healthz`)).ok, 'serve');
     const baseline = child(['bench/baseline-server.ts'], { PORT: String(port + 2) });
     children.push(baseline);
     await until(async () => (await fetch(`http://127.0.0.1:${port + 2}/`)).ok, 'baseline');
 
-    const onchain = (await (await fetch(`${api}/v1/attestations`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ type: 'human', content: 'bench badge', contentType: 'text/plain' }) })).json()) as { uid: string };
+    const onchain = (await (
+      await fetch(`${api}/v1/attestations`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'human', content: 'bench badge', contentType: 'text/plain' }),
+      })
+    ).json()) as { uid: string };
     const cold = await createOffchain(api, apiKey, COLD_UIDS);
-    const ip = () => `10.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}`;
+    const ip = () =>
+      `10.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}`;
     const etag = (await fetch(`${app}/api/attestation/${onchain.uid}`)).headers.get('etag')!;
-    const hot = (path: string, headers: Record<string, string> = {}): autocannon.Options => ({ duration: seconds, url: app, requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path, headers: { ...req.headers, ...headers, 'x-forwarded-for': ip() } }) }] });
+    const hot = (path: string, headers: Record<string, string> = {}): autocannon.Options => ({
+      duration: seconds,
+      url: app,
+      requests: [
+        {
+          method: 'GET',
+          setupRequest: (req) => ({ ...req, path, headers: { ...req.headers, ...headers, 'x-forwarded-for': ip() } }),
+        },
+      ],
+    });
     let next = 0;
 
     const figures: Figure[] = [];
-    figures.push(await measure('baseline: bare node:http, fixed JSON', baseline.pid!, { duration: seconds, url: `http://127.0.0.1:${port + 2}` }));
-    figures.push(await measure('badge JSON, on-chain uid (verdict cached)', service.pid!, hot(`/api/attestation/${onchain.uid}`)));
-    figures.push(await measure('badge JSON, If-None-Match → 304', service.pid!, hot(`/api/attestation/${onchain.uid}`, { 'if-none-match': etag })));
-    figures.push(await measure('badge SVG, on-chain uid (verdict cached)', service.pid!, hot(`/api/attestation/${onchain.uid}/badge.svg`)));
+    figures.push(
+      await measure('baseline: bare node:http, fixed JSON', baseline.pid!, {
+        duration: seconds,
+        url: `http://127.0.0.1:${port + 2}`,
+      }),
+    );
+    figures.push(
+      await measure('badge JSON, on-chain uid (verdict cached)', service.pid!, hot(`/api/attestation/${onchain.uid}`)),
+    );
+    figures.push(
+      await measure(
+        'badge JSON, If-None-Match → 304',
+        service.pid!,
+        hot(`/api/attestation/${onchain.uid}`, { 'if-none-match': etag }),
+      ),
+    );
+    figures.push(
+      await measure(
+        'badge SVG, on-chain uid (verdict cached)',
+        service.pid!,
+        hot(`/api/attestation/${onchain.uid}/badge.svg`),
+      ),
+    );
     figures.push(await measure('page `/<uid>`, on-chain (verdict cached)', service.pid!, hot(`/${onchain.uid}`)));
     figures.push(
       await measure(`badge JSON, a new off-chain uid each request (API read + signature + RPC)`, service.pid!, {
         duration: seconds,
         url: app,
-        requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/attestation/${cold[next++ % cold.length]}`, headers: { ...req.headers, 'x-forwarded-for': ip() } }) }],
+        requests: [
+          {
+            method: 'GET',
+            setupRequest: (req) => ({
+              ...req,
+              path: `/api/attestation/${cold[next++ % cold.length]}`,
+              headers: { ...req.headers, 'x-forwarded-for': ip() },
+            }),
+          },
+        ],
       }),
     );
     return figures;
   } finally {
     for (const c of children) c.kill('SIGTERM');
-    await Promise.all(children.map((c) => new Promise((r) => (c.exitCode === null ? c.once('exit', r) : r(undefined)))));
+    await Promise.all(
+      children.map((c) => new Promise((r) => (c.exitCode === null ? c.once('exit', r) : r(undefined)))),
+    );
     await chain.stop();
     await rm(dir, { recursive: true, force: true });
   }
@@ -107,7 +190,10 @@ export async function measureVerify(databaseFor: (name: string) => Promise<strin
 /** The BENCHMARKS.md section. */
 export function renderVerify(figures: Figure[], seconds: number): string {
   const baseline = figures[0]!;
-  const rows = figures.map((f) => `| ${f.name} | ${f.requestsPerSecond.toLocaleString('en')} | ${(f.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)} | ${f.p50} | ${f.p99} | ${f.peakRssMb} | ${f.non2xx + f.errors} |`);
+  const rows = figures.map(
+    (f) =>
+      `| ${f.name} | ${f.requestsPerSecond.toLocaleString('en')} | ${(f.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)} | ${f.p50} | ${f.p99} | ${f.peakRssMb} | ${f.non2xx + f.errors} |`,
+  );
   return `
 ## Verification app and badge
 

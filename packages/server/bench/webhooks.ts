@@ -29,7 +29,8 @@ export interface WebhookFigures {
   runs: Array<{ workers: number; perSecond: number; drainSeconds: number; p50: number; p99: number }>;
 }
 
-const percentile = (sorted: number[], p: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]! * 10) / 10;
+const percentile = (sorted: number[], p: number) =>
+  Math.round(sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]! * 10) / 10;
 
 /** A receiver that answers 204 at once and notes when each event first arrived (by its data.uid). */
 async function receiver() {
@@ -47,7 +48,12 @@ async function receiver() {
   });
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, firstSeen, count: () => count, close: () => new Promise<void>((r) => (server.close(() => r()), server.closeAllConnections())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    firstSeen,
+    count: () => count,
+    close: () => new Promise<void>((r) => (server.close(() => r()), server.closeAllConnections())),
+  };
 }
 
 async function until(check: () => boolean, timeoutMs: number): Promise<void> {
@@ -61,19 +67,32 @@ async function until(check: () => boolean, timeoutMs: number): Promise<void> {
 /** The same signed POSTs from one process, CONCURRENCY at a time: what the receiver and HTTP stack allow without a queue. */
 async function baseline(url: string): Promise<number> {
   const policy = { allowPrivate: true, resolve: systemResolver };
-  const body = JSON.stringify({ id: randomUUID(), type: 'attestation.created', createdAt: new Date().toISOString(), data: { uid: `0x${randomBytes(32).toString('hex')}` } });
+  const body = JSON.stringify({
+    id: randomUUID(),
+    type: 'attestation.created',
+    createdAt: new Date().toISOString(),
+    data: { uid: `0x${randomBytes(32).toString('hex')}` },
+  });
   let next = 0;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
-      while (next++ < QUEUED) await postWebhook({ url, secret: 'a'.repeat(64), deliveryId: randomUUID(), eventType: 'attestation.created', body }, policy);
+      while (next++ < QUEUED)
+        await postWebhook(
+          { url, secret: 'a'.repeat(64), deliveryId: randomUUID(), eventType: 'attestation.created', body },
+          policy,
+        );
     }),
   );
   return Math.round(QUEUED / ((performance.now() - started) / 1000));
 }
 
 function startWorker(env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, ['../service/bin/attestation-service.mjs', 'serve', '--worker'], { cwd: SERVER_DIR, env: { ...process.env, ...env, LOG_LEVEL: 'warn' }, stdio: 'ignore' });
+  return spawn(process.execPath, ['../service/bin/attestation-service.mjs', 'serve', '--worker'], {
+    cwd: SERVER_DIR,
+    env: { ...process.env, ...env, LOG_LEVEL: 'warn' },
+    stdio: 'ignore',
+  });
 }
 
 export async function measureWebhooks(databaseFor: (name: string) => Promise<string>): Promise<WebhookFigures> {
@@ -81,7 +100,10 @@ export async function measureWebhooks(databaseFor: (name: string) => Promise<str
   const chain = await startDevChain({ dataDir: dir, deployerKey: ANVIL_KEY });
   const hook = await receiver();
   try {
-    const figures: WebhookFigures = { baseline: { perSecond: await baseline(hook.url), concurrency: CONCURRENCY }, runs: [] };
+    const figures: WebhookFigures = {
+      baseline: { perSecond: await baseline(hook.url), concurrency: CONCURRENCY },
+      runs: [],
+    };
     for (const workers of [1, 2]) {
       const databaseUrl = await databaseFor(`webhooks_${workers}`);
       await applyMigrations(databaseUrl);
@@ -91,14 +113,39 @@ export async function measureWebhooks(databaseFor: (name: string) => Promise<str
         await runMigrations({ pgPool: pool, logger: new Logger(() => () => undefined) });
         const accountId = randomUUID();
         await pool.query(`INSERT INTO accounts (id, name) VALUES ($1, 'bench-webhooks')`, [accountId]);
-        await pool.query(`INSERT INTO webhook_subscriptions (id, account_id, url, events, secret, created_at) VALUES ($1, $2, $3, $4, $5, now())`, [randomUUID(), accountId, hook.url, ['attestation.created'], 'a'.repeat(64)]);
-        const event = () => ({ accountId, type: 'attestation.created' as const, data: { uid: `0x${randomBytes(32).toString('hex')}` } });
-        for (let i = 0; i < QUEUED; i += 500) await inTransaction(pool, (tx) => emitEvents(tx, Array.from({ length: 500 }, event), new Date()));
+        await pool.query(
+          `INSERT INTO webhook_subscriptions (id, account_id, url, events, secret, created_at) VALUES ($1, $2, $3, $4, $5, now())`,
+          [randomUUID(), accountId, hook.url, ['attestation.created'], 'a'.repeat(64)],
+        );
+        const event = () => ({
+          accountId,
+          type: 'attestation.created' as const,
+          data: { uid: `0x${randomBytes(32).toString('hex')}` },
+        });
+        for (let i = 0; i < QUEUED; i += 500)
+          await inTransaction(pool, (tx) => emitEvents(tx, Array.from({ length: 500 }, event), new Date()));
         hook.firstSeen.clear();
 
         const key = `0x${randomBytes(32).toString('hex')}`;
-        await fetch(chain.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_setBalance', params: [privateKeyToAccount(key as `0x${string}`).address, '0x3635c9adc5dea00000'] }) });
-        const env = { DATABASE_URL: databaseUrl, CHAIN_RPC_URL: chain.rpcUrl, EAS_ADDRESS: chain.eas, SCHEMA_REGISTRY_ADDRESS: chain.schemaRegistry, RELAYER_PRIVATE_KEY: key, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WORKER_CONCURRENCY: String(CONCURRENCY) };
+        await fetch(chain.rpcUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'anvil_setBalance',
+            params: [privateKeyToAccount(key as `0x${string}`).address, '0x3635c9adc5dea00000'],
+          }),
+        });
+        const env = {
+          DATABASE_URL: databaseUrl,
+          CHAIN_RPC_URL: chain.rpcUrl,
+          EAS_ADDRESS: chain.eas,
+          SCHEMA_REGISTRY_ADDRESS: chain.schemaRegistry,
+          RELAYER_PRIVATE_KEY: key,
+          WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+          WORKER_CONCURRENCY: String(CONCURRENCY),
+        };
         for (let i = 0; i < workers; i++) children.push(startWorker(env));
         await until(() => hook.firstSeen.size > 0, 60_000);
         const first = Math.min(...hook.firstSeen.values());
@@ -117,7 +164,13 @@ export async function measureWebhooks(databaseFor: (name: string) => Promise<str
         }
         await until(() => [...committed.keys()].every((id) => hook.firstSeen.has(id)), 60_000);
         const latencies = [...committed].map(([id, at]) => hook.firstSeen.get(id)! - at).sort((a, b) => a - b);
-        figures.runs.push({ workers, perSecond: Math.round(QUEUED / drainSeconds), drainSeconds: Math.round(drainSeconds * 10) / 10, p50: percentile(latencies, 50), p99: percentile(latencies, 99) });
+        figures.runs.push({
+          workers,
+          perSecond: Math.round(QUEUED / drainSeconds),
+          drainSeconds: Math.round(drainSeconds * 10) / 10,
+          p50: percentile(latencies, 50),
+          p99: percentile(latencies, 99),
+        });
       } finally {
         for (const child of children) child.kill('SIGTERM');
         await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))));

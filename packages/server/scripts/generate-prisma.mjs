@@ -6,7 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const placeholder = join(mkdtempSync(join(tmpdir(), 'prisma-')), 'schema-engine');
-writeFileSync(placeholder, '#!/bin/sh\necho "schema engine not available: migrations are applied by attestation-service migrate" >&2\nexit 1\n');
+writeFileSync(
+  placeholder,
+  '#!/bin/sh\necho "schema engine not available: migrations are applied by attestation-service migrate" >&2\nexit 1\n',
+);
 chmodSync(placeholder, 0o755);
 execFileSync('prisma', ['generate', '--schema', '../../prisma/schema.prisma'], {
   stdio: ['ignore', 'ignore', 'inherit'],

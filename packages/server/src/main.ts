@@ -76,29 +76,71 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
 /** The relayer and the webhook deliveries as jobs of this process, and the sweep for deliveries a dead worker left. */
 async function startWorkerPart(infra: Infrastructure, webhookPolicy: UrlPolicy, stack: Teardown): Promise<void> {
   const { config, pool, clock, log, chain, databaseUrl } = infra;
-  const sender = createSender(chain, pool, clock, { confirmations: config.chain.confirmations, maxFeeCapWei: config.chain.maxFeeCapWei, stuckAfterMs: config.chain.stuckAfterMs ?? (chain.dev ? 5_000 : 60_000), maxBumps: 5 }, log);
-  const works = attestationRelayWorks({ pool, eas: chain.eas, clock, log, verifyBaseUrl: config.verifyBaseUrl, maxItemsPerTx: config.chain.maxItemsPerTx });
+  const sender = createSender(
+    chain,
+    pool,
+    clock,
+    {
+      confirmations: config.chain.confirmations,
+      maxFeeCapWei: config.chain.maxFeeCapWei,
+      stuckAfterMs: config.chain.stuckAfterMs ?? (chain.dev ? 5_000 : 60_000),
+      maxBumps: 5,
+    },
+    log,
+  );
+  const works = attestationRelayWorks({
+    pool,
+    eas: chain.eas,
+    clock,
+    log,
+    verifyBaseUrl: config.verifyBaseUrl,
+    maxItemsPerTx: config.chain.maxItemsPerTx,
+  });
   const relayer = createRelayer({ pool, sender, clock, works });
-  const deliver = deliverTask({ pool, clock, log, policy: webhookPolicy, retryDelaysMs: config.webhooks.retryDelaysMs });
-  const runner = await startWorker(databaseUrl, log, { [RELAY_TASK]: relayTask(relayer, pool), [DELIVER_TASK]: deliver }, config.workerConcurrency, config.databaseTimeouts);
+  const deliver = deliverTask({
+    pool,
+    clock,
+    log,
+    policy: webhookPolicy,
+    retryDelaysMs: config.webhooks.retryDelaysMs,
+  });
+  const runner = await startWorker(
+    databaseUrl,
+    log,
+    { [RELAY_TASK]: relayTask(relayer, pool), [DELIVER_TASK]: deliver },
+    config.workerConcurrency,
+    config.databaseTimeouts,
+  );
   stack.push(() => runner.stop());
   await enqueueRelay(pgSql(pool)); // reconcile whatever a previous run left in the journal
   // deliveries whose worker died mid-attempt: their jobs stay locked for hours, so new ones are queued
-  const sweep = () => sweepDeliveries(pgSql(pool), clock, SWEEP_GRACE_MS).catch((error: unknown) => log.warn({ error: describeError(error) }, 'webhook sweep failed'));
+  const sweep = () =>
+    sweepDeliveries(pgSql(pool), clock, SWEEP_GRACE_MS).catch((error: unknown) =>
+      log.warn({ error: describeError(error) }, 'webhook sweep failed'),
+    );
   await sweep();
   const sweeper = setInterval(sweep, SWEEP_EVERY_MS);
   stack.push(async () => clearInterval(sweeper));
 }
 
 /** The API on PORT; returns its base URL as bound. */
-async function startApiPart(infra: Infrastructure, services: Services, proxyToken: string | undefined, stack: Teardown): Promise<string> {
+async function startApiPart(
+  infra: Infrastructure,
+  services: Services,
+  proxyToken: string | undefined,
+  stack: Teardown,
+): Promise<string> {
   const { config, log } = infra;
-  const handler = createApiHandler({ router: appRouter, services }, { publicBaseUrl: config.publicBaseUrl, trustProxy: config.trustProxy, log, proxyToken });
+  const handler = createApiHandler(
+    { router: appRouter, services },
+    { publicBaseUrl: config.publicBaseUrl, trustProxy: config.trustProxy, log, proxyToken },
+  );
   const server = await listen(handler, config.port, config.host);
   stack.push(() => closeServer(server));
   const address = server.address();
   let apiUrl = config.publicBaseUrl;
-  if (address && typeof address === 'object') apiUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${address.port}`;
+  if (address && typeof address === 'object')
+    apiUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${address.port}`;
   log.info({ url: apiUrl }, 'API listening');
   return apiUrl;
 }

@@ -41,14 +41,16 @@ export const unmeteredProcedure = t.procedure.meta({ probe: true });
  * platform reading many records, or the verification app, is not held to the anonymous 30 a minute). A key that
  * fails is a 401 here too: a caller never silently falls back to the anonymous limit.
  */
-export const publicProcedure = t.procedure.use(async ({ ctx, next, path }) => {
-  if (ctx.authorization === undefined) {
-    Object.assign(ctx.responseHeaders, await ctx.services.rateLimiter.forIp(ctx.ip));
+export const publicProcedure = t.procedure
+  .use(async ({ ctx, next, path }) => {
+    if (ctx.authorization === undefined) {
+      Object.assign(ctx.responseHeaders, await ctx.services.rateLimiter.forIp(ctx.ip));
+      return next();
+    }
+    await authenticateCaller(ctx, path);
     return next();
-  }
-  await authenticateCaller(ctx, path);
-  return next();
-}).use(inputRules);
+  })
+  .use(inputRules);
 
 /**
  * A route that needs a valid, unrevoked API key, limited per key by tier; a failed key counts against the IP.
@@ -58,7 +60,12 @@ export const publicProcedure = t.procedure.use(async ({ ctx, next, path }) => {
 const authenticated = t.procedure.use(async ({ ctx, next, path }) => {
   const auth = await authenticateCaller(ctx, path);
   const result = await next({ ctx: { auth } });
-  if (!result.ok) await ctx.services.audit.recordQuotaRefusal(auth, result.error, { ip: ctx.ip, requestId: ctx.requestId, procedure: path });
+  if (!result.ok)
+    await ctx.services.audit.recordQuotaRefusal(auth, result.error, {
+      ip: ctx.ip,
+      requestId: ctx.requestId,
+      procedure: path,
+    });
   return result;
 });
 
@@ -71,7 +78,8 @@ async function authenticateCaller(ctx: RequestContext, path: string): Promise<Au
   } catch (error) {
     // a failed authentication counts against the caller's IP bucket, which slows key guessing
     Object.assign(ctx.responseHeaders, await ctx.services.rateLimiter.forIp(ctx.ip));
-    if (knownKeyFailure) ctx.services.audit.recordAuthFailure(knownKeyFailure, { ip: ctx.ip, requestId: ctx.requestId, procedure: path });
+    if (knownKeyFailure)
+      ctx.services.audit.recordAuthFailure(knownKeyFailure, { ip: ctx.ip, requestId: ctx.requestId, procedure: path });
     throw error;
   }
   Object.assign(ctx.responseHeaders, await ctx.services.rateLimiter.forKey(auth.prefix, auth.tier));
@@ -79,16 +87,24 @@ async function authenticateCaller(ctx: RequestContext, path: string): Promise<Au
 }
 
 /** Gated routes; mutations honour Idempotency-Key (a replay short-circuits with the stored response). */
-export const authedProcedure = authenticated.use(inputRules).use(async ({ ctx, next, type, path, meta, getRawInput }) => {
-  if (type !== 'mutation' || ctx.idempotencyKey === undefined) return next();
-  const begun = await ctx.services.idempotency.begin(ctx.auth.keyId, ctx.idempotencyKey, path, await getRawInput(), meta?.successStatus ?? 200);
-  if (begun.kind === 'replay') {
-    ctx.responseHeaders['Idempotent-Replayed'] = 'true';
-    return shortCircuit(begun.body) as never;
-  }
-  const result = await next({ ctx: { idempotency: begun.claim as IdempotencyClaim | undefined } });
-  if (begun.claim.completed) return result;
-  if (!result.ok) await begun.release();
-  else await begun.complete(result.data);
-  return result;
-});
+export const authedProcedure = authenticated
+  .use(inputRules)
+  .use(async ({ ctx, next, type, path, meta, getRawInput }) => {
+    if (type !== 'mutation' || ctx.idempotencyKey === undefined) return next();
+    const begun = await ctx.services.idempotency.begin(
+      ctx.auth.keyId,
+      ctx.idempotencyKey,
+      path,
+      await getRawInput(),
+      meta?.successStatus ?? 200,
+    );
+    if (begun.kind === 'replay') {
+      ctx.responseHeaders['Idempotent-Replayed'] = 'true';
+      return shortCircuit(begun.body) as never;
+    }
+    const result = await next({ ctx: { idempotency: begun.claim as IdempotencyClaim | undefined } });
+    if (begun.claim.completed) return result;
+    if (!result.ok) await begun.release();
+    else await begun.complete(result.data);
+    return result;
+  });

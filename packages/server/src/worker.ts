@@ -12,7 +12,13 @@ function workerLogger(log: Logger): WorkerLogger {
 }
 
 /** Starts the job runner in this process (graphile-worker installs its schema in our database on first run). */
-export async function startWorker(databaseUrl: string, log: Logger, taskList: TaskList, concurrency = 4, timeouts?: DatabaseTimeouts): Promise<Runner> {
+export async function startWorker(
+  databaseUrl: string,
+  log: Logger,
+  taskList: TaskList,
+  concurrency = 4,
+  timeouts?: DatabaseTimeouts,
+): Promise<Runner> {
   // graphile-worker wants concurrency + 2; connections open on demand, and with jobs fetched and completed in
   // batches (below) only a few ever do
   const pgPool = createPool(databaseUrl, concurrency + 2, timeouts);
@@ -24,7 +30,9 @@ export async function startWorker(databaseUrl: string, log: Logger, taskList: Ta
     pollInterval: 1_000,
     // fetch jobs in batches and complete them in batches: one round trip per batch instead of two per job. A
     // crashed worker's batch stays locked; the webhook sweep re-queues those deliveries (docs/decisions.md)
-    preset: { worker: { localQueue: { size: concurrency * 2, ttl: 60_000 }, completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
+    preset: {
+      worker: { localQueue: { size: concurrency * 2, ttl: 60_000 }, completeJobBatchDelay: 0, failJobBatchDelay: 0 },
+    },
     crontab: '',
     logger: workerLogger(log),
   });

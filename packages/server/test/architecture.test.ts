@@ -87,11 +87,17 @@ function findCycle(graph: Map<string, Set<string>>): string[] | undefined {
 describe('the folders of packages/server/src', () => {
   it('reads the source (the rules below check something)', () => {
     expect(edges.length).toBeGreaterThan(100);
-    expect(edges.some(({ from, to }) => from === 'attestations/service.ts' && to === 'attestations/store.ts')).toBe(true);
+    expect(edges.some(({ from, to }) => from === 'attestations/service.ts' && to === 'attestations/store.ts')).toBe(
+      true,
+    );
   });
 
   it('classes every top-level folder as infrastructure or feature', () => {
-    const folders = new Set(sourceFiles(SRC).map((file) => folderOf(relative(SRC, file))).filter((f) => f !== undefined));
+    const folders = new Set(
+      sourceFiles(SRC)
+        .map((file) => folderOf(relative(SRC, file)))
+        .filter((f) => f !== undefined),
+    );
     expect([...folders].filter((f) => !INFRASTRUCTURE.includes(f) && !FEATURES.includes(f))).toEqual([]);
   });
 
@@ -100,7 +106,9 @@ describe('the folders of packages/server/src', () => {
   });
 
   it('keeps infrastructure free of features', () => {
-    const wrong = edges.filter(({ from, to }) => INFRASTRUCTURE.includes(folderOf(from) ?? '') && FEATURES.includes(folderOf(to) ?? ''));
+    const wrong = edges.filter(
+      ({ from, to }) => INFRASTRUCTURE.includes(folderOf(from) ?? '') && FEATURES.includes(folderOf(to) ?? ''),
+    );
     expect(wrong.map(({ from, to }) => `${from} -> ${to}`)).toEqual([]);
   });
 
@@ -119,7 +127,22 @@ describe('the folders of packages/server/src', () => {
   });
 
   it('finds a cycle and an infrastructure import when there is one (the checks can fail)', () => {
-    expect(findCycle(new Map([['a', new Set(['b'])], ['b', new Set(['c'])], ['c', new Set(['a'])]]))).toEqual(['a', 'b', 'c', 'a']);
-    expect(findCycle(new Map([['a', new Set(['b'])], ['b', new Set(['c'])]]))).toBeUndefined();
+    expect(
+      findCycle(
+        new Map([
+          ['a', new Set(['b'])],
+          ['b', new Set(['c'])],
+          ['c', new Set(['a'])],
+        ]),
+      ),
+    ).toEqual(['a', 'b', 'c', 'a']);
+    expect(
+      findCycle(
+        new Map([
+          ['a', new Set(['b'])],
+          ['b', new Set(['c'])],
+        ]),
+      ),
+    ).toBeUndefined();
   });
 });

@@ -13,7 +13,8 @@ describe('VERIFY_BASE_URL', () => {
   });
 
   it('names localhost for the loopback and wildcard addresses', () => {
-    for (const HOST of ['127.0.0.1', '0.0.0.0', '::']) expect(verifyBaseUrl({ HOST, VERIFY_PORT: '9001' })).toBe('http://localhost:9001');
+    for (const HOST of ['127.0.0.1', '0.0.0.0', '::'])
+      expect(verifyBaseUrl({ HOST, VERIFY_PORT: '9001' })).toBe('http://localhost:9001');
   });
 
   it('names any other HOST, an IPv6 one in brackets', () => {
@@ -24,7 +25,9 @@ describe('VERIFY_BASE_URL', () => {
   });
 
   it('an explicit VERIFY_BASE_URL wins over the port and host, without its trailing slash', () => {
-    expect(verifyBaseUrl({ VERIFY_BASE_URL: 'https://verify.example.com/', VERIFY_PORT: '9001', HOST: '0.0.0.0' })).toBe('https://verify.example.com');
+    expect(
+      verifyBaseUrl({ VERIFY_BASE_URL: 'https://verify.example.com/', VERIFY_PORT: '9001', HOST: '0.0.0.0' }),
+    ).toBe('https://verify.example.com');
   });
 
   it('an empty VERIFY_BASE_URL counts as unset', () => {

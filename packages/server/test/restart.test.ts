@@ -20,10 +20,16 @@ describe('restarting on the same DATA_DIR (embedded PostgreSQL and dev chain)', 
     let onchainUid: string;
     try {
       key = (await first.services.keys.create({ tier: 'free', account: 'restart' })).key;
-      const created = await call(first.apiUrl, 'POST', '/v1/attestations', { key, body: { type: 'ai', content: 'survives restarts', contentType: 'text/plain', mode: 'offchain' } });
+      const created = await call(first.apiUrl, 'POST', '/v1/attestations', {
+        key,
+        body: { type: 'ai', content: 'survives restarts', contentType: 'text/plain', mode: 'offchain' },
+      });
       expect(created.status).toBe(201);
       uid = created.body.uid;
-      const onchain = await call(first.apiUrl, 'POST', '/v1/attestations', { key, body: { type: 'human', content: 'on the dev chain', contentType: 'text/plain' } });
+      const onchain = await call(first.apiUrl, 'POST', '/v1/attestations', {
+        key,
+        body: { type: 'human', content: 'on the dev chain', contentType: 'text/plain' },
+      });
       expect(onchain.status).toBe(201);
       onchainUid = onchain.body.uid;
     } finally {
@@ -34,7 +40,10 @@ describe('restarting on the same DATA_DIR (embedded PostgreSQL and dev chain)', 
     try {
       const read = await call(second.apiUrl, 'GET', `/v1/attestations/${uid}`);
       expect(read).toMatchObject({ status: 200, body: { uid, type: 'ai', mode: 'offchain' } });
-      const again = await call(second.apiUrl, 'POST', '/v1/attestations', { key, body: { type: 'human', content: 'after restart', contentType: 'text/plain', mode: 'offchain' } });
+      const again = await call(second.apiUrl, 'POST', '/v1/attestations', {
+        key,
+        body: { type: 'human', content: 'after restart', contentType: 'text/plain', mode: 'offchain' },
+      });
       expect(again.status).toBe(201);
       // the dev chain reloaded its state: the earlier on-chain attestation still verifies there
       const provider = new JsonRpcProvider(second.chain.rpcUrl, undefined, { staticNetwork: true });
@@ -42,7 +51,10 @@ describe('restarting on the same DATA_DIR (embedded PostgreSQL and dev chain)', 
       eas.connect(provider as never);
       expect((await eas.getAttestation(onchainUid)).uid).toBe(onchainUid);
       provider.destroy();
-      const later = await call(second.apiUrl, 'POST', '/v1/attestations', { key, body: { type: 'ai', content: 'after restart, on-chain', contentType: 'text/plain' } });
+      const later = await call(second.apiUrl, 'POST', '/v1/attestations', {
+        key,
+        body: { type: 'ai', content: 'after restart, on-chain', contentType: 'text/plain' },
+      });
       expect(later.status).toBe(201);
     } finally {
       await second.stop();

@@ -16,13 +16,22 @@ const dataDir = await mkdtemp(join(tmpdir(), 'attestation-shutdown-'));
 const started: ChildProcess[] = [];
 
 afterAll(async () => {
-  for (const child of started) if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
+  for (const child of started)
+    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
   await rm(dataDir, { recursive: true, force: true });
 });
 
 /** `serve` on embedded defaults, in a process group of its own as a terminal would run it; resolves once it serves. */
 async function serve(): Promise<{ child: ChildProcess; exited: Promise<number | null> }> {
-  const env = { ...process.env, DATA_DIR: dataDir, PORT: '18380', VERIFY_PORT: '18381', LOG_LEVEL: 'warn', DATABASE_URL: '', CHAIN_RPC_URL: '' };
+  const env = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: '18380',
+    VERIFY_PORT: '18381',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: '',
+    CHAIN_RPC_URL: '',
+  };
   const child = spawn(process.execPath, [BIN, 'serve'], { env, detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
   started.push(child);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -38,7 +47,10 @@ async function serve(): Promise<{ child: ChildProcess; exited: Promise<number | 
 }
 
 async function databaseUrl(): Promise<string> {
-  const { port, password } = JSON.parse(await readFile(join(dataDir, 'postgres.json'), 'utf8')) as { port: number; password: string };
+  const { port, password } = JSON.parse(await readFile(join(dataDir, 'postgres.json'), 'utf8')) as {
+    port: number;
+    password: string;
+  };
   return `postgresql://postgres:${password}@127.0.0.1:${port}/attestation_service`;
 }
 
@@ -114,4 +126,3 @@ describe('Ctrl-C in the terminal (SIGINT to the whole process group)', () => {
     expect(await again.exited).toBe(0);
   }, 60_000);
 });
-

@@ -15,7 +15,8 @@ import { enableCompileCache } from './compile-cache.mjs';
 const API_V8_FLAGS = ['--max-semi-space-size=8'];
 
 const [command, ...rest] = process.argv.slice(2);
-const servesApi = command === 'serve' && (rest.includes('--api') || !rest.some((arg) => arg === '--worker' || arg === '--verify'));
+const servesApi =
+  command === 'serve' && (rest.includes('--api') || !rest.some((arg) => arg === '--worker' || arg === '--verify'));
 const nameOf = (flag) => flag.split('=')[0].replaceAll('_', '-');
 const given = new Set([...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].map(nameOf));
 const missing = API_V8_FLAGS.filter((flag) => !given.has(nameOf(flag)));

@@ -6,7 +6,8 @@
 import module from 'node:module';
 import { fileURLToPath } from 'node:url';
 
-export const COMPILE_CACHE_DIR = process.env.NODE_COMPILE_CACHE || fileURLToPath(new URL('../node_modules/.cache/node-compile', import.meta.url));
+export const COMPILE_CACHE_DIR =
+  process.env.NODE_COMPILE_CACHE || fileURLToPath(new URL('../node_modules/.cache/node-compile', import.meta.url));
 
 /** Enables the cache for this process (quietly does nothing where it cannot, as Node's own API does). */
 export function enableCompileCache() {

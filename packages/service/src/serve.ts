@@ -2,12 +2,18 @@ import type { Config } from '@attestation-service/server';
 import { startService } from './start.ts';
 
 /** `serve [--api] [--worker] [--verify]`: runs the parts named (all when none is) until SIGINT or SIGTERM. */
-export async function serve(config: Config, flags: { api?: boolean | undefined; worker?: boolean | undefined; verify?: boolean | undefined }): Promise<void> {
+export async function serve(
+  config: Config,
+  flags: { api?: boolean | undefined; worker?: boolean | undefined; verify?: boolean | undefined },
+): Promise<void> {
   const all = !flags.api && !flags.worker && !flags.verify;
   // the verification app alone needs no database and no relayer key, only the API and the chain
-  const service = flags.verify && !flags.api && !flags.worker
-    ? await (await import('./verify-part.ts')).startVerifyOnly(config)
-    : await startService(config, { parts: { api: all || !!flags.api, worker: all || !!flags.worker, verify: all || !!flags.verify } });
+  const service =
+    flags.verify && !flags.api && !flags.worker
+      ? await (await import('./verify-part.ts')).startVerifyOnly(config)
+      : await startService(config, {
+          parts: { api: all || !!flags.api, worker: all || !!flags.worker, verify: all || !!flags.verify },
+        });
   let stopping = false;
   // in order (docs/operations.md): stop accepting, drain the requests in flight, the worker, the chain, the database
   const shutdown = (signal: NodeJS.Signals) => {
@@ -17,13 +23,21 @@ export async function serve(config: Config, flags: { api?: boolean | undefined; 
     }
     stopping = true;
     console.error(`attestation-service: stopping after the requests in flight (${signal} again to stop at once)`);
-    service.stop().then(() => process.exit(0), () => process.exit(1));
+    service.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
-  const parts = 'apiUrl' in service
-    ? [all || flags.api ? `API on ${service.apiUrl} (docs at ${service.apiUrl}/docs)` : '', all || flags.worker ? 'worker running' : '', service.verifyUrl ? `verification app on ${service.verifyUrl}` : '']
-    : [`verification app on ${service.url}`];
+  const parts =
+    'apiUrl' in service
+      ? [
+          all || flags.api ? `API on ${service.apiUrl} (docs at ${service.apiUrl}/docs)` : '',
+          all || flags.worker ? 'worker running' : '',
+          service.verifyUrl ? `verification app on ${service.verifyUrl}` : '',
+        ]
+      : [`verification app on ${service.url}`];
   const where = parts.filter(Boolean).join(', ');
   console.error(`attestation-service: ${where}; Ctrl-C stops`);
 }

@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { describeError, startService as startServer, type Config, type RunningService, type StartOptions } from '@attestation-service/server';
+import {
+  describeError,
+  startService as startServer,
+  type Config,
+  type RunningService,
+  type StartOptions,
+} from '@attestation-service/server';
 
 export interface ServeParts {
   api: boolean;
@@ -17,7 +23,10 @@ export interface RunningStack extends RunningService {
  * The service's parts in this process: the API and the worker (the server's startService) and the verification app
  * in front of them. `stop()` stops the app first, then the server's parts in reverse order of their start.
  */
-export async function startService(config: Config, opts: Omit<StartOptions, 'parts' | 'proxyToken'> & { parts?: ServeParts } = {}): Promise<RunningStack> {
+export async function startService(
+  config: Config,
+  opts: Omit<StartOptions, 'parts' | 'proxyToken'> & { parts?: ServeParts } = {},
+): Promise<RunningStack> {
   const parts = opts.parts ?? { api: true, worker: true };
   // the verification app in this process reads the API for its visitors: this token lets their addresses through
   const proxyToken = parts.api && parts.verify ? randomBytes(24).toString('hex') : undefined;
@@ -28,7 +37,11 @@ export async function startService(config: Config, opts: Omit<StartOptions, 'par
     const { startVerifyPart } = await import('./verify-part.ts');
     const { chain, windows, log } = service.infrastructure;
     const apiUrl = parts.api ? service.apiUrl : (config.verify.apiUrl ?? service.apiUrl);
-    const verify = await startVerifyPart(config, { apiUrl, chain, attester: chain.account.address, windows, proxyToken }, log);
+    const verify = await startVerifyPart(
+      config,
+      { apiUrl, chain, attester: chain.account.address, windows, proxyToken },
+      log,
+    );
     const stop = async () => {
       await verify.stop().catch((error: unknown) => log.warn({ error: describeError(error) }, 'stop step failed'));
       await service.stop();

@@ -23,7 +23,11 @@ export interface VerifyPartInputs {
 }
 
 /** The verification web app on VERIFY_PORT, trusting the given chain, EAS contract and attester. */
-export async function startVerifyPart(config: Config, inputs: VerifyPartInputs, log: Logger): Promise<RunningVerifyServer> {
+export async function startVerifyPart(
+  config: Config,
+  inputs: VerifyPartInputs,
+  log: Logger,
+): Promise<RunningVerifyServer> {
   const verify = await startVerifyServer({
     apiUrl: inputs.apiUrl,
     apiKey: config.verify.apiKey,
@@ -57,11 +61,16 @@ export async function startVerifyOnly(config: Config): Promise<{ url: string; st
       throw new ConfigError('invalid configuration: CHAIN_RPC_URL does not answer eth_chainId');
     });
   const eas = config.chain.easAddress ?? knownDeployment(chainId)?.eas;
-  if (!eas) throw new ConfigError(`invalid configuration: chain ${chainId} has no known EAS deployment; set EAS_ADDRESS`);
+  if (!eas)
+    throw new ConfigError(`invalid configuration: chain ${chainId} has no known EAS deployment; set EAS_ADDRESS`);
   const attester = config.verify.attester ?? privateKeyToAccount(config.chain.relayerPrivateKey).address;
   const infra = await openInfrastructure(config, { scope: 'verify' });
   const apiUrl = config.verify.apiUrl ?? config.publicBaseUrl;
-  const verify = await startVerifyPart(config, { apiUrl, chain: { rpcUrl, chainId, eas }, attester, windows: infra.windows }, infra.log).catch(async (error: unknown) => {
+  const verify = await startVerifyPart(
+    config,
+    { apiUrl, chain: { rpcUrl, chainId, eas }, attester, windows: infra.windows },
+    infra.log,
+  ).catch(async (error: unknown) => {
     await infra.close();
     throw error;
   });

@@ -3,8 +3,13 @@ import { runCli } from '@attestation-service/server/testing';
 
 // Each Node process the command runs prints its V8 flags on start (a preload given in NODE_OPTIONS), so a `serve`
 // that replaces itself prints twice: before the execve and after.
-const PRINT_FLAGS = "--import=data:text/javascript,console.log('execArgv='+JSON.stringify([process.pid,process.execArgv.filter(f=>!f.startsWith('--import'))]))";
-const starts = (stdout: string) => stdout.split('\n').filter((line) => line.startsWith('execArgv=')).map((line) => JSON.parse(line.slice('execArgv='.length)) as [number, string[]]);
+const PRINT_FLAGS =
+  "--import=data:text/javascript,console.log('execArgv='+JSON.stringify([process.pid,process.execArgv.filter(f=>!f.startsWith('--import'))]))";
+const starts = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter((line) => line.startsWith('execArgv='))
+    .map((line) => JSON.parse(line.slice('execArgv='.length)) as [number, string[]]);
 const flagsOf = (stdout: string) => starts(stdout).map(([, flags]) => flags);
 
 describe('the attestation-service bin', () => {
@@ -18,12 +23,17 @@ describe('the attestation-service bin', () => {
   });
 
   it('leaves the flag to the operator who sets it, on the command line or in NODE_OPTIONS', async () => {
-    const inOptions = await runCli({ ...process.env, NODE_OPTIONS: `${PRINT_FLAGS} --max_semi_space_size=4` }, 'serve', '--help');
+    const inOptions = await runCli(
+      { ...process.env, NODE_OPTIONS: `${PRINT_FLAGS} --max_semi_space_size=4` },
+      'serve',
+      '--help',
+    );
     expect(flagsOf(inOptions.stdout)).toEqual([[]]);
   });
 
   it('gives it to serve --api and to serve with the API among its parts, not to a worker or the verify app alone', async () => {
-    const flags = async (...args: string[]) => flagsOf((await runCli({ ...process.env, NODE_OPTIONS: PRINT_FLAGS }, ...args, '--help')).stdout).at(-1);
+    const flags = async (...args: string[]) =>
+      flagsOf((await runCli({ ...process.env, NODE_OPTIONS: PRINT_FLAGS }, ...args, '--help')).stdout).at(-1);
     expect(await flags('serve', '--api')).toEqual(['--max-semi-space-size=8']);
     expect(await flags('serve', '--worker', '--api')).toEqual(['--max-semi-space-size=8']);
     expect(await flags('serve', '--worker')).toEqual([]);

@@ -8,8 +8,16 @@ const CHAINS: Record<number, { name: string; explorer?: string; easscan?: string
   59144: { name: 'Linea', explorer: 'https://lineascan.build', easscan: 'https://linea.easscan.org' },
   534352: { name: 'Scroll', explorer: 'https://scrollscan.com', easscan: 'https://scroll.easscan.org' },
   11155111: { name: 'Sepolia', explorer: 'https://sepolia.etherscan.io', easscan: 'https://sepolia.easscan.org' },
-  11155420: { name: 'OP Sepolia', explorer: 'https://sepolia-optimism.etherscan.io', easscan: 'https://optimism-sepolia.easscan.org' },
-  84532: { name: 'Base Sepolia', explorer: 'https://sepolia.basescan.org', easscan: 'https://base-sepolia.easscan.org' },
+  11155420: {
+    name: 'OP Sepolia',
+    explorer: 'https://sepolia-optimism.etherscan.io',
+    easscan: 'https://optimism-sepolia.easscan.org',
+  },
+  84532: {
+    name: 'Base Sepolia',
+    explorer: 'https://sepolia.basescan.org',
+    easscan: 'https://base-sepolia.easscan.org',
+  },
   31337: { name: 'Local development chain (anvil)' },
 };
 

@@ -26,7 +26,10 @@ export function tooManyLookups(seconds: number): string {
  * instead of this app as a whole; with `apiKey`, reads count against that key's tier instead. One quick retry at
  * most (half a second, whatever Retry-After says): a page is waiting, and a 429 is then passed on to the visitor.
  */
-export function createRecordSource(apiUrl: string, opts: { apiKey?: string; headers?: Record<string, string>; fetch?: typeof fetch } = {}): RecordSource {
+export function createRecordSource(
+  apiUrl: string,
+  opts: { apiKey?: string; headers?: Record<string, string>; fetch?: typeof fetch } = {},
+): RecordSource {
   const fetchImpl = opts.fetch ?? globalThis.fetch;
   const client = (visitorIp: string) =>
     createClient({

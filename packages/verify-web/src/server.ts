@@ -49,14 +49,29 @@ export async function startVerifyServer(opts: VerifyServerOptions): Promise<Runn
   const records = opts.records ?? createRecordSource(opts.apiUrl, { apiKey: opts.apiKey, headers: opts.apiHeaders });
   const eas = opts.eas ?? createEasReader(opts.rpcUrl, anchors);
   const now = opts.now ?? Date.now;
-  const verifier = createVerifier({ records, eas, anchors, cacheTtlMs: opts.cacheTtlMs ?? 10_000, nowSeconds: () => Math.floor(now() / 1000) });
+  const verifier = createVerifier({
+    records,
+    eas,
+    anchors,
+    cacheTtlMs: opts.cacheTtlMs ?? 10_000,
+    nowSeconds: () => Math.floor(now() / 1000),
+  });
   const limit = createBadgeLimiter(opts.windows, opts.badgeLimitPerMinute ?? 300, now);
   let baseUrl = opts.publicBaseUrl?.replace(/\/+$/, '') ?? '';
-  const handle = createVerifyHandler({ verifier, records, trustProxy: opts.trustProxy ?? false, limit, get verifyBaseUrl() { return baseUrl; } });
+  const handle = createVerifyHandler({
+    verifier,
+    records,
+    trustProxy: opts.trustProxy ?? false,
+    limit,
+    get verifyBaseUrl() {
+      return baseUrl;
+    },
+  });
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       opts.onError?.(error);
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+      if (!res.headersSent)
+        res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
       res.end('Internal error');
     });
   });

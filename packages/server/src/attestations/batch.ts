@@ -20,7 +20,11 @@ export interface BatchResult {
 }
 
 /** A batch's response from its stored items (request order): shared by the API and the relayer that completes it. */
-export function batchResponse(batchId: string, rows: Array<Omit<BatchItemRow, 'batchId'>>, verifyBaseUrl: string): BatchResult {
+export function batchResponse(
+  batchId: string,
+  rows: Array<Omit<BatchItemRow, 'batchId'>>,
+  verifyBaseUrl: string,
+): BatchResult {
   return {
     batchId,
     txHash: rows.find((row) => row.mode === 'onchain')?.txHash ?? null,
@@ -38,30 +42,84 @@ export function batchResponse(batchId: string, rows: Array<Omit<BatchItemRow, 'b
  * Up to 100 attestations in one request: validated all-or-nothing (by the contract), every on-chain item in ONE
  * multiAttest with its quota reserved all-or-none, off-chain items signed, everything stored in one transaction.
  */
-export function createBatchService(deps: { pool: Pool; clock: Clock; signer: OffchainSigner; onchain: OnchainSubmitter; chainId: number; verifyBaseUrl: string }) {
+export function createBatchService(deps: {
+  pool: Pool;
+  clock: Clock;
+  signer: OffchainSigner;
+  onchain: OnchainSubmitter;
+  chainId: number;
+  verifyBaseUrl: string;
+}) {
   const { pool, clock, signer, onchain } = deps;
   return {
-    async create(auth: AuthenticatedKey, inputs: CreateAttestationInput[], request: GatedRequest): Promise<BatchResult> {
+    async create(
+      auth: AuthenticatedKey,
+      inputs: CreateAttestationInput[],
+      request: GatedRequest,
+    ): Promise<BatchResult> {
       const batchId = randomUUID();
       const now = clock.now();
       const items = inputs.map((input, batchIndex) => prepareAttestation(input, batchIndex));
       const onchainItems = items.filter((item) => item.mode === 'onchain');
       if (onchainItems.length > 0) await onchain.ensureAvailable();
-      const offchainRows = items.filter((item) => item.mode === 'offchain').map((item) => signOffchain(item, { auth, signer, chainId: deps.chainId, now, batchId }));
+      const offchainRows = items
+        .filter((item) => item.mode === 'offchain')
+        .map((item) => signOffchain(item, { auth, signer, chainId: deps.chainId, now, batchId }));
       const audit = (action: string, resource: string, details: Record<string, unknown>) =>
-        auditEntry({ accountId: auth.accountId, actorKeyPrefix: auth.prefix, at: new Date(now), action, resource, details, origin: request });
+        auditEntry({
+          accountId: auth.accountId,
+          actorKeyPrefix: auth.prefix,
+          at: new Date(now),
+          action,
+          resource,
+          details,
+          origin: request,
+        });
       const ids = await inTransaction(pool, async (tx) => {
-        const staged = onchainItems.length > 0 ? await onchain.stage(tx, auth, onchainItems, { idempotencyKey: request.idempotency?.key, batchId }) : [];
+        const staged =
+          onchainItems.length > 0
+            ? await onchain.stage(tx, auth, onchainItems, { idempotencyKey: request.idempotency?.key, batchId })
+            : [];
         await insertAttestations(tx, offchainRows);
         if (staged.length === 0 && request.idempotency) {
-          await request.idempotency.complete(tx, batchResponse(batchId, offchainRows.map((r) => ({ ...r, txHash: null })), deps.verifyBaseUrl));
+          await request.idempotency.complete(
+            tx,
+            batchResponse(
+              batchId,
+              offchainRows.map((r) => ({ ...r, txHash: null })),
+              deps.verifyBaseUrl,
+            ),
+          );
         }
-        await emitAttestationEvents(tx, 'attestation.created', offchainRows.map((row) => ({ accountId: auth.accountId, uid: row.uid! })), deps.verifyBaseUrl, new Date(now));
+        await emitAttestationEvents(
+          tx,
+          'attestation.created',
+          offchainRows.map((row) => ({ accountId: auth.accountId, uid: row.uid! })),
+          deps.verifyBaseUrl,
+          new Date(now),
+        );
         // with on-chain items, the relayer emits batch.completed when their transaction is mined
-        if (staged.length === 0) await emitEvents(tx, [batchCompletedEvent(auth.accountId, batchId, offchainRows.map((r) => ({ ...r, txHash: null })))], new Date(now));
+        if (staged.length === 0)
+          await emitEvents(
+            tx,
+            [
+              batchCompletedEvent(
+                auth.accountId,
+                batchId,
+                offchainRows.map((r) => ({ ...r, txHash: null })),
+              ),
+            ],
+            new Date(now),
+          );
         await appendAuditEntries(tx, [
-          ...offchainRows.map((row) => audit('attestation.created', `attestation:${row.uid}`, { mode: 'offchain', type: row.type, batchId })),
-          audit('batch.created', `batch:${batchId}`, { items: items.length, onchain: onchainItems.length, offchain: offchainRows.length }),
+          ...offchainRows.map((row) =>
+            audit('attestation.created', `attestation:${row.uid}`, { mode: 'offchain', type: row.type, batchId }),
+          ),
+          audit('batch.created', `batch:${batchId}`, {
+            items: items.length,
+            onchain: onchainItems.length,
+            offchain: offchainRows.length,
+          }),
         ]);
         return staged;
       });

@@ -2,7 +2,8 @@ import { keccak_256 } from '@noble/hashes/sha3';
 import { hashDomain, hexToBytes, type Hex } from 'viem';
 import type { OffchainDomain } from './offchain.ts';
 
-const ATTEST_TYPE = 'Attest(uint16 version,bytes32 schema,address recipient,uint64 time,uint64 expirationTime,bool revocable,bytes32 refUID,bytes data,bytes32 salt)';
+const ATTEST_TYPE =
+  'Attest(uint16 version,bytes32 schema,address recipient,uint64 time,uint64 expirationTime,bool revocable,bytes32 refUID,bytes data,bytes32 salt)';
 const ATTEST_TYPE_HASH = keccak_256(new TextEncoder().encode(ATTEST_TYPE));
 
 export interface AttestMessage {
@@ -29,7 +30,19 @@ function uint(out: Uint8Array, index: number, value: bigint): void {
  * `hashTypedData` for these types (test/attestations/eip712.test.ts), at a fraction of the cost.
  */
 export function attestDigester(domain: OffchainDomain): (message: AttestMessage) => Uint8Array {
-  const domainSeparator = hexToBytes(hashDomain({ domain: { ...domain, chainId: BigInt(domain.chainId) }, types: { EIP712Domain: [{ name: 'name', type: 'string' }, { name: 'version', type: 'string' }, { name: 'chainId', type: 'uint256' }, { name: 'verifyingContract', type: 'address' }] } }));
+  const domainSeparator = hexToBytes(
+    hashDomain({
+      domain: { ...domain, chainId: BigInt(domain.chainId) },
+      types: {
+        EIP712Domain: [
+          { name: 'name', type: 'string' },
+          { name: 'version', type: 'string' },
+          { name: 'chainId', type: 'uint256' },
+          { name: 'verifyingContract', type: 'address' },
+        ],
+      },
+    }),
+  );
   return (m) => {
     const encoded = new Uint8Array(320);
     word(encoded, 0, ATTEST_TYPE_HASH);

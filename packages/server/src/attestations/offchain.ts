@@ -56,7 +56,16 @@ export interface OffchainPackage {
  * recipient, attester 0, time, expirationTime, revocable, refUID, data, salt, 0) — the schema goes in as the UTF-8
  * bytes of its hex string, not as 32 raw bytes. Packed by hand: viem's encodePacked was a third of a create's CPU.
  */
-export function offchainUid(m: { schema: Hex; recipient: Hex; time: bigint; expirationTime: bigint; revocable: boolean; refUID: Hex; data: Hex; salt: Hex }): Hex {
+export function offchainUid(m: {
+  schema: Hex;
+  recipient: Hex;
+  time: bigint;
+  expirationTime: bigint;
+  revocable: boolean;
+  refUID: Hex;
+  data: Hex;
+  salt: Hex;
+}): Hex {
   const schema = new TextEncoder().encode(m.schema);
   const data = hexToBytes(m.data);
   const out = new Uint8Array(2 + schema.length + 20 + 20 + 8 + 8 + 1 + 32 + data.length + 32 + 4);

@@ -12,14 +12,27 @@ import { waitForRelayer } from './relay-wait.ts';
 import { insertPending, outcomesOf, type RelayOutcome } from './store.ts';
 
 function chainUnavailable(reason: string, extra: Record<string, unknown> = {}): AppError {
-  return new AppError('CHAIN_UNAVAILABLE', `On-chain attestations are unavailable right now (${reason}); nothing was charged. Retry later, or use mode "offchain".`, extra, { 'Retry-After': '10' });
+  return new AppError(
+    'CHAIN_UNAVAILABLE',
+    `On-chain attestations are unavailable right now (${reason}); nothing was charged. Retry later, or use mode "offchain".`,
+    extra,
+    { 'Retry-After': '10' },
+  );
 }
 
 /**
  * On-chain creation, API side: refuse fast when the chain is down; else reserve quota, store the pending items and
  * ask for a relay run in ONE transaction (the caller's), then wait (bounded) for the relayer's outcome.
  */
-export function createOnchainSubmitter(deps: { pool: Pool; clock: Clock; health: ChainHealth; chainId: number; schemaUid: string; attester: string; waitMs?: number }) {
+export function createOnchainSubmitter(deps: {
+  pool: Pool;
+  clock: Clock;
+  health: ChainHealth;
+  chainId: number;
+  schemaUid: string;
+  attester: string;
+  waitMs?: number;
+}) {
   const { pool, clock, health } = deps;
   const sql = pgSql(pool);
   const waitMs = deps.waitMs ?? 60_000;
@@ -42,7 +55,12 @@ export function createOnchainSubmitter(deps: { pool: Pool; clock: Clock; health:
      * In the caller's transaction: reserves the items' quota (all or none), stores them pending for the relayer and
      * asks for a relay run. Returns their ids in order.
      */
-    async stage(tx: Sql, auth: AuthenticatedKey, items: PreparedAttestation[], opts: { idempotencyKey?: string | undefined; batchId?: string | undefined }): Promise<string[]> {
+    async stage(
+      tx: Sql,
+      auth: AuthenticatedKey,
+      items: PreparedAttestation[],
+      opts: { idempotencyKey?: string | undefined; batchId?: string | undefined },
+    ): Promise<string[]> {
       const now = clock.now();
       const reservation = await reserveOnchainQuota(tx, clock, auth, items.length);
       const ids = await insertPending(
@@ -78,7 +96,9 @@ export function createOnchainSubmitter(deps: { pool: Pool; clock: Clock; health:
           const outcomes = await Promise.all(ids.map((id) => loadOutcomes(id)));
           const failed = outcomes.find((o) => o?.status === 'failed');
           if (failed) return { state: 'failed', reason: failed.failureReason };
-          return outcomes.every((o) => o?.status === 'confirmed') ? { state: 'done', value: outcomes as RelayOutcome[] } : { state: 'pending' };
+          return outcomes.every((o) => o?.status === 'confirmed')
+            ? { state: 'done', value: outcomes as RelayOutcome[] }
+            : { state: 'pending' };
         },
         {
           waitMs,

@@ -24,7 +24,10 @@ export function oneOfContentOrHash({ jsonSchema }: { jsonSchema: JsonSchema }): 
   });
   for (const key of Object.keys(jsonSchema)) if (key !== 'description') delete jsonSchema[key];
   jsonSchema.description = 'Give exactly one of content and contentHash.';
-  jsonSchema.oneOf = [branch('content', content, 'With content'), branch('contentHash', contentHash, 'With contentHash')];
+  jsonSchema.oneOf = [
+    branch('content', content, 'With content'),
+    branch('contentHash', contentHash, 'With contentHash'),
+  ];
 }
 
 const item = { type: 'human', content: EXAMPLE_CONTENT, contentType: 'text/plain', mode: 'onchain' };
@@ -32,13 +35,21 @@ const item = { type: 'human', content: EXAMPLE_CONTENT, contentType: 'text/plain
 /** Request examples for Swagger's Try it out: each one is accepted as is. */
 export const CREATE_EXAMPLES = {
   content: { summary: 'The content itself (only its hash is stored)', value: item },
-  contentHash: { summary: 'Only the SHA-256 of the content, off-chain', value: { type: 'ai', contentHash: EXAMPLE_CONTENT_HASH, contentType: 'image/png', mode: 'offchain' } },
+  contentHash: {
+    summary: 'Only the SHA-256 of the content, off-chain',
+    value: { type: 'ai', contentHash: EXAMPLE_CONTENT_HASH, contentType: 'image/png', mode: 'offchain' },
+  },
 };
 
 export const BATCH_EXAMPLES = {
   batch: {
     summary: 'Two attestations: one on-chain, one off-chain',
-    value: { attestations: [item, { type: 'ai', contentHash: EXAMPLE_CONTENT_HASH, contentType: 'image/png', mode: 'offchain' }] },
+    value: {
+      attestations: [
+        item,
+        { type: 'ai', contentHash: EXAMPLE_CONTENT_HASH, contentType: 'image/png', mode: 'offchain' },
+      ],
+    },
   },
 };
 

@@ -6,7 +6,9 @@ import { releaseOnchainQuota } from '../limits/quota.ts';
 import type { AttestationOrigin } from './states.ts';
 
 /** An on-chain attestation as a relay transaction carries it, with the prefix of the key that asked for it. */
-export type RelayItem = PgRow<Pick<Prisma.AttestationModel, 'id' | 'accountId' | 'apiKeyId' | 'idempotencyKey' | 'batchId'>> & {
+export type RelayItem = PgRow<
+  Pick<Prisma.AttestationModel, 'id' | 'accountId' | 'apiKeyId' | 'idempotencyKey' | 'batchId'>
+> & {
   type: AttestationOrigin;
   contentHash: Hex;
   keyPrefix: Prisma.ApiKeyModel['prefix'];
@@ -52,7 +54,13 @@ export async function itemsOf(sql: Sql, journalId: string): Promise<RelayItem[]>
 }
 
 /** Marks the items mined: each gets its uid from the Attested log, in order. */
-export async function confirmItems(sql: Sql, ids: string[], uids: string[], txHash: string, blockNumber: bigint): Promise<void> {
+export async function confirmItems(
+  sql: Sql,
+  ids: string[],
+  uids: string[],
+  txHash: string,
+  blockNumber: bigint,
+): Promise<void> {
   await sql.query(
     `UPDATE attestations a SET uid = v.uid, tx_hash = $1, block_number = $2, status = 'confirmed'
      FROM unnest($3::bigint[], $4::text[]) AS v(id, uid) WHERE a.id = v.id`,
@@ -76,10 +84,15 @@ export async function failItems(sql: Sql, journalId: string, reason: string): Pr
     charged.set(id, entry);
   }
   for (const { keyId, period, count } of charged.values()) await releaseOnchainQuota(sql, keyId, { period, count });
-  await releaseMany(sql, failed.filter((row) => row.idempotency_key).map((row) => ({ apiKeyId: row.api_key_id, key: row.idempotency_key! })));
+  await releaseMany(
+    sql,
+    failed.filter((row) => row.idempotency_key).map((row) => ({ apiKeyId: row.api_key_id, key: row.idempotency_key! })),
+  );
 }
 
 /** Puts a journal entry's items back in the queue (their transaction never reached the chain). */
 export async function requeueItems(sql: Sql, journalId: string): Promise<void> {
-  await sql.query(`UPDATE attestations SET relay_tx_id = NULL WHERE relay_tx_id = $1::bigint AND status = 'pending'`, [journalId]);
+  await sql.query(`UPDATE attestations SET relay_tx_id = NULL WHERE relay_tx_id = $1::bigint AND status = 'pending'`, [
+    journalId,
+  ]);
 }

@@ -2,7 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AppError } from '../errors.ts';
 
 /** How a write handed to the relayer stands when looked at. */
-export type Relayed<T> = { state: 'pending' } | { state: 'done'; value: T } | { state: 'failed'; reason: string | null };
+export type Relayed<T> =
+  { state: 'pending' } | { state: 'done'; value: T } | { state: 'failed'; reason: string | null };
 
 /** How often a waiting request looks again. */
 const POLL_MS = 150;
@@ -11,7 +12,10 @@ const POLL_MS = 150;
  * The one wait of a request for the relayer (create, batch, revoke): looks until the write is done; throws the
  * request's 503 when it failed or is still pending after `waitMs` (real time: a test's clock does not move).
  */
-export async function waitForRelayer<T>(look: () => Promise<Relayed<T>>, opts: { waitMs: number; failed(reason: string | null): AppError; stillPending(): AppError }): Promise<T> {
+export async function waitForRelayer<T>(
+  look: () => Promise<Relayed<T>>,
+  opts: { waitMs: number; failed(reason: string | null): AppError; stillPending(): AppError },
+): Promise<T> {
   const deadline = Date.now() + opts.waitMs;
   for (;;) {
     const now = await look();

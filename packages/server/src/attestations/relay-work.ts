@@ -21,9 +21,25 @@ export const MAX_ITEMS_PER_TRANSACTION = 100;
 
 /** The call that attests these items: `attest` for one, one `multiAttest` for several. */
 export function attestCalldata(items: Array<{ type: AttestationOrigin; contentHash: Hex }>): Hex {
-  const data = items.map((item) => ({ recipient: zeroAddress, expirationTime: 0n, revocable: true, refUID: zeroHash, data: encodeAttestationData(item.contentHash, item.type), value: 0n }));
-  if (data.length === 1) return encodeFunctionData({ abi: EAS_ARTIFACT.abi, functionName: 'attest', args: [{ schema: SCHEMA_UID, data: data[0] }] });
-  return encodeFunctionData({ abi: EAS_ARTIFACT.abi, functionName: 'multiAttest', args: [[{ schema: SCHEMA_UID, data }]] });
+  const data = items.map((item) => ({
+    recipient: zeroAddress,
+    expirationTime: 0n,
+    revocable: true,
+    refUID: zeroHash,
+    data: encodeAttestationData(item.contentHash, item.type),
+    value: 0n,
+  }));
+  if (data.length === 1)
+    return encodeFunctionData({
+      abi: EAS_ARTIFACT.abi,
+      functionName: 'attest',
+      args: [{ schema: SCHEMA_UID, data: data[0] }],
+    });
+  return encodeFunctionData({
+    abi: EAS_ARTIFACT.abi,
+    functionName: 'multiAttest',
+    args: [[{ schema: SCHEMA_UID, data }]],
+  });
 }
 
 /** The uids of the Attested events EAS emitted in a receipt, in log order. */
@@ -77,7 +93,10 @@ function creationWork(deps: RelayWorkDeps): RoundWork {
     const items = await itemsOf(sql, journalId);
     const uids = attestedUids(receipt, deps.eas);
     if (receipt.status !== 'success' || uids.length !== items.length) {
-      const reason = receipt.status !== 'success' ? `transaction ${receipt.transactionHash} reverted` : `expected ${items.length} Attested events, found ${uids.length}`;
+      const reason =
+        receipt.status !== 'success'
+          ? `transaction ${receipt.transactionHash} reverted`
+          : `expected ${items.length} Attested events, found ${uids.length}`;
       log.error({ journalId, txHash: receipt.transactionHash }, reason);
       await inTransaction(pool, async (tx) => {
         await failItems(tx, journalId, reason);
@@ -88,25 +107,93 @@ function creationWork(deps: RelayWorkDeps): RoundWork {
     await confirm(journalId, items, uids, receipt);
   }
 
-  async function confirm(journalId: string, items: RelayItem[], uids: Hex[], receipt: TransactionReceipt): Promise<void> {
+  async function confirm(
+    journalId: string,
+    items: RelayItem[],
+    uids: Hex[],
+    receipt: TransactionReceipt,
+  ): Promise<void> {
     const at = new Date(clock.now());
     const txHash = receipt.transactionHash;
     await inTransaction(pool, async (tx) => {
-      await confirmItems(tx, items.map((i) => i.id), uids, txHash, receipt.blockNumber);
-      const singles = items.map((item, i) => ({ item, uid: uids[i]! })).filter(({ item }) => item.idempotencyKey && !item.batchId);
-      await completeMany(tx, singles.map(({ item, uid }) => ({ apiKeyId: item.apiKeyId, key: item.idempotencyKey!, status: 201, body: { uid, txHash, verifyUrl: `${deps.verifyBaseUrl}/${uid}`, mode: 'onchain' } })));
+      await confirmItems(
+        tx,
+        items.map((i) => i.id),
+        uids,
+        txHash,
+        receipt.blockNumber,
+      );
+      const singles = items
+        .map((item, i) => ({ item, uid: uids[i]! }))
+        .filter(({ item }) => item.idempotencyKey && !item.batchId);
+      await completeMany(
+        tx,
+        singles.map(({ item, uid }) => ({
+          apiKeyId: item.apiKeyId,
+          key: item.idempotencyKey!,
+          status: 201,
+          body: { uid, txHash, verifyUrl: `${deps.verifyBaseUrl}/${uid}`, mode: 'onchain' },
+        })),
+      );
       // a batch is never split across transactions: its on-chain items all complete here
       const batches = new Map(items.filter((item) => item.batchId).map((item) => [item.batchId!, item]));
       const rows = batches.size > 0 ? await batchItems(tx, [...batches.keys()]) : [];
       const keyed = [...batches].filter(([, item]) => item.idempotencyKey);
-      await completeMany(tx, keyed.map(([batchId, item]) => ({ apiKeyId: item.apiKeyId, key: item.idempotencyKey!, status: 201, body: batchResponse(batchId, rows.filter((r) => r.batchId === batchId), deps.verifyBaseUrl) })));
-      await recordMined(tx, journalId, { hash: txHash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed }, at);
-      await emitAttestationEvents(tx, 'attestation.created', items.map((item, i) => ({ accountId: item.accountId, uid: uids[i]! })), deps.verifyBaseUrl, at);
-      await emitEvents(tx, [...batches].map(([batchId, item]) => batchCompletedEvent(item.accountId, batchId, rows.filter((r) => r.batchId === batchId))), at);
-      const details = (item: RelayItem) => ({ mode: 'onchain', type: item.type, txHash, ...(item.batchId ? { batchId: item.batchId } : {}) });
+      await completeMany(
+        tx,
+        keyed.map(([batchId, item]) => ({
+          apiKeyId: item.apiKeyId,
+          key: item.idempotencyKey!,
+          status: 201,
+          body: batchResponse(
+            batchId,
+            rows.filter((r) => r.batchId === batchId),
+            deps.verifyBaseUrl,
+          ),
+        })),
+      );
+      await recordMined(
+        tx,
+        journalId,
+        { hash: txHash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed },
+        at,
+      );
+      await emitAttestationEvents(
+        tx,
+        'attestation.created',
+        items.map((item, i) => ({ accountId: item.accountId, uid: uids[i]! })),
+        deps.verifyBaseUrl,
+        at,
+      );
+      await emitEvents(
+        tx,
+        [...batches].map(([batchId, item]) =>
+          batchCompletedEvent(
+            item.accountId,
+            batchId,
+            rows.filter((r) => r.batchId === batchId),
+          ),
+        ),
+        at,
+      );
+      const details = (item: RelayItem) => ({
+        mode: 'onchain',
+        type: item.type,
+        txHash,
+        ...(item.batchId ? { batchId: item.batchId } : {}),
+      });
       await appendAuditEntries(
         tx,
-        items.map((item, i) => auditEntry({ accountId: item.accountId, actorKeyPrefix: item.keyPrefix, at, action: 'attestation.created', resource: `attestation:${uids[i]}`, details: details(item) })),
+        items.map((item, i) =>
+          auditEntry({
+            accountId: item.accountId,
+            actorKeyPrefix: item.keyPrefix,
+            at,
+            action: 'attestation.created',
+            resource: `attestation:${uids[i]}`,
+            details: details(item),
+          }),
+        ),
       );
     });
     log.info({ journalId, txHash, items: items.length, gasUsed: receipt.gasUsed.toString() }, 'relayed');

@@ -19,7 +19,7 @@ const tags = ['attestations'];
 
 /** Statuses of the on-chain writes besides the usual ones. */
 const WRITE_ERRORS = {
-  429: 'QUOTA_EXCEEDED: the monthly on-chain quota of the key\'s tier is used up',
+  429: "QUOTA_EXCEEDED: the monthly on-chain quota of the key's tier is used up",
   503: 'CHAIN_UNAVAILABLE: the chain cannot take on-chain writes right now; nothing was charged (see Retry-After)',
 };
 
@@ -27,7 +27,14 @@ export const attestationsRouter = router({
   create: authedProcedure
     .meta({
       successStatus: 201,
-      openapi: { method: 'POST', path: '/v1/attestations', tags, protect: true, summary: 'Create an attestation', description: 'Attests that content is human-made or AI-generated, on-chain (default) or off-chain.' },
+      openapi: {
+        method: 'POST',
+        path: '/v1/attestations',
+        tags,
+        protect: true,
+        summary: 'Create an attestation',
+        description: 'Attests that content is human-made or AI-generated, on-chain (default) or off-chain.',
+      },
       docs: { errors: WRITE_ERRORS, requestExamples: CREATE_EXAMPLES },
     })
     .input(createAttestationInput)
@@ -37,7 +44,14 @@ export const attestationsRouter = router({
   batch: authedProcedure
     .meta({
       successStatus: 201,
-      openapi: { method: 'POST', path: '/v1/attestations/batch', tags, protect: true, summary: 'Create up to 100 attestations', description: 'All on-chain items go into one multiAttest transaction; validated all-or-nothing.' },
+      openapi: {
+        method: 'POST',
+        path: '/v1/attestations/batch',
+        tags,
+        protect: true,
+        summary: 'Create up to 100 attestations',
+        description: 'All on-chain items go into one multiAttest transaction; validated all-or-nothing.',
+      },
       docs: { errors: WRITE_ERRORS, requestExamples: BATCH_EXAMPLES },
     })
     .input(batchInput)
@@ -45,20 +59,40 @@ export const attestationsRouter = router({
     .mutation(({ ctx, input }) => ctx.services.batches.create(ctx.auth, input.attestations, ctx)),
 
   get: publicProcedure
-    .meta({ openapi: { method: 'GET', path: '/v1/attestations/{uid}', tags, protect: false, summary: 'Read an attestation' }, docs: { errors: NOT_FOUND_ERRORS } })
+    .meta({
+      openapi: { method: 'GET', path: '/v1/attestations/{uid}', tags, protect: false, summary: 'Read an attestation' },
+      docs: { errors: NOT_FOUND_ERRORS },
+    })
     .input(z.strictObject({ uid: uidSchema }))
     .output(attestationRecord)
     .query(({ ctx, input }) => ctx.services.attestations.get(input.uid)),
 
   search: publicProcedure
-    .meta({ openapi: { method: 'GET', path: '/v1/attestations', tags, protect: false, summary: 'Search attestations by content hash', description: 'Newest first, cursor-paginated.' } })
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/v1/attestations',
+        tags,
+        protect: false,
+        summary: 'Search attestations by content hash',
+        description: 'Newest first, cursor-paginated.',
+      },
+    })
     .input(searchInput)
     .output(searchOutput)
     .query(({ ctx, input }) => ctx.services.attestations.search(input)),
 
   revoke: authedProcedure
     .meta({
-      openapi: { method: 'POST', path: '/v1/attestations/{uid}/revoke', tags, protect: true, summary: 'Revoke an attestation', description: 'Signed by the relayer on your behalf; only the account that created it may revoke it. The body is optional.' },
+      openapi: {
+        method: 'POST',
+        path: '/v1/attestations/{uid}/revoke',
+        tags,
+        protect: true,
+        summary: 'Revoke an attestation',
+        description:
+          'Signed by the relayer on your behalf; only the account that created it may revoke it. The body is optional.',
+      },
       docs: {
         errors: {
           403: 'FORBIDDEN: the attestation belongs to another account',

@@ -38,10 +38,13 @@ export function createAttestationService(deps: AttestationServiceDeps) {
   const { pool, clock, signer, chainId, verifyBaseUrl, onchain, log } = deps;
   const sql = pgSql(pool);
   const write = createAttestationWriter(pool, verifyBaseUrl, log);
-  const loadByUid = batched(async (uids: string[]) => {
-    const found = await findByUids(sql, uids);
-    return uids.map((uid) => found.get(uid));
-  }, { ...READ_BATCHING, name: 'reads by uid', log });
+  const loadByUid = batched(
+    async (uids: string[]) => {
+      const found = await findByUids(sql, uids);
+      return uids.map((uid) => found.get(uid));
+    },
+    { ...READ_BATCHING, name: 'reads by uid', log },
+  );
   const searchPage = batched((queries: HashQuery[]) => searchByHashes(sql, queries), {
     ...READ_BATCHING,
     name: 'searches by hash',
@@ -49,19 +52,44 @@ export function createAttestationService(deps: AttestationServiceDeps) {
   });
   return {
     /** One attestation: off-chain is signed here and now; on-chain goes through the relayer. */
-    async create(auth: AuthenticatedKey, input: CreateAttestationInput, request: GatedRequest): Promise<CreatedAttestation> {
+    async create(
+      auth: AuthenticatedKey,
+      input: CreateAttestationInput,
+      request: GatedRequest,
+    ): Promise<CreatedAttestation> {
       const item = prepareAttestation(input);
       if (item.mode === 'onchain') {
         await onchain.ensureAvailable();
-        const [id] = await inTransaction(pool, (tx) => onchain.stage(tx, auth, [item], { idempotencyKey: request.idempotency?.key }));
+        const [id] = await inTransaction(pool, (tx) =>
+          onchain.stage(tx, auth, [item], { idempotencyKey: request.idempotency?.key }),
+        );
         const [outcome] = await onchain.settle([id!], request.idempotency);
-        return { uid: outcome!.uid!, txHash: outcome!.txHash, verifyUrl: `${verifyBaseUrl}/${outcome!.uid}`, mode: 'onchain' };
+        return {
+          uid: outcome!.uid!,
+          txHash: outcome!.txHash,
+          verifyUrl: `${verifyBaseUrl}/${outcome!.uid}`,
+          mode: 'onchain',
+        };
       }
       const now = clock.now();
       const row = signOffchain(item, { auth, signer, chainId, now });
       const uid = row.uid!;
-      const response: CreatedAttestation = { uid, txHash: null, verifyUrl: `${verifyBaseUrl}/${uid}`, mode: 'offchain', offchain: row.offchain as CreatedAttestation['offchain'] };
-      const audit = auditEntry({ accountId: auth.accountId, actorKeyPrefix: auth.prefix, at: new Date(now), action: 'attestation.created', resource: `attestation:${uid}`, details: { mode: 'offchain', type: item.type }, origin: request });
+      const response: CreatedAttestation = {
+        uid,
+        txHash: null,
+        verifyUrl: `${verifyBaseUrl}/${uid}`,
+        mode: 'offchain',
+        offchain: row.offchain as CreatedAttestation['offchain'],
+      };
+      const audit = auditEntry({
+        accountId: auth.accountId,
+        actorKeyPrefix: auth.prefix,
+        at: new Date(now),
+        action: 'attestation.created',
+        resource: `attestation:${uid}`,
+        details: { mode: 'offchain', type: item.type },
+        origin: request,
+      });
       await write({ row, audit, idempotency: request.idempotency, response });
       return response;
     },
@@ -72,13 +100,20 @@ export function createAttestationService(deps: AttestationServiceDeps) {
       return toRecord(row, verifyBaseUrl);
     },
 
-    async search(input: { hash: string; limit: number; cursor?: string | undefined }): Promise<{ data: AttestationRecord[]; nextCursor: string | null }> {
+    async search(input: {
+      hash: string;
+      limit: number;
+      cursor?: string | undefined;
+    }): Promise<{ data: AttestationRecord[]; nextCursor: string | null }> {
       const beforeId = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
       if (input.cursor !== undefined && beforeId === undefined) throw invalidCursor();
       const rows = await searchPage({ contentHash: normalizeHash(input.hash), limit: input.limit + 1, beforeId });
       const page = rows.slice(0, input.limit);
       const last = page.at(-1);
-      return { data: page.map((row) => toRecord(row, verifyBaseUrl)), nextCursor: rows.length > input.limit && last ? encodeCursor(last.id) : null };
+      return {
+        data: page.map((row) => toRecord(row, verifyBaseUrl)),
+        nextCursor: rows.length > input.limit && last ? encodeCursor(last.id) : null,
+      };
     },
   };
 }

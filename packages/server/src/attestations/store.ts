@@ -10,8 +10,20 @@ type Narrowed = { type: AttestationOrigin; mode: AttestationMode; status: Attest
 /** An attestation as stored (content is never stored, only its hash): Prisma's model, the columns the API reads. */
 export type AttestationRow = Pick<
   Model,
-  | 'id' | 'uid' | 'accountId' | 'apiKeyId' | 'contentHash' | 'contentType' | 'chainId' | 'schemaUid' | 'attester'
-  | 'txHash' | 'blockNumber' | 'createdAt' | 'revokedAt' | 'revocationTxHash'
+  | 'id'
+  | 'uid'
+  | 'accountId'
+  | 'apiKeyId'
+  | 'contentHash'
+  | 'contentType'
+  | 'chainId'
+  | 'schemaUid'
+  | 'attester'
+  | 'txHash'
+  | 'blockNumber'
+  | 'createdAt'
+  | 'revokedAt'
+  | 'revocationTxHash'
 > &
   Narrowed;
 
@@ -76,7 +88,11 @@ export async function searchByHashes(sql: Sql, queries: HashQuery[]): Promise<At
        ORDER BY id DESC LIMIT q.lim
      ) a
      ORDER BY q.i, a.id DESC`,
-    [queries.map((q) => q.contentHash), queries.map((q) => q.limit), queries.map((q) => (q.beforeId === undefined ? null : q.beforeId.toString()))],
+    [
+      queries.map((q) => q.contentHash),
+      queries.map((q) => q.limit),
+      queries.map((q) => (q.beforeId === undefined ? null : q.beforeId.toString())),
+    ],
   );
   const pages: AttestationRow[][] = queries.map(() => []);
   for (const { q, ...raw } of rows) pages[Number(q) - 1]!.push(toRow(raw));
@@ -86,8 +102,17 @@ export async function searchByHashes(sql: Sql, queries: HashQuery[]): Promise<At
 /** An on-chain attestation waiting for the relayer: no uid yet, its quota period charged. */
 export type PendingAttestation = Pick<
   Model,
-  | 'accountId' | 'apiKeyId' | 'contentHash' | 'contentType' | 'chainId' | 'schemaUid' | 'attester' | 'createdAt'
-  | 'idempotencyKey' | 'batchId' | 'batchIndex'
+  | 'accountId'
+  | 'apiKeyId'
+  | 'contentHash'
+  | 'contentType'
+  | 'chainId'
+  | 'schemaUid'
+  | 'attester'
+  | 'createdAt'
+  | 'idempotencyKey'
+  | 'batchId'
+  | 'batchIndex'
 > & { type: AttestationOrigin; quotaPeriod: string };
 
 /** Stores on-chain attestations waiting for the relayer (no uid until their Attested log); returns their ids in order. */
@@ -100,12 +125,28 @@ export async function insertPending(sql: Sql, rows: PendingAttestation[]): Promi
        WITH ORDINALITY AS v(a, k, t, h, ct, c, s, at, cr, q, i, b, bi, n)
      ORDER BY n
      RETURNING id::text`,
-    [col('accountId'), col('apiKeyId'), col('type'), col('contentHash'), col('contentType'), col('chainId'), col('schemaUid'), col('attester'), col('createdAt'), col('quotaPeriod'), col('idempotencyKey'), col('batchId'), col('batchIndex')],
+    [
+      col('accountId'),
+      col('apiKeyId'),
+      col('type'),
+      col('contentHash'),
+      col('contentType'),
+      col('chainId'),
+      col('schemaUid'),
+      col('attester'),
+      col('createdAt'),
+      col('quotaPeriod'),
+      col('idempotencyKey'),
+      col('batchId'),
+      col('batchIndex'),
+    ],
   );
   return inserted.map((row) => row.id).sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
 }
 
-export type RelayOutcome = PgRow<Pick<Model, 'id' | 'uid' | 'txHash' | 'failureReason'>> & { status: AttestationStatus };
+export type RelayOutcome = PgRow<Pick<Model, 'id' | 'uid' | 'txHash' | 'failureReason'>> & {
+  status: AttestationStatus;
+};
 
 /** Where these on-chain attestations stand. */
 export async function outcomesOf(sql: Sql, ids: string[]): Promise<Map<string, RelayOutcome>> {

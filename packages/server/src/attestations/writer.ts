@@ -28,15 +28,38 @@ export function createAttestationWriter(
   verifyBaseUrl: string,
   log?: Logger,
 ): (write: AttestationWrite) => Promise<void> {
-  return batched(async (writes: AttestationWrite[]) => {
-    await inTransaction(pool, async (sql) => {
-      await insertAttestations(sql, writes.map((w) => w.row));
-      const claims = writes.filter((w) => w.idempotency);
-      await completeMany(sql, claims.map((w) => ({ apiKeyId: w.idempotency!.apiKeyId, key: w.idempotency!.key, status: w.idempotency!.status, body: w.response })));
-      await emitAttestationEvents(sql, 'attestation.created', writes.map((w) => ({ accountId: w.row.accountId, uid: w.row.uid! })), verifyBaseUrl, writes[0]!.row.createdAt);
-      await appendAuditEntries(sql, writes.map((w) => w.audit));
-    });
-    for (const w of writes) w.idempotency?.markCompleted();
-    return writes.map(() => undefined);
-  }, { maxBatch: 100, maxInFlight: 2, name: 'attestation writes', log });
+  return batched(
+    async (writes: AttestationWrite[]) => {
+      await inTransaction(pool, async (sql) => {
+        await insertAttestations(
+          sql,
+          writes.map((w) => w.row),
+        );
+        const claims = writes.filter((w) => w.idempotency);
+        await completeMany(
+          sql,
+          claims.map((w) => ({
+            apiKeyId: w.idempotency!.apiKeyId,
+            key: w.idempotency!.key,
+            status: w.idempotency!.status,
+            body: w.response,
+          })),
+        );
+        await emitAttestationEvents(
+          sql,
+          'attestation.created',
+          writes.map((w) => ({ accountId: w.row.accountId, uid: w.row.uid! })),
+          verifyBaseUrl,
+          writes[0]!.row.createdAt,
+        );
+        await appendAuditEntries(
+          sql,
+          writes.map((w) => w.audit),
+        );
+      });
+      for (const w of writes) w.idempotency?.markCompleted();
+      return writes.map(() => undefined);
+    },
+    { maxBatch: 100, maxInFlight: 2, name: 'attestation writes', log },
+  );
 }

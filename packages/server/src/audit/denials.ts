@@ -28,8 +28,23 @@ interface ActingKey {
  * A refused call's entry (outcome `denied`) in a transaction of its own, since the refused call changed nothing
  * whose transaction it could share. Never throws: the caller still gets its answer, and a missing entry is logged.
  */
-async function appendDenial(deps: Deps, key: ActingKey, action: string, caller: CallerInfo, details: Record<string, unknown>): Promise<void> {
-  const fields = auditEntry({ accountId: key.accountId, actorKeyPrefix: key.prefix, at: new Date(deps.clock.now()), action, resource: `api_key:${key.prefix}`, details, outcome: 'denied', origin: caller });
+async function appendDenial(
+  deps: Deps,
+  key: ActingKey,
+  action: string,
+  caller: CallerInfo,
+  details: Record<string, unknown>,
+): Promise<void> {
+  const fields = auditEntry({
+    accountId: key.accountId,
+    actorKeyPrefix: key.prefix,
+    at: new Date(deps.clock.now()),
+    action,
+    resource: `api_key:${key.prefix}`,
+    details,
+    outcome: 'denied',
+    origin: caller,
+  });
   try {
     await deps.db.$transaction((tx) => appendAudit(prismaSql(tx), fields));
   } catch (error) {
@@ -46,12 +61,22 @@ export function recordAuthFailure(deps: Deps, failure: ActingKey & { reason: str
 }
 
 function quotaRefusal(error: unknown): AppError | undefined {
-  const appError = error instanceof AppError ? error : error instanceof Error && error.cause instanceof AppError ? error.cause : undefined;
+  const appError =
+    error instanceof AppError
+      ? error
+      : error instanceof Error && error.cause instanceof AppError
+        ? error.cause
+        : undefined;
   return appError?.errorCode === 'QUOTA_EXCEEDED' ? appError : undefined;
 }
 
 /** Records `quota.refused` when `error` is a 429 QUOTA_EXCEEDED (after its transaction rolled back); else nothing. */
-export async function recordQuotaRefusal(deps: Deps, auth: ActingKey, error: unknown, caller: CallerInfo): Promise<void> {
+export async function recordQuotaRefusal(
+  deps: Deps,
+  auth: ActingKey,
+  error: unknown,
+  caller: CallerInfo,
+): Promise<void> {
   const refusal = quotaRefusal(error);
   if (!refusal) return;
   const { tier, kind, used, limit } = refusal.details as { tier: string; kind: string; used: number; limit: number };

@@ -72,7 +72,10 @@ export function keysetPages(sql: Sql, query: ExportQuery, pageRows = EXPORT_PAGE
     const bounds = await exportBounds(sql, query);
     if (!bounds) return;
     const fetch = (afterId: string) => {
-      const page = exportPage(sql, query, format, afterId, bounds.last, pageRows).then((rows) => ({ lastId: rows.at(-1)?.id, lines: rows.map((row) => row.line) }));
+      const page = exportPage(sql, query, format, afterId, bounds.last, pageRows).then((rows) => ({
+        lastId: rows.at(-1)?.id,
+        lines: rows.map((row) => row.line),
+      }));
       page.catch(() => undefined); // a reader that stops early leaves the prefetch unawaited; its failure is not unhandled
       return page;
     };

@@ -22,7 +22,14 @@ function qualityOf(ranges: MediaRange[], type: string, subtype: string): number 
   let specificity = -1;
   let q = 0;
   for (const range of ranges) {
-    const s = range.type === type && range.subtype === subtype ? 2 : range.type === type && range.subtype === '*' ? 1 : range.type === '*' && range.subtype === '*' ? 0 : -1;
+    const s =
+      range.type === type && range.subtype === subtype
+        ? 2
+        : range.type === type && range.subtype === '*'
+          ? 1
+          : range.type === '*' && range.subtype === '*'
+            ? 0
+            : -1;
     if (s > specificity) {
       specificity = s;
       q = range.q;

@@ -24,9 +24,13 @@ export const auditRouter = router({
         protect: true,
         summary: 'Export your audit log (JSON or CSV)',
         description:
-          'Streams every audit entry of the caller\'s account in [from, to) in chain order, as a JSON array or RFC 4180 CSV (format, else the Accept header). Each entry carries prevHash and hash; see the README for recomputing them.',
+          "Streams every audit entry of the caller's account in [from, to) in chain order, as a JSON array or RFC 4180 CSV (format, else the Accept header). Each entry carries prevHash and hash; see the README for recomputing them.",
       },
-      docs: { success: exportSuccessResponse(), errors: EXPORT_ERRORS, components: { AuditEntry: auditEntryComponent() } },
+      docs: {
+        success: exportSuccessResponse(),
+        errors: EXPORT_ERRORS,
+        components: { AuditEntry: auditEntryComponent() },
+      },
     })
     .input(exportInput)
     .output(streamedExport)

@@ -19,7 +19,8 @@ export function exportRange(input: Pick<ExportInput, 'from' | 'to'>, now: number
   const to = input.to === undefined ? new Date(now) : new Date(input.to);
   const from = input.from === undefined ? new Date(to.getTime() - DEFAULT_RANGE_DAYS * DAY_MS) : new Date(input.from);
   if (from.getTime() >= to.getTime()) throw invalid('from', 'must be before to');
-  if (to.getTime() - from.getTime() > MAX_RANGE_DAYS * DAY_MS) throw invalid('to', `the range may span at most ${MAX_RANGE_DAYS} days; export longer periods in parts`);
+  if (to.getTime() - from.getTime() > MAX_RANGE_DAYS * DAY_MS)
+    throw invalid('to', `the range may span at most ${MAX_RANGE_DAYS} days; export longer periods in parts`);
   return { from, to };
 }
 
@@ -38,10 +39,19 @@ export function exportFilename(accountName: string, from: Date, to: Date, ext: s
  * Checks an export request (format or Accept, range) and returns the export, which reads nothing until streamed.
  * Only the caller's own account is ever read.
  */
-export function openExport(deps: { sql: Sql; clock: Clock }, auth: { accountId: string; accountName: string }, input: ExportInput, accept: string | undefined): AuditExport {
+export function openExport(
+  deps: { sql: Sql; clock: Clock },
+  auth: { accountId: string; accountName: string },
+  input: ExportInput,
+  accept: string | undefined,
+): AuditExport {
   const format = input.format ?? formatFromAccept(accept);
   if (format === undefined) {
-    throw new AppError('NOT_ACCEPTABLE', 'The audit export is available as application/json or text/csv; ask for one in Accept, or pass ?format=json|csv.', { available: ['application/json', 'text/csv'] });
+    throw new AppError(
+      'NOT_ACCEPTABLE',
+      'The audit export is available as application/json or text/csv; ask for one in Accept, or pass ?format=json|csv.',
+      { available: ['application/json', 'text/csv'] },
+    );
   }
   const { from, to } = exportRange(input, deps.clock.now());
   return new AuditExport({

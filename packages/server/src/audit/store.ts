@@ -73,7 +73,14 @@ export async function exportBounds(sql: Sql, query: ExportQuery): Promise<{ firs
  * rendered as a line of `format`. Bounded, on the (account_id, id) index: one short statement on a pooled
  * connection per page, none held between pages.
  */
-export function exportPage(sql: Sql, query: ExportQuery, format: ExportFormat, afterId: string, lastId: string, limit: number): Promise<Array<{ id: string; line: string }>> {
+export function exportPage(
+  sql: Sql,
+  query: ExportQuery,
+  format: ExportFormat,
+  afterId: string,
+  lastId: string,
+  limit: number,
+): Promise<Array<{ id: string; line: string }>> {
   return sql.query<{ id: string; line: string }>(
     `SELECT e.id::text AS id, ${LINE[format]} AS line
      FROM (SELECT id, account_id, at, action, actor_key_prefix, resource, outcome, ip, request_id, details::text AS details, prev_hash, hash

@@ -26,7 +26,13 @@ export interface ChainReport {
  * reach (entries removed from the end). Reads keyset pages, so memory stays flat whatever the length.
  */
 export async function verifyChain(db: Db, account: ChainHead): Promise<ChainReport> {
-  const report = (entries: number, head: string, broken: BrokenLink | null): ChainReport => ({ account: account.accountName, accountId: account.accountId, entries, head, broken });
+  const report = (entries: number, head: string, broken: BrokenLink | null): ChainReport => ({
+    account: account.accountName,
+    accountId: account.accountId,
+    entries,
+    head,
+    broken,
+  });
   let prev = GENESIS_HASH;
   let prevId: string | null = null;
   let count = 0;
@@ -35,12 +41,19 @@ export async function verifyChain(db: Db, account: ChainHead): Promise<ChainRepo
     const rows = await chainPage(db, account.accountId, after, PAGE_ROWS);
     for (const row of rows) {
       if (row.prevHash !== prev) {
-        const expected = prevId === null ? 'the genesis hash (it should be the first entry)' : `the hash of entry ${prevId}`;
-        return report(count, prev, { entryId: row.id, reason: `prev_hash ${row.prevHash} is not ${expected}, ${prev}: an entry before it was removed, inserted or edited` });
+        const expected =
+          prevId === null ? 'the genesis hash (it should be the first entry)' : `the hash of entry ${prevId}`;
+        return report(count, prev, {
+          entryId: row.id,
+          reason: `prev_hash ${row.prevHash} is not ${expected}, ${prev}: an entry before it was removed, inserted or edited`,
+        });
       }
       const computed = entryHash(row.prevHash, toFields(row));
       if (computed !== row.hash) {
-        return report(count, prev, { entryId: row.id, reason: `its contents hash to ${computed}, not to its stored hash ${row.hash}: the entry was edited` });
+        return report(count, prev, {
+          entryId: row.id,
+          reason: `its contents hash to ${computed}, not to its stored hash ${row.hash}: the entry was edited`,
+        });
       }
       prev = row.hash;
       prevId = row.id;

@@ -47,7 +47,16 @@ export async function openChain(config: Config, log: (line: string) => void): Pr
     requireOptional('@foundry-rs/anvil', 'CHAIN_RPC_URL', 'the embedded dev chain');
     const dev = await startDevChain({ dataDir: join(config.dataDir, 'chain'), deployerKey: key, log });
     const c = clients(dev.rpcUrl, dev.chainId, key);
-    return { ...c, rpcUrl: dev.rpcUrl, chainId: dev.chainId, eas: dev.eas, schemaRegistry: dev.schemaRegistry, easVersion: await easVersion(c.publicClient, dev.eas), dev: true, stop: dev.stop };
+    return {
+      ...c,
+      rpcUrl: dev.rpcUrl,
+      chainId: dev.chainId,
+      eas: dev.eas,
+      schemaRegistry: dev.schemaRegistry,
+      easVersion: await easVersion(c.publicClient, dev.eas),
+      dev: true,
+      stop: dev.stop,
+    };
   }
   const rpcUrl = config.chain.rpcUrl;
   const probe = createPublicClient({ transport: http(rpcUrl, { timeout: 10_000, retryCount: 2 }) });
@@ -58,11 +67,22 @@ export async function openChain(config: Config, log: (line: string) => void): Pr
   const eas = config.chain.easAddress ?? known?.eas;
   const schemaRegistry = config.chain.schemaRegistryAddress ?? known?.schemaRegistry;
   if (!eas || !schemaRegistry) {
-    throw new ConfigError(`invalid configuration: chain ${chainId} has no known EAS deployment; set EAS_ADDRESS and SCHEMA_REGISTRY_ADDRESS`);
+    throw new ConfigError(
+      `invalid configuration: chain ${chainId} has no known EAS deployment; set EAS_ADDRESS and SCHEMA_REGISTRY_ADDRESS`,
+    );
   }
   const c = clients(rpcUrl, chainId, key);
   await ensureSchemaRegistered(c.publicClient, c.walletClient, schemaRegistry);
-  return { ...c, rpcUrl, chainId, eas, schemaRegistry, easVersion: await easVersion(c.publicClient, eas), dev: false, stop: async () => {} };
+  return {
+    ...c,
+    rpcUrl,
+    chainId,
+    eas,
+    schemaRegistry,
+    easVersion: await easVersion(c.publicClient, eas),
+    dev: false,
+    stop: async () => {},
+  };
 }
 
 async function easVersion(publicClient: PublicClient, eas: Hex): Promise<string> {

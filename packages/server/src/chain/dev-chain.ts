@@ -32,7 +32,11 @@ async function waitForRpc(rpcUrl: string, child: ChildProcess, timeoutMs = 20_00
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`anvil exited with code ${child.exitCode}`);
     try {
-      const res = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }) });
+      const res = await fetch(rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+      });
       if (res.ok) return;
     } catch {
       // not listening yet
@@ -47,12 +51,27 @@ async function waitForRpc(rpcUrl: string, child: ChildProcess, timeoutMs = 20_00
  * the next start), EAS and SchemaRegistry deployed from eas-contracts' artifacts once (their addresses kept in
  * `dataDir/chain.json`) and our schema registered once, stopped with the service.
  */
-export async function startDevChain(opts: { dataDir: string; deployerKey: Hex; blockTimeSeconds?: number; log?: (line: string) => void }): Promise<DevChain> {
+export async function startDevChain(opts: {
+  dataDir: string;
+  deployerKey: Hex;
+  blockTimeSeconds?: number;
+  log?: (line: string) => void;
+}): Promise<DevChain> {
   mkdirSync(opts.dataDir, { recursive: true });
   const statePath = join(opts.dataDir, 'anvil-state.json');
   const deploymentPath = join(opts.dataDir, 'chain.json');
   const port = await freePort();
-  const args = ['--host', '127.0.0.1', '--port', String(port), '--state', statePath, '--state-interval', '2', '--silent'];
+  const args = [
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--state',
+    statePath,
+    '--state-interval',
+    '2',
+    '--silent',
+  ];
   if (opts.blockTimeSeconds) args.push('--block-time', String(opts.blockTimeSeconds));
   // its own process group: a terminal's Ctrl-C reaches the service, which stops anvil after its requests drained
   const child = spawnInOwnGroup(anvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'] }, 'SIGTERM');
@@ -72,8 +91,13 @@ export async function startDevChain(opts: { dataDir: string; deployerKey: Hex; b
     const publicClient = createPublicClient({ chain, transport });
     const wallet = createWalletClient({ chain, transport, account: privateKeyToAccount(opts.deployerKey) });
 
-    const saved = existsSync(deploymentPath) ? (JSON.parse(readFileSync(deploymentPath, 'utf8')) as { eas: Hex; schemaRegistry: Hex }) : undefined;
-    const deployed = saved && (await publicClient.getCode({ address: saved.eas })) && (await publicClient.getCode({ address: saved.schemaRegistry }));
+    const saved = existsSync(deploymentPath)
+      ? (JSON.parse(readFileSync(deploymentPath, 'utf8')) as { eas: Hex; schemaRegistry: Hex })
+      : undefined;
+    const deployed =
+      saved &&
+      (await publicClient.getCode({ address: saved.eas })) &&
+      (await publicClient.getCode({ address: saved.schemaRegistry }));
     let addresses = saved;
     if (!deployed) {
       const deploy = async (artifact: typeof EAS_ARTIFACT, args: unknown[]) => {

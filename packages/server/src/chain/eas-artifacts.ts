@@ -12,7 +12,9 @@ interface Artifact {
 }
 
 function artifact(name: 'EAS' | 'SchemaRegistry'): Artifact {
-  const json = JSON.parse(readFileSync(join(CONTRACTS_DIR, 'artifacts/contracts', `${name}.sol`, `${name}.json`), 'utf8')) as Artifact;
+  const json = JSON.parse(
+    readFileSync(join(CONTRACTS_DIR, 'artifacts/contracts', `${name}.sol`, `${name}.json`), 'utf8'),
+  ) as Artifact;
   return { abi: json.abi, bytecode: json.bytecode };
 }
 
@@ -26,7 +28,8 @@ export function knownDeployment(chainId: number): { eas: Hex; schemaRegistry: He
   for (const network of readdirSafe(root)) {
     try {
       if (Number(readFileSync(join(root, network, '.chainId'), 'utf8').trim()) !== chainId) continue;
-      const address = (file: string) => (JSON.parse(readFileSync(join(root, network, file), 'utf8')) as { address: Hex }).address;
+      const address = (file: string) =>
+        (JSON.parse(readFileSync(join(root, network, file), 'utf8')) as { address: Hex }).address;
       return { eas: address('EAS.json'), schemaRegistry: address('SchemaRegistry.json') };
     } catch {
       // a network folder without these files

@@ -11,17 +11,25 @@ export interface ChainStatus {
  * the background every `intervalMs` (and at once when the last answer is stale), so a create can refuse quickly,
  * before reserving quota, when the chain is down.
  */
-export function createChainHealth(chain: Chain, opts: { minBalanceWei: bigint; intervalMs?: number; timeoutMs?: number }) {
+export function createChainHealth(
+  chain: Chain,
+  opts: { minBalanceWei: bigint; intervalMs?: number; timeoutMs?: number },
+) {
   const intervalMs = opts.intervalMs ?? 2_000;
   const timeoutMs = opts.timeoutMs ?? 1_500;
   let status: ChainStatus = { ok: false, reason: 'not checked yet', checkedAt: 0 };
   let inFlight: Promise<ChainStatus> | undefined;
 
   async function probe(): Promise<ChainStatus> {
-    const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the RPC did not answer in time')), timeoutMs).unref());
+    const timeout = new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error('the RPC did not answer in time')), timeoutMs).unref(),
+    );
     try {
       const balance = await Promise.race([chain.publicClient.getBalance({ address: chain.account.address }), timeout]);
-      status = balance >= opts.minBalanceWei ? { ok: true, checkedAt: Date.now() } : { ok: false, reason: 'the relayer is out of funds', checkedAt: Date.now() };
+      status =
+        balance >= opts.minBalanceWei
+          ? { ok: true, checkedAt: Date.now() }
+          : { ok: false, reason: 'the relayer is out of funds', checkedAt: Date.now() };
     } catch {
       status = { ok: false, reason: 'the chain RPC is unreachable', checkedAt: Date.now() };
     }

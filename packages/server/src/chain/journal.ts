@@ -25,12 +25,20 @@ const COLUMNS = `id::text, kind, status, nonce, tx_hash AS "txHash", raw_tx AS "
 
 /** Opens an entry for a transaction about to be built. */
 export async function recordIntent(sql: Sql, kind: RelayKind): Promise<string> {
-  const [row] = await sql.query<{ id: string }>(`INSERT INTO relay_transactions (kind, status) VALUES ($1, 'intent') RETURNING id::text`, [kind]);
+  const [row] = await sql.query<{ id: string }>(
+    `INSERT INTO relay_transactions (kind, status) VALUES ($1, 'intent') RETURNING id::text`,
+    [kind],
+  );
   return row!.id;
 }
 
 /** Records a signed transaction before it is broadcast: after a crash, its hash finds it and its bytes resend it. */
-export async function recordSigned(sql: Sql, id: string, tx: { nonce: number; hash: Hex; raw: Hex; maxFeePerGas: bigint }, at: Date): Promise<void> {
+export async function recordSigned(
+  sql: Sql,
+  id: string,
+  tx: { nonce: number; hash: Hex; raw: Hex; maxFeePerGas: bigint },
+  at: Date,
+): Promise<void> {
   await sql.query(
     `UPDATE relay_transactions SET status = 'sent', nonce = $2, tx_hash = $3, raw_tx = $4, max_fee_per_gas = $5,
        sent_hashes = sent_hashes || jsonb_build_array($7::text), attempts = attempts + 1, sent_at = $6, updated_at = $6
@@ -44,21 +52,28 @@ export async function discardIntent(sql: Sql, id: string): Promise<void> {
   await sql.query(`DELETE FROM relay_transactions WHERE id = $1::bigint`, [id]);
 }
 
-export async function recordMined(sql: Sql, id: string, receipt: { hash: Hex; blockNumber: bigint; gasUsed: bigint }, at: Date): Promise<void> {
-  await sql.query(`UPDATE relay_transactions SET status = 'mined', tx_hash = $2, block_number = $3, gas_used = $4, updated_at = $5 WHERE id = $1::bigint`, [
-    id,
-    receipt.hash,
-    receipt.blockNumber.toString(),
-    receipt.gasUsed.toString(),
-    at,
-  ]);
+export async function recordMined(
+  sql: Sql,
+  id: string,
+  receipt: { hash: Hex; blockNumber: bigint; gasUsed: bigint },
+  at: Date,
+): Promise<void> {
+  await sql.query(
+    `UPDATE relay_transactions SET status = 'mined', tx_hash = $2, block_number = $3, gas_used = $4, updated_at = $5 WHERE id = $1::bigint`,
+    [id, receipt.hash, receipt.blockNumber.toString(), receipt.gasUsed.toString(), at],
+  );
 }
 
 export async function recordFailed(sql: Sql, id: string, error: string, at: Date): Promise<void> {
-  await sql.query(`UPDATE relay_transactions SET status = 'failed', error = $2, updated_at = $3 WHERE id = $1::bigint`, [id, error.slice(0, 500), at]);
+  await sql.query(
+    `UPDATE relay_transactions SET status = 'failed', error = $2, updated_at = $3 WHERE id = $1::bigint`,
+    [id, error.slice(0, 500), at],
+  );
 }
 
 /** Entries a crash or a stuck transaction left open, oldest first. */
 export async function unfinished(sql: Sql): Promise<JournalEntry[]> {
-  return sql.query<JournalEntry>(`SELECT ${COLUMNS} FROM relay_transactions WHERE status IN ('intent', 'sent') ORDER BY id`);
+  return sql.query<JournalEntry>(
+    `SELECT ${COLUMNS} FROM relay_transactions WHERE status IN ('intent', 'sent') ORDER BY id`,
+  );
 }

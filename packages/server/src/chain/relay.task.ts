@@ -11,7 +11,10 @@ const SIGNER_LOCK = 0x7e1a7e5;
  * runs, graphile-worker adds one more. `delaySeconds` defers it (a run that found the signer busy comes back).
  */
 export async function enqueueRelay(sql: Sql, delaySeconds = 0): Promise<void> {
-  await sql.query(`SELECT graphile_worker.add_job($1, '{}'::json, run_at => now() + make_interval(secs => $2), job_key => $1, max_attempts => 100)`, [RELAY_TASK, delaySeconds]);
+  await sql.query(
+    `SELECT graphile_worker.add_job($1, '{}'::json, run_at => now() + make_interval(secs => $2), job_key => $1, max_attempts => 100)`,
+    [RELAY_TASK, delaySeconds],
+  );
 }
 
 /** How soon a relay job that found the signer busy comes back, to take what arrived while it was busy. */
@@ -29,7 +32,8 @@ export function relayTask(relayer: Relayer, pool: Pool): Task {
     const session = await pool.connect();
     let locked = false;
     try {
-      locked = (await session.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [SIGNER_LOCK])).rows[0]!.locked;
+      locked = (await session.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [SIGNER_LOCK]))
+        .rows[0]!.locked;
       if (!locked) return await enqueueRelay(pgSql(session), BUSY_RETRY_SECONDS); // on this connection: the pool may be busy
       await relayer.reconcile();
       while ((await relayer.relayNext()) > 0) {

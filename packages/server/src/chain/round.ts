@@ -42,7 +42,10 @@ export async function runRound(deps: { pool: Pool; sender: Sender; clock: Clock 
   });
   if (claimed.count === 0) return 0;
   try {
-    await work.finish(claimed.journalId, await deps.sender.send(claimed.journalId, work.to, await work.calldata(claimed.journalId)));
+    await work.finish(
+      claimed.journalId,
+      await deps.sender.send(claimed.journalId, work.to, await work.calldata(claimed.journalId)),
+    );
   } catch (error) {
     if (!(error instanceof NotSentError)) throw error;
     work.onNotSent?.(claimed.journalId, error.message);

@@ -8,5 +8,10 @@ export const ANVIL_CHAIN_ID = 31_337;
  * every chain viem knows, and importing it for one entry costs the process about 25 MB of memory.
  */
 export function rpcChain(chainId: number, rpcUrl: string): Chain {
-  return defineChain({ id: chainId, name: `chain-${chainId}`, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+  return defineChain({
+    id: chainId,
+    name: `chain-${chainId}`,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
 }

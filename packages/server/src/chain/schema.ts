@@ -9,7 +9,9 @@ export const SCHEMA_RESOLVER = zeroAddress;
 export const SCHEMA_REVOCABLE = true;
 
 /** The schema's UID as SchemaRegistry computes it: keccak256(abi.encodePacked(schema, resolver, revocable)). */
-export const SCHEMA_UID: Hex = keccak256(encodePacked(['string', 'address', 'bool'], [SCHEMA, SCHEMA_RESOLVER, SCHEMA_REVOCABLE]));
+export const SCHEMA_UID: Hex = keccak256(
+  encodePacked(['string', 'address', 'bool'], [SCHEMA, SCHEMA_RESOLVER, SCHEMA_REVOCABLE]),
+);
 
 export type Origin = 'human' | 'ai';
 

@@ -18,7 +18,8 @@ export interface SenderOptions {
   maxBumps: number;
 }
 
-const MAYBE_ALREADY_SENT = /already known|nonce too low|replacement transaction underpriced|known transaction|already imported/i;
+const MAYBE_ALREADY_SENT =
+  /already known|nonce too low|replacement transaction underpriced|known transaction|already imported/i;
 const TRANSIENT = /429|Too Many Requests|rate limit|timed? ?out|ECONNRESET|socket hang up/i;
 
 /**
@@ -28,8 +29,25 @@ const TRANSIENT = /429|Too Many Requests|rate limit|timed? ?out|ECONNRESET|socke
 export function createSender(chain: Chain, pool: Pool, clock: Clock, opts: SenderOptions, log?: Logger) {
   const { publicClient, walletClient, account } = chain;
 
-  async function sign(to: Hex, data: Hex, nonce: number, gas: bigint, maxFeePerGas: bigint, maxPriorityFeePerGas: bigint) {
-    const raw = await walletClient.signTransaction({ account, chain: walletClient.chain, to, data, nonce, gas, maxFeePerGas, maxPriorityFeePerGas, type: 'eip1559' });
+  async function sign(
+    to: Hex,
+    data: Hex,
+    nonce: number,
+    gas: bigint,
+    maxFeePerGas: bigint,
+    maxPriorityFeePerGas: bigint,
+  ) {
+    const raw = await walletClient.signTransaction({
+      account,
+      chain: walletClient.chain,
+      to,
+      data,
+      nonce,
+      gas,
+      maxFeePerGas,
+      maxPriorityFeePerGas,
+      type: 'eip1559',
+    });
     return { raw, hash: keccak256(raw) };
   }
 
@@ -68,14 +86,38 @@ export function createSender(chain: Chain, pool: Pool, clock: Clock, opts: Sende
     }
   }
 
-  async function signAndRecord(journalId: string, to: Hex, data: Hex, nonce: number, gas: bigint, maxFee: bigint, tip: bigint) {
+  async function signAndRecord(
+    journalId: string,
+    to: Hex,
+    data: Hex,
+    nonce: number,
+    gas: bigint,
+    maxFee: bigint,
+    tip: bigint,
+  ) {
     const signed = await sign(to, data, nonce, gas, maxFee, tip);
-    await inTransaction(pool, (tx) => recordSigned(tx, journalId, { nonce, hash: signed.hash, raw: signed.raw, maxFeePerGas: maxFee }, new Date(clock.now())));
+    await inTransaction(pool, (tx) =>
+      recordSigned(
+        tx,
+        journalId,
+        { nonce, hash: signed.hash, raw: signed.raw, maxFeePerGas: maxFee },
+        new Date(clock.now()),
+      ),
+    );
     return signed;
   }
 
   /** Bumps fees at the same nonce until mined (or out of bumps: the journal keeps it for the next run). */
-  async function followUp(journalId: string, to: Hex, data: Hex, nonce: number, gas: bigint, maxFee: bigint, tip: bigint, hashes: Hex[]): Promise<TransactionReceipt | undefined> {
+  async function followUp(
+    journalId: string,
+    to: Hex,
+    data: Hex,
+    nonce: number,
+    gas: bigint,
+    maxFee: bigint,
+    tip: bigint,
+    hashes: Hex[],
+  ): Promise<TransactionReceipt | undefined> {
     for (let bump = 0; ; bump++) {
       const receipt = await waitMined(hashes, opts.stuckAfterMs);
       if (receipt) return receipt;
@@ -88,8 +130,13 @@ export function createSender(chain: Chain, pool: Pool, clock: Clock, opts: Sende
       tip = nextTip > maxFee ? maxFee : nextTip;
       const signed = await signAndRecord(journalId, to, data, nonce, gas, maxFee, tip);
       hashes.push(signed.hash);
-      log?.warn({ journalId, nonce, hash: signed.hash, maxFeePerGas: maxFee.toString(), bump: bump + 1 }, 'transaction stuck: resent with higher fees');
-      await broadcast(signed.raw).catch((error: unknown) => log?.warn({ journalId, error: String((error as Error).message).split('\n')[0] }, 'resend refused'));
+      log?.warn(
+        { journalId, nonce, hash: signed.hash, maxFeePerGas: maxFee.toString(), bump: bump + 1 },
+        'transaction stuck: resent with higher fees',
+      );
+      await broadcast(signed.raw).catch((error: unknown) =>
+        log?.warn({ journalId, error: String((error as Error).message).split('\n')[0] }, 'resend refused'),
+      );
     }
   }
 
@@ -117,7 +164,9 @@ export function createSender(chain: Chain, pool: Pool, clock: Clock, opts: Sende
       } catch (error) {
         // a refused connection never reached the node; anything else might have, and is reconciled by hash
         if (/ECONNREFUSED|fetch failed|HTTP request failed/i.test(String((error as Error).message))) {
-          const latest = await publicClient.getTransactionCount({ address: account.address, blockTag: 'pending' }).catch(() => undefined);
+          const latest = await publicClient
+            .getTransactionCount({ address: account.address, blockTag: 'pending' })
+            .catch(() => undefined);
           if (latest === undefined || latest <= nonce) throw new NotSentError('the chain did not take the transaction');
         }
       }

@@ -38,7 +38,10 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; log?: Log }
 
   const recent: string[] = [];
   const onLog = (chunk: unknown) => {
-    for (const line of String(chunk).split('\n').map((l) => l.trimEnd()).filter(Boolean)) {
+    for (const line of String(chunk)
+      .split('\n')
+      .map((l) => l.trimEnd())
+      .filter(Boolean)) {
       recent.push(line);
       if (recent.length > 20) recent.shift();
       log(line);
@@ -114,7 +117,11 @@ function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
 }
 
 // A live postmaster owning the cluster (e.g. `serve` while the CLI runs) is reused; the reuser must not stop it.
-async function attachToRunning(clusterDir: string, state: State | undefined, log: Log): Promise<EmbeddedDatabase | undefined> {
+async function attachToRunning(
+  clusterDir: string,
+  state: State | undefined,
+  log: Log,
+): Promise<EmbeddedDatabase | undefined> {
   const lines = (await readFile(join(clusterDir, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n');
   const pid = Number(lines[0]);
   const port = Number(lines[3]);
@@ -191,4 +198,3 @@ async function exists(path: string): Promise<boolean> {
     () => false,
   );
 }
-

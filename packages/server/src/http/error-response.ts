@@ -38,14 +38,21 @@ function build(code: ErrorCode, message: string, details: ErrorBody['details'] =
  * that is not one of our errors becomes a bare 500: no stack, SQL or secret ever leaves the process.
  */
 export function toErrorResponse(error: unknown): ErrorResponse {
-  const appError = error instanceof AppError ? error : error instanceof TRPCError && error.cause instanceof AppError ? error.cause : undefined;
+  const appError =
+    error instanceof AppError
+      ? error
+      : error instanceof TRPCError && error.cause instanceof AppError
+        ? error.cause
+        : undefined;
   if (appError) return build(appError.errorCode, appError.message, appError.details, appError.headers);
 
   const cause = error instanceof TRPCError ? error.cause : error;
   if (isZodError(cause)) {
     const errors = cause.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
     const first = errors[0];
-    const message = first ? `Invalid request: ${first.path ? `${first.path}: ` : ''}${first.message}` : 'Invalid request.';
+    const message = first
+      ? `Invalid request: ${first.path ? `${first.path}: ` : ''}${first.message}`
+      : 'Invalid request.';
     return build('VALIDATION_FAILED', message, { errors });
   }
   if (error instanceof TRPCError) {
@@ -54,7 +61,15 @@ export function toErrorResponse(error: unknown): ErrorResponse {
   }
   // the one place a database that does not answer (timeouts, refused or dropped connections) becomes a 503
   if (isDatabaseUnavailable(cause)) {
-    return build('SERVICE_UNAVAILABLE', 'The database did not answer in time. Retry later.', {}, { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) });
+    return build(
+      'SERVICE_UNAVAILABLE',
+      'The database did not answer in time. Retry later.',
+      {},
+      { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+    );
   }
-  return build('INTERNAL_ERROR', 'Something went wrong on our side. Retry later; if it persists, contact support with the X-Request-Id.');
+  return build(
+    'INTERNAL_ERROR',
+    'Something went wrong on our side. Retry later; if it persists, contact support with the X-Request-Id.',
+  );
 }

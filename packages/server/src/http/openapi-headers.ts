@@ -5,12 +5,14 @@ type Header = { description: string; required?: boolean; schema: Record<string, 
 /** The response headers the service sends, documented once as components (http/server.ts, limits, idempotency). */
 export const HEADER_COMPONENTS: Record<string, Header> = {
   'X-Request-Id': {
-    description: 'The id of this request: yours when you sent a plain token (up to 128 of [A-Za-z0-9_.:-]), else a UUID we made. Support finds a request by it.',
+    description:
+      'The id of this request: yours when you sent a plain token (up to 128 of [A-Za-z0-9_.:-]), else a UUID we made. Support finds a request by it.',
     required: true,
     schema: { type: 'string', pattern: '^[\\w.:-]{1,128}$', example: '5b0e8f7c-3a1d-4c2b-9e6f-0a1b2c3d4e5f' },
   },
   RateLimit: {
-    description: 'The limit this request counted against (draft-ietf-httpapi-ratelimit-headers): "key" or "ip", the requests left (r) and the seconds until a slot frees (t).',
+    description:
+      'The limit this request counted against (draft-ietf-httpapi-ratelimit-headers): "key" or "ip", the requests left (r) and the seconds until a slot frees (t).',
     schema: { type: 'string', example: '"key";r=29;t=60' },
   },
   'RateLimit-Policy': {
@@ -31,7 +33,8 @@ export const HEADER_COMPONENTS: Record<string, Header> = {
     schema: { type: 'string', example: 'GET, POST' },
   },
   'WWW-Authenticate': {
-    description: 'The Bearer challenge (RFC 6750), with error="invalid_token" when a key was sent and is not valid or revoked.',
+    description:
+      'The Bearer challenge (RFC 6750), with error="invalid_token" when a key was sent and is not valid or revoked.',
     required: true,
     schema: { type: 'string', example: 'Bearer realm="attestation-service", error="invalid_token"' },
   },
@@ -56,6 +59,7 @@ export const IDEMPOTENCY_KEY_PARAMETER = {
   name: 'Idempotency-Key',
   in: 'header',
   required: false,
-  description: '1 to 255 visible ASCII characters (no spaces); a retry with the same key and body replays the first response for 24 h.',
+  description:
+    '1 to 255 visible ASCII characters (no spaces); a retry with the same key and body replays the first response for 24 h.',
   schema: { type: 'string', pattern: '^[\\x21-\\x7E]{1,255}$', example: 'order-4711-attest' },
 };

@@ -21,7 +21,10 @@ const ERROR_REF = { $ref: '#/components/schemas/Error' };
 /** The 404 of a route whose path names a resource, for its meta's `docs.errors`. */
 export const NOT_FOUND_ERRORS = { 404: 'NOT_FOUND: no such resource (or not yours)' };
 
-const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ERROR_REF } } });
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: ERROR_REF } },
+});
 
 /**
  * Statuses an operation can answer besides success, with what they mean there: the ones every route of its kind
@@ -35,7 +38,8 @@ function errorsOf(route: Route): Record<number, string> {
   };
   if (!route.probe) errors[429] = 'RATE_LIMITED: too many requests in the sliding minute (see Retry-After)';
   if (route.protect) errors[401] = 'MISSING_API_KEY, INVALID_API_KEY or API_KEY_REVOKED';
-  else if (!route.probe) errors[401] = 'INVALID_API_KEY or API_KEY_REVOKED: a key was sent and is not valid (public reads need none)';
+  else if (!route.probe)
+    errors[401] = 'INVALID_API_KEY or API_KEY_REVOKED: a key was sent and is not valid (public reads need none)';
   if (route.method === 'POST') {
     errors[400] += '; INVALID_JSON: the body is not JSON';
     errors[413] = 'PAYLOAD_TOO_LARGE: the body is over 1 MiB';
@@ -43,7 +47,8 @@ function errorsOf(route: Route): Record<number, string> {
   }
   // every mutation honours Idempotency-Key (trpc.ts), DELETE included
   if (route.method !== 'GET') {
-    errors[409] = 'IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body, or its first request is still running (see Retry-After)';
+    errors[409] =
+      'IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body, or its first request is still running (see Retry-After)';
   }
   for (const [status, description] of Object.entries(route.docs?.errors ?? {})) {
     const code = Number(status);
@@ -56,13 +61,20 @@ function errorsOf(route: Route): Record<number, string> {
  * The OpenAPI 3.1 document: trpc-to-openapi's, with our statuses (201/204 where the route says so) and our
  * error body in place of tRPC's.
  */
-export function buildOpenApiDocument(router: AnyRouter, routes: Route[], opts: { baseUrl: string; version: string }): OpenAPIObject {
+export function buildOpenApiDocument(
+  router: AnyRouter,
+  routes: Route[],
+  opts: { baseUrl: string; version: string },
+): OpenAPIObject {
   const doc = generateOpenApiDocument(router, {
     title: 'Attestation Service API',
     version: opts.version,
-    description: 'Records, reads, searches and revokes attestations that content is human-made or AI-generated, on-chain (Ethereum Attestation Service) or off-chain (EAS-compatible signed attestations).',
+    description:
+      'Records, reads, searches and revokes attestations that content is human-made or AI-generated, on-chain (Ethereum Attestation Service) or off-chain (EAS-compatible signed attestations).',
     baseUrl: opts.baseUrl,
-    securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: svc_<tier>_<prefix12>_<secret32>' } },
+    securitySchemes: {
+      bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: svc_<tier>_<prefix12>_<secret32>' },
+    },
   });
   doc.info.license = { name: 'Apache-2.0', identifier: 'Apache-2.0' };
   // no contact url: the service has no home page of its own (its root is a 404), and this page is /docs itself
@@ -70,13 +82,15 @@ export function buildOpenApiDocument(router: AnyRouter, routes: Route[], opts: {
   doc.tags = [
     { name: 'attestations', description: 'Create, read, search and revoke attestations' },
     { name: 'webhooks', description: 'Signed event deliveries' },
-    { name: 'audit', description: 'Compliance export of your account\'s audit log' },
+    { name: 'audit', description: "Compliance export of your account's audit log" },
     { name: 'system', description: 'Health and readiness' },
   ];
   doc.components ??= {};
   doc.components.headers = HEADER_COMPONENTS;
   // trpc-to-openapi's tRPC-shaped error schemas are replaced below by our one Error schema
-  const schemas = Object.fromEntries(Object.entries(doc.components.schemas ?? {}).filter(([name]) => !name.startsWith('error.')));
+  const schemas = Object.fromEntries(
+    Object.entries(doc.components.schemas ?? {}).filter(([name]) => !name.startsWith('error.')),
+  );
   doc.components.schemas = {
     ...schemas,
     // schemas only a route's docs describe (the audit export's AuditEntry): the route brings them

@@ -24,7 +24,16 @@ export function collectRoutes(router: AnyRouter): Route[] {
   for (const { name: procedure, meta } of openApiProcedures<Meta & { openapi: NonNullable<Meta['openapi']> }>(router)) {
     const { method, path, protect = true } = meta.openapi;
     const pattern = new RegExp(`^${path.replace(/\{(\w+)\}/g, '(?<$1>[^/]+)')}/?$`);
-    routes.push({ method, path, pattern, procedure, successStatus: meta.successStatus ?? 200, protect, probe: meta.probe ?? false, docs: meta.docs });
+    routes.push({
+      method,
+      path,
+      pattern,
+      procedure,
+      successStatus: meta.successStatus ?? 200,
+      protect,
+      probe: meta.probe ?? false,
+      docs: meta.docs,
+    });
   }
   return routes;
 }

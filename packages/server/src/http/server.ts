@@ -39,7 +39,9 @@ export function createApiHandler<TRouter extends AnyRouter>(
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const routes = collectRoutes(router);
   const callProcedure = procedureCaller(router);
-  const openApiJson = JSON.stringify(buildOpenApiDocument(router, routes, { baseUrl: opts.publicBaseUrl, version: '1.0.0' }));
+  const openApiJson = JSON.stringify(
+    buildOpenApiDocument(router, routes, { baseUrl: opts.publicBaseUrl, version: '1.0.0' }),
+  );
 
   type Context = RequestContext<ApiParts<TRouter>['services']>;
   const createContext = (req: IncomingMessage, requestId: string, log: Logger): Context => ({
@@ -55,10 +57,15 @@ export function createApiHandler<TRouter extends AnyRouter>(
 
   async function serveRest(req: IncomingMessage, res: ServerResponse, url: URL, ctx: Context): Promise<void> {
     const match = matchRoute(routes, req.method ?? 'GET', url.pathname);
-    if (!match) throw new AppError('NOT_FOUND', `No route ${req.method} ${url.pathname}. See /openapi.json for the API.`);
+    if (!match)
+      throw new AppError('NOT_FOUND', `No route ${req.method} ${url.pathname}. See /openapi.json for the API.`);
     if ('allowed' in match) {
       res.setHeader('Allow', match.allowed.join(', '));
-      throw new AppError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${url.pathname}; use ${match.allowed.join(' or ')}.`, { allowed: match.allowed });
+      throw new AppError(
+        'METHOD_NOT_ALLOWED',
+        `${req.method} is not allowed on ${url.pathname}; use ${match.allowed.join(' or ')}.`,
+        { allowed: match.allowed },
+      );
     }
     const { route, params } = match;
     try {
@@ -99,11 +106,25 @@ export function createApiHandler<TRouter extends AnyRouter>(
     // a body this large is never read (DESIGN.md §7: it may be answered, 401 say, before it would be): no keep-alive
     if (Number(req.headers['content-length'] ?? 0) > DRAIN_LIMIT_BYTES) res.setHeader('Connection', 'close');
     res.on('finish', () => {
-      log.info({ method: req.method, path: req.url?.split('?')[0], status: res.statusCode, ms: Math.round(performance.now() - started) }, 'request');
+      log.info(
+        {
+          method: req.method,
+          path: req.url?.split('?')[0],
+          status: res.statusCode,
+          ms: Math.round(performance.now() - started),
+        },
+        'request',
+      );
     });
     route(req, res, requestId, log).catch((error: unknown) => {
-      if (!(error instanceof AppError || (error instanceof TRPCError && error.cause instanceof AppError)) && toErrorResponse(error).status >= 500) {
-        log.error({ error: describeError(error instanceof TRPCError ? (error.cause ?? error) : error) }, 'request failed');
+      if (
+        !(error instanceof AppError || (error instanceof TRPCError && error.cause instanceof AppError)) &&
+        toErrorResponse(error).status >= 500
+      ) {
+        log.error(
+          { error: describeError(error instanceof TRPCError ? (error.cause ?? error) : error) },
+          'request failed',
+        );
       }
       if (error instanceof AppError && error.errorCode === 'PAYLOAD_TOO_LARGE') res.setHeader('Connection', 'close');
       sendError(res, error);
@@ -112,7 +133,11 @@ export function createApiHandler<TRouter extends AnyRouter>(
 }
 
 /** Listens on port/host; resolves once listening. Port 0 picks a free port. */
-export function listen(handler: (req: IncomingMessage, res: ServerResponse) => void, port: number, host: string): Promise<Server> {
+export function listen(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  port: number,
+  host: string,
+): Promise<Server> {
   const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 30_000, headersTimeout: 20_000 }, handler);
   server.on('clientError', answerClientError);
   return new Promise((resolve, reject) => {

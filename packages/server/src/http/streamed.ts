@@ -33,7 +33,12 @@ function drained(res: ServerResponse): Promise<void> {
  * change the status any more; it is thrown too, and the caller aborts the connection (the body then lacks its
  * end: no closing `]`, no final chunk), which every HTTP client reports as an error.
  */
-export async function sendStreamed(req: IncomingMessage, res: ServerResponse, exp: StreamedBody, headers: Record<string, string>): Promise<void> {
+export async function sendStreamed(
+  req: IncomingMessage,
+  res: ServerResponse,
+  exp: StreamedBody,
+  headers: Record<string, string>,
+): Promise<void> {
   const chunks = exp.chunks();
   try {
     let step = await chunks.next();

@@ -3,7 +3,12 @@
 // fails there, naming it, instead of somewhere in the REST dispatch or a middleware.
 import { getTRPCErrorShape, type AnyProcedure, type AnyRouter, type TRPCError } from '@trpc/server';
 import { middlewareMarker } from '@trpc/server/unstable-core-do-not-import';
-import { forEachOpenApiProcedure, getInputOutputParsers, type OpenApiProcedure, type OpenApiProcedureRecord } from 'trpc-to-openapi';
+import {
+  forEachOpenApiProcedure,
+  getInputOutputParsers,
+  type OpenApiProcedure,
+  type OpenApiProcedureRecord,
+} from 'trpc-to-openapi';
 
 /** The @trpc/server version this module was written against (the test fails when the installed one differs). */
 export const TRPC_SERVER_VERSION = '11.25.2';
@@ -35,7 +40,12 @@ export function openApiProcedures<M>(router: AnyRouter): OpenApiProcedureEntry<M
  * Runs a procedure with its whole middleware chain (auth, limits, idempotency, zod input and output), through the
  * call signature tRPC's own caller uses, minus its proxy and its lookup per call.
  */
-export function runProcedure(procedure: AnyProcedure, path: string, ctx: unknown, getRawInput: () => Promise<unknown>): Promise<unknown> {
+export function runProcedure(
+  procedure: AnyProcedure,
+  path: string,
+  ctx: unknown,
+  getRawInput: () => Promise<unknown>,
+): Promise<unknown> {
   return procedure({ path, ctx, type: procedure._def.type, getRawInput, signal: undefined, batchIndex: 0 });
 }
 
@@ -55,5 +65,12 @@ export function shortCircuit<T>(data: T): { ok: true; data: T; marker: typeof mi
 /** The error shape the router's error formatter gives `error`, for an answer tRPC itself never runs. */
 export function formattedErrorShape(router: AnyRouter, error: TRPCError): unknown {
   // the router's root config (its error formatter): a tRPC internal
-  return getTRPCErrorShape({ config: router._def._config, error, type: 'unknown', path: undefined, input: undefined, ctx: undefined });
+  return getTRPCErrorShape({
+    config: router._def._config,
+    error,
+    type: 'unknown',
+    path: undefined,
+    input: undefined,
+    ctx: undefined,
+  });
 }

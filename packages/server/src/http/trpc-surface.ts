@@ -26,17 +26,30 @@ function wantsStream(req: IncomingMessage): boolean {
  */
 function refusal(req: IncomingMessage, url: URL, path: string): AppError | undefined {
   if (wantsStream(req)) {
-    return new AppError('NOT_ACCEPTABLE', '/trpc does not stream answers (application/jsonl); use httpLink or httpBatchLink.', { accept: 'application/json' });
+    return new AppError(
+      'NOT_ACCEPTABLE',
+      '/trpc does not stream answers (application/jsonl); use httpLink or httpBatchLink.',
+      { accept: 'application/json' },
+    );
   }
   const contentType = req.headers['content-type'];
-  const refusedType = req.method === 'GET' ? NON_JSON_INPUTS.test(contentType ?? '') : contentType !== undefined && !JSON_TYPE.test(contentType);
+  const refusedType =
+    req.method === 'GET'
+      ? NON_JSON_INPUTS.test(contentType ?? '')
+      : contentType !== undefined && !JSON_TYPE.test(contentType);
   if (refusedType) {
-    return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send /trpc inputs as JSON with Content-Type: application/json.', { contentType: contentType ?? null });
+    return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send /trpc inputs as JSON with Content-Type: application/json.', {
+      contentType: contentType ?? null,
+    });
   }
   const calls = url.searchParams.get('batch') === '1' ? path.split(',').length : 1;
   if (calls > MAX_BATCH_CALLS) {
     // details of its own, not ErrorDetailsByCode's field problems: only a /trpc batch gets it (the SDK sends none)
-    return new AppError<ErrorCode>('VALIDATION_FAILED', `A /trpc batch holds at most ${MAX_BATCH_CALLS} calls; this one has ${calls}.`, { maxBatchCalls: MAX_BATCH_CALLS, calls });
+    return new AppError<ErrorCode>(
+      'VALIDATION_FAILED',
+      `A /trpc batch holds at most ${MAX_BATCH_CALLS} calls; this one has ${calls}.`,
+      { maxBatchCalls: MAX_BATCH_CALLS, calls },
+    );
   }
   return undefined;
 }
@@ -70,6 +83,8 @@ export async function serveTrpc(
     maxBatchSize: MAX_BATCH_CALLS,
     createContext: () => ctx,
     // the first failure's own headers (Retry-After) go with it, as on REST
-    responseMeta: ({ errors: failed }) => ({ headers: { ...ctx.responseHeaders, ...(failed[0] && toErrorResponse(failed[0]).headers) } }),
+    responseMeta: ({ errors: failed }) => ({
+      headers: { ...ctx.responseHeaders, ...(failed[0] && toErrorResponse(failed[0]).headers) },
+    }),
   });
 }

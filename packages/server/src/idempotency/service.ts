@@ -46,7 +46,11 @@ export function createIdempotencyService(pool: Pool, clock: Clock, opts: { waitM
   const waitMs = opts.waitMs ?? 30_000;
   const pollMs = opts.pollMs ?? 50;
 
-  function conflict(message: string, details: Record<string, unknown> = {}, headers: Record<string, string> = {}): AppError {
+  function conflict(
+    message: string,
+    details: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+  ): AppError {
     return new AppError('IDEMPOTENCY_CONFLICT', message, details, headers);
   }
 
@@ -67,7 +71,12 @@ export function createIdempotencyService(pool: Pool, clock: Clock, opts: { waitM
         completed = true;
       },
     };
-    return { kind: 'claimed', claim: handle, release: () => release(db, apiKeyId, key), complete: (body) => handle.complete(db, body) };
+    return {
+      kind: 'claimed',
+      claim: handle,
+      release: () => release(db, apiKeyId, key),
+      complete: (body) => handle.complete(db, body),
+    };
   }
 
   return {
@@ -77,24 +86,46 @@ export function createIdempotencyService(pool: Pool, clock: Clock, opts: { waitM
      */
     async begin(apiKeyId: string, key: string, procedure: string, input: unknown, status: number): Promise<Begun> {
       if (!KEY_PATTERN.test(key)) {
-        throw new AppError('VALIDATION_FAILED', 'Invalid request: Idempotency-Key must be 1 to 255 visible ASCII characters.', { errors: [{ path: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }] });
+        throw new AppError(
+          'VALIDATION_FAILED',
+          'Invalid request: Idempotency-Key must be 1 to 255 visible ASCII characters.',
+          { errors: [{ path: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }] },
+        );
       }
       const requestHash = createHash('sha256').update(canonicalJson({ procedure, input })).digest('hex');
       const waitUntil = Date.now() + waitMs; // real time: a test's manual clock does not move while we wait
       for (;;) {
         const now = clock.now();
-        if (await claim(db, apiKeyId, key, requestHash, new Date(now), new Date(now + IDEMPOTENCY_TTL_MS))) return claimed(apiKeyId, key, status);
+        if (await claim(db, apiKeyId, key, requestHash, new Date(now), new Date(now + IDEMPOTENCY_TTL_MS)))
+          return claimed(apiKeyId, key, status);
         const row = await find(db, apiKeyId, key);
         if (!row) continue; // released between our insert and read: claim again
-        if (isReusable(row, now) && (await takeOver(db, apiKeyId, key, row.created_at, requestHash, new Date(now), new Date(now + IDEMPOTENCY_TTL_MS)))) {
+        if (
+          isReusable(row, now) &&
+          (await takeOver(
+            db,
+            apiKeyId,
+            key,
+            row.created_at,
+            requestHash,
+            new Date(now),
+            new Date(now + IDEMPOTENCY_TTL_MS),
+          ))
+        ) {
           return claimed(apiKeyId, key, status);
         }
         if (row.request_hash !== requestHash) {
-          throw conflict('This Idempotency-Key was already used with a different request; use a new key for a new request.');
+          throw conflict(
+            'This Idempotency-Key was already used with a different request; use a new key for a new request.',
+          );
         }
         if (row.response_status !== null) return { kind: 'replay', body: row.response_body };
         if (Date.now() >= waitUntil) {
-          throw conflict('A request with this Idempotency-Key is still in progress; retry shortly.', { inProgress: true }, { 'Retry-After': '1' });
+          throw conflict(
+            'A request with this Idempotency-Key is still in progress; retry shortly.',
+            { inProgress: true },
+            { 'Retry-After': '1' },
+          );
         }
         await sleep(pollMs);
       }

@@ -9,13 +9,18 @@ function print(json: boolean, value: object, text: string): void {
 
 // prefix, tier, account, name, created (ISO 8601 is 24 characters), revoked
 const KEY_COLUMNS = [12, 10, 16, 16, 24, 0];
-const keyRow = (cells: string[]) => cells.map((cell, i) => cell.padEnd(KEY_COLUMNS[i]!)).join('  ').trimEnd();
+const keyRow = (cells: string[]) =>
+  cells
+    .map((cell, i) => cell.padEnd(KEY_COLUMNS[i]!))
+    .join('  ')
+    .trimEnd();
 
 /** `keys list`: JSON lines, or a table with a header (NAME is the label given at `keys create --name`). */
 function listKeys(list: KeySummary[], json: boolean): void {
   if (!json && list.length === 0) return void console.error('no keys');
   if (!json) console.log(keyRow(['PREFIX', 'TIER', 'ACCOUNT', 'NAME', 'CREATED', 'REVOKED']));
-  for (const key of list) print(json, key, keyRow([key.prefix, key.tier, key.account, key.name ?? '-', key.createdAt, key.revokedAt ?? '']));
+  for (const key of list)
+    print(json, key, keyRow([key.prefix, key.tier, key.account, key.name ?? '-', key.createdAt, key.revokedAt ?? '']));
 }
 
 /**
@@ -26,18 +31,34 @@ function listKeys(list: KeySummary[], json: boolean): void {
 export async function keysCommand(
   withInfrastructure: WithInfrastructure,
   args: string[],
-  flags: { tier?: string | undefined; account?: string | undefined; name?: string | undefined; json?: boolean | undefined },
+  flags: {
+    tier?: string | undefined;
+    account?: string | undefined;
+    name?: string | undefined;
+    json?: boolean | undefined;
+  },
 ): Promise<boolean> {
   const [action, target] = args;
   const json = !!flags.json;
-  if (action === 'create' && !TIERS.includes(flags.tier as Tier)) throw new UsageError('keys create needs --tier free|pro|enterprise');
-  if (action === 'revoke' && !isPrefix(target ?? '')) throw new UsageError('keys revoke needs the 12-hex-character key prefix');
-  if (action !== 'create' && action !== 'list' && action !== 'revoke') throw new UsageError(`unknown keys command: ${action ?? '(none)'}`);
+  if (action === 'create' && !TIERS.includes(flags.tier as Tier))
+    throw new UsageError('keys create needs --tier free|pro|enterprise');
+  if (action === 'revoke' && !isPrefix(target ?? ''))
+    throw new UsageError('keys revoke needs the 12-hex-character key prefix');
+  if (action !== 'create' && action !== 'list' && action !== 'revoke')
+    throw new UsageError(`unknown keys command: ${action ?? '(none)'}`);
   return withInfrastructure(async ({ db, pool, clock }) => {
     const service = createKeyService(db, pool, clock);
     if (action === 'create') {
-      const created = await service.create({ tier: flags.tier as Tier, account: flags.account ?? 'default', name: flags.name });
-      print(json, created, `${created.key}\n(shown once: store it now; prefix ${created.prefix}, tier ${created.tier}, account ${created.account})`);
+      const created = await service.create({
+        tier: flags.tier as Tier,
+        account: flags.account ?? 'default',
+        name: flags.name,
+      });
+      print(
+        json,
+        created,
+        `${created.key}\n(shown once: store it now; prefix ${created.prefix}, tier ${created.tier}, account ${created.account})`,
+      );
     } else if (action === 'list') {
       listKeys(await service.list(flags.account), json);
     } else {

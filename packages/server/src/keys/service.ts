@@ -7,7 +7,15 @@ import { appendAudit } from '../audit/log.ts';
 import { pgSql, prismaSql, type Pool } from '../db/sql.ts';
 import { batched } from '../db/batch.ts';
 import { generateKey, hashSecret, parseKey, type Tier } from './format.ts';
-import { findKeyByPrefix, findKeysForAuth, insertKey, listKeys, markRevoked, upsertAccount, type KeyRecord } from './store.ts';
+import {
+  findKeyByPrefix,
+  findKeysForAuth,
+  insertKey,
+  listKeys,
+  markRevoked,
+  upsertAccount,
+  type KeyRecord,
+} from './store.ts';
 
 /** Who is calling, once a key has been checked. */
 export interface AuthenticatedKey {
@@ -62,16 +70,27 @@ export type KeyService = ReturnType<typeof createKeyService>;
 /** API keys: minted and revoked by the operator CLI, checked on every gated call. */
 export function createKeyService(db: Db, pool: Pool, clock: Clock) {
   const sql = pgSql(pool);
-  const loadKey = batched(async (prefixes: string[]) => {
-    const found = await findKeysForAuth(sql, prefixes);
-    return prefixes.map((prefix) => found.get(prefix));
-  }, { maxInFlight: 2 });
+  const loadKey = batched(
+    async (prefixes: string[]) => {
+      const found = await findKeysForAuth(sql, prefixes);
+      return prefixes.map((prefix) => found.get(prefix));
+    },
+    { maxInFlight: 2 },
+  );
   return {
     /** Checks an `Authorization` header; throws the matching 401 (telling `onKnownKeyFailure` when the prefix exists). */
-    async authenticate(header: string | undefined, onKnownKeyFailure?: (failure: KnownKeyFailure) => void): Promise<AuthenticatedKey> {
+    async authenticate(
+      header: string | undefined,
+      onKnownKeyFailure?: (failure: KnownKeyFailure) => void,
+    ): Promise<AuthenticatedKey> {
       const bearer = header === undefined ? undefined : BEARER.exec(header);
       if (header === undefined || header.trim() === '' || (bearer && !bearer[1])) {
-        throw new AppError('MISSING_API_KEY', 'Send your API key as "Authorization: Bearer <key>".', {}, { 'WWW-Authenticate': CHALLENGE });
+        throw new AppError(
+          'MISSING_API_KEY',
+          'Send your API key as "Authorization: Bearer <key>".',
+          {},
+          { 'WWW-Authenticate': CHALLENGE },
+        );
       }
       const parsed = bearer ? parseKey(bearer[1]!) : undefined;
       if (!parsed) throw invalid();
@@ -79,25 +98,52 @@ export function createKeyService(db: Db, pool: Pool, clock: Clock) {
       // compare against a dummy hash when the prefix is unknown, so timing does not tell which prefixes exist
       const matches = timingSafeEqual(hashSecret(parsed.secret), row ? Buffer.from(row.secretHash) : DUMMY_HASH);
       if (!row || !matches || row.tier !== parsed.tier) {
-        if (row) onKnownKeyFailure?.({ accountId: row.accountId, prefix: row.prefix, reason: matches ? 'wrong_tier' : 'wrong_secret' });
+        if (row)
+          onKnownKeyFailure?.({
+            accountId: row.accountId,
+            prefix: row.prefix,
+            reason: matches ? 'wrong_tier' : 'wrong_secret',
+          });
         throw invalid();
       }
       if (row.revokedAt) {
         onKnownKeyFailure?.({ accountId: row.accountId, prefix: row.prefix, reason: 'revoked' });
         throw new AppError('API_KEY_REVOKED', 'This API key has been revoked; create a new key.', {}, INVALID_TOKEN);
       }
-      return { keyId: row.id, accountId: row.accountId, accountName: row.accountName, prefix: row.prefix, tier: parsed.tier };
+      return {
+        keyId: row.id,
+        accountId: row.accountId,
+        accountName: row.accountName,
+        prefix: row.prefix,
+        tier: parsed.tier,
+      };
     },
 
     /** Mints a key; the full key is in the result and nowhere else, ever. */
-    async create(input: { tier: Tier; account: string; name?: string }): Promise<{ key: string; prefix: string; tier: Tier; account: string }> {
+    async create(input: {
+      tier: Tier;
+      account: string;
+      name?: string;
+    }): Promise<{ key: string; prefix: string; tier: Tier; account: string }> {
       const minted = generateKey(input.tier);
       await db.$transaction(async (tx) => {
         const account = await upsertAccount(tx, input.account);
-        await insertKey(tx, { accountId: account.id, prefix: minted.prefix, secretHash: hashSecret(minted.secret), tier: input.tier, name: input.name });
+        await insertKey(tx, {
+          accountId: account.id,
+          prefix: minted.prefix,
+          secretHash: hashSecret(minted.secret),
+          tier: input.tier,
+          name: input.name,
+        });
         await appendAudit(
           prismaSql(tx),
-          auditEntry({ accountId: account.id, at: new Date(clock.now()), action: 'api_key.created', resource: `api_key:${minted.prefix}`, details: { tier: input.tier, via: 'cli' } }),
+          auditEntry({
+            accountId: account.id,
+            at: new Date(clock.now()),
+            action: 'api_key.created',
+            resource: `api_key:${minted.prefix}`,
+            details: { tier: input.tier, via: 'cli' },
+          }),
         );
       });
       return { key: minted.key, prefix: minted.prefix, tier: input.tier, account: input.account };
@@ -115,7 +161,16 @@ export function createKeyService(db: Db, pool: Pool, clock: Clock) {
         if (before.revokedAt) return summary(before);
         const at = new Date(clock.now());
         const row = (await markRevoked(tx, prefix, at))!;
-        await appendAudit(prismaSql(tx), auditEntry({ accountId: row.accountId, at, action: 'api_key.revoked', resource: `api_key:${prefix}`, details: { via: 'cli' } }));
+        await appendAudit(
+          prismaSql(tx),
+          auditEntry({
+            accountId: row.accountId,
+            at,
+            action: 'api_key.revoked',
+            resource: `api_key:${prefix}`,
+            details: { via: 'cli' },
+          }),
+        );
         return summary(row);
       });
     },

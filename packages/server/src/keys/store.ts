@@ -19,7 +19,12 @@ export async function findKeyByPrefix(db: Db | Tx, prefix: string): Promise<KeyR
 
 /** The account of that name, made on first use. */
 export async function upsertAccount(db: Db | Tx, name: string): Promise<{ id: string; name: string }> {
-  return db.account.upsert({ where: { name }, update: {}, create: { id: randomUUID(), name }, select: { id: true, name: true } });
+  return db.account.upsert({
+    where: { name },
+    update: {},
+    create: { id: randomUUID(), name },
+    select: { id: true, name: true },
+  });
 }
 
 export async function insertKey(

@@ -5,7 +5,11 @@ import { AppError } from '../errors.ts';
 import type { Tier } from '../keys/format.ts';
 
 /** On-chain attestations per key per UTC calendar month; off-chain ones are never counted. */
-export const ONCHAIN_MONTHLY_QUOTA: Record<Tier, number> = { free: 20, pro: 2000, enterprise: Number.POSITIVE_INFINITY };
+export const ONCHAIN_MONTHLY_QUOTA: Record<Tier, number> = {
+  free: 20,
+  pro: 2000,
+  enterprise: Number.POSITIVE_INFINITY,
+};
 
 /** The quota period of an instant: its UTC calendar month, `YYYY-MM`. */
 export function periodOf(at: number): string {
@@ -47,31 +51,52 @@ export interface Reservation {
  * only adds while the sum stays within the limit); throws 429 QUOTA_EXCEEDED otherwise. Run it inside the
  * transaction that stores the pending attestations, so a failure leaves nothing reserved.
  */
-export async function reserveOnchainQuota(sql: Sql, clock: Clock, key: { keyId: string; tier: Tier }, count: number): Promise<Reservation> {
+export async function reserveOnchainQuota(
+  sql: Sql,
+  clock: Clock,
+  key: { keyId: string; tier: Tier },
+  count: number,
+): Promise<Reservation> {
   const now = clock.now();
   const period = periodOf(now);
   const limit = ONCHAIN_MONTHLY_QUOTA[key.tier];
   const cap = Number.isFinite(limit) ? limit : 2_147_483_647;
-  const rows = count > cap ? [] : await sql.query<UsageRow>(
-    `INSERT INTO monthly_usage (api_key_id, period, onchain_used) VALUES ($1::uuid, $2, $3)
+  const rows =
+    count > cap
+      ? []
+      : await sql.query<UsageRow>(
+          `INSERT INTO monthly_usage (api_key_id, period, onchain_used) VALUES ($1::uuid, $2, $3)
      ON CONFLICT (api_key_id, period) DO UPDATE SET onchain_used = monthly_usage.onchain_used + EXCLUDED.onchain_used
      WHERE monthly_usage.onchain_used + EXCLUDED.onchain_used <= $4
      RETURNING onchain_used`,
-    [key.keyId, period, count, cap],
-  );
+          [key.keyId, period, count, cap],
+        );
   if (rows.length === 1) return { period, count };
-  const [current] = await sql.query<UsageRow>(`SELECT onchain_used FROM monthly_usage WHERE api_key_id = $1::uuid AND period = $2`, [key.keyId, period]);
+  const [current] = await sql.query<UsageRow>(
+    `SELECT onchain_used FROM monthly_usage WHERE api_key_id = $1::uuid AND period = $2`,
+    [key.keyId, period],
+  );
   throw quotaExceeded(key.tier, current?.onchain_used ?? 0, limit, resetsAtOf(now), count);
 }
 
 /** Gives back a reservation whose transaction definitively failed. */
 export async function releaseOnchainQuota(sql: Sql, keyId: string, reservation: Reservation): Promise<void> {
-  await sql.query(`UPDATE monthly_usage SET onchain_used = GREATEST(onchain_used - $3, 0) WHERE api_key_id = $1::uuid AND period = $2`, [keyId, reservation.period, reservation.count]);
+  await sql.query(
+    `UPDATE monthly_usage SET onchain_used = GREATEST(onchain_used - $3, 0) WHERE api_key_id = $1::uuid AND period = $2`,
+    [keyId, reservation.period, reservation.count],
+  );
 }
 
 /** What a key has used of its on-chain quota this month. */
-export async function onchainUsage(sql: Sql, clock: Clock, key: { keyId: string; tier: Tier }): Promise<{ used: number; limit: number; resetsAt: number }> {
+export async function onchainUsage(
+  sql: Sql,
+  clock: Clock,
+  key: { keyId: string; tier: Tier },
+): Promise<{ used: number; limit: number; resetsAt: number }> {
   const now = clock.now();
-  const [row] = await sql.query<UsageRow>(`SELECT onchain_used FROM monthly_usage WHERE api_key_id = $1::uuid AND period = $2`, [key.keyId, periodOf(now)]);
+  const [row] = await sql.query<UsageRow>(
+    `SELECT onchain_used FROM monthly_usage WHERE api_key_id = $1::uuid AND period = $2`,
+    [key.keyId, periodOf(now)],
+  );
   return { used: row?.onchain_used ?? 0, limit: ONCHAIN_MONTHLY_QUOTA[key.tier], resetsAt: resetsAtOf(now) };
 }

@@ -36,7 +36,12 @@ export function memoryWindowStore(): WindowStore & { size(): number } {
       const allowed = log.length < limit;
       if (allowed) log.push(now);
       const oldest = log[0];
-      return { allowed, limit, remaining: Math.max(0, limit - log.length), resetMs: oldest === undefined ? 0 : oldest + windowMs - now };
+      return {
+        allowed,
+        limit,
+        remaining: Math.max(0, limit - log.length),
+        resetMs: oldest === undefined ? 0 : oldest + windowMs - now,
+      };
     },
     size: () => logs.size,
   };
@@ -70,7 +75,15 @@ export function redisWindowStore(redis: Redis, prefix = 'ratelimit:'): WindowSto
   return {
     async hit(bucket, limit, windowMs, now) {
       const member = `${now}:${tag}:${++seq}`;
-      const [allowed, count, reset] = (await redis.eval(HIT_SCRIPT, 1, `${prefix}${bucket}`, now, windowMs, limit, member)) as [number, number, number];
+      const [allowed, count, reset] = (await redis.eval(
+        HIT_SCRIPT,
+        1,
+        `${prefix}${bucket}`,
+        now,
+        windowMs,
+        limit,
+        member,
+      )) as [number, number, number];
       return { allowed: allowed === 1, limit, remaining: Math.max(0, limit - count), resetMs: Math.max(0, reset) };
     },
   };

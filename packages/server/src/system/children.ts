@@ -7,13 +7,22 @@ import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process'
  * killed outright (SIGKILL, OOM), so a watchdog (a shell blocked reading a pipe from this process) sends it
  * `onOrphaned` when that pipe closes, which only this process's death does; it goes when the child goes.
  */
-export function spawnInOwnGroup(command: string, args: string[], options: SpawnOptions, onOrphaned: NodeJS.Signals): ChildProcess {
+export function spawnInOwnGroup(
+  command: string,
+  args: string[],
+  options: SpawnOptions,
+  onOrphaned: NodeJS.Signals,
+): ChildProcess {
   const child = spawn(command, args, { ...options, detached: true });
   if (child.pid === undefined) return child; // the spawn failed: its 'error' event says why
-  const watchdog = spawn('sh', ['-c', 'read _; kill -s "$0" "$1" 2>/dev/null', onOrphaned.replace(/^SIG/, ''), String(child.pid)], {
-    detached: true,
-    stdio: ['pipe', 'ignore', 'ignore'],
-  });
+  const watchdog = spawn(
+    'sh',
+    ['-c', 'read _; kill -s "$0" "$1" 2>/dev/null', onOrphaned.replace(/^SIG/, ''), String(child.pid)],
+    {
+      detached: true,
+      stdio: ['pipe', 'ignore', 'ignore'],
+    },
+  );
   watchdog.on('error', () => undefined); // no shell: the child then has no guard, as before
   // neither the watchdog nor its pipe may keep this process alive
   watchdog.unref();

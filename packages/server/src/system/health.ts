@@ -10,7 +10,9 @@ const CHECK_TIMEOUT_MS = 2_000;
 function withTimeout(check: ReadinessCheck): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('timed out')), CHECK_TIMEOUT_MS);
-    check().then(resolve, reject).finally(() => clearTimeout(timer));
+    check()
+      .then(resolve, reject)
+      .finally(() => clearTimeout(timer));
   });
 }
 

@@ -13,6 +13,8 @@ export function requireOptional(pkg: string, setting: string, what: string): voi
   } catch (error) {
     // a package that does not export its manifest is installed all the same
     if ((error as { code?: string }).code !== 'MODULE_NOT_FOUND') return;
-    throw new ConfigError(`${setting} is not set and ${what} (optional dependency ${pkg}) is not installed; set ${setting} or install the optional dependencies`);
+    throw new ConfigError(
+      `${setting} is not set and ${what} (optional dependency ${pkg}) is not installed; set ${setting} or install the optional dependencies`,
+    );
   }
 }

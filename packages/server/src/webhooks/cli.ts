@@ -15,15 +15,34 @@ function line(d: DeliverySummary): string {
  * deliveries across accounts, and the only way to send a dead delivery again (same X-Service-Delivery). Arguments are
  * checked before the database is opened. Returns false when the command failed (the CLI exits 1).
  */
-export async function deliveriesCommand(withInfrastructure: WithInfrastructure, args: string[], flags: { state?: string | undefined; account?: string | undefined; limit?: string | undefined; json?: boolean | undefined }): Promise<boolean> {
+export async function deliveriesCommand(
+  withInfrastructure: WithInfrastructure,
+  args: string[],
+  flags: {
+    state?: string | undefined;
+    account?: string | undefined;
+    limit?: string | undefined;
+    json?: boolean | undefined;
+  },
+): Promise<boolean> {
   const [action, id] = args;
-  if (action !== 'list' && !(action === 'replay' && id)) throw new UsageError(action === 'replay' ? 'deliveries replay needs the delivery id' : `unknown deliveries command: ${action ?? '(none)'}`);
-  if (action === 'list' && flags.state !== undefined && !(DELIVERY_STATES as readonly string[]).includes(flags.state)) throw new UsageError(`--state must be one of ${DELIVERY_STATES.join(', ')}`);
+  if (action !== 'list' && !(action === 'replay' && id))
+    throw new UsageError(
+      action === 'replay'
+        ? 'deliveries replay needs the delivery id'
+        : `unknown deliveries command: ${action ?? '(none)'}`,
+    );
+  if (action === 'list' && flags.state !== undefined && !(DELIVERY_STATES as readonly string[]).includes(flags.state))
+    throw new UsageError(`--state must be one of ${DELIVERY_STATES.join(', ')}`);
   const limit = flags.limit === undefined ? 50 : Number(flags.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit must be 1–1000');
   return withInfrastructure(async ({ db, clock }) => {
     if (action === 'list') {
-      const rows = await supportDeliveries(db, { state: flags.state as DeliveryState | undefined, account: flags.account, limit });
+      const rows = await supportDeliveries(db, {
+        state: flags.state as DeliveryState | undefined,
+        account: flags.account,
+        limit,
+      });
       for (const row of rows) console.log(flags.json ? JSON.stringify(row) : line(row));
       if (!flags.json && rows.length === 0) console.error('no deliveries');
       return true;
@@ -34,12 +53,18 @@ export async function deliveriesCommand(withInfrastructure: WithInfrastructure, 
       return false;
     }
     if (!outcome.replayed) {
-      console.error(outcome.state === 'subscription deleted'
-        ? `delivery ${id} cannot be replayed: its subscription was deleted`
-        : `delivery ${id} is ${outcome.state}: only dead deliveries can be replayed`);
+      console.error(
+        outcome.state === 'subscription deleted'
+          ? `delivery ${id} cannot be replayed: its subscription was deleted`
+          : `delivery ${id} is ${outcome.state}: only dead deliveries can be replayed`,
+      );
       return false;
     }
-    console.log(flags.json ? JSON.stringify({ id, state: outcome.state }) : `replaying ${id}: queued for delivery with the same X-Service-Delivery`);
+    console.log(
+      flags.json
+        ? JSON.stringify({ id, state: outcome.state })
+        : `replaying ${id}: queued for delivery with the same X-Service-Delivery`,
+    );
     return true;
   });
 }

@@ -6,7 +6,11 @@ export const EVENT_KINDS = ['attestation.created', 'attestation.revoked', 'batch
 export type EventKind = (typeof EVENT_KINDS)[number];
 
 const eventKind = z.enum(EVENT_KINDS);
-const subscriptionId = z.string().min(1).max(64).meta({ description: 'Subscription id', example: '6f1c2b9e-8a4d-4e2f-b7c3-1d5e9a0f2c48' });
+const subscriptionId = z
+  .string()
+  .min(1)
+  .max(64)
+  .meta({ description: 'Subscription id', example: '6f1c2b9e-8a4d-4e2f-b7c3-1d5e9a0f2c48' });
 const receiverUrl = 'https://hooks.example.com/attestations';
 /** Counts and durations: never negative. */
 const count = (example: number) => z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).meta({ example });
@@ -14,14 +18,31 @@ const count = (example: number) => z.number().int().min(0).max(Number.MAX_SAFE_I
 const httpStatus = z.number().int().min(100).max(999).nullable().meta({ example: 200 });
 
 export const createWebhookInput = z.strictObject({
-  url: z.url({ protocol: /^https?$/ }).max(2048).meta({ description: 'Receiver address; https, and not a private or loopback address.', example: receiverUrl }),
-  events: z.array(eventKind).min(1, 'must name at least one event kind').max(EVENT_KINDS.length).meta({ example: ['attestation.created', 'attestation.revoked'] }),
+  url: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .meta({ description: 'Receiver address; https, and not a private or loopback address.', example: receiverUrl }),
+  events: z
+    .array(eventKind)
+    .min(1, 'must name at least one event kind')
+    .max(EVENT_KINDS.length)
+    .meta({ example: ['attestation.created', 'attestation.revoked'] }),
 });
 
-const subscription = z.object({ id: subscriptionId, url: z.string().meta({ example: receiverUrl }), events: z.array(eventKind), createdAt: timestamp() });
+const subscription = z.object({
+  id: subscriptionId,
+  url: z.string().meta({ example: receiverUrl }),
+  events: z.array(eventKind),
+  createdAt: timestamp(),
+});
 
 export const createdWebhook = subscription
-  .extend({ secret: z.string().meta({ description: 'HMAC key for X-Service-Signature: shown only in this response.', example: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08' }) })
+  .extend({
+    secret: z.string().meta({
+      description: 'HMAC key for X-Service-Signature: shown only in this response.',
+      example: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+    }),
+  })
   .meta({ id: 'CreatedWebhook' });
 
 export const webhookList = z.object({ data: z.array(subscription.meta({ id: 'Webhook' })) });
@@ -46,7 +67,12 @@ export const deliveriesInput = z.strictObject({
 
 const attempt = z
   .object({
-    number: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).meta({ description: '1–5 within a round; a replay starts a new round', example: 1 }),
+    number: z
+      .number()
+      .int()
+      .min(1)
+      .max(Number.MAX_SAFE_INTEGER)
+      .meta({ description: '1–5 within a round; a replay starts a new round', example: 1 }),
     at: timestamp(),
     status: httpStatus.meta({ description: "The receiver's HTTP status; null when no answer came" }),
     error: z.string().nullable().meta({ example: 'timeout after 10 s' }),
@@ -57,7 +83,10 @@ const attempt = z
 
 export const delivery = z
   .object({
-    id: z.string().meta({ description: 'The X-Service-Delivery header: the same on every attempt and replay', example: '3a7d9c1e-2b4f-4c6a-8e0d-5f1b3c7a9e2d' }),
+    id: z.string().meta({
+      description: 'The X-Service-Delivery header: the same on every attempt and replay',
+      example: '3a7d9c1e-2b4f-4c6a-8e0d-5f1b3c7a9e2d',
+    }),
     eventId: z.string().meta({ example: 'c2e4a6b8-0d1f-4a3c-9e5b-7d9f1b3d5e7a' }),
     event: eventKind,
     state: z.enum(DELIVERY_STATES),
@@ -72,6 +101,9 @@ export const delivery = z
   })
   .meta({ id: 'WebhookDelivery' });
 
-export const deliveryPage = z.object({ data: z.array(delivery), nextCursor: z.string().nullable().meta({ example: cursorExample }) });
+export const deliveryPage = z.object({
+  data: z.array(delivery),
+  nextCursor: z.string().nullable().meta({ example: cursorExample }),
+});
 
 export type Delivery = z.infer<typeof delivery>;

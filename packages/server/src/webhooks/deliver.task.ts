@@ -32,12 +32,24 @@ export function deliverTask(deps: DeliveryDeps): Task {
     const deliveryId = String((payload as { deliveryId?: unknown }).deliveryId ?? '');
     if (!isUuid(deliveryId)) return;
     const at = deps.clock.now();
-    const { claimed, dueAt } = await claim({ id: deliveryId, now: new Date(at), leaseUntil: new Date(at + timeoutMs + 5_000) });
+    const { claimed, dueAt } = await claim({
+      id: deliveryId,
+      now: new Date(at),
+      leaseUntil: new Date(at + timeoutMs + 5_000),
+    });
     if (dueAt) return enqueueDeliveries(sql, [deliveryId], (dueAt.getTime() - at) / 1000);
     if (!claimed) return;
-    const result = await postWebhook({ url: claimed.url, secret: claimed.secret, deliveryId: claimed.id, eventType: claimed.type, body: claimed.body }, deps.policy, timeoutMs);
+    const result = await postWebhook(
+      { url: claimed.url, secret: claimed.secret, deliveryId: claimed.id, eventType: claimed.type, body: claimed.body },
+      deps.policy,
+      timeoutMs,
+    );
     await record({ delivery: claimed, at, result });
-    if (!result.ok) deps.log.info({ deliveryId, attempt: claimed.attempts + 1, status: result.status, error: result.error }, 'webhook attempt failed');
+    if (!result.ok)
+      deps.log.info(
+        { deliveryId, attempt: claimed.attempts + 1, status: result.status, error: result.error },
+        'webhook attempt failed',
+      );
   };
 }
 
@@ -52,6 +64,9 @@ export async function sweepDeliveries(sql: Sql, clock: Clock, graceMs: number, m
     `SELECT id FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until <= $2) ORDER BY next_attempt_at LIMIT $3`,
     [new Date(now - graceMs), new Date(now), max],
   );
-  await enqueueDeliveries(sql, rows.map((r) => r.id));
+  await enqueueDeliveries(
+    sql,
+    rows.map((r) => r.id),
+  );
   return rows.length;
 }

@@ -17,7 +17,11 @@ export interface OutboxEvent {
  * is running (or its worker died holding it), graphile-worker adds a new one and the delivery's lease decides.
  * `delaySeconds` (one for all, or one per delivery) is measured on the database's clock, where jobs run.
  */
-export async function enqueueDeliveries(sql: Sql, deliveryIds: string[], delaySeconds: number | number[] = 0): Promise<void> {
+export async function enqueueDeliveries(
+  sql: Sql,
+  deliveryIds: string[],
+  delaySeconds: number | number[] = 0,
+): Promise<void> {
   if (deliveryIds.length === 0) return;
   const delays = Array.isArray(delaySeconds) ? delaySeconds : deliveryIds.map(() => delaySeconds);
   await sql.query(
@@ -47,14 +51,28 @@ export async function subscribersOf(sql: Sql, accountIds: string[], types: Event
  * before commit leaves none of them; after commit, the worker delivers at least once. Returns the deliveries made.
  */
 export async function emitEvents(sql: Sql, events: OutboxEvent[], now: Date): Promise<number> {
-  return emitToSubscribers(sql, events, await subscribersOf(sql, events.map((e) => e.accountId), events.map((e) => e.type)), now);
+  return emitToSubscribers(
+    sql,
+    events,
+    await subscribersOf(
+      sql,
+      events.map((e) => e.accountId),
+      events.map((e) => e.type),
+    ),
+    now,
+  );
 }
 
 /**
  * Stores the events that these subscriptions (read by subscribersOf in the same transaction) want, with their
  * deliveries and jobs: for a feature that reads what an event carries only when someone subscribes to it.
  */
-export async function emitToSubscribers(sql: Sql, events: OutboxEvent[], subscriptions: Subscriber[], now: Date): Promise<number> {
+export async function emitToSubscribers(
+  sql: Sql,
+  events: OutboxEvent[],
+  subscriptions: Subscriber[],
+  now: Date,
+): Promise<number> {
   if (subscriptions.length === 0) return 0;
   const stored: Array<{ id: string; accountId: string; type: string; body: string }> = [];
   const deliveries: Array<{ id: string; eventId: string; subscriptionId: string }> = [];
@@ -62,20 +80,35 @@ export async function emitToSubscribers(sql: Sql, events: OutboxEvent[], subscri
     const receivers = subscriptions.filter((s) => s.accountId === event.accountId && s.events.includes(event.type));
     if (receivers.length === 0) continue;
     const id = randomUUID();
-    stored.push({ id, accountId: event.accountId, type: event.type, body: JSON.stringify({ id, type: event.type, createdAt: now.toISOString(), data: event.data }) });
-    for (const subscription of receivers) deliveries.push({ id: randomUUID(), eventId: id, subscriptionId: subscription.id });
+    stored.push({
+      id,
+      accountId: event.accountId,
+      type: event.type,
+      body: JSON.stringify({ id, type: event.type, createdAt: now.toISOString(), data: event.data }),
+    });
+    for (const subscription of receivers)
+      deliveries.push({ id: randomUUID(), eventId: id, subscriptionId: subscription.id });
   }
   if (deliveries.length === 0) return 0;
   await sql.query(
     `INSERT INTO webhook_events (id, account_id, type, body, created_at)
      SELECT id, account_id, type, body, $5 FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[]) AS e(id, account_id, type, body)`,
-    [stored.map((e) => e.id), stored.map((e) => e.accountId), stored.map((e) => e.type), stored.map((e) => e.body), now],
+    [
+      stored.map((e) => e.id),
+      stored.map((e) => e.accountId),
+      stored.map((e) => e.type),
+      stored.map((e) => e.body),
+      now,
+    ],
   );
   await sql.query(
     `INSERT INTO webhook_deliveries (id, event_id, subscription_id, state, next_attempt_at, created_at)
      SELECT id, event_id, subscription_id, 'pending', $4, $4 FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]) AS d(id, event_id, subscription_id)`,
     [deliveries.map((d) => d.id), deliveries.map((d) => d.eventId), deliveries.map((d) => d.subscriptionId), now],
   );
-  await enqueueDeliveries(sql, deliveries.map((d) => d.id));
+  await enqueueDeliveries(
+    sql,
+    deliveries.map((d) => d.id),
+  );
   return deliveries.length;
 }

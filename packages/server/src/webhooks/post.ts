@@ -30,21 +30,36 @@ export function signatureOf(body: string, secret: string): string {
 }
 
 // keep-alive pools: one connection setup per receiver, not per delivery
-const agents = { 'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }), 'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }) };
+const agents = {
+  'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }),
+  'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }),
+};
 
 /**
  * One attempt: vet the URL again (DNS may have changed since subscribe), then POST to a vetted address only. No
  * redirects are followed (a 3xx is a failure), the whole exchange has DELIVERY_TIMEOUT_MS, and at most
  * RESPONSE_BODY_LIMIT bytes of the answer are read. Never throws: every outcome is an AttemptResult.
  */
-export async function postWebhook(request: WebhookRequest, policy: UrlPolicy, timeoutMs = DELIVERY_TIMEOUT_MS): Promise<AttemptResult> {
+export async function postWebhook(
+  request: WebhookRequest,
+  policy: UrlPolicy,
+  timeoutMs = DELIVERY_TIMEOUT_MS,
+): Promise<AttemptResult> {
   const started = performance.now();
-  const done = (result: Omit<AttemptResult, 'durationMs'>): AttemptResult => ({ ...result, durationMs: Math.round(performance.now() - started) });
+  const done = (result: Omit<AttemptResult, 'durationMs'>): AttemptResult => ({
+    ...result,
+    durationMs: Math.round(performance.now() - started),
+  });
   let target: Awaited<ReturnType<typeof vetUrl>>;
   try {
     target = await vetUrl(request.url, policy);
   } catch (error) {
-    return done({ ok: false, status: null, error: `refused: the URL ${error instanceof UnsafeUrlError ? error.message : 'is not deliverable'}`, responseBody: null });
+    return done({
+      ok: false,
+      status: null,
+      error: `refused: the URL ${error instanceof UnsafeUrlError ? error.message : 'is not deliverable'}`,
+      responseBody: null,
+    });
   }
   const pinned: LookupFunction = (_host, options, callback) => {
     const all = target.addresses.filter((a) => !options.family || a.family === options.family);
@@ -88,7 +103,12 @@ export async function postWebhook(request: WebhookRequest, policy: UrlPolicy, ti
         const end = () => {
           const status = res.statusCode ?? 0;
           const ok = status >= 200 && status < 300;
-          finish({ ok, status, error: ok ? null : `receiver answered ${status}`, responseBody: chunks.length ? Buffer.concat(chunks).toString('utf8') : null });
+          finish({
+            ok,
+            status,
+            error: ok ? null : `receiver answered ${status}`,
+            responseBody: chunks.length ? Buffer.concat(chunks).toString('utf8') : null,
+          });
         };
         res.on('end', end);
         res.on('close', end);
@@ -99,7 +119,14 @@ export async function postWebhook(request: WebhookRequest, policy: UrlPolicy, ti
       finish({ ok: false, status: null, error: `timed out after ${timeoutMs} ms`, responseBody: null });
       req.destroy();
     }, timeoutMs);
-    req.on('error', (error: NodeJS.ErrnoException) => finish({ ok: false, status: null, error: `connection failed: ${error.code ?? error.message}`, responseBody: null }));
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      finish({
+        ok: false,
+        status: null,
+        error: `connection failed: ${error.code ?? error.message}`,
+        responseBody: null,
+      }),
+    );
     req.end(body);
   });
 }

@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { NOT_FOUND_ERRORS } from '../http/openapi.ts';
 import { authedProcedure, router } from '../trpc.ts';
 import { MAX_SUBSCRIPTIONS } from './service.ts';
-import { createdWebhook, createWebhookInput, deleteWebhookInput, deliveriesInput, deliveryPage, webhookList } from './contracts.ts';
+import {
+  createdWebhook,
+  createWebhookInput,
+  deleteWebhookInput,
+  deliveriesInput,
+  deliveryPage,
+  webhookList,
+} from './contracts.ts';
 
 const tags = ['webhooks'];
 
@@ -23,7 +30,15 @@ export const webhooksRouter = router({
           400: `the url is not https or reaches a private address; or the account already has ${MAX_SUBSCRIPTIONS} subscriptions (delete one first)`,
           409: 'ALREADY_EXISTS: this account already subscribes this URL (details.id)',
         },
-        requestExamples: { subscribe: { summary: 'Two event kinds to an https receiver', value: { url: 'https://hooks.example.com/attestations', events: ['attestation.created', 'attestation.revoked'] } } },
+        requestExamples: {
+          subscribe: {
+            summary: 'Two event kinds to an https receiver',
+            value: {
+              url: 'https://hooks.example.com/attestations',
+              events: ['attestation.created', 'attestation.revoked'],
+            },
+          },
+        },
       },
     })
     .input(createWebhookInput)
@@ -31,19 +46,48 @@ export const webhooksRouter = router({
     .mutation(({ ctx, input }) => ctx.services.webhooks.create(ctx.auth, input, ctx)),
 
   list: authedProcedure
-    .meta({ openapi: { method: 'GET', path: '/v1/webhooks', tags, protect: true, summary: 'List your subscriptions (never their secrets)' } })
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/v1/webhooks',
+        tags,
+        protect: true,
+        summary: 'List your subscriptions (never their secrets)',
+      },
+    })
     .input(z.strictObject({}))
     .output(webhookList)
     .query(({ ctx }) => ctx.services.webhooks.list(ctx.auth)),
 
   delete: authedProcedure
-    .meta({ successStatus: 204, openapi: { method: 'DELETE', path: '/v1/webhooks/{id}', tags, protect: true, summary: 'Delete a subscription', description: 'Stops deliveries and drops pending ones. Another account\'s subscription is 404.' }, docs: { errors: NOT_FOUND_ERRORS } })
+    .meta({
+      successStatus: 204,
+      openapi: {
+        method: 'DELETE',
+        path: '/v1/webhooks/{id}',
+        tags,
+        protect: true,
+        summary: 'Delete a subscription',
+        description: "Stops deliveries and drops pending ones. Another account's subscription is 404.",
+      },
+      docs: { errors: NOT_FOUND_ERRORS },
+    })
     .input(deleteWebhookInput)
     .output(z.void())
     .mutation(({ ctx, input }) => ctx.services.webhooks.delete(ctx.auth, input.id, ctx)),
 
   deliveries: authedProcedure
-    .meta({ openapi: { method: 'GET', path: '/v1/webhooks/{id}/deliveries', tags, protect: true, summary: 'Inspect deliveries', description: 'Newest first, with every attempt (status, duration, the start of the answer).' }, docs: { errors: NOT_FOUND_ERRORS } })
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/v1/webhooks/{id}/deliveries',
+        tags,
+        protect: true,
+        summary: 'Inspect deliveries',
+        description: 'Newest first, with every attempt (status, duration, the start of the answer).',
+      },
+      docs: { errors: NOT_FOUND_ERRORS },
+    })
     .input(deliveriesInput)
     .output(deliveryPage)
     .query(({ ctx, input }) => ctx.services.webhooks.deliveries(ctx.auth, input)),

@@ -11,8 +11,16 @@ import type { AuthenticatedKey } from '../keys/service.ts';
 import type { Delivery, DeliveryState, EventKind } from './contracts.ts';
 import { enqueueDeliveries } from './outbox.ts';
 import {
-  countLiveSubscriptions, deleteSubscription, deliveryPage, insertSubscription, isUrlTaken, isUuid, listSubscriptions, liveSubscriptionTo,
-  lockAccount, ownsSubscription,
+  countLiveSubscriptions,
+  deleteSubscription,
+  deliveryPage,
+  insertSubscription,
+  isUrlTaken,
+  isUuid,
+  listSubscriptions,
+  liveSubscriptionTo,
+  lockAccount,
+  ownsSubscription,
 } from './store.ts';
 import { UnsafeUrlError, vetUrl, type UrlPolicy } from './url-guard.ts';
 
@@ -33,8 +41,9 @@ function invalidUrl(message: string): AppError {
 
 /** 409: one URL at most once per account, so one event is never fanned out twice to the same receiver. */
 function alreadySubscribed(id: string): AppError {
-  const message = `This account already subscribes this URL (subscription ${id}): reuse it, or delete it first `
-    + `(DELETE /v1/webhooks/${id}) to subscribe again.`;
+  const message =
+    `This account already subscribes this URL (subscription ${id}): reuse it, or delete it first ` +
+    `(DELETE /v1/webhooks/${id}) to subscribe again.`;
   return new AppError('ALREADY_EXISTS', message, { id });
 }
 
@@ -44,7 +53,9 @@ function encodeCursor(row: { createdAt: string; id: string }): string {
 
 /** The position a cursor stands for; 400 before any query for anything we did not issue (an impossible date too). */
 function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  const match = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)\|([0-9a-f-]{36})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  const match = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)\|([0-9a-f-]{36})$/.exec(
+    Buffer.from(cursor, 'base64url').toString('utf8'),
+  );
   const [, at = '', id = ''] = match ?? [];
   const createdAt = new Date(at);
   // a real instant prints back as itself (2026-02-30 does not); only the exact text we encode is ours
@@ -56,15 +67,34 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
 /** Subscriptions and their deliveries' history: cold paths, on Prisma (docs/decisions.md). */
 export function createWebhookService(deps: { db: Db; clock: Clock; policy: UrlPolicy }) {
   const { db, clock, policy } = deps;
-  const audit = (auth: AuthenticatedKey, request: GatedRequest, at: Date, action: string, resource: string, details: Record<string, unknown>) =>
-    auditEntry({ accountId: auth.accountId, actorKeyPrefix: auth.prefix, at, action, resource, details, origin: request });
+  const audit = (
+    auth: AuthenticatedKey,
+    request: GatedRequest,
+    at: Date,
+    action: string,
+    resource: string,
+    details: Record<string, unknown>,
+  ) =>
+    auditEntry({
+      accountId: auth.accountId,
+      actorKeyPrefix: auth.prefix,
+      at,
+      action,
+      resource,
+      details,
+      origin: request,
+    });
 
   return {
     /**
      * Subscribes after vetting the URL (https, public addresses, allowed ports), stored as `new URL(url).href` so
      * one URL is one subscription per account (409 otherwise); the secret is returned this once.
      */
-    async create(auth: AuthenticatedKey, input: { url: string; events: EventKind[] }, request: GatedRequest): Promise<CreatedWebhook> {
+    async create(
+      auth: AuthenticatedKey,
+      input: { url: string; events: EventKind[] },
+      request: GatedRequest,
+    ): Promise<CreatedWebhook> {
       let url: string;
       try {
         url = (await vetUrl(input.url, policy)).url.href;
@@ -74,30 +104,55 @@ export function createWebhookService(deps: { db: Db; clock: Clock; policy: UrlPo
       }
       const events = [...new Set(input.events)];
       const at = new Date(clock.now());
-      const created: CreatedWebhook = { id: randomUUID(), url, events, secret: randomBytes(32).toString('hex'), createdAt: at.toISOString() };
-      await db.$transaction(async (tx) => {
-        // the account row's lock serialises concurrent subscribes of one account: the limit and one-URL rule hold
-        await lockAccount(tx, auth.accountId);
-        const existing = await liveSubscriptionTo(tx, auth.accountId, url);
-        if (existing) throw alreadySubscribed(existing);
-        const live = await countLiveSubscriptions(tx, auth.accountId);
-        if (live >= MAX_SUBSCRIPTIONS) throw new AppError('VALIDATION_FAILED', `An account may have at most ${MAX_SUBSCRIPTIONS} subscriptions; delete one first.`, { errors: [{ path: '', message: `at most ${MAX_SUBSCRIPTIONS} subscriptions` }] });
-        await insertSubscription(tx, { ...created, accountId: auth.accountId, createdAt: at });
-        const sql = prismaSql(tx);
-        await appendAudit(sql, audit(auth, request, at, 'webhook.subscribed', `webhook:${created.id}`, { url: created.url, events }));
-        await request.idempotency?.complete(sql, created); // last: once stored, the claim is never released
-      }).catch(async (error: unknown) => {
-        // the unique index is the backstop for a writer that skips the account lock
-        const existing = isUrlTaken(error) ? await liveSubscriptionTo(db, auth.accountId, url) : undefined;
-        throw existing ? alreadySubscribed(existing) : error;
-      });
+      const created: CreatedWebhook = {
+        id: randomUUID(),
+        url,
+        events,
+        secret: randomBytes(32).toString('hex'),
+        createdAt: at.toISOString(),
+      };
+      await db
+        .$transaction(async (tx) => {
+          // the account row's lock serialises concurrent subscribes of one account: the limit and one-URL rule hold
+          await lockAccount(tx, auth.accountId);
+          const existing = await liveSubscriptionTo(tx, auth.accountId, url);
+          if (existing) throw alreadySubscribed(existing);
+          const live = await countLiveSubscriptions(tx, auth.accountId);
+          if (live >= MAX_SUBSCRIPTIONS)
+            throw new AppError(
+              'VALIDATION_FAILED',
+              `An account may have at most ${MAX_SUBSCRIPTIONS} subscriptions; delete one first.`,
+              { errors: [{ path: '', message: `at most ${MAX_SUBSCRIPTIONS} subscriptions` }] },
+            );
+          await insertSubscription(tx, { ...created, accountId: auth.accountId, createdAt: at });
+          const sql = prismaSql(tx);
+          await appendAudit(
+            sql,
+            audit(auth, request, at, 'webhook.subscribed', `webhook:${created.id}`, { url: created.url, events }),
+          );
+          await request.idempotency?.complete(sql, created); // last: once stored, the claim is never released
+        })
+        .catch(async (error: unknown) => {
+          // the unique index is the backstop for a writer that skips the account lock
+          const existing = isUrlTaken(error) ? await liveSubscriptionTo(db, auth.accountId, url) : undefined;
+          throw existing ? alreadySubscribed(existing) : error;
+        });
       request.idempotency?.markCompleted();
       return created;
     },
 
-    async list(auth: AuthenticatedKey): Promise<{ data: Array<{ id: string; url: string; events: EventKind[]; createdAt: string }> }> {
+    async list(
+      auth: AuthenticatedKey,
+    ): Promise<{ data: Array<{ id: string; url: string; events: EventKind[]; createdAt: string }> }> {
       const rows = await listSubscriptions(db, auth.accountId);
-      return { data: rows.map((r) => ({ id: r.id, url: r.url, events: r.events as EventKind[], createdAt: r.createdAt.toISOString() })) };
+      return {
+        data: rows.map((r) => ({
+          id: r.id,
+          url: r.url,
+          events: r.events as EventKind[],
+          createdAt: r.createdAt.toISOString(),
+        })),
+      };
     },
 
     /** Deletes the caller's subscription and drops its pending deliveries; another account's is "not found". */
@@ -107,13 +162,22 @@ export function createWebhookService(deps: { db: Db; clock: Clock; policy: UrlPo
         const gone = await deleteSubscription(tx, auth.accountId, id, at);
         if (!gone) throw notFound(`Webhook subscription ${id}`);
         const sql = prismaSql(tx);
-        await appendAudit(sql, audit(auth, request, at, 'webhook.deleted', `webhook:${id}`, { url: gone.url, droppedDeliveries: gone.dropped }));
+        await appendAudit(
+          sql,
+          audit(auth, request, at, 'webhook.deleted', `webhook:${id}`, {
+            url: gone.url,
+            droppedDeliveries: gone.dropped,
+          }),
+        );
         await request.idempotency?.complete(sql, undefined);
       });
       request.idempotency?.markCompleted();
     },
 
-    async deliveries(auth: AuthenticatedKey, input: { id: string; state?: DeliveryState; limit: number; cursor?: string }): Promise<{ data: Delivery[]; nextCursor: string | null }> {
+    async deliveries(
+      auth: AuthenticatedKey,
+      input: { id: string; state?: DeliveryState; limit: number; cursor?: string },
+    ): Promise<{ data: Delivery[]; nextCursor: string | null }> {
       const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
       if (!(await ownsSubscription(db, auth.accountId, input.id))) throw notFound(`Webhook subscription ${input.id}`);
       const page = await deliveryPage(db, input.id, { state: input.state, limit: input.limit, after });
@@ -127,8 +191,7 @@ export type WebhookService = ReturnType<typeof createWebhookService>;
 
 /** Why a delivery was not replayed: it is not dead, or its subscription was deleted. */
 export type ReplayOutcome =
-  | { replayed: true; state: 'pending' }
-  | { replayed: false; state: DeliveryState | 'subscription deleted' };
+  { replayed: true; state: 'pending' } | { replayed: false; state: DeliveryState | 'subscription deleted' };
 
 /**
  * Support's replay of a dead delivery: a new round of up to five attempts with the same
@@ -162,17 +225,23 @@ export async function replayDelivery(
     });
     if (!row) return undefined;
     if (count === 0) {
-      return { replayed: false, state: row.subscription.deletedAt ? 'subscription deleted' : (row.state as DeliveryState) };
+      return {
+        replayed: false,
+        state: row.subscription.deletedAt ? 'subscription deleted' : (row.state as DeliveryState),
+      };
     }
     const sql = prismaSql(tx);
     await enqueueDeliveries(sql, [id]);
-    await appendAudit(sql, auditEntry({
-      accountId: row.subscription.accountId,
-      at,
-      action: 'webhook_delivery.replayed',
-      resource: `webhook_delivery:${id}`,
-      details: { subscriptionId: row.subscriptionId, previousState: dead, by: actor },
-    }));
+    await appendAudit(
+      sql,
+      auditEntry({
+        accountId: row.subscription.accountId,
+        at,
+        action: 'webhook_delivery.replayed',
+        resource: `webhook_delivery:${id}`,
+        details: { subscriptionId: row.subscriptionId, previousState: dead, by: actor },
+      }),
+    );
     return { replayed: true, state: 'pending' };
   });
 }

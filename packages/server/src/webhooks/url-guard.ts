@@ -6,16 +6,28 @@ import ipaddr from 'ipaddr.js';
 export type Resolver = (hostname: string) => Promise<Array<{ address: string; family: 4 | 6 }>>;
 
 export const systemResolver: Resolver = async (hostname) =>
-  (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family as 4 | 6 }));
+  (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => ({
+    address: a.address,
+    family: a.family as 4 | 6,
+  }));
 
 // The address classes are ipaddr.js's (maintained with the IANA special-purpose registries): only its `unicast`
 // is a place a receiver may live. What it calls private, loopback, link-local (cloud metadata at 169.254.169.254),
 // unique-local (fd00:ec2::254), carrier-grade NAT, reserved, documentation, benchmarking, multicast and the rest
 // are refused.
 const RANGE_WORDS: Record<string, string> = {
-  unspecified: 'unspecified', broadcast: 'broadcast', multicast: 'multicast', linkLocal: 'link-local', loopback: 'loopback',
-  carrierGradeNat: 'carrier-grade NAT', private: 'private', reserved: 'reserved', uniqueLocal: 'unique-local (private)',
-  deprecatedSiteLocal: 'site-local (private)', discard: 'discard-only', benchmarking: 'benchmarking',
+  unspecified: 'unspecified',
+  broadcast: 'broadcast',
+  multicast: 'multicast',
+  linkLocal: 'link-local',
+  loopback: 'loopback',
+  carrierGradeNat: 'carrier-grade NAT',
+  private: 'private',
+  reserved: 'reserved',
+  uniqueLocal: 'unique-local (private)',
+  deprecatedSiteLocal: 'site-local (private)',
+  discard: 'discard-only',
+  benchmarking: 'benchmarking',
 };
 
 /** Global unicast IPv6 (RFC 4291 §2.4): everything else that ipaddr.js leaves `unicast` is unassigned. */
@@ -88,17 +100,22 @@ export interface UrlPolicy {
  * to one of those and never resolves again, so a DNS answer that changes between check and connect (rebinding)
  * cannot reach inside.
  */
-export async function vetUrl(raw: string, policy: UrlPolicy): Promise<{ url: URL; addresses: Array<{ address: string; family: 4 | 6 }> }> {
+export async function vetUrl(
+  raw: string,
+  policy: UrlPolicy,
+): Promise<{ url: URL; addresses: Array<{ address: string; family: 4 | 6 }> }> {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     throw new UnsafeUrlError('is not a valid URL');
   }
-  if (url.protocol !== 'https:' && !(policy.allowPrivate && url.protocol === 'http:')) throw new UnsafeUrlError('must use https');
+  if (url.protocol !== 'https:' && !(policy.allowPrivate && url.protocol === 'http:'))
+    throw new UnsafeUrlError('must use https');
   if (url.username || url.password) throw new UnsafeUrlError('must not carry credentials');
   const port = url.port === '' ? 443 : Number(url.port);
-  if (!policy.allowPrivate && !isAllowedPort(port)) throw new UnsafeUrlError(`port ${port} is not allowed: use 443 or 1024–65535`);
+  if (!policy.allowPrivate && !isAllowedPort(port))
+    throw new UnsafeUrlError(`port ${port} is not allowed: use 443 or 1024–65535`);
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   let addresses: Array<{ address: string; family: 4 | 6 }>;
   if (isIP(host)) addresses = [{ address: host, family: isIP(host) as 4 | 6 }];

@@ -12,7 +12,12 @@ beforeAll(async () => {
 afterAll(() => svc?.stop());
 
 const sha = (text: string) => `0x${createHash('sha256').update(text).digest('hex')}`;
-const item = (mode: 'onchain' | 'offchain', i: number) => ({ type: i % 2 ? 'ai' : 'human', content: `batch item ${i} ${Math.random()}`, contentType: 'text/plain', mode });
+const item = (mode: 'onchain' | 'offchain', i: number) => ({
+  type: i % 2 ? 'ai' : 'human',
+  content: `batch item ${i} ${Math.random()}`,
+  contentType: 'text/plain',
+  mode,
+});
 
 describe('POST /v1/attestations/batch', () => {
   it('100 on-chain items are ONE transaction: one txHash, 100 Attested logs, 100 distinct uids in request order', async () => {
@@ -40,7 +45,12 @@ describe('POST /v1/attestations/batch', () => {
     const items = [item('offchain', 0), item('onchain', 1), item('offchain', 2), item('onchain', 3)];
     const res = await call(svc.url, 'POST', '/v1/attestations/batch', { key, body: { attestations: items } });
     expect(res.status).toBe(201);
-    expect(res.body.attestations.map((a: { mode: string }) => a.mode)).toEqual(['offchain', 'onchain', 'offchain', 'onchain']);
+    expect(res.body.attestations.map((a: { mode: string }) => a.mode)).toEqual([
+      'offchain',
+      'onchain',
+      'offchain',
+      'onchain',
+    ]);
     expect(res.body.attestations[0]).toMatchObject({ txHash: null, offchain: expect.any(Object) });
     expect(res.body.attestations[1].txHash).toBe(res.body.txHash);
     for (const [i, a] of res.body.attestations.entries()) {
@@ -51,7 +61,10 @@ describe('POST /v1/attestations/batch', () => {
   it('validates all or nothing: one bad item is a 400 naming its index, and nothing is created', async () => {
     const { key } = await svc.createKey('pro');
     const good = item('offchain', 0);
-    const res = await call(svc.url, 'POST', '/v1/attestations/batch', { key, body: { attestations: [good, item('offchain', 1), { ...item('offchain', 2), type: 'robot' }] } });
+    const res = await call(svc.url, 'POST', '/v1/attestations/batch', {
+      key,
+      body: { attestations: [good, item('offchain', 1), { ...item('offchain', 2), type: 'robot' }] },
+    });
     expect(res).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED' } });
     expect(res.body.details.errors[0].path).toBe('attestations.2.type');
     expect((await call(svc.url, 'GET', `/v1/attestations?hash=${sha(good.content)}`)).body.data).toEqual([]);
@@ -62,14 +75,19 @@ describe('POST /v1/attestations/batch', () => {
     ['101 items', Array.from({ length: 101 }, (_, i) => item('offchain', i))],
   ])('refuses %s with 400', async (_, attestations) => {
     const { key } = await svc.createKey('pro');
-    expect((await call(svc.url, 'POST', '/v1/attestations/batch', { key, body: { attestations } })).body.code).toBe('VALIDATION_FAILED');
+    expect((await call(svc.url, 'POST', '/v1/attestations/batch', { key, body: { attestations } })).body.code).toBe(
+      'VALIDATION_FAILED',
+    );
   });
 
   it('needs quota for all its on-chain items or makes none of the batch', async () => {
     const { key, prefix } = await svc.createKey('free');
     await svc.chargeQuota(prefix, 15);
     const offchain = item('offchain', 0);
-    const res = await call(svc.url, 'POST', '/v1/attestations/batch', { key, body: { attestations: [offchain, ...Array.from({ length: 6 }, (_, i) => item('onchain', i + 1))] } });
+    const res = await call(svc.url, 'POST', '/v1/attestations/batch', {
+      key,
+      body: { attestations: [offchain, ...Array.from({ length: 6 }, (_, i) => item('onchain', i + 1))] },
+    });
     expect(res).toMatchObject({ status: 429, body: { code: 'QUOTA_EXCEEDED', details: { used: 15, limit: 20 } } });
     expect((await call(svc.url, 'GET', `/v1/attestations?hash=${sha(offchain.content)}`)).body.data).toEqual([]);
   });
@@ -78,8 +96,16 @@ describe('POST /v1/attestations/batch', () => {
     const { key } = await svc.createKey('pro');
     const body = { attestations: [item('onchain', 0), item('offchain', 1)] };
     const idem = randomUUID();
-    const first = await call(svc.url, 'POST', '/v1/attestations/batch', { key, body, headers: { 'idempotency-key': idem } });
-    const again = await call(svc.url, 'POST', '/v1/attestations/batch', { key, body, headers: { 'idempotency-key': idem } });
+    const first = await call(svc.url, 'POST', '/v1/attestations/batch', {
+      key,
+      body,
+      headers: { 'idempotency-key': idem },
+    });
+    const again = await call(svc.url, 'POST', '/v1/attestations/batch', {
+      key,
+      body,
+      headers: { 'idempotency-key': idem },
+    });
     expect(first.status).toBe(201);
     expect(again.body).toEqual(first.body);
     expect(again.headers.get('idempotent-replayed')).toBe('true');

@@ -5,24 +5,48 @@ import { ecdsaImplementation } from '../../src/attestations/ecdsa.ts';
 import { attestDigester } from '../../src/attestations/eip712.ts';
 import { createOffchainSigner, OFFCHAIN_TYPES, type OffchainDomain } from '../../src/attestations/offchain.ts';
 
-const domain: OffchainDomain = { name: 'EAS Attestation', version: '1.4.0', chainId: 8453, verifyingContract: '0x4200000000000000000000000000000000000021' };
+const domain: OffchainDomain = {
+  name: 'EAS Attestation',
+  version: '1.4.0',
+  chainId: 8453,
+  verifyingContract: '0x4200000000000000000000000000000000000021',
+};
 const hex = (bytes: number) => fc.uint8Array({ minLength: bytes, maxLength: bytes }).map((b) => bytesToHex(b) as Hex);
 
 describe('the precomputed EIP-712 digest of EAS Attest messages', () => {
   it('equals viem hashTypedData for any message', () => {
     const digest = attestDigester(domain);
     fc.assert(
-      fc.property(hex(32), hex(20), fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), fc.boolean(), hex(32), fc.uint8Array({ maxLength: 200 }).map((b) => bytesToHex(b)), hex(32), (schema, recipient, time, expirationTime, revocable, refUID, data, salt) => {
-        const message = { schema, recipient, time, expirationTime, revocable, refUID, data, salt };
-        const expected = hashTypedData({ domain, types: OFFCHAIN_TYPES, primaryType: 'Attest', message: { version: 2, ...message } });
-        expect(bytesToHex(digest(message))).toBe(expected);
-      }),
+      fc.property(
+        hex(32),
+        hex(20),
+        fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }),
+        fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }),
+        fc.boolean(),
+        hex(32),
+        fc.uint8Array({ maxLength: 200 }).map((b) => bytesToHex(b)),
+        hex(32),
+        (schema, recipient, time, expirationTime, revocable, refUID, data, salt) => {
+          const message = { schema, recipient, time, expirationTime, revocable, refUID, data, salt };
+          const expected = hashTypedData({
+            domain,
+            types: OFFCHAIN_TYPES,
+            primaryType: 'Attest',
+            message: { version: 2, ...message },
+          });
+          expect(bytesToHex(digest(message))).toBe(expected);
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it(`signs with ${ecdsaImplementation}, and viem recovers the attester from the signature`, async () => {
-    const signer = createOffchainSigner({ privateKey: '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d', domain, schemaUid: `0x${'11'.repeat(32)}` });
+    const signer = createOffchainSigner({
+      privateKey: '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',
+      domain,
+      schemaUid: `0x${'11'.repeat(32)}`,
+    });
     for (let i = 0; i < 20; i++) {
       const pkg = signer.sign(bytesToHex(crypto.getRandomValues(new Uint8Array(64))), 1_800_000_000 + i);
       const { r, s, v } = pkg.sig.signature;
@@ -45,15 +69,38 @@ describe('the off-chain UID', () => {
     const { encodePacked, keccak256, toHex, zeroAddress } = await import('viem');
     const { offchainUid } = await import('../../src/attestations/offchain.ts');
     fc.assert(
-      fc.property(hex(32), hex(20), fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), fc.boolean(), hex(32), fc.uint8Array({ maxLength: 100 }).map((b) => bytesToHex(b)), hex(32), (schema, recipient, time, revocable, refUID, data, salt) => {
-        const expected = keccak256(
-          encodePacked(
-            ['uint16', 'bytes', 'address', 'address', 'uint64', 'uint64', 'bool', 'bytes32', 'bytes', 'bytes32', 'uint32'],
-            [2, toHex(schema), recipient, zeroAddress, time, 0n, revocable, refUID, data, salt, 0],
-          ),
-        );
-        expect(offchainUid({ schema, recipient, time, expirationTime: 0n, revocable, refUID, data, salt })).toBe(expected);
-      }),
+      fc.property(
+        hex(32),
+        hex(20),
+        fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }),
+        fc.boolean(),
+        hex(32),
+        fc.uint8Array({ maxLength: 100 }).map((b) => bytesToHex(b)),
+        hex(32),
+        (schema, recipient, time, revocable, refUID, data, salt) => {
+          const expected = keccak256(
+            encodePacked(
+              [
+                'uint16',
+                'bytes',
+                'address',
+                'address',
+                'uint64',
+                'uint64',
+                'bool',
+                'bytes32',
+                'bytes',
+                'bytes32',
+                'uint32',
+              ],
+              [2, toHex(schema), recipient, zeroAddress, time, 0n, revocable, refUID, data, salt, 0],
+            ),
+          );
+          expect(offchainUid({ schema, recipient, time, expirationTime: 0n, revocable, refUID, data, salt })).toBe(
+            expected,
+          );
+        },
+      ),
       { numRuns: 300 },
     );
   });

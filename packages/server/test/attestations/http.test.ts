@@ -12,7 +12,13 @@ beforeAll(async () => {
 afterAll(() => svc?.stop());
 
 const sha = (text: string) => `0x${createHash('sha256').update(text).digest('hex')}`;
-const offchain = (overrides: Record<string, unknown> = {}) => ({ type: 'human', content: 'a poem', contentType: 'text/plain', mode: 'offchain', ...overrides });
+const offchain = (overrides: Record<string, unknown> = {}) => ({
+  type: 'human',
+  content: 'a poem',
+  contentType: 'text/plain',
+  mode: 'offchain',
+  ...overrides,
+});
 const create = (body: unknown) => call(svc.url, 'POST', '/v1/attestations', { key, body });
 
 describe('POST /v1/attestations (off-chain)', () => {
@@ -26,10 +32,19 @@ describe('POST /v1/attestations (off-chain)', () => {
 
   it('accepts a contentHash instead of content, in any case and with or without 0x', async () => {
     const hash = sha('big file');
-    const res = await create(offchain({ content: undefined, contentHash: hash.slice(2).toUpperCase(), contentType: 'Image/PNG' }));
+    const res = await create(
+      offchain({ content: undefined, contentHash: hash.slice(2).toUpperCase(), contentType: 'Image/PNG' }),
+    );
     expect(res.status).toBe(201);
     const read = await call(svc.url, 'GET', `/v1/attestations/${res.body.uid}`);
-    expect(read.body).toMatchObject({ contentHash: hash, contentType: 'image/png', type: 'human', mode: 'offchain', revoked: false, revokedAt: null });
+    expect(read.body).toMatchObject({
+      contentHash: hash,
+      contentType: 'image/png',
+      type: 'human',
+      mode: 'offchain',
+      revoked: false,
+      revokedAt: null,
+    });
   });
 
   it('stores the hash of the content, never the content', async () => {
@@ -86,7 +101,24 @@ describe('GET /v1/attestations/:uid', () => {
     const res = await call(svc.url, 'GET', `/v1/attestations/${created.body.uid}`);
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(
-      ['attester', 'blockNumber', 'chainId', 'contentHash', 'contentType', 'createdAt', 'mode', 'offchain', 'revocationTxHash', 'revoked', 'revokedAt', 'schemaUid', 'txHash', 'type', 'uid', 'verifyUrl'].sort(),
+      [
+        'attester',
+        'blockNumber',
+        'chainId',
+        'contentHash',
+        'contentType',
+        'createdAt',
+        'mode',
+        'offchain',
+        'revocationTxHash',
+        'revoked',
+        'revokedAt',
+        'schemaUid',
+        'txHash',
+        'type',
+        'uid',
+        'verifyUrl',
+      ].sort(),
     );
   });
 });
@@ -99,7 +131,11 @@ describe('GET /v1/attestations?hash=', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const res = await call(svc.url, 'GET', `/v1/attestations?hash=${sha(content)}&limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      const res = await call(
+        svc.url,
+        'GET',
+        `/v1/attestations?hash=${sha(content)}&limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       expect(res.status).toBe(200);
       expect(res.body.data.length).toBeLessThanOrEqual(2);
       seen.push(...res.body.data.map((r: { uid: string }) => r.uid));

@@ -120,7 +120,14 @@ describe('batched reads: one member never fails another', () => {
     const original = svc.services.attestations;
     const signer = undefined as never; // searches sign nothing
     const onchain = undefined as never; // nor go on-chain
-    const deps = { pool: faulty, clock: systemClock, signer, onchain, chainId: 0, verifyBaseUrl: 'https://verify.example' };
+    const deps = {
+      pool: faulty,
+      clock: systemClock,
+      signer,
+      onchain,
+      chainId: 0,
+      verifyBaseUrl: 'https://verify.example',
+    };
     svc.services.attestations = createAttestationService(deps);
     let results: Awaited<ReturnType<typeof call>>[];
     try {

@@ -27,17 +27,34 @@ describe('on-chain attestations on a real anvil with the real EAS contracts', ()
   it('creates one: 201 with the uid from the Attested log and the real txHash; the EAS SDK reads it back', async () => {
     const { key } = await svc.createKey('pro');
     const content = `on-chain ${Math.random()}`;
-    const res = await call(svc.url, 'POST', '/v1/attestations', { key, body: { type: 'ai', content, contentType: 'text/plain' } });
+    const res = await call(svc.url, 'POST', '/v1/attestations', {
+      key,
+      body: { type: 'ai', content, contentType: 'text/plain' },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(res.body).toMatchObject({ uid: expect.stringMatching(/^0x[0-9a-f]{64}$/), txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), mode: 'onchain' });
+    expect(res.body).toMatchObject({
+      uid: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      mode: 'onchain',
+    });
 
     const onchain = await eas.getAttestation(res.body.uid);
     expect(onchain.schema).toBe(SCHEMA_UID);
-    expect(onchain.attester).toBe(svc.services.attestations ? (await call(svc.url, 'GET', `/v1/attestations/${res.body.uid}`)).body.attester : '');
+    expect(onchain.attester).toBe(
+      svc.services.attestations ? (await call(svc.url, 'GET', `/v1/attestations/${res.body.uid}`)).body.attester : '',
+    );
     expect(onchain.data.toLowerCase()).toContain(sha(content).slice(2));
 
     const record = (await call(svc.url, 'GET', `/v1/attestations/${res.body.uid}`)).body;
-    expect(record).toMatchObject({ mode: 'onchain', txHash: res.body.txHash, contentHash: sha(content), schemaUid: SCHEMA_UID, chainId: 31337, blockNumber: expect.any(Number), offchain: null });
+    expect(record).toMatchObject({
+      mode: 'onchain',
+      txHash: res.body.txHash,
+      contentHash: sha(content),
+      schemaUid: SCHEMA_UID,
+      chainId: 31337,
+      blockNumber: expect.any(Number),
+      offchain: null,
+    });
   }, 60_000);
 });
 
@@ -48,12 +65,18 @@ describe('on-chain quota under concurrency', () => {
     // a pro key charged to 1980 of 2000: the free tier's 30 calls per minute would refuse 20 of the 50 before the quota could
     const { key, prefix } = await svc.createKey('pro');
     await svc.chargeQuota(prefix, 1980);
-    const results = await Promise.all(Array.from({ length: 50 }, () => call(svc.url, 'POST', '/v1/attestations', { key, body: body() })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => call(svc.url, 'POST', '/v1/attestations', { key, body: body() })),
+    );
     const created = results.filter((r) => r.status === 201);
     const refused = results.filter((r) => r.status === 429);
     expect(created).toHaveLength(20);
     expect(refused).toHaveLength(30);
-    for (const r of refused) expect(r.body).toMatchObject({ code: 'QUOTA_EXCEEDED', details: { tier: 'pro', kind: 'onchain', used: 2000, limit: 2000, resetsAt: expect.any(Number) } });
+    for (const r of refused)
+      expect(r.body).toMatchObject({
+        code: 'QUOTA_EXCEEDED',
+        details: { tier: 'pro', kind: 'onchain', used: 2000, limit: 2000, resetsAt: expect.any(Number) },
+      });
     const uids = new Set(created.map((r) => r.body.uid));
     expect(uids.size).toBe(20);
     for (const uid of uids) expect((await eas.getAttestation(uid)).uid).toBe(uid);
@@ -65,8 +88,17 @@ describe('on-chain quota under concurrency', () => {
     const { key, prefix } = await svc.createKey('free');
     await svc.chargeQuota(prefix, 20);
     const res = await call(svc.url, 'POST', '/v1/attestations', { key, body: body() });
-    expect(res).toMatchObject({ status: 429, body: { code: 'QUOTA_EXCEEDED', message: expect.stringContaining('free tier'), details: { tier: 'free', kind: 'onchain', used: 20, limit: 20 } } });
+    expect(res).toMatchObject({
+      status: 429,
+      body: {
+        code: 'QUOTA_EXCEEDED',
+        message: expect.stringContaining('free tier'),
+        details: { tier: 'free', kind: 'onchain', used: 20, limit: 20 },
+      },
+    });
     expect(res.body.details.resetsAt).toBe(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 1, 1));
-    expect((await call(svc.url, 'POST', '/v1/attestations', { key, body: { ...body(), mode: 'offchain' } })).status).toBe(201);
+    expect(
+      (await call(svc.url, 'POST', '/v1/attestations', { key, body: { ...body(), mode: 'offchain' } })).status,
+    ).toBe(201);
   });
 });

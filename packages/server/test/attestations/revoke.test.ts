@@ -20,15 +20,28 @@ afterAll(async () => {
 });
 
 const create = async (key: string, mode: 'onchain' | 'offchain') =>
-  (await call(svc.url, 'POST', '/v1/attestations', { key, body: { type: 'human', content: `revoke me ${Math.random()}`, contentType: 'text/plain', mode } })).body;
+  (
+    await call(svc.url, 'POST', '/v1/attestations', {
+      key,
+      body: { type: 'human', content: `revoke me ${Math.random()}`, contentType: 'text/plain', mode },
+    })
+  ).body;
 
 describe('POST /v1/attestations/:uid/revoke', () => {
   it('revokes an on-chain attestation with EAS.revoke: the EAS SDK sees revocationTime > 0, the record shows it', async () => {
     const { key } = await svc.createKey('pro');
     const { uid } = await create(key, 'onchain');
-    const res = await call(svc.url, 'POST', `/v1/attestations/${uid}/revoke`, { key, body: { reason: 'published by mistake' } });
+    const res = await call(svc.url, 'POST', `/v1/attestations/${uid}/revoke`, {
+      key,
+      body: { reason: 'published by mistake' },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toMatchObject({ uid, revoked: true, revokedAt: expect.any(String), txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(res.body).toMatchObject({
+      uid,
+      revoked: true,
+      revokedAt: expect.any(String),
+      txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    });
     expect((await eas.getAttestation(uid)).revocationTime).toBeGreaterThan(0n);
     const record = (await call(svc.url, 'GET', `/v1/attestations/${uid}`)).body;
     expect(record).toMatchObject({ revoked: true, revokedAt: res.body.revokedAt, revocationTxHash: res.body.txHash });
@@ -47,11 +60,18 @@ describe('POST /v1/attestations/:uid/revoke', () => {
     const owner = await svc.createKey('pro');
     const stranger = await svc.createKey('pro');
     const { uid } = await create(owner.key, 'offchain');
-    expect((await call(svc.url, 'POST', `/v1/attestations/${uid}/revoke`, { key: stranger.key })).body.code).toBe('FORBIDDEN');
+    expect((await call(svc.url, 'POST', `/v1/attestations/${uid}/revoke`, { key: stranger.key })).body.code).toBe(
+      'FORBIDDEN',
+    );
     expect((await call(svc.url, 'POST', `/v1/attestations/${uid}/revoke`, { key: owner.key })).status).toBe(200);
     const again = await call(svc.url, 'POST', `/v1/attestations/${uid}/revoke`, { key: owner.key });
-    expect(again).toMatchObject({ status: 409, body: { code: 'ALREADY_REVOKED', details: { uid, revokedAt: expect.any(String) } } });
-    expect((await call(svc.url, 'POST', `/v1/attestations/0x${'ab'.repeat(32)}/revoke`, { key: owner.key })).status).toBe(404);
+    expect(again).toMatchObject({
+      status: 409,
+      body: { code: 'ALREADY_REVOKED', details: { uid, revokedAt: expect.any(String) } },
+    });
+    expect(
+      (await call(svc.url, 'POST', `/v1/attestations/0x${'ab'.repeat(32)}/revoke`, { key: owner.key })).status,
+    ).toBe(404);
     expect((await call(svc.url, 'POST', `/v1/attestations/${uid}/revoke`, {})).body.code).toBe('MISSING_API_KEY');
   }, 60_000);
 
@@ -59,8 +79,14 @@ describe('POST /v1/attestations/:uid/revoke', () => {
     const { key } = await svc.createKey('pro');
     const { uid } = await create(key, 'onchain');
     const idem = randomUUID();
-    const first = await call(svc.url, 'POST', `/v1/attestations/${uid}/revoke`, { key, headers: { 'idempotency-key': idem } });
-    const again = await call(svc.url, 'POST', `/v1/attestations/${uid}/revoke`, { key, headers: { 'idempotency-key': idem } });
+    const first = await call(svc.url, 'POST', `/v1/attestations/${uid}/revoke`, {
+      key,
+      headers: { 'idempotency-key': idem },
+    });
+    const again = await call(svc.url, 'POST', `/v1/attestations/${uid}/revoke`, {
+      key,
+      headers: { 'idempotency-key': idem },
+    });
     expect(first.status).toBe(200);
     expect(again.body).toEqual(first.body);
   }, 60_000);

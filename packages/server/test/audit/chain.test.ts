@@ -31,26 +31,50 @@ describe('audit log', () => {
     const uids: string[] = [];
     await Promise.all(
       Array.from({ length: 8 }, async () => {
-        const res = await call(svc.url, 'POST', '/v1/attestations', { key, body: { type: 'human', content, contentType: 'text/plain', mode: 'offchain' }, headers: { 'x-request-id': 'audit-req', 'x-forwarded-for': '203.0.113.7' } });
+        const res = await call(svc.url, 'POST', '/v1/attestations', {
+          key,
+          body: { type: 'human', content, contentType: 'text/plain', mode: 'offchain' },
+          headers: { 'x-request-id': 'audit-req', 'x-forwarded-for': '203.0.113.7' },
+        });
         uids.push(res.body.uid);
       }),
     );
     const rows = await entriesOf(account);
     expect(rows.map((r) => r.action)).toEqual(['api_key.created', ...Array(8).fill('attestation.created')]);
-    expect(rows.slice(1).map((r) => r.resource).sort()).toEqual(uids.map((uid) => `attestation:${uid}`).sort());
-    expect(rows[1]).toMatchObject({ actor_key_prefix: prefix, outcome: 'success', request_id: 'audit-req', ip: '203.0.113.7' });
+    expect(
+      rows
+        .slice(1)
+        .map((r) => r.resource)
+        .sort(),
+    ).toEqual(uids.map((uid) => `attestation:${uid}`).sort());
+    expect(rows[1]).toMatchObject({
+      actor_key_prefix: prefix,
+      outcome: 'success',
+      request_id: 'audit-req',
+      ip: '203.0.113.7',
+    });
 
     let prev = GENESIS_HASH;
     for (const row of rows) {
       expect(row.prev_hash).toBe(prev);
-      const fields = { accountId: row.account_id, at: row.at, action: row.action, actorKeyPrefix: row.actor_key_prefix, resource: row.resource, outcome: row.outcome, ip: row.ip, requestId: row.request_id, details: row.details };
+      const fields = {
+        accountId: row.account_id,
+        at: row.at,
+        action: row.action,
+        actorKeyPrefix: row.actor_key_prefix,
+        resource: row.resource,
+        outcome: row.outcome,
+        ip: row.ip,
+        requestId: row.request_id,
+        details: row.details,
+      };
       expect(row.hash).toBe(entryHash(prev, fields));
       prev = row.hash;
     }
     expect(JSON.stringify(rows)).not.toContain(content);
   });
 
-  it('keeps one account\'s chain apart from another\'s', async () => {
+  it("keeps one account's chain apart from another's", async () => {
     const a = await svc.createKey('free');
     const b = await svc.createKey('free');
     const rowsA = await entriesOf(a.account);

@@ -12,7 +12,10 @@ afterAll(() => svc?.stop());
 const offchain = { type: 'human', content: 'completeness', contentType: 'text/plain', mode: 'offchain' };
 
 async function entriesOf(accountId: string, action: string) {
-  return svc.sql.query<any>(`SELECT * FROM audit_entries WHERE account_id = $1::uuid AND action = $2 ORDER BY id`, [accountId, action]);
+  return svc.sql.query<any>(`SELECT * FROM audit_entries WHERE account_id = $1::uuid AND action = $2 ORDER BY id`, [
+    accountId,
+    action,
+  ]);
 }
 
 describe('auth.failed: failed authentications of a key that exists', () => {
@@ -23,11 +26,15 @@ describe('auth.failed: failed authentications of a key that exists', () => {
     const wrongSecret = `${key.slice(0, -32)}${'f'.repeat(32)}`;
     const wrongTier = key.replace('svc_pro_', 'svc_free_');
     const headers = { 'x-request-id': 'auth-fail-1', 'x-forwarded-for': '203.0.113.9' };
-    expect((await call(svc.url, 'POST', '/v1/attestations', { key: wrongSecret, body: offchain, headers })).body.code).toBe('INVALID_API_KEY');
+    expect(
+      (await call(svc.url, 'POST', '/v1/attestations', { key: wrongSecret, body: offchain, headers })).body.code,
+    ).toBe('INVALID_API_KEY');
     expect((await call(svc.url, 'GET', '/v1/audit/export', { key: wrongTier })).body.code).toBe('INVALID_API_KEY');
     await eventually(async () => (await entriesOf(accountId, 'auth.failed')).length === 2); // written after the answer
     await svc.services.keys.revoke(prefix);
-    expect((await call(svc.url, 'POST', '/v1/attestations/batch', { key, body: { attestations: [offchain] } })).body.code).toBe('API_KEY_REVOKED');
+    expect(
+      (await call(svc.url, 'POST', '/v1/attestations/batch', { key, body: { attestations: [offchain] } })).body.code,
+    ).toBe('API_KEY_REVOKED');
 
     await eventually(async () => (await entriesOf(accountId, 'auth.failed')).length === 3);
     const rows = await entriesOf(accountId, 'auth.failed');
@@ -36,18 +43,37 @@ describe('auth.failed: failed authentications of a key that exists', () => {
       ['wrong_tier', 'audit.export'],
       ['revoked', 'attestations.batch'],
     ]);
-    expect(rows[0]).toMatchObject({ actor_key_prefix: prefix, resource: `api_key:${prefix}`, outcome: 'denied', request_id: 'auth-fail-1', ip: '203.0.113.9' });
+    expect(rows[0]).toMatchObject({
+      actor_key_prefix: prefix,
+      resource: `api_key:${prefix}`,
+      outcome: 'denied',
+      request_id: 'auth-fail-1',
+      ip: '203.0.113.9',
+    });
     expect(JSON.stringify(rows)).not.toContain(secret);
     expect(JSON.stringify(rows)).not.toContain('f'.repeat(32));
-    expect(await actionsInTable(svc, accountId)).toEqual(['api_key.created', 'auth.failed', 'auth.failed', 'api_key.revoked', 'auth.failed']);
+    expect(await actionsInTable(svc, accountId)).toEqual([
+      'api_key.created',
+      'auth.failed',
+      'auth.failed',
+      'api_key.revoked',
+      'auth.failed',
+    ]);
   });
 
   it('records nothing for an unknown prefix or a malformed key (there is no account to record it in)', async () => {
-    const before = (await svc.sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM audit_entries WHERE action = 'auth.failed'`))[0]!.n;
-    await call(svc.url, 'POST', '/v1/attestations', { key: `svc_pro_${'a'.repeat(12)}_${'b'.repeat(32)}`, body: offchain });
+    const before = (
+      await svc.sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM audit_entries WHERE action = 'auth.failed'`)
+    )[0]!.n;
+    await call(svc.url, 'POST', '/v1/attestations', {
+      key: `svc_pro_${'a'.repeat(12)}_${'b'.repeat(32)}`,
+      body: offchain,
+    });
     await call(svc.url, 'POST', '/v1/attestations', { key: 'not-a-key', body: offchain });
     await new Promise((r) => setTimeout(r, 300));
-    const after = (await svc.sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM audit_entries WHERE action = 'auth.failed'`))[0]!.n;
+    const after = (
+      await svc.sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM audit_entries WHERE action = 'auth.failed'`)
+    )[0]!.n;
     expect(after).toBe(before);
   });
 });
@@ -56,11 +82,20 @@ describe('quota.refused', () => {
   it('records a refused single on-chain create, and nothing else of it (its transaction rolled back)', async () => {
     const { key, prefix, account } = await svc.createKey('free');
     await svc.chargeQuota(prefix, 20);
-    const res = await call(svc.url, 'POST', '/v1/attestations', { key, body: { ...offchain, mode: 'onchain' }, headers: { 'x-request-id': 'quota-1' } });
+    const res = await call(svc.url, 'POST', '/v1/attestations', {
+      key,
+      body: { ...offchain, mode: 'onchain' },
+      headers: { 'x-request-id': 'quota-1' },
+    });
     expect(res).toMatchObject({ status: 429, body: { code: 'QUOTA_EXCEEDED' } });
     const accountId = await accountIdOf(svc, account);
     expect(await actionsInTable(svc, accountId)).toEqual(['api_key.created', 'quota.refused']);
     const [row] = await entriesOf(accountId, 'quota.refused');
-    expect(row).toMatchObject({ actor_key_prefix: prefix, outcome: 'denied', request_id: 'quota-1', details: { procedure: 'attestations.create', tier: 'free', kind: 'onchain', used: 20, limit: 20 } });
+    expect(row).toMatchObject({
+      actor_key_prefix: prefix,
+      outcome: 'denied',
+      request_id: 'quota-1',
+      details: { procedure: 'attestations.create', tier: 'free', kind: 'onchain', used: 20, limit: 20 },
+    });
   });
 });

@@ -12,10 +12,12 @@ beforeAll(async () => {
 afterAll(() => svc?.stop());
 
 /** Text a cell may hold, biased towards the characters the rules are about. */
-const cellText = fc.oneof(
-  fc.string({ unit: fc.constantFrom('=', '+', '-', '@', '\t', '\r', '\n', "'", '"', ',', 'a', ' ', 'é') }),
-  fc.string(),
-).filter((s) => !s.includes('\u0000')); // PostgreSQL text cannot hold NUL
+const cellText = fc
+  .oneof(
+    fc.string({ unit: fc.constantFrom('=', '+', '-', '@', '\t', '\r', '\n', "'", '"', ',', 'a', ' ', 'é') }),
+    fc.string(),
+  )
+  .filter((s) => !s.includes('\u0000')); // PostgreSQL text cannot hold NUL
 
 describe('CSV cells', () => {
   it.each([
@@ -36,12 +38,18 @@ describe('CSV cells', () => {
 
   it('renders the same in PostgreSQL as in TypeScript, and reads back to the value with a standard parser', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.option(cellText, { nil: null }), { minLength: 1, maxLength: 30 }), async (values) => {
-        const rows = await svc.sql.query<{ cell: string }>(`SELECT ${csvCellSql('v')} AS cell FROM unnest($1::text[]) WITH ORDINALITY AS t(v, i) ORDER BY i`, [values]);
-        expect(rows.map((r) => r.cell)).toEqual(values.map(csvField));
-        const [record] = parse(`${values.map(csvField).join(',')}\r\n`, { relax_column_count: true }) as string[][];
-        expect(record!.map(unescapeCsvCell)).toEqual(values.map((v) => v ?? ''));
-      }),
+      fc.asyncProperty(
+        fc.array(fc.option(cellText, { nil: null }), { minLength: 1, maxLength: 30 }),
+        async (values) => {
+          const rows = await svc.sql.query<{ cell: string }>(
+            `SELECT ${csvCellSql('v')} AS cell FROM unnest($1::text[]) WITH ORDINALITY AS t(v, i) ORDER BY i`,
+            [values],
+          );
+          expect(rows.map((r) => r.cell)).toEqual(values.map(csvField));
+          const [record] = parse(`${values.map(csvField).join(',')}\r\n`, { relax_column_count: true }) as string[][];
+          expect(record!.map(unescapeCsvCell)).toEqual(values.map((v) => v ?? ''));
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -21,7 +21,20 @@ function pagesOf(produce: () => AsyncGenerator<AuditEntry[]>): PageSource {
   };
 }
 
-const entry = (id: number): AuditEntry => ({ id: String(id), accountId: 'a', at: new Date(0).toISOString(), action: 'x', actorKeyPrefix: null, resource: 'r', outcome: 'success', ip: null, requestId: null, details: {}, prevHash: '0', hash: '1' });
+const entry = (id: number): AuditEntry => ({
+  id: String(id),
+  accountId: 'a',
+  at: new Date(0).toISOString(),
+  action: 'x',
+  actorKeyPrefix: null,
+  resource: 'r',
+  outcome: 'success',
+  ip: null,
+  requestId: null,
+  details: {},
+  prevHash: '0',
+  hash: '1',
+});
 
 /** A server whose only route streams `exp` the way the REST layer does, answering a thrown error as the layer would. */
 async function serving(exp: AuditExport): Promise<{ url: string; server: Server }> {
@@ -37,10 +50,14 @@ async function serving(exp: AuditExport): Promise<{ url: string; server: Server 
 
 describe('streaming the export', () => {
   it('answers a failure before the first byte with an error status, not a broken body', async () => {
-    const failing = new AuditExport({ format: 'json', filename: 'f.json', pages: pagesOf(async function* () {
-      yield* [];
-      throw new Error('database down');
-    }) });
+    const failing = new AuditExport({
+      format: 'json',
+      filename: 'f.json',
+      pages: pagesOf(async function* () {
+        yield* [];
+        throw new Error('database down');
+      }),
+    });
     const { url, server } = await serving(failing);
     try {
       const res = await fetch(url);
@@ -73,7 +90,13 @@ describe('streaming the export', () => {
 
   it('waits for drain: a slow reader gets every page of a large export intact', async () => {
     const pages = 50;
-    const big = new AuditExport({ format: 'json', filename: 'f.csv', pages: pagesOf(async function* () { for (let p = 0; p < pages; p++) yield Array.from({ length: 1000 }, (_, i) => entry(p * 1000 + i)); }) });
+    const big = new AuditExport({
+      format: 'json',
+      filename: 'f.csv',
+      pages: pagesOf(async function* () {
+        for (let p = 0; p < pages; p++) yield Array.from({ length: 1000 }, (_, i) => entry(p * 1000 + i));
+      }),
+    });
     const { url, server } = await serving(big);
     try {
       const res = await fetch(url);
@@ -133,7 +156,10 @@ describe('streaming the export', () => {
 describe('GET /v1/audit/export over HTTP', () => {
   it('answers HEAD with the headers only', async () => {
     const { key } = await svc.createKey('pro');
-    const res = await fetch(`${svc.url}/v1/audit/export?format=csv`, { method: 'HEAD', headers: { authorization: `Bearer ${key}` } });
+    const res = await fetch(`${svc.url}/v1/audit/export?format=csv`, {
+      method: 'HEAD',
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="audit-.+\.csv"$/);
     expect(await res.text()).toBe('');
@@ -141,11 +167,13 @@ describe('GET /v1/audit/export over HTTP', () => {
 
   it('over /trpc, a non-streaming call is refused (415), never answered 200 with an empty body', async () => {
     const { key } = await svc.createKey('pro');
-    const res = await fetch(`${svc.url}/trpc/audit.export?input=${encodeURIComponent('{}')}`, { headers: { authorization: `Bearer ${key}` } });
+    const res = await fetch(`${svc.url}/trpc/audit.export?input=${encodeURIComponent('{}')}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(res.status).toBe(415);
   });
 
-  it('carries the rate-limit fields of the caller\'s key', async () => {
+  it("carries the rate-limit fields of the caller's key", async () => {
     const { key } = await svc.createKey('pro');
     const res = await exportOf(svc, key);
     expect(res.headers.get('ratelimit-policy')).toBe('"key";q=600;w=60');
@@ -154,12 +182,28 @@ describe('GET /v1/audit/export over HTTP', () => {
   it('is described in /openapi.json as a JSON array of AuditEntry or CSV, as a download', async () => {
     const doc = (await call(svc.url, 'GET', '/openapi.json')).body;
     const op = doc.paths['/v1/audit/export'].get;
-    expect(op.responses['200'].content['application/json'].schema).toEqual({ type: 'array', items: { $ref: '#/components/schemas/AuditEntry' } });
+    expect(op.responses['200'].content['application/json'].schema).toEqual({
+      type: 'array',
+      items: { $ref: '#/components/schemas/AuditEntry' },
+    });
     expect(op.responses['200'].content['text/csv'].schema.type).toBe('string');
     expect(op.responses['200'].headers['Content-Disposition']).toBeDefined();
     expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '406', '429']));
     expect(op.responses['501']).toBeUndefined();
-    expect(Object.keys(doc.components.schemas.AuditEntry.properties)).toEqual(['id', 'accountId', 'at', 'action', 'actorKeyPrefix', 'resource', 'outcome', 'ip', 'requestId', 'details', 'prevHash', 'hash']);
+    expect(Object.keys(doc.components.schemas.AuditEntry.properties)).toEqual([
+      'id',
+      'accountId',
+      'at',
+      'action',
+      'actorKeyPrefix',
+      'resource',
+      'outcome',
+      'ip',
+      'requestId',
+      'details',
+      'prevHash',
+      'hash',
+    ]);
     expect(op.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['action', 'format', 'from', 'to']);
   });
 });

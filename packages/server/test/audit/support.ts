@@ -7,8 +7,15 @@ import { inTransaction } from '../../src/db/sql.ts';
 import { randomIp, type TestService } from '../support/service.ts';
 
 /** GET /v1/audit/export with the raw body as text. */
-export async function exportOf(svc: TestService, key: string, query = '', headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; text: string; body: any }> {
-  const res = await fetch(`${svc.url}/v1/audit/export${query}`, { headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': randomIp(), ...headers } });
+export async function exportOf(
+  svc: TestService,
+  key: string,
+  query = '',
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Headers; text: string; body: any }> {
+  const res = await fetch(`${svc.url}/v1/audit/export${query}`, {
+    headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': randomIp(), ...headers },
+  });
   const text = await res.text();
   let body: unknown;
   try {
@@ -52,7 +59,9 @@ export function recomputeChain(rows: any[]): { hashesMatch: boolean; linked: boo
   let linked = true;
   rows.forEach((row, i) => {
     const { id: _id, prevHash, hash, ...entry } = row;
-    const computed = createHash('sha256').update(`${prevHash}\n${canonical(entry)}`).digest('hex');
+    const computed = createHash('sha256')
+      .update(`${prevHash}\n${canonical(entry)}`)
+      .digest('hex');
     if (computed !== hash) hashesMatch = false;
     if (i > 0 && prevHash !== rows[i - 1].hash) linked = false;
   });
@@ -65,13 +74,27 @@ export async function accountIdOf(svc: TestService, account: string): Promise<st
 }
 
 /** Appends entries to an account's chain exactly as the service does (valid hashes), with the times given. */
-export async function appendEntries(svc: TestService, accountId: string, entries: Array<Partial<AuditFields> & { at: Date }>): Promise<void> {
+export async function appendEntries(
+  svc: TestService,
+  accountId: string,
+  entries: Array<Partial<AuditFields> & { at: Date }>,
+): Promise<void> {
   const pool = new pg.Pool({ connectionString: svc.databaseUrl, max: 1 });
   try {
     await inTransaction(pool, (sql) =>
       appendAuditEntries(
         sql,
-        entries.map((e) => ({ accountId, action: 'test.entry', actorKeyPrefix: null, resource: 'test:1', outcome: 'success', ip: null, requestId: null, details: {}, ...e })),
+        entries.map((e) => ({
+          accountId,
+          action: 'test.entry',
+          actorKeyPrefix: null,
+          resource: 'test:1',
+          outcome: 'success',
+          ip: null,
+          requestId: null,
+          details: {},
+          ...e,
+        })),
       ),
     );
   } finally {
@@ -81,7 +104,10 @@ export async function appendEntries(svc: TestService, accountId: string, entries
 
 /** Actions of an account's audit log straight from the table, in chain order. */
 export async function actionsInTable(svc: TestService, accountId: string): Promise<string[]> {
-  const rows = await svc.sql.query<{ action: string }>(`SELECT action FROM audit_entries WHERE account_id = $1::uuid ORDER BY id`, [accountId]);
+  const rows = await svc.sql.query<{ action: string }>(
+    `SELECT action FROM audit_entries WHERE account_id = $1::uuid ORDER BY id`,
+    [accountId],
+  );
   return rows.map((r) => r.action);
 }
 

@@ -10,16 +10,23 @@ beforeAll(async () => {
 });
 afterAll(() => svc?.stop());
 
-const cli = (...args: string[]) => runCli({ ...process.env, DATABASE_URL: svc.databaseUrl, LOG_LEVEL: 'warn' }, ...args);
+const cli = (...args: string[]) =>
+  runCli({ ...process.env, DATABASE_URL: svc.databaseUrl, LOG_LEVEL: 'warn' }, ...args);
 
 /** An account with a key and three off-chain attestations: four entries; returns their ids in chain order. */
 async function auditedAccount(): Promise<{ account: string; ids: string[] }> {
   const { key, account } = await svc.createKey('pro');
   for (let i = 0; i < 3; i++) {
-    const res = await call(svc.url, 'POST', '/v1/attestations', { key, body: { type: 'human', content: `v${i}`, contentType: 'text/plain', mode: 'offchain' } });
+    const res = await call(svc.url, 'POST', '/v1/attestations', {
+      key,
+      body: { type: 'human', content: `v${i}`, contentType: 'text/plain', mode: 'offchain' },
+    });
     expect(res.status).toBe(201);
   }
-  const rows = await svc.sql.query<{ id: string }>(`SELECT id::text AS id FROM audit_entries WHERE account_id = $1::uuid ORDER BY id`, [await accountIdOf(svc, account)]);
+  const rows = await svc.sql.query<{ id: string }>(
+    `SELECT id::text AS id FROM audit_entries WHERE account_id = $1::uuid ORDER BY id`,
+    [await accountIdOf(svc, account)],
+  );
   return { account, ids: rows.map((r) => r.id) };
 }
 
@@ -37,7 +44,9 @@ describe('attestation-service audit verify', () => {
 
   it('names the row edited directly in the database, and exits 1', async () => {
     const { account, ids } = await auditedAccount();
-    await sql(`UPDATE audit_entries SET details = jsonb_set(details, '{type}', '"ai"') WHERE id = $1::bigint`, [ids[2]]);
+    await sql(`UPDATE audit_entries SET details = jsonb_set(details, '{type}', '"ai"') WHERE id = $1::bigint`, [
+      ids[2],
+    ]);
     const res = await cli('audit', 'verify', '--account', account);
     expect(res.code).toBe(1);
     expect(res.stdout).toContain(`${account}: BROKEN at entry ${ids[2]}: its contents hash to`);
@@ -51,7 +60,10 @@ describe('attestation-service audit verify', () => {
     await sql(`DELETE FROM audit_entries WHERE id = $1::bigint`, [ids[1]]);
     const res = await cli('audit', 'verify', '--account', account, '--json');
     expect(res.code).toBe(1);
-    expect(JSON.parse(res.stdout)).toMatchObject({ brokenAt: ids[2], reason: expect.stringContaining(`is not the hash of entry ${ids[0]}`) });
+    expect(JSON.parse(res.stdout)).toMatchObject({
+      brokenAt: ids[2],
+      reason: expect.stringContaining(`is not the hash of entry ${ids[0]}`),
+    });
   }, 60_000);
 
   it('counts in words: one entry verified before an edit of the second', async () => {
@@ -71,7 +83,13 @@ describe('attestation-service audit verify', () => {
   }, 60_000);
 
   it('fails clearly for an unknown account or sub-command', async () => {
-    expect(await cli('audit', 'verify', '--account', 'nobody-here')).toMatchObject({ code: 1, stderr: expect.stringContaining('no account named nobody-here') });
-    expect(await cli('audit', 'frobnicate')).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown audit command') });
+    expect(await cli('audit', 'verify', '--account', 'nobody-here')).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('no account named nobody-here'),
+    });
+    expect(await cli('audit', 'frobnicate')).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('unknown audit command'),
+    });
   }, 60_000);
 });

@@ -12,7 +12,14 @@ let svc: TestService;
 
 beforeAll(async () => {
   chain = await startDevChain({ dataDir: dir, deployerKey: ANVIL_KEY });
-  svc = await startTestService({ env: { CHAIN_RPC_URL: chain.rpcUrl, EAS_ADDRESS: chain.eas, SCHEMA_REGISTRY_ADDRESS: chain.schemaRegistry, RELAYER_PRIVATE_KEY: await fundedKey(chain.rpcUrl) } });
+  svc = await startTestService({
+    env: {
+      CHAIN_RPC_URL: chain.rpcUrl,
+      EAS_ADDRESS: chain.eas,
+      SCHEMA_REGISTRY_ADDRESS: chain.schemaRegistry,
+      RELAYER_PRIVATE_KEY: await fundedKey(chain.rpcUrl),
+    },
+  });
 }, 60_000);
 afterAll(async () => {
   await svc?.stop();
@@ -20,7 +27,12 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const body = (mode?: string) => ({ type: 'human', content: `down ${Math.random()}`, contentType: 'text/plain', ...(mode ? { mode } : {}) });
+const body = (mode?: string) => ({
+  type: 'human',
+  content: `down ${Math.random()}`,
+  contentType: 'text/plain',
+  ...(mode ? { mode } : {}),
+});
 
 describe('when the chain goes away', () => {
   it('on-chain creates answer 503 CHAIN_UNAVAILABLE within 5 s and charge nothing; off-chain creates and reads keep working; /readyz names the chain', async () => {
@@ -34,16 +46,25 @@ describe('when the chain goes away', () => {
     expect(res).toMatchObject({ status: 503, body: { code: 'CHAIN_UNAVAILABLE' } });
     expect(res.headers.get('retry-after')).toBeTruthy();
 
-    const [usage] = await svc.sql.query<{ onchain_used: number }>(`SELECT onchain_used FROM monthly_usage m JOIN api_keys k ON k.id = m.api_key_id WHERE k.prefix = $1`, [prefix]);
+    const [usage] = await svc.sql.query<{ onchain_used: number }>(
+      `SELECT onchain_used FROM monthly_usage m JOIN api_keys k ON k.id = m.api_key_id WHERE k.prefix = $1`,
+      [prefix],
+    );
     expect(usage!.onchain_used).toBe(1);
     // nothing is left pending or readable: a request that reached the relayer before the probe noticed is kept as `failed`, with no uid
-    const rows = await svc.sql.query<{ status: string; uid: string | null }>(`SELECT a.status, a.uid FROM attestations a JOIN api_keys k ON k.id = a.api_key_id WHERE k.prefix = $1 AND a.status <> 'confirmed'`, [prefix]);
+    const rows = await svc.sql.query<{ status: string; uid: string | null }>(
+      `SELECT a.status, a.uid FROM attestations a JOIN api_keys k ON k.id = a.api_key_id WHERE k.prefix = $1 AND a.status <> 'confirmed'`,
+      [prefix],
+    );
     for (const row of rows) expect(row).toEqual({ status: 'failed', uid: null });
 
     const offchain = await call(svc.url, 'POST', '/v1/attestations', { key, body: body('offchain') });
     expect(offchain.status).toBe(201);
     expect((await call(svc.url, 'GET', `/v1/attestations/${offchain.body.uid}`)).status).toBe(200);
-    expect(await call(svc.url, 'GET', '/readyz')).toMatchObject({ status: 503, body: { details: { components: { chain: 'unavailable', database: 'ok' } } } });
+    expect(await call(svc.url, 'GET', '/readyz')).toMatchObject({
+      status: 503,
+      body: { details: { components: { chain: 'unavailable', database: 'ok' } } },
+    });
   }, 60_000);
 });
 
@@ -52,16 +73,41 @@ describe('when the relayer runs out of funds', () => {
     const ownDir = await mkdtemp(join(tmpdir(), 'no-funds-'));
     const own = await startDevChain({ dataDir: ownDir, deployerKey: ANVIL_KEY });
     const key = await fundedKey(own.rpcUrl);
-    const poor = await startTestService({ env: { CHAIN_RPC_URL: own.rpcUrl, EAS_ADDRESS: own.eas, SCHEMA_REGISTRY_ADDRESS: own.schemaRegistry, RELAYER_PRIVATE_KEY: key } });
+    const poor = await startTestService({
+      env: {
+        CHAIN_RPC_URL: own.rpcUrl,
+        EAS_ADDRESS: own.eas,
+        SCHEMA_REGISTRY_ADDRESS: own.schemaRegistry,
+        RELAYER_PRIVATE_KEY: key,
+      },
+    });
     try {
       const { privateKeyToAccount } = await import('viem/accounts');
-      await fetch(own.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_setBalance', params: [privateKeyToAccount(key as `0x${string}`).address, '0x0'] }) });
+      await fetch(own.rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'anvil_setBalance',
+          params: [privateKeyToAccount(key as `0x${string}`).address, '0x0'],
+        }),
+      });
       // the probe runs every 2 s in the background; /readyz probes at once
-      expect(await call(poor.url, 'GET', '/readyz')).toMatchObject({ status: 503, body: { details: { components: { chain: 'unavailable' } } } });
+      expect(await call(poor.url, 'GET', '/readyz')).toMatchObject({
+        status: 503,
+        body: { details: { components: { chain: 'unavailable' } } },
+      });
       const { key: apiKey, prefix } = await poor.createKey('pro');
       const res = await call(poor.url, 'POST', '/v1/attestations', { key: apiKey, body: body() });
-      expect(res).toMatchObject({ status: 503, body: { code: 'CHAIN_UNAVAILABLE', message: expect.stringContaining('out of funds') } });
-      const rows = await poor.sql.query(`SELECT 1 FROM monthly_usage m JOIN api_keys k ON k.id = m.api_key_id WHERE k.prefix = $1 AND m.onchain_used > 0`, [prefix]);
+      expect(res).toMatchObject({
+        status: 503,
+        body: { code: 'CHAIN_UNAVAILABLE', message: expect.stringContaining('out of funds') },
+      });
+      const rows = await poor.sql.query(
+        `SELECT 1 FROM monthly_usage m JOIN api_keys k ON k.id = m.api_key_id WHERE k.prefix = $1 AND m.onchain_used > 0`,
+        [prefix],
+      );
       expect(rows).toEqual([]);
     } finally {
       await poor.stop();

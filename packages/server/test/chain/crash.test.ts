@@ -17,14 +17,26 @@ let env: NodeJS.ProcessEnv;
 let db: pg.Client;
 
 async function rpc(method: string, params: unknown[] = []): Promise<unknown> {
-  const res = await fetch(chain.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const res = await fetch(chain.rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   return ((await res.json()) as { result: unknown }).result;
 }
 
 async function serve(port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [CLI, 'serve'], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'serve'], {
+    env: { ...env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   for (let i = 0; i < 100; i++) {
-    if ((await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok).catch(() => false))) return child;
+    if (
+      await fetch(`http://127.0.0.1:${port}/healthz`)
+        .then((r) => r.ok)
+        .catch(() => false)
+    )
+      return child;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('the service did not start');
@@ -43,7 +55,15 @@ async function until<T>(read: () => Promise<T | undefined>, timeoutMs = 20_000):
 beforeAll(async () => {
   chain = await startDevChain({ dataDir: dir, deployerKey: ANVIL_KEY });
   const databaseUrl = await createTestDatabase();
-  env = { ...process.env, DATABASE_URL: databaseUrl, CHAIN_RPC_URL: chain.rpcUrl, EAS_ADDRESS: chain.eas, SCHEMA_REGISTRY_ADDRESS: chain.schemaRegistry, RELAYER_PRIVATE_KEY: await fundedKey(chain.rpcUrl), LOG_LEVEL: 'silent' };
+  env = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    CHAIN_RPC_URL: chain.rpcUrl,
+    EAS_ADDRESS: chain.eas,
+    SCHEMA_REGISTRY_ADDRESS: chain.schemaRegistry,
+    RELAYER_PRIVATE_KEY: await fundedKey(chain.rpcUrl),
+    LOG_LEVEL: 'silent',
+  };
   db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
 }, 60_000);
@@ -60,7 +80,10 @@ describe('a crash between broadcast and receipt', () => {
     const base = `http://127.0.0.1:${port}`;
     const created = JSON.parse(
       await new Promise<string>((resolve, reject) => {
-        const p = spawn(process.execPath, [CLI, 'keys', 'create', '--tier', 'pro', '--json'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+        const p = spawn(process.execPath, [CLI, 'keys', 'create', '--tier', 'pro', '--json'], {
+          env,
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
         let out = '';
         p.stdout.on('data', (c: Buffer) => (out += c));
         p.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`keys create exited ${code}`))));
@@ -69,10 +92,16 @@ describe('a crash between broadcast and receipt', () => {
     await rpc('evm_setAutomine', [false]); // transactions now wait in the mempool until we mine
     const idem = randomUUID();
     const body = { type: 'ai', content: `crash ${Math.random()}`, contentType: 'text/plain' };
-    const inFlight = call(base, 'POST', '/v1/attestations', { key: created.key, body, headers: { 'idempotency-key': idem } }).catch(() => undefined);
+    const inFlight = call(base, 'POST', '/v1/attestations', {
+      key: created.key,
+      body,
+      headers: { 'idempotency-key': idem },
+    }).catch(() => undefined);
 
     const hash = await until(async () => {
-      const { rows } = await db.query<{ tx_hash: string }>(`SELECT tx_hash FROM relay_transactions WHERE status = 'sent'`);
+      const { rows } = await db.query<{ tx_hash: string }>(
+        `SELECT tx_hash FROM relay_transactions WHERE status = 'sent'`,
+      );
       return rows[0]?.tx_hash;
     });
     await until(async () => ((await rpc('eth_getTransactionByHash', [hash])) ? true : undefined)); // broadcast
@@ -83,7 +112,11 @@ describe('a crash between broadcast and receipt', () => {
 
     child = await serve(port);
     try {
-      const retry = await call(base, 'POST', '/v1/attestations', { key: created.key, body, headers: { 'idempotency-key': idem } });
+      const retry = await call(base, 'POST', '/v1/attestations', {
+        key: created.key,
+        body,
+        headers: { 'idempotency-key': idem },
+      });
       expect(retry.status, JSON.stringify(retry.body)).toBe(201);
       expect(retry.body.txHash).toBe(hash);
       const { rows } = await db.query(`SELECT uid, status FROM attestations WHERE tx_hash = $1`, [hash]);

@@ -87,7 +87,7 @@ describe('batched()', () => {
   });
 });
 
-describe('isOutage (the failures that are nobody in particular\'s)', () => {
+describe("isOutage (the failures that are nobody in particular's)", () => {
   const dbError = (code: string) => Object.assign(new pg.DatabaseError('x', 0, 'error'), { code });
   it.each([
     ['a lost connection (08006)', dbError('08006'), true],

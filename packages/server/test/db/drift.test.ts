@@ -10,32 +10,80 @@ import { createTestDatabase } from '../support/database.ts';
 // Each side becomes a set of lines such as `index attestations_account_id_idx on attestations using btree (account_id)`.
 
 type Field = {
-  name: string; dbName?: string; kind: string; type: string; isList: boolean; isRequired: boolean; isUpdatedAt: boolean;
-  nativeType: [string, string[]] | null; default?: unknown;
-  relationFromFields?: string[]; relationToFields?: string[]; relationOnDelete?: string;
+  name: string;
+  dbName?: string;
+  kind: string;
+  type: string;
+  isList: boolean;
+  isRequired: boolean;
+  isUpdatedAt: boolean;
+  nativeType: [string, string[]] | null;
+  default?: unknown;
+  relationFromFields?: string[];
+  relationToFields?: string[];
+  relationOnDelete?: string;
 };
 type Model = { name: string; dbName: string | null; fields: Field[] };
-type Index = { model: string; type: string; dbName?: string; algorithm?: string; fields: { name: string; sortOrder?: string }[] };
+type Index = {
+  model: string;
+  type: string;
+  dbName?: string;
+  algorithm?: string;
+  fields: { name: string; sortOrder?: string }[];
+};
 type Datamodel = { models: Model[]; enums: { name: string; dbName?: string | null }[]; indexes: Index[] };
 
 const SCHEMA_PATH = resolve(import.meta.dirname, '../../../../prisma/schema.prisma');
 
 // `%` takes the native type's arguments, as PostgreSQL's format_type() prints them.
 const NATIVE_TYPES: Record<string, string> = {
-  Text: 'text', Char: 'character%', VarChar: 'character varying%', Uuid: 'uuid', Xml: 'xml', Inet: 'inet', Citext: 'citext',
-  Boolean: 'boolean', Integer: 'integer', SmallInt: 'smallint', Oid: 'oid', BigInt: 'bigint', Decimal: 'numeric%',
-  Money: 'money', Real: 'real', DoublePrecision: 'double precision', Date: 'date', Json: 'json', JsonB: 'jsonb',
-  ByteA: 'bytea', Bit: 'bit%', VarBit: 'bit varying%', Timestamp: 'timestamp% without time zone',
-  Timestamptz: 'timestamp% with time zone', Time: 'time% without time zone', Timetz: 'time% with time zone',
+  Text: 'text',
+  Char: 'character%',
+  VarChar: 'character varying%',
+  Uuid: 'uuid',
+  Xml: 'xml',
+  Inet: 'inet',
+  Citext: 'citext',
+  Boolean: 'boolean',
+  Integer: 'integer',
+  SmallInt: 'smallint',
+  Oid: 'oid',
+  BigInt: 'bigint',
+  Decimal: 'numeric%',
+  Money: 'money',
+  Real: 'real',
+  DoublePrecision: 'double precision',
+  Date: 'date',
+  Json: 'json',
+  JsonB: 'jsonb',
+  ByteA: 'bytea',
+  Bit: 'bit%',
+  VarBit: 'bit varying%',
+  Timestamp: 'timestamp% without time zone',
+  Timestamptz: 'timestamp% with time zone',
+  Time: 'time% without time zone',
+  Timetz: 'time% with time zone',
 };
 // Prisma's default native type of each scalar on PostgreSQL.
 const SCALAR_TYPES: Record<string, [string, string[]]> = {
-  String: ['Text', []], Int: ['Integer', []], BigInt: ['BigInt', []], Float: ['DoublePrecision', []],
-  Decimal: ['Decimal', ['65', '30']], DateTime: ['Timestamp', ['3']], Boolean: ['Boolean', []], Json: ['JsonB', []],
+  String: ['Text', []],
+  Int: ['Integer', []],
+  BigInt: ['BigInt', []],
+  Float: ['DoublePrecision', []],
+  Decimal: ['Decimal', ['65', '30']],
+  DateTime: ['Timestamp', ['3']],
+  Boolean: ['Boolean', []],
+  Json: ['JsonB', []],
   Bytes: ['ByteA', []],
 };
 const CLIENT_SIDE_DEFAULTS = new Set(['uuid', 'cuid', 'ulid', 'nanoid']);
-const FK_ACTIONS: Record<string, string> = { a: 'NoAction', r: 'Restrict', c: 'Cascade', n: 'SetNull', d: 'SetDefault' };
+const FK_ACTIONS: Record<string, string> = {
+  a: 'NoAction',
+  r: 'Restrict',
+  c: 'Cascade',
+  n: 'SetNull',
+  d: 'SetDefault',
+};
 
 /** Reads the DMMF datamodel of a Prisma schema with Prisma's WASM schema library (no engine binary). */
 function readDatamodel(schema: string): Datamodel {
@@ -71,7 +119,8 @@ function indexPredicates(schema: string): Map<string, string> {
   for (const line of schema.split('\n').filter((l) => /^\s*@@(unique|index)\(.*\bwhere:/.test(l))) {
     const name = /\bmap:\s*"([^"]+)"/.exec(line)?.[1];
     const predicate = /\bwhere:\s*raw\("((?:[^"\\]|\\.)*)"\)/.exec(line)?.[1];
-    if (!name || !predicate) throw new Error(`a partial index needs map: "name" and where: raw("...") on one line: ${line.trim()}`);
+    if (!name || !predicate)
+      throw new Error(`a partial index needs map: "name" and where: raw("...") on one line: ${line.trim()}`);
     predicates.set(name, predicate.startsWith('(') ? predicate : `(${predicate})`);
   }
   return predicates;
@@ -90,14 +139,18 @@ function expectedSchema(schema: string): string[] {
     for (const f of m.fields.filter((f) => f.kind !== 'object')) {
       // Prisma Migrate writes a list (`String[]`, required in the DMMF) as a nullable array: `TEXT[]`, no NOT NULL
       const nullability = f.isRequired && !f.isList ? ' not null' : '';
-      lines.push(`column ${table(m)}.${column(m, f.name)} ${columnType(f, datamodel)}${nullability}${hasDatabaseDefault(f) ? ' default' : ''}`);
+      lines.push(
+        `column ${table(m)}.${column(m, f.name)} ${columnType(f, datamodel)}${nullability}${hasDatabaseDefault(f) ? ' default' : ''}`,
+      );
     }
     for (const f of m.fields.filter((f) => f.kind === 'object' && f.relationFromFields?.length)) {
       const target = model(f.type);
       const from = f.relationFromFields!.map((name) => column(m, name));
       const onDelete = f.relationOnDelete ?? (f.isRequired ? 'Restrict' : 'SetNull');
       // DMMF carries neither the constraint name nor onUpdate, so neither is compared.
-      lines.push(`foreign key ${table(m)} (${from.join(', ')}) references ${table(target)} (${f.relationToFields!.map((n) => column(target, n)).join(', ')}) on delete ${onDelete}`);
+      lines.push(
+        `foreign key ${table(m)} (${from.join(', ')}) references ${table(target)} (${f.relationToFields!.map((n) => column(target, n)).join(', ')}) on delete ${onDelete}`,
+      );
     }
   }
   for (const index of datamodel.indexes) {
@@ -120,7 +173,9 @@ async function actualSchema(databaseUrl: string): Promise<string[]> {
   try {
     const ours = `n.nspname = current_schema() AND t.relkind IN ('r', 'p') AND t.relname <> '_prisma_migrations'`;
     const rows = async (sql: string) => (await client.query<{ line: string }>(sql)).rows.map((r) => r.line);
-    const tables = await rows(`SELECT 'table ' || t.relname AS line FROM pg_class t JOIN pg_namespace n ON n.oid = t.relnamespace WHERE ${ours}`);
+    const tables = await rows(
+      `SELECT 'table ' || t.relname AS line FROM pg_class t JOIN pg_namespace n ON n.oid = t.relnamespace WHERE ${ours}`,
+    );
     const columns = await rows(`
       SELECT 'column ' || t.relname || '.' || a.attname || ' ' || format_type(a.atttypid, a.atttypmod)
              || CASE WHEN a.attnotnull THEN ' not null' ELSE '' END || CASE WHEN a.atthasdef THEN ' default' ELSE '' END AS line
@@ -143,7 +198,9 @@ async function actualSchema(databaseUrl: string): Promise<string[]> {
              || ') on delete ' || c.confdeltype::text AS line
       FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid JOIN pg_class r ON r.oid = c.confrelid
       JOIN pg_namespace n ON n.oid = t.relnamespace WHERE c.contype = 'f' AND ${ours}`);
-    const named = foreignKeys.map((line) => line.replace(/on delete (\w)$/, (_, code: string) => `on delete ${FK_ACTIONS[code]}`));
+    const named = foreignKeys.map((line) =>
+      line.replace(/on delete (\w)$/, (_, code: string) => `on delete ${FK_ACTIONS[code]}`),
+    );
     return [...tables, ...columns, ...indexes, ...named].sort();
   } finally {
     await client.end();
@@ -177,30 +234,34 @@ describe('schema drift', () => {
 
   it('maps schema.prisma to PostgreSQL types, keys and index order', () => {
     const expected = expectedSchema(schema);
-    expect(expected).toEqual(expect.arrayContaining([
-      'column api_keys.prefix character(12) not null',
-      'column attestations.created_at timestamp(3) with time zone not null default',
-      'column attestations.id bigint not null default',
-      'column attestations.offchain jsonb',
-      'column idempotency_records.key character varying(255) not null',
-      'primary key monthly_usage_pkey on monthly_usage using btree (api_key_id, period)',
-      'index attestations_content_hash_id_idx on attestations using btree (content_hash, id DESC)',
-      'foreign key api_keys (account_id) references accounts (id) on delete Restrict',
-      'column webhook_subscriptions.events text[]',
-      'unique index webhook_subscriptions_account_id_url_key on webhook_subscriptions using btree (account_id, url) where (deleted_at IS NULL)',
-    ]));
+    expect(expected).toEqual(
+      expect.arrayContaining([
+        'column api_keys.prefix character(12) not null',
+        'column attestations.created_at timestamp(3) with time zone not null default',
+        'column attestations.id bigint not null default',
+        'column attestations.offchain jsonb',
+        'column idempotency_records.key character varying(255) not null',
+        'primary key monthly_usage_pkey on monthly_usage using btree (api_key_id, period)',
+        'index attestations_content_hash_id_idx on attestations using btree (content_hash, id DESC)',
+        'foreign key api_keys (account_id) references accounts (id) on delete Restrict',
+        'column webhook_subscriptions.events text[]',
+        'unique index webhook_subscriptions_account_id_url_key on webhook_subscriptions using btree (account_id, url) where (deleted_at IS NULL)',
+      ]),
+    );
   });
 
   it('reports a model that no migration creates', async () => {
     const extended = `${schema}\nmodel Extra {\n  id   Int      @id\n  at   DateTime\n\n  @@map("extras")\n}\n`;
-    expect(describeDrift(expectedSchema(extended), await actualSchema(databaseUrl))).toBe([
-      'schema.prisma and the migrated database differ:',
-      '  in schema.prisma, missing from the database:',
-      '    - column extras.at timestamp(3) without time zone not null',
-      '    - column extras.id integer not null',
-      '    - primary key extras_pkey on extras using btree (id)',
-      '    - table extras',
-    ].join('\n'));
+    expect(describeDrift(expectedSchema(extended), await actualSchema(databaseUrl))).toBe(
+      [
+        'schema.prisma and the migrated database differ:',
+        '  in schema.prisma, missing from the database:',
+        '    - column extras.at timestamp(3) without time zone not null',
+        '    - column extras.id integer not null',
+        '    - primary key extras_pkey on extras using btree (id)',
+        '    - table extras',
+      ].join('\n'),
+    );
   });
 
   it("reports a list column's nullability and a partial index's predicate that differ from schema.prisma", async () => {
@@ -213,15 +274,17 @@ describe('schema drift', () => {
       CREATE UNIQUE INDEX webhook_subscriptions_account_id_url_key ON webhook_subscriptions (account_id, url);`);
     await client.end();
 
-    expect(describeDrift(expectedSchema(schema), await actualSchema(altered))).toBe([
-      'schema.prisma and the migrated database differ:',
-      '  in schema.prisma, missing from the database:',
-      '    - column webhook_subscriptions.events text[]',
-      '    - unique index webhook_subscriptions_account_id_url_key on webhook_subscriptions using btree (account_id, url) where (deleted_at IS NULL)',
-      '  in the database, not in schema.prisma:',
-      '    + column webhook_subscriptions.events text[] not null',
-      '    + unique index webhook_subscriptions_account_id_url_key on webhook_subscriptions using btree (account_id, url)',
-    ].join('\n'));
+    expect(describeDrift(expectedSchema(schema), await actualSchema(altered))).toBe(
+      [
+        'schema.prisma and the migrated database differ:',
+        '  in schema.prisma, missing from the database:',
+        '    - column webhook_subscriptions.events text[]',
+        '    - unique index webhook_subscriptions_account_id_url_key on webhook_subscriptions using btree (account_id, url) where (deleted_at IS NULL)',
+        '  in the database, not in schema.prisma:',
+        '    + column webhook_subscriptions.events text[] not null',
+        '    + unique index webhook_subscriptions_account_id_url_key on webhook_subscriptions using btree (account_id, url)',
+      ].join('\n'),
+    );
   });
 
   it('reports columns, types, indexes and foreign keys changed in the database behind its back', async () => {
@@ -235,15 +298,17 @@ describe('schema drift', () => {
       ALTER TABLE attestations DROP CONSTRAINT attestations_api_key_id_fkey;`);
     await client.end();
 
-    expect(describeDrift(expectedSchema(schema), await actualSchema(altered))).toBe([
-      'schema.prisma and the migrated database differ:',
-      '  in schema.prisma, missing from the database:',
-      '    - column accounts.name text not null',
-      '    - column api_keys.name text',
-      '    - foreign key attestations (api_key_id) references api_keys (id) on delete Restrict',
-      '  in the database, not in schema.prisma:',
-      '    + column accounts.name character varying(100) not null',
-      '    + index accounts_created_at_idx on accounts using btree (created_at DESC)',
-    ].join('\n'));
+    expect(describeDrift(expectedSchema(schema), await actualSchema(altered))).toBe(
+      [
+        'schema.prisma and the migrated database differ:',
+        '  in schema.prisma, missing from the database:',
+        '    - column accounts.name text not null',
+        '    - column api_keys.name text',
+        '    - foreign key attestations (api_key_id) references api_keys (id) on delete Restrict',
+        '  in the database, not in schema.prisma:',
+        '    + column accounts.name character varying(100) not null',
+        '    + index accounts_created_at_idx on accounts using btree (created_at DESC)',
+      ].join('\n'),
+    );
   });
 });

@@ -20,7 +20,10 @@ async function query<T extends pg.QueryResultRow>(url: string, sql: string, para
 }
 
 async function migrationNamesOnDisk(dir = MIGRATIONS_DIR): Promise<string[]> {
-  return (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  return (await readdir(dir, { withFileTypes: true }))
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
 }
 
 // A private copy of prisma/migrations that a test may edit.
@@ -35,7 +38,15 @@ afterEach(async () => {
   await Promise.all(copies.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-type Row = { id: string; migration_name: string; checksum: string; finished_at: Date | null; rolled_back_at: Date | null; logs: string | null; applied_steps_count: number };
+type Row = {
+  id: string;
+  migration_name: string;
+  checksum: string;
+  finished_at: Date | null;
+  rolled_back_at: Date | null;
+  logs: string | null;
+  applied_steps_count: number;
+};
 const bookkeeping = (url: string) => query<Row>(url, 'SELECT * FROM "_prisma_migrations" ORDER BY started_at');
 
 describe('applyMigrations', () => {
@@ -69,7 +80,9 @@ describe('applyMigrations', () => {
       'started_at timestamp with time zone  NO',
       'applied_steps_count integer  NO',
     ]);
-    expect(await query(url, `SELECT 1 FROM information_schema.tables WHERE table_name = 'attestations'`)).toHaveLength(1);
+    expect(await query(url, `SELECT 1 FROM information_schema.tables WHERE table_name = 'attestations'`)).toHaveLength(
+      1,
+    );
   });
 
   it('applies nothing the second time, and only a newly added migration after that', async () => {
@@ -80,7 +93,10 @@ describe('applyMigrations', () => {
     expect(await applyMigrations(url, undefined, dir)).toEqual([]);
 
     await mkdir(join(dir, '29990101000000_add_note'));
-    await writeFile(join(dir, '29990101000000_add_note', 'migration.sql'), 'ALTER TABLE "accounts" ADD COLUMN "note" TEXT;\n');
+    await writeFile(
+      join(dir, '29990101000000_add_note', 'migration.sql'),
+      'ALTER TABLE "accounts" ADD COLUMN "note" TEXT;\n',
+    );
     expect(await applyMigrations(url, undefined, dir)).toEqual(['29990101000000_add_note']);
     expect(await bookkeeping(url)).toHaveLength((await migrationNamesOnDisk()).length + 1);
   });

@@ -9,12 +9,17 @@ import { startLoggedService, type LogLine } from './log-capture.ts';
  * A TCP proxy in front of the test database that can be frozen: it stops forwarding both ways without closing a
  * socket, which is what a stopped (SIGSTOP) or partitioned PostgreSQL looks like to the service.
  */
-async function freezableProxy(target: URL): Promise<{ url: string; freeze(): void; thaw(): void; close(): Promise<void> }> {
+async function freezableProxy(
+  target: URL,
+): Promise<{ url: string; freeze(): void; thaw(): void; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
   let frozen = false;
   const server: Server = createServer((client) => {
     const upstream = connect(Number(target.port || 5432), target.hostname);
-    for (const [from, to] of [[client, upstream], [upstream, client]] as const) {
+    for (const [from, to] of [
+      [client, upstream],
+      [upstream, client],
+    ] as const) {
       sockets.add(from);
       if (frozen) from.pause();
       from.on('data', (chunk: Buffer) => to.write(chunk));
@@ -45,7 +50,11 @@ let lines: LogLine[];
 
 beforeAll(async () => {
   proxy = await freezableProxy(new URL(await createTestDatabase()));
-  ({ service, lines } = await startLoggedService({ DATABASE_URL: proxy.url, DATABASE_STATEMENT_TIMEOUT: `${STATEMENT_MS}ms`, DATABASE_ACQUIRE_TIMEOUT: `${ACQUIRE_MS}ms` }));
+  ({ service, lines } = await startLoggedService({
+    DATABASE_URL: proxy.url,
+    DATABASE_STATEMENT_TIMEOUT: `${STATEMENT_MS}ms`,
+    DATABASE_ACQUIRE_TIMEOUT: `${ACQUIRE_MS}ms`,
+  }));
 });
 afterAll(async () => {
   proxy?.thaw();
@@ -68,7 +77,11 @@ describe('a database that does not answer (DESIGN.md §7)', () => {
 
     proxy.freeze();
     try {
-      const [read, readMs] = await timed(() => call(service.apiUrl, 'GET', `/v1/attestations/${before.body.uid}`, { headers: { 'x-request-id': 'frozen-read' } }));
+      const [read, readMs] = await timed(() =>
+        call(service.apiUrl, 'GET', `/v1/attestations/${before.body.uid}`, {
+          headers: { 'x-request-id': 'frozen-read' },
+        }),
+      );
       expect(read).toMatchObject({ status: 503, body: { code: 'SERVICE_UNAVAILABLE', details: {} } });
       expect(read.body.message).not.toMatch(/select|timeout exceeded|query/i);
       expect(read.headers.get('retry-after')).toBe('5');
@@ -78,7 +91,13 @@ describe('a database that does not answer (DESIGN.md §7)', () => {
       expect(create).toMatchObject({ status: 503, body: { code: 'SERVICE_UNAVAILABLE' } });
       expect(createMs).toBeLessThan(BOUND_MS + ACQUIRE_MS + SLACK_MS);
 
-      const [trpc, trpcMs] = await timed(() => call(service.apiUrl, 'GET', `/trpc/attestations.get?input=${encodeURIComponent(JSON.stringify({ uid: before.body.uid }))}`));
+      const [trpc, trpcMs] = await timed(() =>
+        call(
+          service.apiUrl,
+          'GET',
+          `/trpc/attestations.get?input=${encodeURIComponent(JSON.stringify({ uid: before.body.uid }))}`,
+        ),
+      );
       expect(trpc.status).toBe(503);
       expect(trpc.body.error.data).toMatchObject({ code: 'SERVICE_UNAVAILABLE', httpStatus: 503 });
       expect(trpc.headers.get('retry-after')).toBe('5');
@@ -100,7 +119,10 @@ describe('a database that does not answer (DESIGN.md §7)', () => {
     expect(failed).toHaveLength(1);
     expect(JSON.stringify(failed[0])).not.toMatch(/select/i);
 
-    const after = await call(service.apiUrl, 'POST', '/v1/attestations', { key, body: { ...body, content: 'after the thaw' } });
+    const after = await call(service.apiUrl, 'POST', '/v1/attestations', {
+      key,
+      body: { ...body, content: 'after the thaw' },
+    });
     expect(after.status).toBe(201);
     expect((await call(service.apiUrl, 'GET', `/v1/attestations/${after.body.uid}`)).status).toBe(200);
     expect((await call(service.apiUrl, 'GET', '/readyz')).status).toBe(200);

@@ -26,27 +26,45 @@ describe('every REST error is the spec body { code, message, details }', () => {
   });
 
   it('400 INVALID_JSON for a malformed body', async () => {
-    const res = await call(svc.url, 'POST', '/v1/attestations', { key, rawBody: '{"type": "human",', headers: { 'content-type': 'application/json' } });
+    const res = await call(svc.url, 'POST', '/v1/attestations', {
+      key,
+      rawBody: '{"type": "human",',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res).toMatchObject({ status: 400, body: { ...SPEC_BODY, code: 'INVALID_JSON' } });
   });
 
   it('400 VALIDATION_FAILED for JSON that is not an object', async () => {
-    const res = await call(svc.url, 'POST', '/v1/attestations', { key, rawBody: '[1,2]', headers: { 'content-type': 'application/json' } });
+    const res = await call(svc.url, 'POST', '/v1/attestations', {
+      key,
+      rawBody: '[1,2]',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED' } });
   });
 
   it('415 UNSUPPORTED_MEDIA_TYPE for a body that is not application/json', async () => {
-    const res = await call(svc.url, 'POST', '/v1/attestations', { key, rawBody: 'type=human', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await call(svc.url, 'POST', '/v1/attestations', {
+      key,
+      rawBody: 'type=human',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(res).toMatchObject({ status: 415, body: { ...SPEC_BODY, code: 'UNSUPPORTED_MEDIA_TYPE' } });
   });
 
   it('413 PAYLOAD_TOO_LARGE for a body over 1 MiB', async () => {
-    const res = await call(svc.url, 'POST', '/v1/attestations', { key, body: { type: 'human', content: 'x'.repeat(1024 * 1024), contentType: 'text/plain', mode: 'offchain' } });
+    const res = await call(svc.url, 'POST', '/v1/attestations', {
+      key,
+      body: { type: 'human', content: 'x'.repeat(1024 * 1024), contentType: 'text/plain', mode: 'offchain' },
+    });
     expect(res).toMatchObject({ status: 413, body: { ...SPEC_BODY, code: 'PAYLOAD_TOO_LARGE' } });
   });
 
   it('accepts a body just under 1 MiB', async () => {
-    const res = await call(svc.url, 'POST', '/v1/attestations', { key, body: { type: 'human', content: 'x'.repeat(1024 * 1024 - 200), contentType: 'text/plain', mode: 'offchain' } });
+    const res = await call(svc.url, 'POST', '/v1/attestations', {
+      key,
+      body: { type: 'human', content: 'x'.repeat(1024 * 1024 - 200), contentType: 'text/plain', mode: 'offchain' },
+    });
     expect(res.status).toBe(201);
   });
 
@@ -58,7 +76,8 @@ describe('every REST error is the spec body { code, message, details }', () => {
       const res = await call(svc.url, 'GET', `/v1/attestations/0x${'22'.repeat(32)}`);
       expect(res).toMatchObject({ status: 500, body: { code: 'INTERNAL_ERROR', details: {} } });
       const text = JSON.stringify(res.body);
-      for (const leak of ['attestations', 'SELECT', 'stack', 'at ', 'prisma', 'relation']) expect(text).not.toContain(leak);
+      for (const leak of ['attestations', 'SELECT', 'stack', 'at ', 'prisma', 'relation'])
+        expect(text).not.toContain(leak);
       expect(res.headers.get('x-request-id')).toBeTruthy();
     } finally {
       await db.query('ALTER TABLE attestations_gone RENAME TO attestations');
@@ -77,14 +96,23 @@ describe('every REST error is the spec body { code, message, details }', () => {
 describe('health and readiness', () => {
   it('/healthz and /readyz answer 200 when all is well', async () => {
     expect(await call(svc.url, 'GET', '/healthz')).toMatchObject({ status: 200, body: { status: 'ok' } });
-    expect(await call(svc.url, 'GET', '/readyz')).toMatchObject({ status: 200, body: { status: 'ready', components: { database: 'ok' } } });
+    expect(await call(svc.url, 'GET', '/readyz')).toMatchObject({
+      status: 200,
+      body: { status: 'ready', components: { database: 'ok' } },
+    });
   });
 
   it('/readyz answers 503 naming the failing component', async () => {
     const broken = await startTestService({ readiness: { replica: () => Promise.reject(new Error('replica down')) } });
     try {
       const res = await call(broken.url, 'GET', '/readyz');
-      expect(res).toMatchObject({ status: 503, body: { code: 'NOT_READY', details: { components: { database: 'ok', chain: 'ok', replica: 'unavailable' }, failing: ['replica'] } } });
+      expect(res).toMatchObject({
+        status: 503,
+        body: {
+          code: 'NOT_READY',
+          details: { components: { database: 'ok', chain: 'ok', replica: 'unavailable' }, failing: ['replica'] },
+        },
+      });
       expect(JSON.stringify(res.body)).not.toContain('replica down');
     } finally {
       await broken.stop();

@@ -24,7 +24,10 @@ const ROUTES = [
 /** 5xx answers that are deliberate and documented, not failures: no chain yet. */
 const DELIBERATE_5XX = new Set(['CHAIN_UNAVAILABLE']);
 
-const segment = fc.oneof(fc.string({ maxLength: 80 }), fc.constantFrom('0x' + 'ab'.repeat(32), '0x', '..', '%00', '%ZZ', '{uid}', 'batch'));
+const segment = fc.oneof(
+  fc.string({ maxLength: 80 }),
+  fc.constantFrom('0x' + 'ab'.repeat(32), '0x', '..', '%00', '%ZZ', '{uid}', 'batch'),
+);
 const jsonish = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
   fc.record({
@@ -38,12 +41,31 @@ const jsonish = fc.oneof(
     events: fc.option(fc.array(fc.string(), { maxLength: 3 }), { nil: undefined }),
   }),
 );
-const body = fc.oneof(jsonish.map((v) => JSON.stringify(v)), fc.string({ maxLength: 200 }), fc.constant(''), fc.constant('{"a":'));
-const query = fc.dictionary(fc.constantFrom('hash', 'limit', 'cursor', 'format', 'from', 'to', 'x', 'input'), fc.oneof(fc.string({ maxLength: 70 }), fc.stringMatching(/^[0-9a-f]{64}$/), fc.integer().map(String)), { maxKeys: 4 });
+const body = fc.oneof(
+  jsonish.map((v) => JSON.stringify(v)),
+  fc.string({ maxLength: 200 }),
+  fc.constant(''),
+  fc.constant('{"a":'),
+);
+const query = fc.dictionary(
+  fc.constantFrom('hash', 'limit', 'cursor', 'format', 'from', 'to', 'x', 'input'),
+  fc.oneof(fc.string({ maxLength: 70 }), fc.stringMatching(/^[0-9a-f]{64}$/), fc.integer().map(String)),
+  { maxKeys: 4 },
+);
 const headers = fc.record(
   {
-    authorization: fc.oneof(fc.constant(`Bearer ${'KEY'}`), fc.string({ maxLength: 60 }).map((s) => `Bearer ${s}`), fc.string({ maxLength: 40 })),
-    'content-type': fc.constantFrom('application/json', 'text/plain', 'application/json; charset=utf-8', 'multipart/form-data', 'application/x-www-form-urlencoded'),
+    authorization: fc.oneof(
+      fc.constant(`Bearer ${'KEY'}`),
+      fc.string({ maxLength: 60 }).map((s) => `Bearer ${s}`),
+      fc.string({ maxLength: 40 }),
+    ),
+    'content-type': fc.constantFrom(
+      'application/json',
+      'text/plain',
+      'application/json; charset=utf-8',
+      'multipart/form-data',
+      'application/x-www-form-urlencoded',
+    ),
     'idempotency-key': fc.oneof(fc.uuid(), fc.string({ maxLength: 300 })),
     accept: fc.constantFrom('application/json', 'text/csv', '*/*', 'text/html'),
     'x-request-id': fc.string({ maxLength: 200 }),
@@ -60,35 +82,53 @@ function sendable(value: string): string {
 describe('fuzzing every route', () => {
   it('never answers 500 or a non-deliberate 5xx, and every error has a code', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...ROUTES), fc.boolean(), method, fc.array(segment, { maxLength: 2 }), query, headers, body, async ([routeMethod, path], keepMethod, randomMethod, extra, q, h, b) => {
-        const filled = path.replace('{uid}', encodeURIComponent(extra[0] ?? '0x' + 'ab'.repeat(32))).replace('{id}', encodeURIComponent(extra[1] ?? 'wh'));
-        const url = new URL(`${svc.url}${filled}`);
-        for (const [k, v] of Object.entries(q)) url.searchParams.set(k, v);
-        const sentHeaders: Record<string, string> = {};
-        for (const [k, v] of Object.entries(h)) if (v !== undefined) sentHeaders[k] = sendable(v.replace('KEY', key));
-        const m = keepMethod ? routeMethod : randomMethod;
-        const res = await fetch(url, { method: m, headers: sentHeaders, body: m === 'GET' || m === 'HEAD' ? undefined : b });
-        const text = await res.text();
-        if (m === 'HEAD' || res.status === 204) return;
-        expect(res.status, `${m} ${url.pathname} → ${res.status} ${text}`).toBeLessThan(600);
-        if (res.ok && res.headers.get('content-type')?.startsWith('text/csv')) return; // the audit export, as CSV
-        let parsed: any;
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          throw new Error(`${m} ${url.pathname}${url.search} answered ${res.status} with a non-JSON body: ${text.slice(0, 200)}`);
-        }
-        if (res.status >= 400) {
-          const code = url.pathname.startsWith('/trpc/') ? parsed.error?.data?.code : parsed.code;
-          expect(ERROR_CODES, `${m} ${url.pathname} → ${text}`).toContain(code);
-          if (!url.pathname.startsWith('/trpc/')) expect(Object.keys(parsed).sort()).toEqual(['code', 'details', 'message']);
-        }
-        if (res.status >= 500) {
-          const code = url.pathname.startsWith('/trpc/') ? parsed.error?.data?.code : parsed.code;
-          expect(DELIBERATE_5XX.has(code), `${m} ${url.pathname}${url.search} → ${res.status} ${text}`).toBe(true);
-        }
-        expect(text).not.toMatch(/at .+\.(ts|js):\d+|prisma|SELECT |INSERT /i);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...ROUTES),
+        fc.boolean(),
+        method,
+        fc.array(segment, { maxLength: 2 }),
+        query,
+        headers,
+        body,
+        async ([routeMethod, path], keepMethod, randomMethod, extra, q, h, b) => {
+          const filled = path
+            .replace('{uid}', encodeURIComponent(extra[0] ?? '0x' + 'ab'.repeat(32)))
+            .replace('{id}', encodeURIComponent(extra[1] ?? 'wh'));
+          const url = new URL(`${svc.url}${filled}`);
+          for (const [k, v] of Object.entries(q)) url.searchParams.set(k, v);
+          const sentHeaders: Record<string, string> = {};
+          for (const [k, v] of Object.entries(h)) if (v !== undefined) sentHeaders[k] = sendable(v.replace('KEY', key));
+          const m = keepMethod ? routeMethod : randomMethod;
+          const res = await fetch(url, {
+            method: m,
+            headers: sentHeaders,
+            body: m === 'GET' || m === 'HEAD' ? undefined : b,
+          });
+          const text = await res.text();
+          if (m === 'HEAD' || res.status === 204) return;
+          expect(res.status, `${m} ${url.pathname} → ${res.status} ${text}`).toBeLessThan(600);
+          if (res.ok && res.headers.get('content-type')?.startsWith('text/csv')) return; // the audit export, as CSV
+          let parsed: any;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            throw new Error(
+              `${m} ${url.pathname}${url.search} answered ${res.status} with a non-JSON body: ${text.slice(0, 200)}`,
+            );
+          }
+          if (res.status >= 400) {
+            const code = url.pathname.startsWith('/trpc/') ? parsed.error?.data?.code : parsed.code;
+            expect(ERROR_CODES, `${m} ${url.pathname} → ${text}`).toContain(code);
+            if (!url.pathname.startsWith('/trpc/'))
+              expect(Object.keys(parsed).sort()).toEqual(['code', 'details', 'message']);
+          }
+          if (res.status >= 500) {
+            const code = url.pathname.startsWith('/trpc/') ? parsed.error?.data?.code : parsed.code;
+            expect(DELIBERATE_5XX.has(code), `${m} ${url.pathname}${url.search} → ${res.status} ${text}`).toBe(true);
+          }
+          expect(text).not.toMatch(/at .+\.(ts|js):\d+|prisma|SELECT |INSERT /i);
+        },
+      ),
       { numRuns: 600, seed: Number(process.env.FUZZ_SEED ?? Date.now() % 1_000_000), verbose: 1 },
     );
   }, 120_000);

@@ -10,10 +10,14 @@ import '../support/provided.ts';
 export type LogLine = Record<string, unknown> & { msg?: string; requestId?: string };
 
 /** The real service (API only) whose log lines the test reads; `env` adds to or overrides the test config. */
-export async function startLoggedService(env: Record<string, string> = {}): Promise<{ service: RunningService; lines: LogLine[]; raw: string[] }> {
+export async function startLoggedService(
+  env: Record<string, string> = {},
+): Promise<{ service: RunningService; lines: LogLine[]; raw: string[] }> {
   const lines: LogLine[] = [];
   const raw: string[] = [];
-  const log = createLogger('info', { write: (line: string) => void (raw.push(line), lines.push(JSON.parse(line) as LogLine)) });
+  const log = createLogger('info', {
+    write: (line: string) => void (raw.push(line), lines.push(JSON.parse(line) as LogLine)),
+  });
   const chain = inject('chain');
   const config = loadConfig({
     PORT: '0',

@@ -39,7 +39,17 @@ async function typeCheckClient(document: unknown): Promise<{ ok: boolean; output
   const args = [join(dir, 'openapi.json'), '-o', join(dir, 'api.d.ts'), '--default-non-nullable', 'false'];
   await run(bin('openapi-typescript'), args, { env: { ...process.env, REDOCLY_TELEMETRY: 'off' } });
   await writeFile(join(dir, 'client.ts'), CLIENT);
-  const tscArgs = ['--noEmit', '--strict', '--target', 'es2022', '--module', 'esnext', '--moduleResolution', 'bundler', join(dir, 'client.ts')];
+  const tscArgs = [
+    '--noEmit',
+    '--strict',
+    '--target',
+    'es2022',
+    '--module',
+    'esnext',
+    '--moduleResolution',
+    'bundler',
+    join(dir, 'client.ts'),
+  ];
   return run(bin('tsc', '../../../..'), tscArgs).then(
     ({ stdout }) => ({ ok: true, output: stdout }),
     (error: { stdout: string; stderr: string }) => ({ ok: false, output: `${error.stdout}${error.stderr}` }),
@@ -56,7 +66,11 @@ describe('a client generated from /openapi.json (openapi-typescript)', () => {
   it('would accept a body with neither field if the document lost its oneOf (the check above can fail)', async () => {
     const [withContent] = doc.components.schemas.CreateAttestation.oneOf;
     const loose = structuredClone(doc);
-    loose.components.schemas.CreateAttestation = { ...withContent, required: ['type', 'contentType'], properties: { ...withContent.properties, contentHash: { type: 'string' } } };
+    loose.components.schemas.CreateAttestation = {
+      ...withContent,
+      required: ['type', 'contentType'],
+      properties: { ...withContent.properties, contentHash: { type: 'string' } },
+    };
     const { ok, output } = await typeCheckClient(loose);
     expect(ok).toBe(false);
     expect(output).toMatch(/Unused '@ts-expect-error' directive/);

@@ -48,7 +48,11 @@ describe('GET /docs', () => {
 
   it('offers request examples the API accepts as they are (Try it out)', async () => {
     const { key } = await svc.createKey('pro');
-    for (const [path, method] of [['/v1/attestations', 'post'], ['/v1/attestations/batch', 'post'], ['/v1/webhooks', 'post']] as const) {
+    for (const [path, method] of [
+      ['/v1/attestations', 'post'],
+      ['/v1/attestations/batch', 'post'],
+      ['/v1/webhooks', 'post'],
+    ] as const) {
       const examples = doc.paths[path][method].requestBody.content['application/json'].examples;
       for (const [name, example] of Object.entries<{ value: any }>(examples)) {
         const body = path === '/v1/webhooks' ? example.value : offchain(example.value);
@@ -61,7 +65,8 @@ describe('GET /docs', () => {
 
 /** An example with its on-chain items made off-chain: this file's service runs no worker to confirm them. */
 function offchain(value: any): any {
-  if (Array.isArray(value.attestations)) return { attestations: value.attestations.map((item: object) => ({ ...item, mode: 'offchain' })) };
+  if (Array.isArray(value.attestations))
+    return { attestations: value.attestations.map((item: object) => ({ ...item, mode: 'offchain' })) };
   return { ...value, mode: 'offchain' };
 }
 
@@ -81,7 +86,9 @@ describe('GET /openapi.json', () => {
 
   it('describes success statuses and error responses with the spec error body', () => {
     const create = doc.paths['/v1/attestations'].post.responses;
-    expect(Object.keys(create)).toEqual(expect.arrayContaining(['201', '400', '401', '413', '415', '429', '500', '503']));
+    expect(Object.keys(create)).toEqual(
+      expect.arrayContaining(['201', '400', '401', '413', '415', '429', '500', '503']),
+    );
     expect(create['401'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
     expect(doc.paths['/v1/webhooks/{id}'].delete.responses['204']).toBeDefined();
     expect(doc.components.schemas.Error.properties.code.enum).toContain('QUOTA_EXCEEDED');
@@ -93,10 +100,14 @@ describe('GET /openapi.json', () => {
         const where = `${method} ${path}`;
         for (const [status, response] of Object.entries<any>(op.responses)) {
           expect(response.headers['X-Request-Id'], `${where} ${status}`).toBeDefined();
-          expect(response.headers.RateLimit !== undefined, `${where} ${status}`).toBe(!path.endsWith('z') && status !== '405');
-          if (['429', '503'].includes(status)) expect(response.headers['Retry-After'], `${where} ${status}`).toBeDefined();
+          expect(response.headers.RateLimit !== undefined, `${where} ${status}`).toBe(
+            !path.endsWith('z') && status !== '405',
+          );
+          if (['429', '503'].includes(status))
+            expect(response.headers['Retry-After'], `${where} ${status}`).toBeDefined();
           if (status === '401') expect(response.headers['WWW-Authenticate'], where).toBeDefined();
-          if (status.startsWith('2') && method !== 'get') expect(response.headers['Idempotent-Replayed'], where).toBeDefined();
+          if (status.startsWith('2') && method !== 'get')
+            expect(response.headers['Idempotent-Replayed'], where).toBeDefined();
         }
         expect(op.responses['405'].headers.Allow, where).toBeDefined();
         if (path === '/healthz' || path === '/readyz') expect(Object.keys(op.responses), where).not.toContain('429');
@@ -106,8 +117,13 @@ describe('GET /openapi.json', () => {
   });
 
   it('says the creation body is content or contentHash, as a oneOf a generated client can type', () => {
-    expect(doc.paths['/v1/attestations'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CreateAttestation' });
-    expect(doc.paths['/v1/attestations/batch'].post.requestBody.content['application/json'].schema.properties.attestations.items).toEqual({ $ref: '#/components/schemas/CreateAttestation' });
+    expect(doc.paths['/v1/attestations'].post.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/CreateAttestation',
+    });
+    expect(
+      doc.paths['/v1/attestations/batch'].post.requestBody.content['application/json'].schema.properties.attestations
+        .items,
+    ).toEqual({ $ref: '#/components/schemas/CreateAttestation' });
     const [withContent, withHash] = doc.components.schemas.CreateAttestation.oneOf;
     expect(withContent).toMatchObject({ required: ['type', 'contentType', 'content'], additionalProperties: false });
     expect(withContent.properties.contentHash).toBeUndefined();
@@ -116,20 +132,26 @@ describe('GET /openapi.json', () => {
     expect(doc.paths['/v1/attestations/{uid}/revoke'].post.requestBody.required).toBe(false);
   });
 
-  it('gives every body field a real example or bounds, never Swagger\'s placeholders', () => {
+  it("gives every body field a real example or bounds, never Swagger's placeholders", () => {
     const bare: string[] = [];
     const walk = (schema: any, where: string): void => {
       if (!schema || typeof schema !== 'object') return;
       if (Array.isArray(schema)) return schema.forEach((s, i) => walk(s, `${where}[${i}]`));
-      const described = schema.example !== undefined || schema.enum || schema.const !== undefined || ['date-time', 'uri'].includes(schema.format);
+      const described =
+        schema.example !== undefined ||
+        schema.enum ||
+        schema.const !== undefined ||
+        ['date-time', 'uri'].includes(schema.format);
       if (schema.type === 'string' && !described) bare.push(where);
       const bounded = schema.minimum > Number.MIN_SAFE_INTEGER && schema.maximum !== undefined;
       if (schema.type === 'integer' && schema.const === undefined && !bounded) bare.push(where);
-      for (const [key, value] of Object.entries(schema)) if (!['example', 'examples', 'propertyNames'].includes(key)) walk(value, `${where}.${key}`);
+      for (const [key, value] of Object.entries(schema))
+        if (!['example', 'examples', 'propertyNames'].includes(key)) walk(value, `${where}.${key}`);
     };
     walk(doc.components.schemas, 'components.schemas');
     for (const [path, methods] of Object.entries<Record<string, any>>(doc.paths)) {
-      for (const [method, op] of Object.entries<any>(methods)) walk([op.requestBody, op.responses], `${method} ${path}`);
+      for (const [method, op] of Object.entries<any>(methods))
+        walk([op.requestBody, op.responses], `${method} ${path}`);
     }
     expect(bare).toEqual([]);
     expect(JSON.stringify(doc)).not.toContain('-9007199254740991');
@@ -137,18 +159,34 @@ describe('GET /openapi.json', () => {
 
   it('formats every timestamp as a date-time', () => {
     const { Attestation, Webhook, WebhookDelivery, WebhookAttempt, AuditEntry } = doc.components.schemas;
-    const fields = [Attestation.properties.createdAt, Attestation.properties.revokedAt.anyOf[0], Webhook.properties.createdAt, WebhookDelivery.properties.nextAttemptAt.anyOf[0], WebhookAttempt.properties.at, AuditEntry.properties.at];
+    const fields = [
+      Attestation.properties.createdAt,
+      Attestation.properties.revokedAt.anyOf[0],
+      Webhook.properties.createdAt,
+      WebhookDelivery.properties.nextAttemptAt.anyOf[0],
+      WebhookAttempt.properties.at,
+      AuditEntry.properties.at,
+    ];
     for (const field of fields) expect(field.format).toBe('date-time');
-    expect(doc.paths['/v1/attestations/{uid}/revoke'].post.responses['200'].content['application/json'].schema.properties.revokedAt.format).toBe('date-time');
+    expect(
+      doc.paths['/v1/attestations/{uid}/revoke'].post.responses['200'].content['application/json'].schema.properties
+        .revokedAt.format,
+    ).toBe('date-time');
   });
 
   it('gives Idempotency-Key the pattern the server enforces', async () => {
     const { key } = await svc.createKey();
-    const parameter = doc.paths['/v1/webhooks'].post.parameters.find((p: { name: string }) => p.name === 'Idempotency-Key');
+    const parameter = doc.paths['/v1/webhooks'].post.parameters.find(
+      (p: { name: string }) => p.name === 'Idempotency-Key',
+    );
     const pattern = new RegExp(parameter.schema.pattern);
     for (const candidate of ['with space', 'é-accent', 'x'.repeat(256), 'order-4711', '~!#'.repeat(85)]) {
       const body = { type: 'human', content: candidate, contentType: 'text/plain', mode: 'offchain' };
-      const res = await call(svc.url, 'POST', '/v1/attestations', { key, body, headers: { 'Idempotency-Key': candidate } });
+      const res = await call(svc.url, 'POST', '/v1/attestations', {
+        key,
+        body,
+        headers: { 'Idempotency-Key': candidate },
+      });
       expect(res.status === 201, candidate).toBe(pattern.test(candidate));
     }
   });
@@ -161,7 +199,9 @@ describe('GET /openapi.json', () => {
   });
 
   it('sends the Bearer challenge with every 401, REST and /trpc alike', async () => {
-    expect((await call(svc.url, 'GET', '/v1/webhooks')).headers.get('www-authenticate')).toBe('Bearer realm="attestation-service"');
+    expect((await call(svc.url, 'GET', '/v1/webhooks')).headers.get('www-authenticate')).toBe(
+      'Bearer realm="attestation-service"',
+    );
     const wrong = await call(svc.url, 'GET', '/v1/webhooks', { key: `svc_free_${'0'.repeat(12)}_${'0'.repeat(32)}` });
     expect(wrong.headers.get('www-authenticate')).toBe('Bearer realm="attestation-service", error="invalid_token"');
     const trpc = await call(svc.url, 'GET', '/trpc/webhooks.list');
@@ -173,7 +213,9 @@ describe('GET /openapi.json', () => {
     const file = join(await mkdtemp(join(tmpdir(), 'openapi-')), 'openapi.json');
     await writeFile(file, JSON.stringify(doc));
     const redocly = join(import.meta.dirname, '../../node_modules/.bin/redocly');
-    const { stdout, stderr } = await promisify(execFile)(redocly, ['lint', file, '--format', 'stylish'], { env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } }).catch((error: { stdout: string; stderr: string }) => error);
+    const { stdout, stderr } = await promisify(execFile)(redocly, ['lint', file, '--format', 'stylish'], {
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    }).catch((error: { stdout: string; stderr: string }) => error);
     const output = `${stdout}\n${stderr}`;
     expect(output, output).toMatch(/valid/i);
     expect(output, output).not.toMatch(/\berror\b/i);

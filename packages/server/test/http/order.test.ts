@@ -33,13 +33,21 @@ describe('REST authenticates and rate-limits before it reads a body (DESIGN.md Â
     expect(res.headers.get('ratelimit')).toMatch(/^"key";r=29;/);
     const notObject = await call(svc.url, 'POST', '/v1/attestations', { key, headers: json, rawBody: '[1]' });
     expect(notObject).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED' } });
-    const wrongType = await call(svc.url, 'POST', '/v1/attestations', { key, headers: { 'content-type': 'text/plain' }, rawBody: 'hello' });
+    const wrongType = await call(svc.url, 'POST', '/v1/attestations', {
+      key,
+      headers: { 'content-type': 'text/plain' },
+      rawBody: 'hello',
+    });
     expect(wrongType).toMatchObject({ status: 415, body: { code: 'UNSUPPORTED_MEDIA_TYPE' } });
   });
 
   it('an oversize body with a bad key is 401, with a good key 413', async () => {
     const rawBody = `{"content":"${'x'.repeat(2 * MIB)}"}`;
-    const bad = await call(svc.url, 'POST', '/v1/attestations', { key: `svc_free_000000000000_${'0'.repeat(32)}`, headers: json, rawBody });
+    const bad = await call(svc.url, 'POST', '/v1/attestations', {
+      key: `svc_free_000000000000_${'0'.repeat(32)}`,
+      headers: json,
+      rawBody,
+    });
     expect(bad).toMatchObject({ status: 401, body: { code: 'INVALID_API_KEY' } });
     const { key } = await svc.createKey();
     const good = await call(svc.url, 'POST', '/v1/attestations', { key, headers: json, rawBody });

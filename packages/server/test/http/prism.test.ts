@@ -28,7 +28,10 @@ beforeAll(async () => {
   receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
   svc = await startTestService({ worker: true, env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
   doc = (await call(svc.url, 'GET', '/openapi.json')).body;
-  [strict, lenient] = await Promise.all([startPrism(doc, svc.url, { errors: true }), startPrism(doc, svc.url, { errors: false })]);
+  [strict, lenient] = await Promise.all([
+    startPrism(doc, svc.url, { errors: true }),
+    startPrism(doc, svc.url, { errors: false }),
+  ]);
 }, 60_000);
 
 afterAll(async () => {
@@ -50,7 +53,10 @@ function operationOf(method: string, path: string): string {
 async function through(method: string, path: string, status: number, opts: Options = {}) {
   const res = await call(strict.url, method, path, opts);
   expect(res.headers.get('sl-violations'), `${method} ${path}: ${res.headers.get('sl-violations')}`).toBeNull();
-  expect(res.headers.get('x-request-id'), `${method} ${path} answered by Prism: ${JSON.stringify(res.body)}`).toBeTruthy();
+  expect(
+    res.headers.get('x-request-id'),
+    `${method} ${path} answered by Prism: ${JSON.stringify(res.body)}`,
+  ).toBeTruthy();
   expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(status);
   const op = operationOf(method, path);
   exercised.set(op, (exercised.get(op) ?? new Set()).add(status));
@@ -64,7 +70,10 @@ async function rejected(method: string, path: string, status: number, opts: Opti
   expect([401, 422]).toContain(refused.status);
   const res = await call(lenient.url, method, path, opts);
   const violations = JSON.parse(res.headers.get('sl-violations') ?? '[]') as Array<{ location: string[] }>;
-  expect(violations.filter((v) => v.location[0] !== 'request'), `${method} ${path}`).toEqual([]);
+  expect(
+    violations.filter((v) => v.location[0] !== 'request'),
+    `${method} ${path}`,
+  ).toEqual([]);
   expect(res.headers.get('x-request-id')).toBeTruthy();
   expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(status);
   const op = operationOf(method, path);
@@ -74,7 +83,9 @@ async function rejected(method: string, path: string, status: number, opts: Opti
 
 /** A URL of the operation that the document accepts: path parameters filled in, required query parameters too. */
 function urlOf(path: string, op: any): string {
-  const query = (op.parameters ?? []).filter((p: any) => p.in === 'query' && p.required).map((p: any) => `${p.name}=${p.schema.example}`);
+  const query = (op.parameters ?? [])
+    .filter((p: any) => p.in === 'query' && p.required)
+    .map((p: any) => `${p.name}=${p.schema.example}`);
   return `${path.replace('{uid}', unknownUid).replace('{id}', randomUUID())}${query.length ? `?${query.join('&')}` : ''}`;
 }
 
@@ -85,7 +96,11 @@ function exampleBody(op: any): unknown {
 }
 
 const create = (key: string, body: Record<string, unknown>, headers?: Record<string, string>) =>
-  through('POST', '/v1/attestations', 201, { key, body: { type: 'human', contentType: 'text/plain', ...body }, headers });
+  through('POST', '/v1/attestations', 201, {
+    key,
+    body: { type: 'human', contentType: 'text/plain', ...body },
+    headers,
+  });
 
 describe('the API behind Prism (prism proxy --errors)', () => {
   it('answers every attestation operation as documented, success and errors', async () => {
@@ -94,9 +109,18 @@ describe('the API behind Prism (prism proxy --errors)', () => {
     const offchain = (await create(key, { contentHash: sha(`off ${Math.random()}`), mode: 'offchain' })).body;
     const idempotent = { 'Idempotency-Key': `prism-${randomUUID()}` };
     await create(key, { content: 'once', mode: 'offchain' }, idempotent);
-    expect((await create(key, { content: 'once', mode: 'offchain' }, idempotent)).headers.get('idempotent-replayed')).toBe('true');
-    await through('POST', '/v1/attestations', 409, { key, body: { type: 'ai', content: 'twice', contentType: 'text/plain', mode: 'offchain' }, headers: idempotent });
-    const items = [{ type: 'ai', content: `batch ${Math.random()}`, contentType: 'text/plain' }, { type: 'human', contentHash: sha('b'), contentType: 'image/png', mode: 'offchain' }];
+    expect(
+      (await create(key, { content: 'once', mode: 'offchain' }, idempotent)).headers.get('idempotent-replayed'),
+    ).toBe('true');
+    await through('POST', '/v1/attestations', 409, {
+      key,
+      body: { type: 'ai', content: 'twice', contentType: 'text/plain', mode: 'offchain' },
+      headers: idempotent,
+    });
+    const items = [
+      { type: 'ai', content: `batch ${Math.random()}`, contentType: 'text/plain' },
+      { type: 'human', contentHash: sha('b'), contentType: 'image/png', mode: 'offchain' },
+    ];
     await through('POST', '/v1/attestations/batch', 201, { key, body: { attestations: items } });
 
     await through('GET', `/v1/attestations/${onchain.uid}`, 200);
@@ -113,13 +137,21 @@ describe('the API behind Prism (prism proxy --errors)', () => {
 
     const { key: spent, prefix } = await svc.createKey('free');
     await svc.chargeQuota(prefix, 20);
-    await through('POST', '/v1/attestations', 429, { key: spent, body: { type: 'ai', content: 'over quota', contentType: 'text/plain' } });
+    await through('POST', '/v1/attestations', 429, {
+      key: spent,
+      body: { type: 'ai', content: 'over quota', contentType: 'text/plain' },
+    });
   }, 60_000);
 
   it('answers every webhook operation as documented, deliveries included', async () => {
     const { key } = await svc.createKey();
-    const hook = (await through('POST', '/v1/webhooks', 201, { key, body: { url: receiverUrl, events: ['attestation.created'] } })).body;
-    await through('POST', '/v1/webhooks', 400, { key, body: { url: 'ftp://hooks.example.com/x', events: ['attestation.created'] } });
+    const hook = (
+      await through('POST', '/v1/webhooks', 201, { key, body: { url: receiverUrl, events: ['attestation.created'] } })
+    ).body;
+    await through('POST', '/v1/webhooks', 400, {
+      key,
+      body: { url: 'ftp://hooks.example.com/x', events: ['attestation.created'] },
+    });
     await create(key, { content: `hooked ${Math.random()}`, mode: 'offchain' });
     await through('GET', '/v1/webhooks', 200, { key });
     let page: any;
@@ -161,7 +193,11 @@ describe('the API behind Prism (prism proxy --errors)', () => {
         if (!op.security?.some((s: object) => 'bearerAuth' in s)) continue;
         const concrete = urlOf(path, op);
         for (const key of [unknownKey, revoked.key]) {
-          const res = await through(method.toUpperCase(), concrete, 401, { key, body: exampleBody(op), headers: { 'x-forwarded-for': randomIp() } });
+          const res = await through(method.toUpperCase(), concrete, 401, {
+            key,
+            body: exampleBody(op),
+            headers: { 'x-forwarded-for': randomIp() },
+          });
           expect(res.headers.get('www-authenticate')).toBe('Bearer realm="attestation-service", error="invalid_token"');
         }
       }
@@ -189,9 +225,16 @@ describe('the API behind Prism (prism proxy --errors)', () => {
       }
     }
     await rejected('POST', '/v1/attestations', 400, { key, body: { type: 'human', contentType: 'text/plain' } });
-    await rejected('POST', '/v1/attestations', 400, { key, body: { type: 'human', content: 'x', contentHash: sha('x'), contentType: 'text/plain' } });
+    await rejected('POST', '/v1/attestations', 400, {
+      key,
+      body: { type: 'human', content: 'x', contentHash: sha('x'), contentType: 'text/plain' },
+    });
     await rejected('POST', '/v1/attestations/batch', 400, { key, body: { attestations: [] } });
-    await rejected('POST', '/v1/attestations', 415, { key, rawBody: 'hello', headers: { 'content-type': 'text/plain' } });
+    await rejected('POST', '/v1/attestations', 415, {
+      key,
+      rawBody: 'hello',
+      headers: { 'content-type': 'text/plain' },
+    });
     await rejected('GET', '/v1/attestations/0x12', 400);
     await rejected('GET', '/v1/attestations?limit=0', 400);
     await rejected('POST', `/v1/attestations/${unknownUid}/revoke`, 400, { key, body: { reason: 'x'.repeat(501) } });
@@ -204,8 +247,14 @@ describe('the API behind Prism (prism proxy --errors)', () => {
     for (const [path, methods] of Object.entries<Record<string, any>>(doc.paths)) {
       for (const method of Object.keys(methods)) {
         const statuses = [...(exercised.get(`${method} ${path}`) ?? [])];
-        expect(statuses.some((s) => s < 300), `${method} ${path}: ${statuses}`).toBe(true);
-        expect(statuses.some((s) => s >= 400), `${method} ${path}: ${statuses}`).toBe(true);
+        expect(
+          statuses.some((s) => s < 300),
+          `${method} ${path}: ${statuses}`,
+        ).toBe(true);
+        expect(
+          statuses.some((s) => s >= 400),
+          `${method} ${path}: ${statuses}`,
+        ).toBe(true);
       }
     }
   });
@@ -218,7 +267,11 @@ describe('405 on every documented path', () => {
       const res = await call(svc.url, 'PUT', concrete, { body: {} });
       expect(res.status, path).toBe(405);
       expect(res.body.code).toBe('METHOD_NOT_ALLOWED');
-      expect(res.headers.get('allow')!.split(', ').sort()).toEqual(Object.keys(methods).map((m) => m.toUpperCase()).sort());
+      expect(res.headers.get('allow')!.split(', ').sort()).toEqual(
+        Object.keys(methods)
+          .map((m) => m.toUpperCase())
+          .sort(),
+      );
       for (const op of Object.values(methods)) expect(op.responses['405'].headers.Allow).toBeDefined();
     }
   });

@@ -16,7 +16,12 @@ afterAll(() => svc?.stop());
 
 const routes = collectRoutes(appRouter);
 const SPEC_BODY = { code: expect.any(String), message: expect.any(String), details: expect.any(Object) };
-const offchain = () => ({ type: 'human', content: `matrix ${Math.random()}`, contentType: 'text/plain', mode: 'offchain' });
+const offchain = () => ({
+  type: 'human',
+  content: `matrix ${Math.random()}`,
+  contentType: 'text/plain',
+  mode: 'offchain',
+});
 const hook = { url: 'http://127.0.0.1:9/hook', events: ['attestation.revoked'] };
 
 /** What one call sends: path parameters, query parameters, a JSON body. */
@@ -45,15 +50,36 @@ async function subscription(key: string): Promise<string> {
 }
 
 const CASES: Record<string, RouteCase> = {
-  'attestations.create': { valid: async () => ({ body: offchain() }), invalid: { body: { ...offchain(), type: 'robot' } } },
-  'attestations.batch': { valid: async () => ({ body: { attestations: [offchain(), offchain()] } }), invalid: { body: { attestations: [] } } },
-  'attestations.get': { valid: async (key) => ({ params: { uid: await attestation(key) } }), invalid: { params: { uid: '0x1234' } } },
-  'attestations.search': { valid: async () => ({ query: { hash: 'ab'.repeat(32) } }), invalid: { query: { hash: 'not-a-hash' } } },
-  'attestations.revoke': { valid: async (key) => ({ params: { uid: await attestation(key) }, body: { reason: 'matrix' } }), invalid: { params: { uid: 'nope' } } },
+  'attestations.create': {
+    valid: async () => ({ body: offchain() }),
+    invalid: { body: { ...offchain(), type: 'robot' } },
+  },
+  'attestations.batch': {
+    valid: async () => ({ body: { attestations: [offchain(), offchain()] } }),
+    invalid: { body: { attestations: [] } },
+  },
+  'attestations.get': {
+    valid: async (key) => ({ params: { uid: await attestation(key) } }),
+    invalid: { params: { uid: '0x1234' } },
+  },
+  'attestations.search': {
+    valid: async () => ({ query: { hash: 'ab'.repeat(32) } }),
+    invalid: { query: { hash: 'not-a-hash' } },
+  },
+  'attestations.revoke': {
+    valid: async (key) => ({ params: { uid: await attestation(key) }, body: { reason: 'matrix' } }),
+    invalid: { params: { uid: 'nope' } },
+  },
   'webhooks.create': { valid: async () => ({ body: hook }), invalid: { body: { ...hook, events: [] } } },
   'webhooks.list': { valid: async () => ({}), invalid: { query: { unknown: '1' } } },
-  'webhooks.delete': { valid: async (key) => ({ params: { id: await subscription(key) } }), invalid: { params: { id: 'x'.repeat(65) } } },
-  'webhooks.deliveries': { valid: async (key) => ({ params: { id: await subscription(key) } }), invalid: { params: { id: 'wh' }, query: { limit: '0' } } },
+  'webhooks.delete': {
+    valid: async (key) => ({ params: { id: await subscription(key) } }),
+    invalid: { params: { id: 'x'.repeat(65) } },
+  },
+  'webhooks.deliveries': {
+    valid: async (key) => ({ params: { id: await subscription(key) } }),
+    invalid: { params: { id: 'wh' }, query: { limit: '0' } },
+  },
   'audit.export': { valid: async () => ({ query: { format: 'json' } }), invalid: { query: { format: 'xml' } } },
   'system.health': { valid: async () => ({}), invalid: { query: { unknown: '1' } } },
   'system.ready': { valid: async () => ({}), invalid: { query: { unknown: '1' } } },
@@ -62,7 +88,8 @@ const CASES: Record<string, RouteCase> = {
 /** Sends `input` to `route`, with `key` when given (a string: also a bad one). */
 function send(route: Route, input: Input, key?: string) {
   let path = route.path;
-  for (const [name, value] of Object.entries(input.params ?? {})) path = path.replace(`{${name}}`, encodeURIComponent(value));
+  for (const [name, value] of Object.entries(input.params ?? {}))
+    path = path.replace(`{${name}}`, encodeURIComponent(value));
   const query = new URLSearchParams(input.query).toString();
   const body = route.method === 'GET' ? undefined : (input.body ?? {});
   return call(svc.url, route.method, query ? `${path}?${query}` : path, { key, body });
@@ -106,7 +133,14 @@ describe('the route matrix', () => {
     it('validation: an invalid input is 400 VALIDATION_FAILED naming the problem', async () => {
       const { key } = await svc.createKey('enterprise');
       const res = await send(route, cases().invalid, route.protect ? key : undefined);
-      expect(res).toMatchObject({ status: 400, body: { ...SPEC_BODY, code: 'VALIDATION_FAILED', details: { errors: [expect.objectContaining({ path: expect.any(String), message: expect.any(String) })] } } });
+      expect(res).toMatchObject({
+        status: 400,
+        body: {
+          ...SPEC_BODY,
+          code: 'VALIDATION_FAILED',
+          details: { errors: [expect.objectContaining({ path: expect.any(String), message: expect.any(String) })] },
+        },
+      });
     }, 30_000);
   });
 });

@@ -16,7 +16,12 @@ import {
 } from '../../src/http/trpc-internals.ts';
 
 /** The installed version of a dependency of the server package (trpc-to-openapi exports no package.json). */
-const installed = (name: string) => (JSON.parse(readFileSync(new URL(`../../node_modules/${name}/package.json`, import.meta.url), 'utf8')) as { version: string }).version;
+const installed = (name: string) =>
+  (
+    JSON.parse(readFileSync(new URL(`../../node_modules/${name}/package.json`, import.meta.url), 'utf8')) as {
+      version: string;
+    }
+  ).version;
 
 const t = initTRPC
   .context<{ calls: string[] }>()
@@ -37,7 +42,12 @@ const tiny = t.router({
     hidden: t.procedure.input(Input).mutation(() => 'no route'),
     put: traced
       .meta({ openapi: { method: 'POST', path: '/items' } })
-      .use(({ next, getRawInput }) => getRawInput().then((raw) => ((raw as { replay?: string }).replay ? shortCircuit({ replayed: true }) : next())) as never)
+      .use(
+        ({ next, getRawInput }) =>
+          getRawInput().then((raw) =>
+            (raw as { replay?: string }).replay ? shortCircuit({ replayed: true }) : next(),
+          ) as never,
+      )
       .mutation(() => ({ replayed: false })),
   }),
 });
@@ -62,9 +72,14 @@ describe('tRPC internals (src/http/trpc-internals.ts)', () => {
   it('runProcedure runs the whole chain: middleware (type, path, raw input, context), input and output schemas', async () => {
     const get = openApiProcedures(tiny)[0]!.procedure;
     const ctx = { calls: [] as string[] };
-    await expect(runProcedure(get, 'items.get', ctx, async () => ({ id: 'ab' }))).resolves.toEqual({ id: 'ab', seen: true });
+    await expect(runProcedure(get, 'items.get', ctx, async () => ({ id: 'ab' }))).resolves.toEqual({
+      id: 'ab',
+      seen: true,
+    });
     expect(ctx.calls).toEqual(['query items.get {"id":"ab"}']);
-    const invalid = await runProcedure(get, 'items.get', ctx, async () => ({ id: 'a' })).catch((error: unknown) => error);
+    const invalid = await runProcedure(get, 'items.get', ctx, async () => ({ id: 'a' })).catch(
+      (error: unknown) => error,
+    );
     expect(invalid).toBeInstanceOf(TRPCError);
     expect((invalid as TRPCError).code).toBe('BAD_REQUEST');
     expect((invalid as TRPCError).cause?.name).toBe('ZodError');
@@ -73,7 +88,9 @@ describe('tRPC internals (src/http/trpc-internals.ts)', () => {
   it('shortCircuit ends the chain with its data: the resolver never runs', async () => {
     const put = openApiProcedures(tiny)[1]!.procedure;
     const ctx = { calls: [] as string[] };
-    await expect(runProcedure(put, 'items.put', ctx, async () => ({ replay: 'yes' }))).resolves.toEqual({ replayed: true });
+    await expect(runProcedure(put, 'items.put', ctx, async () => ({ replay: 'yes' }))).resolves.toEqual({
+      replayed: true,
+    });
     await expect(runProcedure(put, 'items.put', ctx, async () => ({}))).resolves.toEqual({ replayed: false });
     expect(ctx.calls).toEqual(['mutation items.put {"replay":"yes"}', 'mutation items.put {}']);
   });
@@ -92,10 +109,17 @@ describe('tRPC internals (src/http/trpc-internals.ts)', () => {
 
 describe('the @trpc/server patch (patches/, docs/decisions.md "tRPC\'s object spread")', () => {
   const root = new URL('../../../../', import.meta.url);
-  const patched = Object.keys((JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { pnpm: { patchedDependencies: Record<string, string> } }).pnpm.patchedDependencies);
+  const patched = Object.keys(
+    (
+      JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as {
+        pnpm: { patchedDependencies: Record<string, string> };
+      }
+    ).pnpm.patchedDependencies,
+  );
 
   it('was made for the installed version: an upgrade must redo the patch or drop it', () => {
-    const advice = 'the patch edits a content-hashed dist chunk of one version: redo it for the new one (pnpm patch) or drop it';
+    const advice =
+      'the patch edits a content-hashed dist chunk of one version: redo it for the new one (pnpm patch) or drop it';
     expect(patched, advice).toEqual([`@trpc/server@${installed('@trpc/server')}`]);
   });
 
@@ -103,6 +127,7 @@ describe('the @trpc/server patch (patches/, docs/decisions.md "tRPC\'s object sp
     const dist = new URL('../../node_modules/@trpc/server/dist/', import.meta.url);
     const chunks = readdirSync(dist).filter((name) => /^getErrorShape-.*\.(mjs|cjs)$/.test(name));
     expect(chunks).toHaveLength(2);
-    for (const chunk of chunks) expect(readFileSync(new URL(chunk, dist), 'utf8')).toContain('Object.assign(e, arguments[r])');
+    for (const chunk of chunks)
+      expect(readFileSync(new URL(chunk, dist), 'utf8')).toContain('Object.assign(e, arguments[r])');
   });
 });

@@ -15,7 +15,8 @@ afterAll(() => svc?.stop());
 
 const hashOf = () => `0x${randomUUID().replace(/-/g, '').padEnd(64, '0')}`;
 const bodyFor = (contentHash: string) => ({ type: 'human', contentHash, contentType: 'text/plain', mode: 'offchain' });
-const create = (body: unknown, idempotencyKey: string, apiKey = key) => call(svc.url, 'POST', '/v1/attestations', { key: apiKey, body, headers: { 'idempotency-key': idempotencyKey } });
+const create = (body: unknown, idempotencyKey: string, apiKey = key) =>
+  call(svc.url, 'POST', '/v1/attestations', { key: apiKey, body, headers: { 'idempotency-key': idempotencyKey } });
 const countFor = async (hash: string) => (await call(svc.url, 'GET', `/v1/attestations?hash=${hash}`)).body.data.length;
 
 describe('Idempotency-Key', () => {
@@ -85,15 +86,27 @@ describe('Idempotency-Key', () => {
     ['longer than 255 characters', 'k'.repeat(256)],
     ['with a non-ASCII character', 'clé'],
   ])('rejects a key %s with 400', async (_, idem) => {
-    const res = await call(svc.url, 'POST', '/v1/attestations', { key, body: bodyFor(hashOf()), headers: { 'idempotency-key': encodeURI(idem) === idem ? idem : Buffer.from(idem).toString('latin1') } });
+    const res = await call(svc.url, 'POST', '/v1/attestations', {
+      key,
+      body: bodyFor(hashOf()),
+      headers: { 'idempotency-key': encodeURI(idem) === idem ? idem : Buffer.from(idem).toString('latin1') },
+    });
     expect(res).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED' } });
   });
 
   it('works the same through /trpc', async () => {
     const hash = hashOf();
     const idem = randomUUID();
-    const a = await call(svc.url, 'POST', '/trpc/attestations.create', { key, body: bodyFor(hash), headers: { 'idempotency-key': idem } });
-    const b = await call(svc.url, 'POST', '/v1/attestations', { key, body: bodyFor(hash), headers: { 'idempotency-key': idem } });
+    const a = await call(svc.url, 'POST', '/trpc/attestations.create', {
+      key,
+      body: bodyFor(hash),
+      headers: { 'idempotency-key': idem },
+    });
+    const b = await call(svc.url, 'POST', '/v1/attestations', {
+      key,
+      body: bodyFor(hash),
+      headers: { 'idempotency-key': idem },
+    });
     expect(b.body.uid).toBe(a.body.result.data.uid);
     expect(await countFor(hash)).toBe(1);
   });

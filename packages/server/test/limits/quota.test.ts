@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/clock.ts';
 import { createPool, inTransaction, pgSql, type Pool } from '../../src/db/sql.ts';
 import { AppError } from '../../src/errors.ts';
-import { onchainUsage, periodOf, releaseOnchainQuota, reserveOnchainQuota, resetsAtOf } from '../../src/limits/quota.ts';
+import {
+  onchainUsage,
+  periodOf,
+  releaseOnchainQuota,
+  reserveOnchainQuota,
+  resetsAtOf,
+} from '../../src/limits/quota.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
 let svc: TestService;
@@ -24,7 +30,10 @@ async function keyOf(tier: 'free' | 'pro' | 'enterprise') {
 }
 
 async function refusal(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(AppError);
   return error as AppError;
 }
@@ -49,7 +58,13 @@ describe('reserving on-chain quota', () => {
     const error = await refusal(reserveOnchainQuota(pgSql(pool), clock, key, 1));
     expect(error.errorCode).toBe('QUOTA_EXCEEDED');
     expect(error.status).toBe(429);
-    expect(error.details).toEqual({ tier: 'free', kind: 'onchain', used: 20, limit: 20, resetsAt: Date.parse('2026-12-01T00:00:00Z') });
+    expect(error.details).toEqual({
+      tier: 'free',
+      kind: 'onchain',
+      used: 20,
+      limit: 20,
+      resetsAt: Date.parse('2026-12-01T00:00:00Z'),
+    });
     expect(error.message).toMatch(/free tier.*monthly on-chain quota is exhausted/);
   });
 
@@ -85,13 +100,17 @@ describe('reserving on-chain quota', () => {
     );
     await reserveOnchainQuota(pgSql(pool), clock, key, 18);
     const exhausted = await refusal(reserveOnchainQuota(pgSql(pool), clock, key, 1));
-    expect(exhausted.message).toMatch(/^The free tier's monthly on-chain quota is exhausted: 1 asked, 0 left \(20 of 20 used\)\./);
+    expect(exhausted.message).toMatch(
+      /^The free tier's monthly on-chain quota is exhausted: 1 asked, 0 left \(20 of 20 used\)\./,
+    );
   });
 
   it('50 concurrent reservations with 20 left: exactly 20 succeed and 30 are refused with used 20', async () => {
     const clock = manualClock(new Date('2026-11-20T00:00:00Z'));
     const key = await keyOf('free');
-    const results = await Promise.allSettled(Array.from({ length: 50 }, () => inTransaction(pool, (sql) => reserveOnchainQuota(sql, clock, key, 1))));
+    const results = await Promise.allSettled(
+      Array.from({ length: 50 }, () => inTransaction(pool, (sql) => reserveOnchainQuota(sql, clock, key, 1))),
+    );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(20);
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     expect(refused).toHaveLength(30);
@@ -115,7 +134,11 @@ describe('reserving on-chain quota', () => {
     const clock = manualClock(new Date('2026-11-20T00:00:00Z'));
     const pro = await keyOf('pro');
     await reserveOnchainQuota(pgSql(pool), clock, pro, 2000);
-    expect((await refusal(reserveOnchainQuota(pgSql(pool), clock, pro, 1))).details).toMatchObject({ tier: 'pro', used: 2000, limit: 2000 });
+    expect((await refusal(reserveOnchainQuota(pgSql(pool), clock, pro, 1))).details).toMatchObject({
+      tier: 'pro',
+      used: 2000,
+      limit: 2000,
+    });
     const enterprise = await keyOf('enterprise');
     await reserveOnchainQuota(pgSql(pool), clock, enterprise, 1_000_000);
     await expect(reserveOnchainQuota(pgSql(pool), clock, enterprise, 1)).resolves.toBeDefined();

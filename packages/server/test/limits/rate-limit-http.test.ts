@@ -23,7 +23,11 @@ describe('per-key rate limits (sliding minute, by tier)', () => {
     }
     const limited = await call(svc.url, 'POST', '/v1/attestations', { key, body });
     expect(limited.status).toBe(429);
-    expect(limited.body).toEqual({ code: 'RATE_LIMITED', message: expect.stringContaining('30 per minute'), details: { limit: 30, windowSeconds: 60, retryAfterSeconds: 60 } });
+    expect(limited.body).toEqual({
+      code: 'RATE_LIMITED',
+      message: expect.stringContaining('30 per minute'),
+      details: { limit: 30, windowSeconds: 60, retryAfterSeconds: 60 },
+    });
     expect(limited.headers.get('retry-after')).toBe('60');
     expect(limited.headers.get('ratelimit')).toBe('"key";r=0;t=60');
 
@@ -42,8 +46,12 @@ describe('per-key rate limits (sliding minute, by tier)', () => {
   it('gives pro keys 600 and enterprise keys 6000 per minute', async () => {
     const pro = await svc.createKey('pro');
     const enterprise = await svc.createKey('enterprise');
-    expect((await call(svc.url, 'POST', '/v1/attestations', { key: pro.key, body })).headers.get('ratelimit-policy')).toBe('"key";q=600;w=60');
-    expect((await call(svc.url, 'POST', '/v1/attestations', { key: enterprise.key, body })).headers.get('ratelimit')).toBe('"key";r=5999;t=60');
+    expect(
+      (await call(svc.url, 'POST', '/v1/attestations', { key: pro.key, body })).headers.get('ratelimit-policy'),
+    ).toBe('"key";q=600;w=60');
+    expect(
+      (await call(svc.url, 'POST', '/v1/attestations', { key: enterprise.key, body })).headers.get('ratelimit'),
+    ).toBe('"key";r=5999;t=60');
   });
 });
 
@@ -68,31 +76,50 @@ describe('anonymous rate limits (per client IP)', () => {
 
   it('30 anonymous calls per IP, then 429; another IP has its own bucket', async () => {
     const ip = '203.0.113.10';
-    for (let i = 0; i < 30; i++) expect((await call(svc.url, 'GET', `/v1/attestations?hash=${hash}`, { headers: { 'x-forwarded-for': ip } })).status).toBe(200);
+    for (let i = 0; i < 30; i++)
+      expect(
+        (await call(svc.url, 'GET', `/v1/attestations?hash=${hash}`, { headers: { 'x-forwarded-for': ip } })).status,
+      ).toBe(200);
     const limited = await call(svc.url, 'GET', `/v1/attestations?hash=${hash}`, { headers: { 'x-forwarded-for': ip } });
     expect(limited).toMatchObject({ status: 429, body: { code: 'RATE_LIMITED', details: { limit: 30 } } });
     expect(limited.headers.get('ratelimit-policy')).toBe('"ip";q=30;w=60');
-    expect((await call(svc.url, 'GET', `/v1/attestations?hash=${hash}`, { headers: { 'x-forwarded-for': '203.0.113.11' } })).status).toBe(200);
+    expect(
+      (await call(svc.url, 'GET', `/v1/attestations?hash=${hash}`, { headers: { 'x-forwarded-for': '203.0.113.11' } }))
+        .status,
+    ).toBe(200);
   });
 
   it('counts failed authentications against the IP, which slows key guessing', async () => {
     const ip = '203.0.113.20';
     const guess = `svc_free_000000000000_${'0'.repeat(32)}`;
-    for (let i = 0; i < 30; i++) expect((await call(svc.url, 'POST', '/v1/attestations', { key: guess, body, headers: { 'x-forwarded-for': ip } })).status).toBe(401);
-    expect((await call(svc.url, 'POST', '/v1/attestations', { key: guess, body, headers: { 'x-forwarded-for': ip } })).body.code).toBe('RATE_LIMITED');
+    for (let i = 0; i < 30; i++)
+      expect(
+        (await call(svc.url, 'POST', '/v1/attestations', { key: guess, body, headers: { 'x-forwarded-for': ip } }))
+          .status,
+      ).toBe(401);
+    expect(
+      (await call(svc.url, 'POST', '/v1/attestations', { key: guess, body, headers: { 'x-forwarded-for': ip } })).body
+        .code,
+    ).toBe('RATE_LIMITED');
   });
 
   it('never limits /healthz and /readyz', async () => {
     const ip = '203.0.113.30';
-    for (let i = 0; i < 40; i++) expect((await call(svc.url, 'GET', '/healthz', { headers: { 'x-forwarded-for': ip } })).status).toBe(200);
+    for (let i = 0; i < 40; i++)
+      expect((await call(svc.url, 'GET', '/healthz', { headers: { 'x-forwarded-for': ip } })).status).toBe(200);
     expect((await call(svc.url, 'GET', '/readyz', { headers: { 'x-forwarded-for': ip } })).status).toBe(200);
   });
 
   it('ignores X-Forwarded-For unless TRUST_PROXY is set', async () => {
     const direct = await startTestService({ env: { TRUST_PROXY: 'false' } });
     try {
-      for (let i = 0; i < 30; i++) await call(direct.url, 'GET', `/v1/attestations?hash=${hash}`, { headers: { 'x-forwarded-for': `198.18.0.${i}` } });
-      const res = await call(direct.url, 'GET', `/v1/attestations?hash=${hash}`, { headers: { 'x-forwarded-for': '198.18.1.1' } });
+      for (let i = 0; i < 30; i++)
+        await call(direct.url, 'GET', `/v1/attestations?hash=${hash}`, {
+          headers: { 'x-forwarded-for': `198.18.0.${i}` },
+        });
+      const res = await call(direct.url, 'GET', `/v1/attestations?hash=${hash}`, {
+        headers: { 'x-forwarded-for': '198.18.1.1' },
+      });
       expect(res.status).toBe(429);
     } finally {
       await direct.stop();

@@ -33,7 +33,11 @@ describe.each(stores)('sliding window (%s store)', (_, makeStore) => {
     for (let i = 0; i < 15; i++) expect((await store.hit('k', 30, MINUTE, t0)).allowed).toBe(true);
     for (let i = 0; i < 15; i++) expect((await store.hit('k', 30, MINUTE, t0 + 30_000)).allowed).toBe(true);
     // 30 s after the second group the window still holds all 30: nothing is free, and a slot frees in 30 s
-    expect(await store.hit('k', 30, MINUTE, t0 + 30_000)).toMatchObject({ allowed: false, remaining: 0, resetMs: 30_000 });
+    expect(await store.hit('k', 30, MINUTE, t0 + 30_000)).toMatchObject({
+      allowed: false,
+      remaining: 0,
+      resetMs: 30_000,
+    });
     // one millisecond before t=60 s the first group is still inside the window
     expect((await store.hit('k', 30, MINUTE, t0 + MINUTE - 1)).allowed).toBe(false);
     // at t=60 s the first 15 are a full minute old and out; the 15 from t=30 s are still in: exactly 15 are free

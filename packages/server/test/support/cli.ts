@@ -6,7 +6,10 @@ import { promisify } from 'node:util';
 export const CLI = join(import.meta.dirname, '../../../service/bin/attestation-service.mjs');
 
 /** Runs the CLI to completion with this environment; never throws for a non-zero exit. */
-export async function runCli(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function runCli(
+  env: NodeJS.ProcessEnv,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI, ...args], { env });
     return { code: 0, stdout, stderr };

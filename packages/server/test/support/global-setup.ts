@@ -10,7 +10,6 @@ import { startDevChain } from '../../src/chain/dev-chain.ts';
 
 const ANVIL_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 
-
 const PREFIX = 'attestation_test_';
 const STALE_AFTER_SECONDS = 6 * 60 * 60;
 

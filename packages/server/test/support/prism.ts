@@ -19,7 +19,18 @@ export async function startPrism(document: unknown, upstream: string, opts: { er
   const file = join(await mkdtemp(join(tmpdir(), 'prism-')), 'openapi.json');
   await writeFile(file, JSON.stringify(document));
   const port = await freePort();
-  const args = ['proxy', file, upstream, '--port', String(port), '--host', '127.0.0.1', `--errors=${opts.errors}`, '--verboseLevel', 'silent'];
+  const args = [
+    'proxy',
+    file,
+    upstream,
+    '--port',
+    String(port),
+    '--host',
+    '127.0.0.1',
+    `--errors=${opts.errors}`,
+    '--verboseLevel',
+    'silent',
+  ];
   const child = spawn(PRISM, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -32,7 +43,10 @@ async function waitUntilUp(url: string, child: ChildProcess, stderr: () => strin
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`prism exited (${child.exitCode}): ${stderr()}`);
-    const up = await fetch(`${url}/healthz`).then(() => true, () => false);
+    const up = await fetch(`${url}/healthz`).then(
+      () => true,
+      () => false,
+    );
     if (up) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

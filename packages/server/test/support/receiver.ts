@@ -25,7 +25,10 @@ export interface Receiver {
 }
 
 /** A real HTTP receiver on loopback that records every request and answers as `answer` says. */
-export async function startReceiver(answer: (request: Received, index: number) => Answer = () => ({ status: 200 }), clock: Clock = { now: () => Date.now() }): Promise<Receiver> {
+export async function startReceiver(
+  answer: (request: Received, index: number) => Answer = () => ({ status: 200 }),
+  clock: Clock = { now: () => Date.now() },
+): Promise<Receiver> {
   const received: Received[] = [];
   const waiters: Array<() => void> = [];
   const server = createServer((req, res) => {

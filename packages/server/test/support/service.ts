@@ -25,7 +25,15 @@ export interface TestService extends RunningService {
 let accountSeq = 0;
 
 /** The real service on a fresh database and a free port (no worker unless asked). */
-export async function startTestService(opts: { env?: Record<string, string>; clock?: Clock; worker?: boolean; readiness?: Record<string, ReadinessCheck>; resolve?: Resolver } = {}): Promise<TestService> {
+export async function startTestService(
+  opts: {
+    env?: Record<string, string>;
+    clock?: Clock;
+    worker?: boolean;
+    readiness?: Record<string, ReadinessCheck>;
+    resolve?: Resolver;
+  } = {},
+): Promise<TestService> {
   const databaseUrl = opts.env?.DATABASE_URL ?? (await createTestDatabase());
   const chain = inject('chain');
   // TRUST_PROXY: tests that are not about limits give each call its own client address (see call())
@@ -41,7 +49,12 @@ export async function startTestService(opts: { env?: Record<string, string>; clo
     RELAY_STUCK_AFTER: '2s',
     ...opts.env,
   });
-  const service = await startService(config, { parts: { api: true, worker: opts.worker ?? true }, clock: opts.clock, readiness: opts.readiness, resolve: opts.resolve });
+  const service = await startService(config, {
+    parts: { api: true, worker: opts.worker ?? true },
+    clock: opts.clock,
+    readiness: opts.readiness,
+    resolve: opts.resolve,
+  });
   return {
     ...service,
     url: service.apiUrl,
@@ -98,7 +111,12 @@ export async function fundedKey(rpcUrl: string): Promise<string> {
   const res = await fetch(rpcUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_setBalance', params: [address, '0x3635c9adc5dea00000'] }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'anvil_setBalance',
+      params: [address, '0x3635c9adc5dea00000'],
+    }),
   });
   if (!res.ok) throw new Error(`anvil_setBalance failed: ${res.status}`);
   return key;

@@ -6,7 +6,9 @@ describe('optional development dependencies', () => {
   it('a missing one stops the process with one line naming the setting and the package', () => {
     const check = () => requireOptional('embedded-postgres-not-installed', 'DATABASE_URL', 'the embedded PostgreSQL');
     expect(check).toThrow(ConfigError);
-    expect(check).toThrow('DATABASE_URL is not set and the embedded PostgreSQL (optional dependency embedded-postgres-not-installed) is not installed; set DATABASE_URL or install the optional dependencies');
+    expect(check).toThrow(
+      'DATABASE_URL is not set and the embedded PostgreSQL (optional dependency embedded-postgres-not-installed) is not installed; set DATABASE_URL or install the optional dependencies',
+    );
   });
 
   it('an installed one passes, even when its package does not export its manifest', () => {

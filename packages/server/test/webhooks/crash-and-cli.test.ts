@@ -42,16 +42,25 @@ async function subscribe(answer: Parameters<typeof startReceiver>[0]) {
   const { key, account } = await svc.createKey('pro');
   const receiver = await startReceiver(answer);
   receivers.push(receiver);
-  const created = await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url: receiver.url, events: ['attestation.created'] } });
+  const created = await call(svc.url, 'POST', '/v1/webhooks', {
+    key,
+    body: { url: receiver.url, events: ['attestation.created'] },
+  });
   return { key, account, receiver, subscriptionId: created.body.id as string };
 }
 
-const attest = (key: string) => call(svc.url, 'POST', '/v1/attestations', { key, body: { type: 'human', content: `crash ${Math.random()}`, contentType: 'text/plain', mode: 'offchain' } });
+const attest = (key: string) =>
+  call(svc.url, 'POST', '/v1/attestations', {
+    key,
+    body: { type: 'human', content: `crash ${Math.random()}`, contentType: 'text/plain', mode: 'offchain' },
+  });
 
 describe('webhook workers', () => {
   it('SIGKILL with deliveries due and in flight, restart: every delivery arrives', async () => {
     // the first three answers take 3 s, so attempts are in flight when the worker dies
-    const { key, receiver, subscriptionId } = await subscribe((_req, i) => (i < 3 ? { status: 200, delayMs: 3_000 } : { status: 200 }));
+    const { key, receiver, subscriptionId } = await subscribe((_req, i) =>
+      i < 3 ? { status: 200, delayMs: 3_000 } : { status: 200 },
+    );
     for (let i = 0; i < 20; i++) expect((await attest(key)).status).toBe(201);
     let child = worker();
     await receiver.waitFor(1, 30_000);
@@ -60,7 +69,10 @@ describe('webhook workers', () => {
     child = worker();
     const deadline = Date.now() + 60_000;
     for (;;) {
-      const [{ done }] = (await svc.sql.query<{ done: number }>(`SELECT count(*)::int AS done FROM webhook_deliveries WHERE subscription_id = $1 AND state = 'completed'`, [subscriptionId])) as [{ done: number }];
+      const [{ done }] = (await svc.sql.query<{ done: number }>(
+        `SELECT count(*)::int AS done FROM webhook_deliveries WHERE subscription_id = $1 AND state = 'completed'`,
+        [subscriptionId],
+      )) as [{ done: number }];
       if (done === 20) break;
       if (Date.now() > deadline) throw new Error(`only ${done} of 20 deliveries completed`);
       await new Promise((r) => setTimeout(r, 250));
@@ -75,14 +87,31 @@ describe('webhook workers', () => {
     let failing = true;
     const { key, account, receiver, subscriptionId } = await subscribe(() => ({ status: failing ? 500 : 200 }));
     await attest(key);
-    const [row] = await svc.sql.query<{ id: string }>(`SELECT id FROM webhook_deliveries WHERE subscription_id = $1`, [subscriptionId]);
+    const [row] = await svc.sql.query<{ id: string }>(`SELECT id FROM webhook_deliveries WHERE subscription_id = $1`, [
+      subscriptionId,
+    ]);
     // five failed attempts, as the worker would have recorded them by now
-    await svc.sql.query(`UPDATE webhook_deliveries SET state = 'dead', attempts = 5, last_status = 500, last_error = 'receiver answered 500', next_attempt_at = NULL WHERE id = $1`, [row!.id]);
+    await svc.sql.query(
+      `UPDATE webhook_deliveries SET state = 'dead', attempts = 5, last_status = 500, last_error = 'receiver answered 500', next_attempt_at = NULL WHERE id = $1`,
+      [row!.id],
+    );
 
     const listed = await cli('deliveries', 'list', '--state', 'dead', '--account', account, '--json');
     expect(listed.code).toBe(0);
-    const rows = listed.stdout.trim().split('\n').map((line) => JSON.parse(line));
-    expect(rows).toEqual([expect.objectContaining({ id: row!.id, state: 'dead', event: 'attestation.created', accountName: account, subscriptionId, lastStatus: 500 })]);
+    const rows = listed.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(rows).toEqual([
+      expect.objectContaining({
+        id: row!.id,
+        state: 'dead',
+        event: 'attestation.created',
+        accountName: account,
+        subscriptionId,
+        lastStatus: 500,
+      }),
+    ]);
     expect(listed.stdout).not.toMatch(/secret/);
     const table = await cli('deliveries', 'list', '--state', 'dead', '--account', account);
     expect(table.stdout).toMatch(new RegExp(`^${row!.id}  dead .* ${account} +5 attempts `, 'm'));
@@ -94,7 +123,9 @@ describe('webhook workers', () => {
     const [delivered] = await receiver.waitFor(1, 30_000);
     expect(delivered!.headers['x-service-delivery']).toBe(row!.id);
     child.kill('SIGTERM');
-    const audit = await svc.sql.query<{ action: string }>(`SELECT action FROM audit_entries WHERE resource = $1`, [`webhook_delivery:${row!.id}`]);
+    const audit = await svc.sql.query<{ action: string }>(`SELECT action FROM audit_entries WHERE resource = $1`, [
+      `webhook_delivery:${row!.id}`,
+    ]);
     expect(audit.map((a) => a.action)).toEqual(['webhook_delivery.replayed']);
 
     const again = await cli('deliveries', 'replay', row!.id);

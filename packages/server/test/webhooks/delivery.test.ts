@@ -31,7 +31,10 @@ async function subscribed(answer?: (req: unknown, i: number) => Answer, events =
 }
 
 async function attest(key: string): Promise<string> {
-  const res = await call(svc.url, 'POST', '/v1/attestations', { key, body: { type: 'human', content: `c-${Math.random()}`, contentType: 'text/plain', mode: 'offchain' } });
+  const res = await call(svc.url, 'POST', '/v1/attestations', {
+    key,
+    body: { type: 'human', content: `c-${Math.random()}`, contentType: 'text/plain', mode: 'offchain' },
+  });
   expect(res.status).toBe(201);
   return res.body.uid;
 }
@@ -40,7 +43,13 @@ async function attest(key: string): Promise<string> {
 async function recorded(subscriptionId: string, attempts: number, count = 1) {
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const rows = await svc.sql.query<{ id: string; state: string; attempts: number; last_status: number | null; last_error: string | null }>(
+    const rows = await svc.sql.query<{
+      id: string;
+      state: string;
+      attempts: number;
+      last_status: number | null;
+      last_error: string | null;
+    }>(
       `SELECT id, state, attempts, last_status, last_error FROM webhook_deliveries WHERE subscription_id = $1 AND lease_until IS NULL ORDER BY created_at`,
       [subscriptionId],
     );
@@ -73,14 +82,21 @@ describe('webhook delivery', () => {
     expect(verifyWebhookSignature(altered, signature, subscription.secret)).toBe(false);
     expect(verifyWebhookSignature(request!.body, signature, 'f'.repeat(64))).toBe(false);
     const event = JSON.parse(request!.body);
-    expect(event).toMatchObject({ id: expect.any(String), type: 'attestation.created', createdAt: new Date(clock.now()).toISOString(), data: { uid, type: 'human', mode: 'offchain', revoked: false } });
+    expect(event).toMatchObject({
+      id: expect.any(String),
+      type: 'attestation.created',
+      createdAt: new Date(clock.now()).toISOString(),
+      data: { uid, type: 'human', mode: 'offchain', revoked: false },
+    });
     expect(Object.keys(event)).toEqual(['id', 'type', 'createdAt', 'data']);
     const [row] = await recorded(subscription.id, 1);
     expect(row).toMatchObject({ state: 'completed', last_status: 200 });
   });
 
   it('retries a failing receiver at +30 s, +5 min, +30 min and +2 h with the same delivery id, then completes', async () => {
-    const { key, receiver, subscription } = await subscribed((_req, i) => (i < 4 ? { status: 500, body: 'down for maintenance' } : { status: 200 }));
+    const { key, receiver, subscription } = await subscribed((_req, i) =>
+      i < 4 ? { status: 500, body: 'down for maintenance' } : { status: 200 },
+    );
     await attest(key);
     await receiver.waitFor(1);
     await recorded(subscription.id, 1);
@@ -90,7 +106,11 @@ describe('webhook delivery', () => {
     expect(receiver.received).toHaveLength(1);
     await advance(1);
     await receiver.waitFor(2);
-    for (const [made, wait] of [[2, 5 * MINUTE], [3, 30 * MINUTE], [4, 120 * MINUTE]] as const) {
+    for (const [made, wait] of [
+      [2, 5 * MINUTE],
+      [3, 30 * MINUTE],
+      [4, 120 * MINUTE],
+    ] as const) {
       await recorded(subscription.id, made);
       await advance(wait);
       await receiver.waitFor(made + 1);
@@ -107,14 +127,23 @@ describe('webhook delivery', () => {
     expect(page.body.data).toHaveLength(1);
     expect(page.body.data[0]).toMatchObject({ id: row!.id, state: 'completed', attempts: 5, lastStatus: 200 });
     expect(page.body.data[0].attemptLog.map((a: { status: number }) => a.status)).toEqual([500, 500, 500, 500, 200]);
-    expect(page.body.data[0].attemptLog[0]).toMatchObject({ number: 1, responseBody: 'down for maintenance', durationMs: expect.any(Number) });
+    expect(page.body.data[0].attemptLog[0]).toMatchObject({
+      number: 1,
+      responseBody: 'down for maintenance',
+      durationMs: expect.any(Number),
+    });
   });
 
   it('makes a delivery dead after five failures, keeping its last status, and writes it in the audit log', async () => {
     const { key, receiver, subscription } = await subscribed(() => ({ status: 503 }));
     await attest(key);
     await receiver.waitFor(1);
-    for (const [made, wait] of [[1, 30 * SECOND], [2, 5 * MINUTE], [3, 30 * MINUTE], [4, 120 * MINUTE]] as const) {
+    for (const [made, wait] of [
+      [1, 30 * SECOND],
+      [2, 5 * MINUTE],
+      [3, 30 * MINUTE],
+      [4, 120 * MINUTE],
+    ] as const) {
       await recorded(subscription.id, made);
       await advance(wait);
       await receiver.waitFor(made + 1);
@@ -124,14 +153,19 @@ describe('webhook delivery', () => {
     await advance(24 * 60 * MINUTE);
     await quiet();
     expect(receiver.received).toHaveLength(5);
-    const audit = await svc.sql.query<{ action: string; resource: string }>(`SELECT action, resource FROM audit_entries WHERE resource = $1`, [`webhook_delivery:${row!.id}`]);
+    const audit = await svc.sql.query<{ action: string; resource: string }>(
+      `SELECT action, resource FROM audit_entries WHERE resource = $1`,
+      [`webhook_delivery:${row!.id}`],
+    );
     expect(audit).toEqual([{ action: 'webhook_delivery.dead', resource: `webhook_delivery:${row!.id}` }]);
     const dead = await call(svc.url, 'GET', `/v1/webhooks/${subscription.id}/deliveries?state=dead`, { key });
     expect(dead.body.data.map((d: { id: string }) => d.id)).toEqual([row!.id]);
   });
 
   it('counts a receiver that sleeps past 10 s as a failed attempt', async () => {
-    const { key, receiver, subscription } = await subscribed((_req, i) => (i === 0 ? { status: 200, delayMs: 11_000 } : { status: 200 }));
+    const { key, receiver, subscription } = await subscribed((_req, i) =>
+      i === 0 ? { status: 200, delayMs: 11_000 } : { status: 200 },
+    );
     await attest(key);
     await receiver.waitFor(1);
     const [row] = await recorded(subscription.id, 1);
@@ -152,7 +186,10 @@ describe('webhook delivery', () => {
     await attest(key);
     await quiet(800);
     expect(receiver.received).toHaveLength(3);
-    const states = await svc.sql.query<{ state: string }>(`SELECT state FROM webhook_deliveries WHERE subscription_id = $1`, [subscription.id]);
+    const states = await svc.sql.query<{ state: string }>(
+      `SELECT state FROM webhook_deliveries WHERE subscription_id = $1`,
+      [subscription.id],
+    );
     expect(states.map((s) => s.state)).toEqual(['dropped', 'dropped', 'dropped']);
   });
 });

@@ -21,11 +21,17 @@ async function account(events = ['attestation.created', 'attestation.revoked', '
   const receiver = await startReceiver();
   receivers.push(receiver);
   expect((await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url: receiver.url, events } })).status).toBe(201);
-  const received = async (count: number) => (await receiver.waitFor(count, 30_000)).map((r) => JSON.parse(r.body) as Event);
+  const received = async (count: number) =>
+    (await receiver.waitFor(count, 30_000)).map((r) => JSON.parse(r.body) as Event);
   return { key, receiver, received };
 }
 
-const item = (mode: 'onchain' | 'offchain') => ({ type: 'ai', content: `event item ${Math.random()}`, contentType: 'text/plain', mode });
+const item = (mode: 'onchain' | 'offchain') => ({
+  type: 'ai',
+  content: `event item ${Math.random()}`,
+  contentType: 'text/plain',
+  mode,
+});
 
 describe('events', () => {
   it('an on-chain create emits attestation.created once it is mined, with its transaction', async () => {
@@ -33,26 +39,51 @@ describe('events', () => {
     const created = await call(svc.url, 'POST', '/v1/attestations', { key, body: item('onchain') });
     expect(created.status).toBe(201);
     const [event] = await received(1);
-    expect(event).toMatchObject({ type: 'attestation.created', data: { uid: created.body.uid, mode: 'onchain', txHash: created.body.txHash, blockNumber: expect.any(Number), type: 'ai' } });
+    expect(event).toMatchObject({
+      type: 'attestation.created',
+      data: {
+        uid: created.body.uid,
+        mode: 'onchain',
+        txHash: created.body.txHash,
+        blockNumber: expect.any(Number),
+        type: 'ai',
+      },
+    });
   }, 60_000);
 
   it('a batch emits one attestation.created per item and one batch.completed with its counts, uids and txHash', async () => {
     const { key, receiver, received } = await account();
-    const res = await call(svc.url, 'POST', '/v1/attestations/batch', { key, body: { attestations: [item('offchain'), item('onchain'), item('onchain'), item('offchain')] } });
+    const res = await call(svc.url, 'POST', '/v1/attestations/batch', {
+      key,
+      body: { attestations: [item('offchain'), item('onchain'), item('onchain'), item('offchain')] },
+    });
     expect(res.status).toBe(201);
     const events = await received(5);
     await new Promise((r) => setTimeout(r, 300));
     expect(receiver.received).toHaveLength(5);
     const uids = res.body.attestations.map((a: { uid: string }) => a.uid);
-    expect(events.filter((e) => e.type === 'attestation.created').map((e) => e.data.uid).sort()).toEqual([...uids].sort());
-    expect(events.filter((e) => e.type === 'batch.completed').map((e) => e.data)).toEqual([{ batchId: res.body.batchId, counts: { total: 4, onchain: 2, offchain: 2 }, uids, txHash: res.body.txHash }]);
+    expect(
+      events
+        .filter((e) => e.type === 'attestation.created')
+        .map((e) => e.data.uid)
+        .sort(),
+    ).toEqual([...uids].sort());
+    expect(events.filter((e) => e.type === 'batch.completed').map((e) => e.data)).toEqual([
+      { batchId: res.body.batchId, counts: { total: 4, onchain: 2, offchain: 2 }, uids, txHash: res.body.txHash },
+    ]);
   }, 60_000);
 
   it('an off-chain batch completes at once: batch.completed has txHash null', async () => {
     const { key, received } = await account(['batch.completed']);
-    const res = await call(svc.url, 'POST', '/v1/attestations/batch', { key, body: { attestations: [item('offchain'), item('offchain')] } });
+    const res = await call(svc.url, 'POST', '/v1/attestations/batch', {
+      key,
+      body: { attestations: [item('offchain'), item('offchain')] },
+    });
     const [event] = await received(1);
-    expect(event).toMatchObject({ type: 'batch.completed', data: { batchId: res.body.batchId, counts: { total: 2, onchain: 0, offchain: 2 }, txHash: null } });
+    expect(event).toMatchObject({
+      type: 'batch.completed',
+      data: { batchId: res.body.batchId, counts: { total: 2, onchain: 0, offchain: 2 }, txHash: null },
+    });
   });
 
   it('a revoke emits attestation.revoked with the revoked record, only to subscribers of that kind', async () => {
@@ -61,7 +92,15 @@ describe('events', () => {
     const revoked = await call(svc.url, 'POST', `/v1/attestations/${created.body.uid}/revoke`, { key });
     expect(revoked.status).toBe(200);
     const [event] = await received(1);
-    expect(event).toMatchObject({ type: 'attestation.revoked', data: { uid: created.body.uid, revoked: true, revokedAt: revoked.body.revokedAt, revocationTxHash: revoked.body.txHash } });
+    expect(event).toMatchObject({
+      type: 'attestation.revoked',
+      data: {
+        uid: created.body.uid,
+        revoked: true,
+        revokedAt: revoked.body.revokedAt,
+        revocationTxHash: revoked.body.txHash,
+      },
+    });
     expect(receiver.received[0]!.headers['x-service-event']).toBe('attestation.revoked');
   }, 60_000);
 
@@ -69,7 +108,10 @@ describe('events', () => {
     const a = await account(['attestation.created']);
     const second = await startReceiver();
     receivers.push(second);
-    await call(svc.url, 'POST', '/v1/webhooks', { key: a.key, body: { url: second.url, events: ['attestation.created'] } });
+    await call(svc.url, 'POST', '/v1/webhooks', {
+      key: a.key,
+      body: { url: second.url, events: ['attestation.created'] },
+    });
     const b = await account(['attestation.created']);
     await call(svc.url, 'POST', '/v1/attestations', { key: a.key, body: item('offchain') });
     const [first] = await a.receiver.waitFor(1);

@@ -11,7 +11,13 @@ async function receiver(...args: Parameters<typeof startReceiver>) {
   return r;
 }
 
-const request = (url: string) => ({ url, secret: 'c'.repeat(64), deliveryId: '0d4c1f0e-8d6a-4a43-9a7b-3f7c2f1f2a10', eventType: 'attestation.created', body: '{"id":"e1"}' });
+const request = (url: string) => ({
+  url,
+  secret: 'c'.repeat(64),
+  deliveryId: '0d4c1f0e-8d6a-4a43-9a7b-3f7c2f1f2a10',
+  eventType: 'attestation.created',
+  body: '{"id":"e1"}',
+});
 const open = { allowPrivate: true, resolve: async () => [{ address: '127.0.0.1', family: 4 as const }] };
 
 describe('one delivery attempt', () => {
@@ -28,7 +34,10 @@ describe('one delivery attempt', () => {
     const target = await receiver();
     const port = new URL(target.url).port;
     let lookups = 0;
-    const counting = { allowPrivate: true, resolve: async () => (lookups++, [{ address: '127.0.0.1', family: 4 as const }]) };
+    const counting = {
+      allowPrivate: true,
+      resolve: async () => (lookups++, [{ address: '127.0.0.1', family: 4 as const }]),
+    };
     const result = await postWebhook(request(`http://hooks.example:${port}/hook`), counting);
     expect(result).toMatchObject({ ok: true, status: 200 });
     expect(lookups).toBe(1);
@@ -48,7 +57,12 @@ describe('one delivery attempt', () => {
     const result = await postWebhook(request(chatty.url), open);
     expect(result.responseBody).toHaveLength(RESPONSE_BODY_LIMIT);
     const [got] = chatty.received;
-    expect(got!.headers).toMatchObject({ 'content-type': 'application/json', 'x-service-event': 'attestation.created', 'x-service-delivery': request('').deliveryId, 'x-service-signature': signatureOf('{"id":"e1"}', 'c'.repeat(64)) });
+    expect(got!.headers).toMatchObject({
+      'content-type': 'application/json',
+      'x-service-event': 'attestation.created',
+      'x-service-delivery': request('').deliveryId,
+      'x-service-signature': signatureOf('{"id":"e1"}', 'c'.repeat(64)),
+    });
   });
 
   it('reports a refused connection as an error, never a throw', async () => {

@@ -8,9 +8,15 @@ import { call, startTestService, type TestService } from '../support/service.ts'
 const resolve: Resolver = async (host) => {
   const zone: Record<string, Array<{ address: string; family: 4 | 6 }>> = {
     'internal.example': [{ address: '10.0.0.1', family: 4 }],
-    'rebind.example': [{ address: '93.184.216.34', family: 4 }, { address: '192.168.1.10', family: 4 }],
+    'rebind.example': [
+      { address: '93.184.216.34', family: 4 },
+      { address: '192.168.1.10', family: 4 },
+    ],
     'metadata.example': [{ address: 'fd00:ec2::254', family: 6 }],
-    'hooks.example': [{ address: '93.184.216.34', family: 4 }, { address: '2606:2800:220:1:248:1893:25c8:1946', family: 6 }],
+    'hooks.example': [
+      { address: '93.184.216.34', family: 4 },
+      { address: '2606:2800:220:1:248:1893:25c8:1946', family: 6 },
+    ],
   };
   if (zone[host]) return zone[host]!;
   throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
@@ -27,12 +33,30 @@ const HOOK = 'https://hooks.example/attestations';
 describe('webhook subscriptions', () => {
   it('creates with a 64-hex secret shown once, lists without it, deletes with 204', async () => {
     const { key } = await svc.createKey();
-    const created = await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url: HOOK, events: ['attestation.created', 'batch.completed'] } });
+    const created = await call(svc.url, 'POST', '/v1/webhooks', {
+      key,
+      body: { url: HOOK, events: ['attestation.created', 'batch.completed'] },
+    });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), url: HOOK, events: ['attestation.created', 'batch.completed'], secret: expect.stringMatching(/^[0-9a-f]{64}$/), createdAt: expect.any(String) });
+    expect(created.body).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      url: HOOK,
+      events: ['attestation.created', 'batch.completed'],
+      secret: expect.stringMatching(/^[0-9a-f]{64}$/),
+      createdAt: expect.any(String),
+    });
     const list = await call(svc.url, 'GET', '/v1/webhooks', { key });
     expect(list.status).toBe(200);
-    expect(list.body).toEqual({ data: [{ id: created.body.id, url: HOOK, events: ['attestation.created', 'batch.completed'], createdAt: created.body.createdAt }] });
+    expect(list.body).toEqual({
+      data: [
+        {
+          id: created.body.id,
+          url: HOOK,
+          events: ['attestation.created', 'batch.completed'],
+          createdAt: created.body.createdAt,
+        },
+      ],
+    });
     expect(JSON.stringify(list.body)).not.toContain(created.body.secret);
     const stored = await svc.sql.query(`SELECT * FROM webhook_subscriptions WHERE id = $1`, [created.body.id]);
     expect(stored).toHaveLength(1);
@@ -41,18 +65,35 @@ describe('webhook subscriptions', () => {
     expect(deleted.body).toBeUndefined();
     expect((await call(svc.url, 'GET', '/v1/webhooks', { key })).body).toEqual({ data: [] });
     expect((await call(svc.url, 'DELETE', `/v1/webhooks/${created.body.id}`, { key })).status).toBe(404);
-    const audit = await svc.sql.query<{ action: string }>(`SELECT action FROM audit_entries WHERE resource = $1 ORDER BY id`, [`webhook:${created.body.id}`]);
+    const audit = await svc.sql.query<{ action: string }>(
+      `SELECT action FROM audit_entries WHERE resource = $1 ORDER BY id`,
+      [`webhook:${created.body.id}`],
+    );
     expect(audit.map((a) => a.action)).toEqual(['webhook.subscribed', 'webhook.deleted']);
   });
 
   it('gives two subscriptions two different secrets, and replays an Idempotency-Key without a second subscription', async () => {
     const { key } = await svc.createKey();
-    const a = await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url: `${HOOK}/a`, events: ['attestation.revoked'] } });
-    const b = await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url: `${HOOK}/b`, events: ['attestation.revoked'] } });
+    const a = await call(svc.url, 'POST', '/v1/webhooks', {
+      key,
+      body: { url: `${HOOK}/a`, events: ['attestation.revoked'] },
+    });
+    const b = await call(svc.url, 'POST', '/v1/webhooks', {
+      key,
+      body: { url: `${HOOK}/b`, events: ['attestation.revoked'] },
+    });
     expect(a.body.secret).not.toBe(b.body.secret);
     const headers = { 'idempotency-key': 'subscribe-once' };
-    const first = await call(svc.url, 'POST', '/v1/webhooks', { key, headers, body: { url: HOOK, events: ['batch.completed'] } });
-    const again = await call(svc.url, 'POST', '/v1/webhooks', { key, headers, body: { url: HOOK, events: ['batch.completed'] } });
+    const first = await call(svc.url, 'POST', '/v1/webhooks', {
+      key,
+      headers,
+      body: { url: HOOK, events: ['batch.completed'] },
+    });
+    const again = await call(svc.url, 'POST', '/v1/webhooks', {
+      key,
+      headers,
+      body: { url: HOOK, events: ['batch.completed'] },
+    });
     expect(again.body).toEqual(first.body);
     expect((await call(svc.url, 'GET', '/v1/webhooks', { key })).body.data).toHaveLength(3);
   });
@@ -68,7 +109,11 @@ describe('webhook subscriptions', () => {
     const { key } = await svc.createKey();
     const res = await call(svc.url, 'POST', '/v1/webhooks', { key, body });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.any(String), details: { errors: expect.arrayContaining([expect.objectContaining({ path })]) } });
+    expect(res.body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: expect.any(String),
+      details: { errors: expect.arrayContaining([expect.objectContaining({ path })]) },
+    });
     expect((await call(svc.url, 'GET', '/v1/webhooks', { key })).body.data).toEqual([]);
   });
 
@@ -101,15 +146,29 @@ describe('webhook subscriptions', () => {
 
   it(`holds an account to ${MAX_SUBSCRIPTIONS} live subscriptions`, async () => {
     const { key } = await svc.createKey();
-    for (let i = 0; i < MAX_SUBSCRIPTIONS; i++) expect((await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url: `${HOOK}/${i}`, events: ['attestation.created'] } })).status).toBe(201);
-    const over = await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url: HOOK, events: ['attestation.created'] } });
+    for (let i = 0; i < MAX_SUBSCRIPTIONS; i++)
+      expect(
+        (
+          await call(svc.url, 'POST', '/v1/webhooks', {
+            key,
+            body: { url: `${HOOK}/${i}`, events: ['attestation.created'] },
+          })
+        ).status,
+      ).toBe(201);
+    const over = await call(svc.url, 'POST', '/v1/webhooks', {
+      key,
+      body: { url: HOOK, events: ['attestation.created'] },
+    });
     expect(over).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED' } });
   });
 
   it("isolates accounts: B can neither list, delete nor read the deliveries of A's subscription", async () => {
     const a = await svc.createKey();
     const b = await svc.createKey();
-    const created = await call(svc.url, 'POST', '/v1/webhooks', { key: a.key, body: { url: HOOK, events: ['attestation.created'] } });
+    const created = await call(svc.url, 'POST', '/v1/webhooks', {
+      key: a.key,
+      body: { url: HOOK, events: ['attestation.created'] },
+    });
     expect((await call(svc.url, 'GET', '/v1/webhooks', { key: b.key })).body).toEqual({ data: [] });
     const del = await call(svc.url, 'DELETE', `/v1/webhooks/${created.body.id}`, { key: b.key });
     expect(del).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
@@ -117,7 +176,10 @@ describe('webhook subscriptions', () => {
     expect(deliveries).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
     // still A's, untouched
     expect((await call(svc.url, 'GET', '/v1/webhooks', { key: a.key })).body.data).toHaveLength(1);
-    expect((await call(svc.url, 'GET', `/v1/webhooks/${created.body.id}/deliveries`, { key: a.key })).body).toEqual({ data: [], nextCursor: null });
+    expect((await call(svc.url, 'GET', `/v1/webhooks/${created.body.id}/deliveries`, { key: a.key })).body).toEqual({
+      data: [],
+      nextCursor: null,
+    });
   });
 
   it('answers 404 for an id that is not a subscription, and 400 for a cursor it did not issue', async () => {
@@ -125,7 +187,10 @@ describe('webhook subscriptions', () => {
     for (const id of ['wh_1', '00000000-0000-0000-0000-000000000000', "x'; DROP TABLE webhook_subscriptions; --"]) {
       expect((await call(svc.url, 'DELETE', `/v1/webhooks/${encodeURIComponent(id)}`, { key })).status).toBe(404);
     }
-    const created = await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url: HOOK, events: ['attestation.created'] } });
+    const created = await call(svc.url, 'POST', '/v1/webhooks', {
+      key,
+      body: { url: HOOK, events: ['attestation.created'] },
+    });
     const bad = await call(svc.url, 'GET', `/v1/webhooks/${created.body.id}/deliveries?cursor=bogus`, { key });
     expect(bad).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED' } });
   });
@@ -133,7 +198,10 @@ describe('webhook subscriptions', () => {
   describe('one URL at most once per account', () => {
     it('answers 409 ALREADY_EXISTS with the existing id for the same URL, written differently or with other events', async () => {
       const { key } = await svc.createKey();
-      const first = await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url: HOOK, events: ['attestation.created'] } });
+      const first = await call(svc.url, 'POST', '/v1/webhooks', {
+        key,
+        body: { url: HOOK, events: ['attestation.created'] },
+      });
       expect(first.status).toBe(201);
       for (const url of [HOOK, 'https://HOOKS.example:443/attestations', 'https://hooks.example/./attestations']) {
         const again = await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url, events: ['batch.completed'] } });
@@ -141,16 +209,23 @@ describe('webhook subscriptions', () => {
         expect(again.body.message).toMatch(/reuse it, or delete it first/);
         expect(JSON.stringify(again.body)).not.toContain(first.body.secret);
       }
-      expect((await call(svc.url, 'GET', '/v1/webhooks', { key })).body.data).toEqual([expect.objectContaining({ id: first.body.id })]);
+      expect((await call(svc.url, 'GET', '/v1/webhooks', { key })).body.data).toEqual([
+        expect.objectContaining({ id: first.body.id }),
+      ]);
       // a different path, query or port is another receiver
       for (const url of [`${HOOK}/v2`, `${HOOK}?env=staging`, 'https://hooks.example:8443/attestations']) {
-        expect((await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url, events: ['attestation.created'] } })).status).toBe(201);
+        expect(
+          (await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url, events: ['attestation.created'] } })).status,
+        ).toBe(201);
       }
     });
 
     it('stores and answers the URL as normalized, so the list shows what is compared', async () => {
       const { key } = await svc.createKey();
-      const created = await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url: 'https://HOOKS.example:443', events: ['attestation.created'] } });
+      const created = await call(svc.url, 'POST', '/v1/webhooks', {
+        key,
+        body: { url: 'https://HOOKS.example:443', events: ['attestation.created'] },
+      });
       expect(created.body.url).toBe('https://hooks.example/');
       expect((await call(svc.url, 'GET', '/v1/webhooks', { key })).body.data[0].url).toBe('https://hooks.example/');
     });
@@ -158,16 +233,35 @@ describe('webhook subscriptions', () => {
     it('lets another account use the same URL, and the same account again once the first is deleted', async () => {
       const a = await svc.createKey();
       const b = await svc.createKey();
-      const first = await call(svc.url, 'POST', '/v1/webhooks', { key: a.key, body: { url: HOOK, events: ['attestation.created'] } });
-      expect((await call(svc.url, 'POST', '/v1/webhooks', { key: b.key, body: { url: HOOK, events: ['attestation.created'] } })).status).toBe(201);
+      const first = await call(svc.url, 'POST', '/v1/webhooks', {
+        key: a.key,
+        body: { url: HOOK, events: ['attestation.created'] },
+      });
+      expect(
+        (
+          await call(svc.url, 'POST', '/v1/webhooks', {
+            key: b.key,
+            body: { url: HOOK, events: ['attestation.created'] },
+          })
+        ).status,
+      ).toBe(201);
       expect((await call(svc.url, 'DELETE', `/v1/webhooks/${first.body.id}`, { key: a.key })).status).toBe(204);
-      expect((await call(svc.url, 'POST', '/v1/webhooks', { key: a.key, body: { url: HOOK, events: ['attestation.created'] } })).status).toBe(201);
+      expect(
+        (
+          await call(svc.url, 'POST', '/v1/webhooks', {
+            key: a.key,
+            body: { url: HOOK, events: ['attestation.created'] },
+          })
+        ).status,
+      ).toBe(201);
     });
 
     it('makes one of two concurrent subscribes to one URL, and answers the other 409', async () => {
       const { key } = await svc.createKey();
       const body = { url: HOOK, events: ['attestation.created'] };
-      const answers = await Promise.all(Array.from({ length: 4 }, () => call(svc.url, 'POST', '/v1/webhooks', { key, body })));
+      const answers = await Promise.all(
+        Array.from({ length: 4 }, () => call(svc.url, 'POST', '/v1/webhooks', { key, body })),
+      );
       expect(answers.map((r) => r.status).sort()).toEqual([201, 409, 409, 409]);
       const made = answers.find((r) => r.status === 201)!;
       for (const r of answers.filter((x) => x.status === 409)) expect(r.body.details).toEqual({ id: made.body.id });
@@ -175,10 +269,16 @@ describe('webhook subscriptions', () => {
 
     it('is held by the database too: a second live row for the same account and URL is refused', async () => {
       const { key } = await svc.createKey();
-      const created = await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url: HOOK, events: ['attestation.created'] } });
+      const created = await call(svc.url, 'POST', '/v1/webhooks', {
+        key,
+        body: { url: HOOK, events: ['attestation.created'] },
+      });
       const copy = `INSERT INTO webhook_subscriptions (id, account_id, url, events, secret, created_at)
         SELECT gen_random_uuid(), account_id, url, events, secret, created_at FROM webhook_subscriptions WHERE id = $1`;
-      const error = await svc.sql.query(copy, [created.body.id]).then(() => undefined, (e: unknown) => e);
+      const error = await svc.sql.query(copy, [created.body.id]).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(isUrlTaken(error)).toBe(true);
       await svc.sql.query(`UPDATE webhook_subscriptions SET deleted_at = now() WHERE id = $1`, [created.body.id]);
       await svc.sql.query(copy, [created.body.id]); // deleted rows do not count

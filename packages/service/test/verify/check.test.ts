@@ -31,7 +31,13 @@ function recordRequests(page: Page): Request[] {
 function carried(requests: Request[], secret: string): string[] {
   const needle = Buffer.from(secret);
   return requests
-    .filter((r) => r.url().includes(secret) || r.url().includes(encodeURIComponent(secret)) || (r.postDataBuffer()?.includes(needle) ?? false) || Object.values(r.headers()).some((v) => v.includes(secret)))
+    .filter(
+      (r) =>
+        r.url().includes(secret) ||
+        r.url().includes(encodeURIComponent(secret)) ||
+        (r.postDataBuffer()?.includes(needle) ?? false) ||
+        Object.values(r.headers()).some((v) => v.includes(secret)),
+    )
     .map((r) => r.url());
 }
 
@@ -50,7 +56,9 @@ describe('check your content', () => {
     const other = `a different poem ${Math.random()}`;
     await page.setInputFiles('#check-file', { name: 'other.txt', mimeType: 'text/plain', buffer: Buffer.from(other) });
     await expect.poll(() => result(page).getAttribute('data-result')).toBe('no-match');
-    expect(await result(page).textContent()).toContain(`Does not match this attestation: the file other.txt's SHA-256 is ${sha256(other)}`);
+    expect(await result(page).textContent()).toContain(
+      `Does not match this attestation: the file other.txt's SHA-256 is ${sha256(other)}`,
+    );
     await page.screenshot({ path: join(OUTPUT_DIR, 'content-does-not-match.png'), fullPage: true });
 
     expect(requests.length).toBeGreaterThan(0);
@@ -101,7 +109,10 @@ describe('/check', () => {
   });
 
   it('works without JavaScript from a typed hash, and says so when the hash is malformed', async () => {
-    const noJs = await browser.newContext({ javaScriptEnabled: false, extraHTTPHeaders: { 'x-forwarded-for': randomIp() } });
+    const noJs = await browser.newContext({
+      javaScriptEnabled: false,
+      extraHTTPHeaders: { 'x-forwarded-for': randomIp() },
+    });
     const page = await noJs.newPage();
     await page.goto(`${stack.verify.url}/check`);
     await page.fill('#hash', sha256(content).slice(2).toUpperCase());

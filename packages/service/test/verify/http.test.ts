@@ -7,9 +7,19 @@ let revoked: { uid: string };
 
 beforeAll(async () => {
   stack = await startStack();
-  const made = await createAttestation(stack.svc, { type: 'ai', content: `badge on-chain ${Math.random()}`, mode: 'onchain' });
+  const made = await createAttestation(stack.svc, {
+    type: 'ai',
+    content: `badge on-chain ${Math.random()}`,
+    mode: 'onchain',
+  });
   onchain = made.created;
-  revoked = (await createAttestation(stack.svc, { type: 'human', content: `badge revoked ${Math.random()}`, mode: 'offchain' }, made.key)).created;
+  revoked = (
+    await createAttestation(
+      stack.svc,
+      { type: 'human', content: `badge revoked ${Math.random()}`, mode: 'offchain' },
+      made.key,
+    )
+  ).created;
   await revoke(stack.svc, revoked.uid, made.key);
 }, 60_000);
 afterAll(() => stack?.stop());
@@ -23,14 +33,32 @@ describe('GET /api/attestation/<uid> (the JSON badge)', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     const badge: any = await res.json();
-    const record: any = await (await fetch(`${stack.svc.url}/v1/attestations/${onchain.uid}`, { headers: { 'x-forwarded-for': randomIp() } })).json();
-    expect(badge).toEqual({ uid: record.uid, type: 'ai', verified: true, revoked: false, mode: 'onchain', createdAt: record.createdAt, verifyUrl: record.verifyUrl, status: 'verified' });
+    const record: any = await (
+      await fetch(`${stack.svc.url}/v1/attestations/${onchain.uid}`, { headers: { 'x-forwarded-for': randomIp() } })
+    ).json();
+    expect(badge).toEqual({
+      uid: record.uid,
+      type: 'ai',
+      verified: true,
+      revoked: false,
+      mode: 'onchain',
+      createdAt: record.createdAt,
+      verifyUrl: record.verifyUrl,
+      status: 'verified',
+    });
     expect(badge.verifyUrl).toBe(`${stack.verify.url}/${onchain.uid}`);
   });
 
   it('says revoked (and not verified) for a revoked off-chain attestation', async () => {
     const badge: any = await (await get(`/api/attestation/${revoked.uid}`)).json();
-    expect(badge).toMatchObject({ uid: revoked.uid, type: 'human', mode: 'offchain', verified: false, revoked: true, status: 'revoked' });
+    expect(badge).toMatchObject({
+      uid: revoked.uid,
+      type: 'human',
+      mode: 'offchain',
+      verified: false,
+      revoked: true,
+      status: 'revoked',
+    });
   });
 
   it('answers 404 { code, message, details } for an unknown or malformed uid, never a 500', async () => {
@@ -53,7 +81,10 @@ describe('GET /api/attestation/<uid> (the JSON badge)', () => {
     expect(again.headers.get('etag')).toBe(etag);
     expect((await get(`/api/attestation/${onchain.uid}`, { 'if-none-match': '"other"' })).status).toBe(200);
     const svg = await get(`/api/attestation/${onchain.uid}/badge.svg`);
-    expect((await get(`/api/attestation/${onchain.uid}/badge.svg`, { 'if-none-match': `W/${svg.headers.get('etag')}` })).status).toBe(304);
+    expect(
+      (await get(`/api/attestation/${onchain.uid}/badge.svg`, { 'if-none-match': `W/${svg.headers.get('etag')}` }))
+        .status,
+    ).toBe(304);
   });
 });
 
@@ -74,7 +105,15 @@ describe('GET /api/attestation/<uid>/badge.svg', () => {
 describe('CORS and headers', () => {
   it('answers CORS preflight for the JSON and the SVG badge, and opens GET to every origin', async () => {
     for (const path of [`/api/attestation/${onchain.uid}`, `/api/attestation/${onchain.uid}/badge.svg`]) {
-      const pre = await get(path, { origin: 'https://news.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' }, 'OPTIONS');
+      const pre = await get(
+        path,
+        {
+          origin: 'https://news.example',
+          'access-control-request-method': 'GET',
+          'access-control-request-headers': 'if-none-match',
+        },
+        'OPTIONS',
+      );
       expect(pre.status).toBe(204);
       expect(pre.headers.get('access-control-allow-origin')).toBe('*');
       expect(pre.headers.get('access-control-allow-methods')).toContain('GET');
@@ -104,7 +143,12 @@ describe('CORS and headers', () => {
 
   it('escapes what it renders: a media type carrying markup shows as text', async () => {
     const contentType = 'text/plain; name="<img src=x onerror=alert(1)>"';
-    const { created } = await createAttestation(stack.svc, { type: 'human', content: `escape ${Math.random()}`, contentType, mode: 'offchain' });
+    const { created } = await createAttestation(stack.svc, {
+      type: 'human',
+      content: `escape ${Math.random()}`,
+      contentType,
+      mode: 'offchain',
+    });
     const body = await (await get(`/${created.uid}`)).text();
     expect(body).not.toContain('<img src=x');
     expect(body).toContain('&lt;img src=x onerror=alert(1)&gt;');
@@ -138,7 +182,8 @@ describe('rate limits', () => {
     const limited = await startAnotherApp(stack, { badgeLimitPerMinute: 3 });
     try {
       const ip = randomIp();
-      const hit = (who: string) => fetch(`${limited.url}/api/attestation/${onchain.uid}/badge.svg`, { headers: { 'x-forwarded-for': who } });
+      const hit = (who: string) =>
+        fetch(`${limited.url}/api/attestation/${onchain.uid}/badge.svg`, { headers: { 'x-forwarded-for': who } });
       for (let i = 0; i < 3; i++) expect((await hit(ip)).status).toBe(200);
       const refused = await hit(ip);
       expect(refused.status).toBe(429);
@@ -160,19 +205,22 @@ describe('rate limits', () => {
     /** A visitor whose anonymous API bucket is spent; returns the Retry-After the API now gives them. */
     async function spendApiBucket(ip: string): Promise<number> {
       for (let i = 0; i < 40; i++) {
-        const res = await fetch(`${stack.svc.url}/v1/attestations/${onchain.uid}`, { headers: { 'x-forwarded-for': ip } });
+        const res = await fetch(`${stack.svc.url}/v1/attestations/${onchain.uid}`, {
+          headers: { 'x-forwarded-for': ip },
+        });
         if (res.status === 429) return Number(res.headers.get('retry-after'));
       }
       throw new Error('the API never rate-limited this address');
     }
-    const freshUid = () => `0x${[...crypto.getRandomValues(new Uint8Array(32))].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
+    const freshUid = () =>
+      `0x${[...crypto.getRandomValues(new Uint8Array(32))].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
     const expectApiWait = (res: Response, apiWait: number) => {
       const wait = Number(res.headers.get('retry-after'));
       expect(Math.abs(wait - apiWait), `Retry-After ${wait} vs the API's ${apiWait}`).toBeLessThanOrEqual(1);
       return wait;
     };
 
-    it('says so on the attestation page and the check page: 429, the API\'s Retry-After, when to come back', async () => {
+    it("says so on the attestation page and the check page: 429, the API's Retry-After, when to come back", async () => {
       const ip = randomIp();
       const apiWait = await spendApiBucket(ip);
       const started = Date.now();
@@ -200,7 +248,11 @@ describe('rate limits', () => {
       expect(json.headers.get('content-type')).toBe('application/json; charset=utf-8');
       expect(json.headers.get('cache-control')).toBe('no-store');
       const wait = expectApiWait(json, apiWait);
-      expect(await json.json()).toEqual({ code: 'RATE_LIMITED', message: expect.stringContaining(`Try again in ${wait} seconds`), details: { retryAfterSeconds: wait } });
+      expect(await json.json()).toEqual({
+        code: 'RATE_LIMITED',
+        message: expect.stringContaining(`Try again in ${wait} seconds`),
+        details: { retryAfterSeconds: wait },
+      });
       const svg = await get(`/api/attestation/${freshUid()}/badge.svg`, { 'x-forwarded-for': ip });
       expect(svg.status).toBe(429);
       expect(svg.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');

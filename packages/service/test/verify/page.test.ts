@@ -31,7 +31,11 @@ const verdictOf = (page: Page) => page.locator('[data-verdict]').getAttribute('d
 
 describe('the attestation page', () => {
   it('says "Verified" for an on-chain attestation, with the chain, transaction and attester', async () => {
-    const { created } = await createAttestation(stack.svc, { type: 'human', content: `on-chain page ${Math.random()}`, mode: 'onchain' });
+    const { created } = await createAttestation(stack.svc, {
+      type: 'human',
+      content: `on-chain page ${Math.random()}`,
+      mode: 'onchain',
+    });
     const page = await open(created.uid, 'onchain-verified');
     expect(await verdictOf(page)).toBe('verified');
     await expect.poll(() => page.locator('h1').textContent()).toBe('Human-made');
@@ -47,7 +51,11 @@ describe('the attestation page', () => {
   });
 
   it('says "Verified" for an off-chain attestation whose signature recovers to the service attester', async () => {
-    const { created } = await createAttestation(stack.svc, { type: 'ai', content: `off-chain page ${Math.random()}`, mode: 'offchain' });
+    const { created } = await createAttestation(stack.svc, {
+      type: 'ai',
+      content: `off-chain page ${Math.random()}`,
+      mode: 'offchain',
+    });
     const page = await open(created.uid, 'offchain-verified');
     expect(await verdictOf(page)).toBe('verified');
     expect(await page.locator('h1').textContent()).toBe('AI-generated');
@@ -57,10 +65,24 @@ describe('the attestation page', () => {
   });
 
   it('says "Revoked" for on-chain and off-chain attestations revoked on the chain', async () => {
-    const onchain = await createAttestation(stack.svc, { type: 'human', content: `revoked on ${Math.random()}`, mode: 'onchain' });
-    const offchain = await createAttestation(stack.svc, { type: 'human', content: `revoked off ${Math.random()}`, mode: 'offchain' }, onchain.key);
-    await Promise.all([revoke(stack.svc, onchain.created.uid, onchain.key), revoke(stack.svc, offchain.created.uid, onchain.key)]);
-    for (const [uid, shot] of [[onchain.created.uid, 'onchain-revoked'], [offchain.created.uid, 'offchain-revoked']] as const) {
+    const onchain = await createAttestation(stack.svc, {
+      type: 'human',
+      content: `revoked on ${Math.random()}`,
+      mode: 'onchain',
+    });
+    const offchain = await createAttestation(
+      stack.svc,
+      { type: 'human', content: `revoked off ${Math.random()}`, mode: 'offchain' },
+      onchain.key,
+    );
+    await Promise.all([
+      revoke(stack.svc, onchain.created.uid, onchain.key),
+      revoke(stack.svc, offchain.created.uid, onchain.key),
+    ]);
+    for (const [uid, shot] of [
+      [onchain.created.uid, 'onchain-revoked'],
+      [offchain.created.uid, 'offchain-revoked'],
+    ] as const) {
       const page = await open(uid, shot);
       expect(await verdictOf(page)).toBe('revoked');
       expect(await page.locator('[data-check="Revocation"]').getAttribute('class')).toBe('pass');
@@ -81,10 +103,21 @@ describe('the attestation page', () => {
   });
 
   it('says "Mismatch" when our database is changed behind the chain\'s back', async () => {
-    const onchain = await createAttestation(stack.svc, { type: 'human', content: `tampered on ${Math.random()}`, mode: 'onchain' });
-    const offchain = await createAttestation(stack.svc, { type: 'human', content: `tampered off ${Math.random()}`, mode: 'offchain' }, onchain.key);
+    const onchain = await createAttestation(stack.svc, {
+      type: 'human',
+      content: `tampered on ${Math.random()}`,
+      mode: 'onchain',
+    });
+    const offchain = await createAttestation(
+      stack.svc,
+      { type: 'human', content: `tampered off ${Math.random()}`, mode: 'offchain' },
+      onchain.key,
+    );
     const forged = `0x${'11'.repeat(32)}`;
-    await stack.svc.sql.query(`UPDATE attestations SET content_hash = $1 WHERE uid = $2`, [forged, onchain.created.uid]);
+    await stack.svc.sql.query(`UPDATE attestations SET content_hash = $1 WHERE uid = $2`, [
+      forged,
+      onchain.created.uid,
+    ]);
     await stack.svc.sql.query(`UPDATE attestations SET type = 'ai' WHERE uid = $1`, [offchain.created.uid]);
     const page = await open(onchain.created.uid, 'onchain-mismatch');
     expect(await verdictOf(page)).toBe('mismatch');
@@ -96,8 +129,15 @@ describe('the attestation page', () => {
   });
 
   it('renders the record and the verdict without JavaScript', async () => {
-    const { created } = await createAttestation(stack.svc, { type: 'human', content: `no js ${Math.random()}`, mode: 'offchain' });
-    const noJs = await browser.newContext({ javaScriptEnabled: false, extraHTTPHeaders: { 'x-forwarded-for': randomIp() } });
+    const { created } = await createAttestation(stack.svc, {
+      type: 'human',
+      content: `no js ${Math.random()}`,
+      mode: 'offchain',
+    });
+    const noJs = await browser.newContext({
+      javaScriptEnabled: false,
+      extraHTTPHeaders: { 'x-forwarded-for': randomIp() },
+    });
     const page = await noJs.newPage();
     await page.goto(`${stack.verify.url}/${created.uid}`);
     expect(await verdictOf(page)).toBe('verified');
@@ -106,42 +146,69 @@ describe('the attestation page', () => {
   });
 
   it('serves badges that parse as SVG and render as images, for every verdict', async () => {
-    const { created } = await createAttestation(stack.svc, { type: 'ai', content: `svg ${Math.random()}`, mode: 'offchain' });
+    const { created } = await createAttestation(stack.svc, {
+      type: 'ai',
+      content: `svg ${Math.random()}`,
+      mode: 'offchain',
+    });
     const page = await context.newPage();
     await page.goto(`${stack.verify.url}/${created.uid}`);
     const badge = page.locator('img[src$="badge.svg"]');
-    await expect.poll(() => badge.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(100);
+    await expect
+      .poll(() => badge.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth))
+      .toBeGreaterThan(100);
     // the "not found" badge is answered with status 404, and browsers still draw it
-    const missingWidth = await page.evaluate(async (src) => {
-      const img = new (globalThis as any).Image();
-      img.src = src;
-      await img.decode().catch(() => undefined);
-      return img.naturalWidth as number;
-    }, `/api/attestation/0x${'ab'.repeat(32)}/badge.svg`);
+    const missingWidth = await page.evaluate(
+      async (src) => {
+        const img = new (globalThis as any).Image();
+        img.src = src;
+        await img.decode().catch(() => undefined);
+        return img.naturalWidth as number;
+      },
+      `/api/attestation/0x${'ab'.repeat(32)}/badge.svg`,
+    );
     expect(missingWidth).toBeGreaterThan(100);
     for (const uid of [created.uid, `0x${'ab'.repeat(32)}`, 'malformed']) {
-      const svg = await (await fetch(`${stack.verify.url}/api/attestation/${uid}/badge.svg`, { headers: { 'x-forwarded-for': randomIp() } })).text();
+      const svg = await (
+        await fetch(`${stack.verify.url}/api/attestation/${uid}/badge.svg`, {
+          headers: { 'x-forwarded-for': randomIp() },
+        })
+      ).text();
       const parsed = await page.evaluate((text) => {
         // the browser's own XML parser (this test file is typed without the DOM library)
         const doc = new (globalThis as any).DOMParser().parseFromString(text, 'image/svg+xml');
         const root = doc.documentElement;
-        return { error: doc.getElementsByTagName('parsererror').length, name: root.localName, ns: root.namespaceURI, label: root.getAttribute('aria-label'), title: doc.querySelector('title')?.textContent };
+        return {
+          error: doc.getElementsByTagName('parsererror').length,
+          name: root.localName,
+          ns: root.namespaceURI,
+          label: root.getAttribute('aria-label'),
+          title: doc.querySelector('title')?.textContent,
+        };
       }, svg);
       expect(parsed).toMatchObject({ error: 0, name: 'svg', ns: 'http://www.w3.org/2000/svg' });
       expect(parsed.label).toBe(parsed.title);
-      expect(parsed.label).toBe(uid === created.uid ? 'attestation: AI-generated · verified' : 'attestation: not found');
+      expect(parsed.label).toBe(
+        uid === created.uid ? 'attestation: AI-generated · verified' : 'attestation: not found',
+      );
     }
     await page.close();
   });
 
   it('has no serious or critical axe-core violations, on the record page and on /check', async () => {
-    const { created } = await createAttestation(stack.svc, { type: 'ai', content: `axe ${Math.random()}`, mode: 'offchain' });
+    const { created } = await createAttestation(stack.svc, {
+      type: 'ai',
+      content: `axe ${Math.random()}`,
+      mode: 'offchain',
+    });
     const page = await context.newPage();
     for (const path of [`/${created.uid}`, '/check', `/check?hash=${'ab'.repeat(32)}`, `/0x${'cd'.repeat(32)}`]) {
       await page.goto(`${stack.verify.url}${path}`);
       // injected through the devtools protocol: the page's CSP rightly refuses an inline <script>
       await page.evaluate(AXE_SOURCE);
-      const results = (await page.evaluate(() => (globalThis as unknown as { axe: { run(): Promise<unknown> } }).axe.run())) as { violations: { id: string; impact: string; nodes: unknown[] }[] };
+      const results = (await page.evaluate(() =>
+        (globalThis as unknown as { axe: { run(): Promise<unknown> } }).axe.run(),
+      )) as { violations: { id: string; impact: string; nodes: unknown[] }[] };
       const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
       expect(bad.map((v) => `${path}: ${v.id} (${v.impact})`)).toEqual([]);
     }

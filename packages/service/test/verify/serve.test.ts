@@ -32,15 +32,22 @@ afterAll(() => service?.stop());
 
 async function offchainUid(): Promise<string> {
   const { key } = await service.services.keys.create({ tier: 'pro', account: `serve-${Math.random()}` });
-  const res = await call(service.apiUrl, 'POST', '/v1/attestations', { key, body: { type: 'human', content: `serve ${Math.random()}`, contentType: 'text/plain', mode: 'offchain' } });
+  const res = await call(service.apiUrl, 'POST', '/v1/attestations', {
+    key,
+    body: { type: 'human', content: `serve ${Math.random()}`, contentType: 'text/plain', mode: 'offchain' },
+  });
   return res.body.uid;
 }
 
-const verdictOf = async (url: string) => /data-verdict="([a-z-]+)"/.exec(await (await fetch(url, { headers: { 'x-forwarded-for': randomIp() } })).text())?.[1];
+const verdictOf = async (url: string) =>
+  /data-verdict="([a-z-]+)"/.exec(await (await fetch(url, { headers: { 'x-forwarded-for': randomIp() } })).text())?.[1];
 
 /** Runs the CLI until it prints its ready line (or exits); returns the line, the exit code and a stop function. */
 function runCli(args: string[], env: Record<string, string | undefined>) {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const ready = new Promise<string>((resolve) => {
@@ -61,7 +68,16 @@ describe('serve --verify', () => {
 
   it('serve --verify alone needs only the API, the chain and the attester address: no database, no key', async () => {
     const chain = inject('chain');
-    const cli = runCli(['serve', '--verify'], { HOST: '127.0.0.1', VERIFY_PORT: '0', LOG_LEVEL: 'warn', API_URL: service.apiUrl, CHAIN_RPC_URL: chain.rpcUrl, EAS_ADDRESS: chain.eas, ATTESTER_ADDRESS: attester, TRUST_PROXY: 'true' });
+    const cli = runCli(['serve', '--verify'], {
+      HOST: '127.0.0.1',
+      VERIFY_PORT: '0',
+      LOG_LEVEL: 'warn',
+      API_URL: service.apiUrl,
+      CHAIN_RPC_URL: chain.rpcUrl,
+      EAS_ADDRESS: chain.eas,
+      ATTESTER_ADDRESS: attester,
+      TRUST_PROXY: 'true',
+    });
     const line = await cli.ready;
     const url = /verification app on (http:\/\/\S+);/.exec(line)?.[1];
     expect(url, line).toBeDefined();
@@ -82,7 +98,15 @@ describe('serve --verify', () => {
 
   it('a verifier that trusts another attester calls the same attestation a mismatch', async () => {
     const chain = inject('chain');
-    const cli = runCli(['serve', '--verify'], { HOST: '127.0.0.1', VERIFY_PORT: '0', LOG_LEVEL: 'warn', API_URL: service.apiUrl, CHAIN_RPC_URL: chain.rpcUrl, EAS_ADDRESS: chain.eas, ATTESTER_ADDRESS: `0x${'12'.repeat(20)}` });
+    const cli = runCli(['serve', '--verify'], {
+      HOST: '127.0.0.1',
+      VERIFY_PORT: '0',
+      LOG_LEVEL: 'warn',
+      API_URL: service.apiUrl,
+      CHAIN_RPC_URL: chain.rpcUrl,
+      EAS_ADDRESS: chain.eas,
+      ATTESTER_ADDRESS: `0x${'12'.repeat(20)}`,
+    });
     const url = /verification app on (http:\/\/\S+);/.exec(await cli.ready)?.[1];
     try {
       expect(await verdictOf(`${url}/${await offchainUid()}`)).toBe('mismatch');

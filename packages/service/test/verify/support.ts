@@ -3,7 +3,14 @@ import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { privateKeyToAccount } from 'viem/accounts';
 import { chromium, type Browser } from 'playwright-core';
-import { call, freePort, memoryWindowStore, randomIp, startTestService, type TestService } from '@attestation-service/server/testing';
+import {
+  call,
+  freePort,
+  memoryWindowStore,
+  randomIp,
+  startTestService,
+  type TestService,
+} from '@attestation-service/server/testing';
 import { startVerifyServer, type RunningVerifyServer, type VerifyServerOptions } from '@attestation-service/verify-web';
 
 export { call, randomIp };
@@ -18,7 +25,11 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-function startApp(svc: TestService, attester: `0x${string}`, opts: Partial<VerifyServerOptions>): Promise<RunningVerifyServer> {
+function startApp(
+  svc: TestService,
+  attester: `0x${string}`,
+  opts: Partial<VerifyServerOptions>,
+): Promise<RunningVerifyServer> {
   return startVerifyServer({
     apiUrl: svc.url,
     rpcUrl: svc.chain.rpcUrl,
@@ -61,15 +72,37 @@ export async function startStack(opts: Partial<VerifyServerOptions> = {}): Promi
 export async function launchBrowser(): Promise<Browser> {
   await mkdir(OUTPUT_DIR, { recursive: true });
   const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  if (!existsSync(executablePath)) throw new Error(`no Chromium at ${executablePath}: install Debian's (apt-get install -y chromium) or set CHROMIUM_PATH`);
+  if (!existsSync(executablePath))
+    throw new Error(
+      `no Chromium at ${executablePath}: install Debian's (apt-get install -y chromium) or set CHROMIUM_PATH`,
+    );
   return chromium.launch({
     executablePath,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
 /** Creates an attestation through the API with a fresh key; returns the created body and the key. */
-export async function createAttestation(svc: TestService, body: { type: 'human' | 'ai'; content?: string; contentHash?: string; contentType?: string; mode: 'onchain' | 'offchain' }, key?: string) {
+export async function createAttestation(
+  svc: TestService,
+  body: {
+    type: 'human' | 'ai';
+    content?: string;
+    contentHash?: string;
+    contentType?: string;
+    mode: 'onchain' | 'offchain';
+  },
+  key?: string,
+) {
   const k = key ?? (await svc.createKey('pro')).key;
   const res = await call(svc.url, 'POST', '/v1/attestations', { key: k, body: { contentType: 'text/plain', ...body } });
   if (res.status !== 201) throw new Error(`create failed: ${res.status} ${JSON.stringify(res.body)}`);

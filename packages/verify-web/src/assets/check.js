@@ -32,8 +32,14 @@ async function checkBytes(form, bytes, what) {
     input.form.submit();
     return;
   }
-  if (actual === expected.toLowerCase()) say(output, 'match', `Matches this attestation: the ${what}'s SHA-256 is ${actual}.`);
-  else say(output, 'no-match', `Does not match this attestation: the ${what}'s SHA-256 is ${actual}, the attested content's is ${expected}.`);
+  if (actual === expected.toLowerCase())
+    say(output, 'match', `Matches this attestation: the ${what}'s SHA-256 is ${actual}.`);
+  else
+    say(
+      output,
+      'no-match',
+      `Does not match this attestation: the ${what}'s SHA-256 is ${actual}, the attested content's is ${expected}.`,
+    );
 }
 
 async function checkFile(form, file) {

@@ -7,7 +7,9 @@ const LABEL = 'attestation';
 export function badgeMessage(v: Pick<Verdict, 'state' | 'record'>): { text: string; color: string } {
   switch (v.state) {
     case 'verified':
-      return v.record?.type === 'ai' ? { text: 'AI-generated · verified', color: '#1d4ed8' } : { text: 'Human-made · verified', color: '#15803d' };
+      return v.record?.type === 'ai'
+        ? { text: 'AI-generated · verified', color: '#1d4ed8' }
+        : { text: 'Human-made · verified', color: '#15803d' };
     case 'revoked':
       return { text: 'revoked', color: '#b91c1c' };
     case 'mismatch':
@@ -26,11 +28,12 @@ export function badgeLabel(v: Pick<Verdict, 'state' | 'record'>): string {
 }
 
 // Approximate advance widths of Verdana at 11px; textLength pins the rendered width to them whatever font is used.
-const NARROW = new Set([...'ijlI.,:;!|\' ']);
+const NARROW = new Set([..."ijlI.,:;!|' "]);
 const WIDE = new Set([...'mwMW@']);
 function textWidth(text: string): number {
   let width = 0;
-  for (const ch of text) width += NARROW.has(ch) ? 3.5 : WIDE.has(ch) ? 10 : ch === '·' ? 4.5 : /[A-Z]/.test(ch) ? 7.5 : 6.8;
+  for (const ch of text)
+    width += NARROW.has(ch) ? 3.5 : WIDE.has(ch) ? 10 : ch === '·' ? 4.5 : /[A-Z]/.test(ch) ? 7.5 : 6.8;
   return Math.round(width);
 }
 

@@ -19,7 +19,10 @@ export interface HandlerDeps {
 }
 
 const ASSETS = new Map(
-  ['style.css', 'check.js'].map((name) => [name, { body: readFileSync(new URL(`../assets/${name}`, import.meta.url)), type: ASSET_TYPES[extname(name)]! }]),
+  ['style.css', 'check.js'].map((name) => [
+    name,
+    { body: readFileSync(new URL(`../assets/${name}`, import.meta.url)), type: ASSET_TYPES[extname(name)]! },
+  ]),
 );
 const HASH = /^(0x)?[0-9a-fA-F]{64}$/;
 const BADGE_PATH = /^\/api\/attestation\/([^/]{1,100})(\/badge\.svg)?$/;
@@ -33,7 +36,9 @@ async function checkResult(records: RecordSource, hash: string | null, ip: strin
     return { kind: 'results', hash: normalized, records: await records.search(normalized, ip) };
   } catch (error) {
     const retryAfterSeconds = rateLimitedFor(error);
-    return retryAfterSeconds ? { kind: 'rate-limited', hash: normalized, retryAfterSeconds } : { kind: 'unavailable', hash: normalized };
+    return retryAfterSeconds
+      ? { kind: 'rate-limited', hash: normalized, retryAfterSeconds }
+      : { kind: 'unavailable', hash: normalized };
   }
 }
 
@@ -45,15 +50,27 @@ function decode(segment: string): string {
   }
 }
 
-const STATUS_OF = { verified: 200, revoked: 200, mismatch: 200, 'not-found': 404, unavailable: 503, 'rate-limited': 429 } as const;
+const STATUS_OF = {
+  verified: 200,
+  revoked: 200,
+  mismatch: 200,
+  'not-found': 404,
+  unavailable: 503,
+  'rate-limited': 429,
+} as const;
 const CHECK_STATUS_OF = { form: 200, results: 200, invalid: 400, unavailable: 503, 'rate-limited': 429 } as const;
 
 /** A page that answers 429 says when to come back, as the API said it (Retry-After). */
-const retryAfter = (seconds: number | undefined): Record<string, string> => (seconds ? { 'Retry-After': String(seconds) } : {});
+const retryAfter = (seconds: number | undefined): Record<string, string> =>
+  seconds ? { 'Retry-After': String(seconds) } : {};
 
 /** The verification app's routes: pages, static assets, the badge API and a liveness probe. */
 export function createVerifyHandler(deps: HandlerDeps) {
-  const page = (status: number, body: string, extra: Record<string, string> = {}) => ({ status, headers: { ...PAGE_HEADERS, ...extra }, body });
+  const page = (status: number, body: string, extra: Record<string, string> = {}) => ({
+    status,
+    headers: { ...PAGE_HEADERS, ...extra },
+    body,
+  });
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://verify.invalid');
     const path = url.pathname;
@@ -61,17 +78,36 @@ export function createVerifyHandler(deps: HandlerDeps) {
     const badge = BADGE_PATH.exec(path);
     if (badge) return serveBadge(req, res, deps, decode(badge[1]!), badge[2] ? 'svg' : 'json', ip);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      return send(req, res, { status: 405, headers: { ...PAGE_HEADERS, Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }, body: 'Method not allowed' });
+      return send(req, res, {
+        status: 405,
+        headers: { ...PAGE_HEADERS, Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' },
+        body: 'Method not allowed',
+      });
     }
-    if (path === '/healthz') return send(req, res, { status: 200, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }, body: '{"status":"ok"}' });
+    if (path === '/healthz')
+      return send(req, res, {
+        status: 200,
+        headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
+        body: '{"status":"ok"}',
+      });
     if (path.startsWith('/assets/')) {
       const asset = ASSETS.get(path.slice('/assets/'.length));
-      if (asset) return send(req, res, { status: 200, headers: { ...PAGE_HEADERS, 'Content-Type': asset.type, 'Cache-Control': 'public, max-age=3600' }, body: asset.body, validate: true });
+      if (asset)
+        return send(req, res, {
+          status: 200,
+          headers: { ...PAGE_HEADERS, 'Content-Type': asset.type, 'Cache-Control': 'public, max-age=3600' },
+          body: asset.body,
+          validate: true,
+        });
     }
     if (path === '/' || path === '/check') {
       const result = await checkResult(deps.records, url.searchParams.get('hash'), ip);
       const wait = result.kind === 'rate-limited' ? result.retryAfterSeconds : undefined;
-      return send(req, res, page(CHECK_STATUS_OF[result.kind], checkPage(result), { 'Cache-Control': 'no-cache', ...retryAfter(wait) }));
+      return send(
+        req,
+        res,
+        page(CHECK_STATUS_OF[result.kind], checkPage(result), { 'Cache-Control': 'no-cache', ...retryAfter(wait) }),
+      );
     }
     const segment = path.slice(1);
     if (segment.length > 0 && segment.length <= 100 && !segment.includes('/')) {
@@ -79,6 +115,16 @@ export function createVerifyHandler(deps: HandlerDeps) {
       const headers = { 'Cache-Control': 'no-cache', ...retryAfter(verdict.retryAfterSeconds) };
       return send(req, res, page(STATUS_OF[verdict.state], attestationPage(verdict, deps.verifyBaseUrl), headers));
     }
-    return send(req, res, page(404, attestationPage({ state: 'not-found', uid: path.slice(1, 80), record: null, checks: [], chainRevokedAt: null }, deps.verifyBaseUrl)));
+    return send(
+      req,
+      res,
+      page(
+        404,
+        attestationPage(
+          { state: 'not-found', uid: path.slice(1, 80), record: null, checks: [], chainRevokedAt: null },
+          deps.verifyBaseUrl,
+        ),
+      ),
+    );
   };
 }

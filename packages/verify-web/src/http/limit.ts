@@ -3,7 +3,12 @@
  * root hands its own store in (memory, or Redis shared by replicas), so badge limits work like the API's.
  */
 export interface WindowStore {
-  hit(bucket: string, limit: number, windowMs: number, now: number): Promise<{ allowed: boolean; limit: number; remaining: number; resetMs: number }>;
+  hit(
+    bucket: string,
+    limit: number,
+    windowMs: number,
+    now: number,
+  ): Promise<{ allowed: boolean; limit: number; remaining: number; resetMs: number }>;
 }
 
 const WINDOW_MS = 60_000;

@@ -26,8 +26,16 @@ export function decodeData(data: Hex): { contentHash: Hex; aiGenerated: boolean 
 export function recordChecks(uid: string, record: Attestation, anchors: TrustAnchors): Check[] {
   return [
     check('UID', sameHex(record.uid, uid), 'the record is the one asked for'),
-    check('Chain', record.chainId === anchors.chainId, `the record names chain ${record.chainId}; this verifier checks chain ${anchors.chainId}`),
-    check('Service attester', sameHex(record.attester, anchors.attester), `the record names attester ${record.attester}; the service's attester is ${anchors.attester}`),
+    check(
+      'Chain',
+      record.chainId === anchors.chainId,
+      `the record names chain ${record.chainId}; this verifier checks chain ${anchors.chainId}`,
+    ),
+    check(
+      'Service attester',
+      sameHex(record.attester, anchors.attester),
+      `the record names attester ${record.attester}; the service's attester is ${anchors.attester}`,
+    ),
     check('Record schema', sameHex(record.schemaUid, SCHEMA_UID), `the record names schema ${record.schemaUid}`),
   ];
 }
@@ -35,16 +43,31 @@ export function recordChecks(uid: string, record: Attestation, anchors: TrustAnc
 /** The data's claims against the record: same content hash, same origin. `source` names what holds the data. */
 export function dataChecks(record: Attestation, data: Hex, source: string): Check[] {
   const decoded = decodeData(data);
-  if (!decoded) return [check('Data', false, `the data of the ${source} does not decode as bytes32 contentHash, bool aiGenerated`)];
+  if (!decoded)
+    return [check('Data', false, `the data of the ${source} does not decode as bytes32 contentHash, bool aiGenerated`)];
   return [
-    check('Content hash', sameHex(decoded.contentHash, record.contentHash), `the ${source} holds content hash ${decoded.contentHash}`),
-    check('Origin', decoded.aiGenerated === (record.type === 'ai'), `the ${source} says ${decoded.aiGenerated ? 'AI-generated' : 'human-made'}`),
+    check(
+      'Content hash',
+      sameHex(decoded.contentHash, record.contentHash),
+      `the ${source} holds content hash ${decoded.contentHash}`,
+    ),
+    check(
+      'Origin',
+      decoded.aiGenerated === (record.type === 'ai'),
+      `the ${source} says ${decoded.aiGenerated ? 'AI-generated' : 'human-made'}`,
+    ),
   ];
 }
 
 /** The revocation check: the chain's word against the record's. */
 export function revocationCheck(record: Attestation, chainRevokedAt: bigint): Check {
   const onChain = chainRevokedAt > 0n;
-  const said = onChain ? `revoked on chain at ${new Date(Number(chainRevokedAt) * 1000).toISOString()}` : 'not revoked on chain';
-  return check('Revocation', onChain === record.revoked, `${said}; the record says ${record.revoked ? 'revoked' : 'not revoked'}`);
+  const said = onChain
+    ? `revoked on chain at ${new Date(Number(chainRevokedAt) * 1000).toISOString()}`
+    : 'not revoked on chain';
+  return check(
+    'Revocation',
+    onChain === record.revoked,
+    `${said}; the record says ${record.revoked ? 'revoked' : 'not revoked'}`,
+  );
 }

@@ -1,4 +1,13 @@
-import { createPublicClient, encodePacked, http, keccak256, parseEventLogs, zeroAddress, type Hex, type PublicClient } from 'viem';
+import {
+  createPublicClient,
+  encodePacked,
+  http,
+  keccak256,
+  parseEventLogs,
+  zeroAddress,
+  type Hex,
+  type PublicClient,
+} from 'viem';
 
 /**
  * What this app trusts, none of it from our database: the service's schema (re-derived here from its text, as
@@ -97,13 +106,27 @@ export function createEasReader(rpcUrl: string, anchors: TrustAnchors): EasReade
   const client = createPublicClient({ transport: http(rpcUrl, { timeout: 5_000, retryCount: 1 }) }) as PublicClient;
   let version: Promise<string> | undefined;
   return {
-    getAttestation: (uid) => client.readContract({ address: anchors.eas, abi: EAS_ABI, functionName: 'getAttestation', args: [uid] }) as Promise<OnchainAttestation>,
-    getRevokeOffchain: (revoker, uid) => client.readContract({ address: anchors.eas, abi: EAS_ABI, functionName: 'getRevokeOffchain', args: [revoker, uid] }),
+    getAttestation: (uid) =>
+      client.readContract({
+        address: anchors.eas,
+        abi: EAS_ABI,
+        functionName: 'getAttestation',
+        args: [uid],
+      }) as Promise<OnchainAttestation>,
+    getRevokeOffchain: (revoker, uid) =>
+      client.readContract({
+        address: anchors.eas,
+        abi: EAS_ABI,
+        functionName: 'getRevokeOffchain',
+        args: [revoker, uid],
+      }),
     version() {
-      version ??= client.readContract({ address: anchors.eas, abi: EAS_ABI, functionName: 'version' }).catch((error: unknown) => {
-        version = undefined; // a failed read is retried by the next verdict
-        throw error;
-      });
+      version ??= client
+        .readContract({ address: anchors.eas, abi: EAS_ABI, functionName: 'version' })
+        .catch((error: unknown) => {
+          version = undefined; // a failed read is retried by the next verdict
+          throw error;
+        });
       return version;
     },
     async attestedIn(txHash) {

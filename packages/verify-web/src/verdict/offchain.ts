@@ -27,7 +27,19 @@ export function offchainUid(m: Message): Hex {
   return keccak256(
     encodePacked(
       ['uint16', 'bytes', 'address', 'address', 'uint64', 'uint64', 'bool', 'bytes32', 'bytes', 'bytes32', 'uint32'],
-      [2, toHex(new TextEncoder().encode(m.schema)), m.recipient as Hex, zeroAddress, BigInt(m.time), BigInt(m.expirationTime), m.revocable, m.refUID as Hex, m.data as Hex, m.salt as Hex, 0],
+      [
+        2,
+        toHex(new TextEncoder().encode(m.schema)),
+        m.recipient as Hex,
+        zeroAddress,
+        BigInt(m.time),
+        BigInt(m.expirationTime),
+        m.revocable,
+        m.refUID as Hex,
+        m.data as Hex,
+        m.salt as Hex,
+        0,
+      ],
     ),
   );
 }
@@ -40,7 +52,17 @@ async function signer(pkg: OffchainPackage): Promise<Hex | undefined> {
       domain: { ...domain, verifyingContract: domain.verifyingContract as Hex },
       types: ATTEST_TYPES,
       primaryType: 'Attest',
-      message: { ...message, version: 2, schema: message.schema as Hex, recipient: message.recipient as Hex, time: BigInt(message.time), expirationTime: BigInt(message.expirationTime), refUID: message.refUID as Hex, data: message.data as Hex, salt: message.salt as Hex },
+      message: {
+        ...message,
+        version: 2,
+        schema: message.schema as Hex,
+        recipient: message.recipient as Hex,
+        time: BigInt(message.time),
+        expirationTime: BigInt(message.expirationTime),
+        refUID: message.refUID as Hex,
+        data: message.data as Hex,
+        salt: message.salt as Hex,
+      },
     });
   } catch {
     return undefined; // fields that do not even encode
@@ -53,11 +75,24 @@ async function signer(pkg: OffchainPackage): Promise<Hex | undefined> {
  * of this chain, its UID must be the one its fields hash to, its data must say what the record says, and
  * `getRevokeOffchain(attester, uid)` on the EAS contract decides whether it is revoked.
  */
-export async function offchainChecks(record: Attestation, eas: EasReader, anchors: TrustAnchors, nowSeconds: number): Promise<{ checks: Check[]; revokedAt: bigint }> {
+export async function offchainChecks(
+  record: Attestation,
+  eas: EasReader,
+  anchors: TrustAnchors,
+  nowSeconds: number,
+): Promise<{ checks: Check[]; revokedAt: bigint }> {
   const pkg = record.offchain;
-  if (!pkg) return { checks: [check('Signed package', false, 'the record holds no signed off-chain attestation')], revokedAt: 0n };
+  if (!pkg)
+    return {
+      checks: [check('Signed package', false, 'the record holds no signed off-chain attestation')],
+      revokedAt: 0n,
+    };
   const { domain, message } = pkg.sig;
-  const [recovered, version, revokedAt] = await Promise.all([signer(pkg), eas.version(), eas.getRevokeOffchain(anchors.attester, record.uid as Hex)]);
+  const [recovered, version, revokedAt] = await Promise.all([
+    signer(pkg),
+    eas.version(),
+    eas.getRevokeOffchain(anchors.attester, record.uid as Hex),
+  ]);
   let computedUid: Hex | undefined;
   try {
     computedUid = offchainUid(message);
@@ -66,13 +101,32 @@ export async function offchainChecks(record: Attestation, eas: EasReader, anchor
   }
   const expiration = /^\d+$/.test(message.expirationTime) ? BigInt(message.expirationTime) : -1n;
   const checks: Check[] = [
-    check('Signature', sameHex(recovered, anchors.attester), recovered ? `the EIP-712 signature recovers to ${recovered}` : 'the signature does not recover to any address'),
-    check('Domain', domain.name === 'EAS Attestation' && domain.version === version && domain.chainId === anchors.chainId && sameHex(domain.verifyingContract, anchors.eas), `signed for ${domain.name} ${domain.version} on chain ${domain.chainId} at ${domain.verifyingContract}; EAS here is ${version} at ${anchors.eas}`),
-    check('Off-chain UID', sameHex(computedUid, record.uid) && sameHex(pkg.sig.uid, record.uid), `the signed fields hash to ${computedUid ?? 'nothing valid'}`),
+    check(
+      'Signature',
+      sameHex(recovered, anchors.attester),
+      recovered ? `the EIP-712 signature recovers to ${recovered}` : 'the signature does not recover to any address',
+    ),
+    check(
+      'Domain',
+      domain.name === 'EAS Attestation' &&
+        domain.version === version &&
+        domain.chainId === anchors.chainId &&
+        sameHex(domain.verifyingContract, anchors.eas),
+      `signed for ${domain.name} ${domain.version} on chain ${domain.chainId} at ${domain.verifyingContract}; EAS here is ${version} at ${anchors.eas}`,
+    ),
+    check(
+      'Off-chain UID',
+      sameHex(computedUid, record.uid) && sameHex(pkg.sig.uid, record.uid),
+      `the signed fields hash to ${computedUid ?? 'nothing valid'}`,
+    ),
     check('Schema', sameHex(message.schema, SCHEMA_UID), `the signed schema is ${message.schema}`),
     check('Recipient', sameHex(message.recipient, zeroAddress), `the signed recipient is ${message.recipient}`),
     ...dataChecks(record, message.data as Hex, 'signed attestation'),
-    check('Expiry', expiration === 0n || expiration > BigInt(nowSeconds), expiration === 0n ? 'never expires' : `expiration time ${message.expirationTime}`),
+    check(
+      'Expiry',
+      expiration === 0n || expiration > BigInt(nowSeconds),
+      expiration === 0n ? 'never expires' : `expiration time ${message.expirationTime}`,
+    ),
     revocationCheck(record, revokedAt),
   ];
   return { checks, revokedAt };

@@ -24,7 +24,11 @@ export async function recoverSigner(digest: Hex, signature: { r: Hex; s: Hex; v:
   const recid = signature.v >= 27 ? signature.v - 27 : signature.v;
   if (recid !== 0 && recid !== 1) return undefined;
   try {
-    if (!native) return await recoverAddress({ hash: digest, signature: { r: signature.r, s: signature.s, v: BigInt(27 + recid) } });
+    if (!native)
+      return await recoverAddress({
+        hash: digest,
+        signature: { r: signature.r, s: signature.s, v: BigInt(27 + recid) },
+      });
     const compact = new Uint8Array(64);
     compact.set(hexToBytes(signature.r, { size: 32 }), 0);
     compact.set(hexToBytes(signature.s, { size: 32 }), 32);

@@ -37,11 +37,16 @@ export function createVerifier(opts: VerifierOptions) {
       record = await opts.records.get(uid, visitorIp);
     } catch (error) {
       const retryAfterSeconds = rateLimitedFor(error);
-      return retryAfterSeconds ? { ...base, state: 'rate-limited', retryAfterSeconds } : { ...base, state: 'unavailable' };
+      return retryAfterSeconds
+        ? { ...base, state: 'rate-limited', retryAfterSeconds }
+        : { ...base, state: 'unavailable' };
     }
     if (!record) return { ...base, state: 'not-found' };
     try {
-      const judged = record.mode === 'onchain' ? await onchainChecks(record, opts.eas, opts.anchors, nowSeconds()) : await offchainChecks(record, opts.eas, opts.anchors, nowSeconds());
+      const judged =
+        record.mode === 'onchain'
+          ? await onchainChecks(record, opts.eas, opts.anchors, nowSeconds())
+          : await offchainChecks(record, opts.eas, opts.anchors, nowSeconds());
       const checks = [...recordChecks(uid, record, opts.anchors), ...judged.checks];
       const chainRevokedAt = judged.revokedAt > 0n ? new Date(Number(judged.revokedAt) * 1000).toISOString() : null;
       const state = checks.some((c) => !c.ok) ? 'mismatch' : chainRevokedAt ? 'revoked' : 'verified';
@@ -54,9 +59,14 @@ export function createVerifier(opts: VerifierOptions) {
   return {
     /** The verdict for a uid (malformed ones are simply not found). */
     verify(uid: string, visitorIp: string): Promise<Verdict> {
-      if (!UID_PATTERN.test(uid)) return Promise.resolve({ state: 'not-found', uid, record: null, checks: [], chainRevokedAt: null });
+      if (!UID_PATTERN.test(uid))
+        return Promise.resolve({ state: 'not-found', uid, record: null, checks: [], chainRevokedAt: null });
       const key = uid.toLowerCase() as Hex;
-      return cache.get(key, () => compute(key, visitorIp), (v) => v.state !== 'unavailable' && v.state !== 'rate-limited');
+      return cache.get(
+        key,
+        () => compute(key, visitorIp),
+        (v) => v.state !== 'unavailable' && v.state !== 'rate-limited',
+      );
     },
   };
 }

@@ -10,15 +10,31 @@ import { inTransaction, pgSql, type Pool } from '../../db/sql.ts';
 import { completeMany } from '../../idempotency/store.ts';
 import { emitAttestationEvents } from '../events.ts';
 import type { AttestationMode } from '../states.ts';
-import { claimRevocations, failRevocations, markRevoked, requeueRevocations, revocationsOf, type RevokeItem } from './store.ts';
+import {
+  claimRevocations,
+  failRevocations,
+  markRevoked,
+  requeueRevocations,
+  revocationsOf,
+  type RevokeItem,
+} from './store.ts';
 
 /** The most revocations one transaction carries. */
 const MAX_REVOCATIONS_PER_TRANSACTION = 100;
 
 /** The call that revokes these items: `multiRevoke` for on-chain attestations, `multiRevokeOffchain` for off-chain uids. */
 export function revokeCalldata(mode: AttestationMode, items: RevokeItem[]): Hex {
-  if (mode === 'offchain') return encodeFunctionData({ abi: EAS_ARTIFACT.abi, functionName: 'multiRevokeOffchain', args: [items.map((i) => i.uid)] });
-  return encodeFunctionData({ abi: EAS_ARTIFACT.abi, functionName: 'multiRevoke', args: [[{ schema: SCHEMA_UID, data: items.map((i) => ({ uid: i.uid, value: 0n })) }]] });
+  if (mode === 'offchain')
+    return encodeFunctionData({
+      abi: EAS_ARTIFACT.abi,
+      functionName: 'multiRevokeOffchain',
+      args: [items.map((i) => i.uid)],
+    });
+  return encodeFunctionData({
+    abi: EAS_ARTIFACT.abi,
+    functionName: 'multiRevoke',
+    args: [[{ schema: SCHEMA_UID, data: items.map((i) => ({ uid: i.uid, value: 0n })) }]],
+  });
 }
 
 export interface RevocationWorkDeps {
@@ -44,7 +60,12 @@ export function revocationWork(deps: RevocationWorkDeps, mode: AttestationMode):
       await inTransaction(pool, async (tx) => {
         if (receipt === 'dropped') await requeueRevocations(tx, journalId);
         else await failRevocations(tx, journalId);
-        await recordFailed(tx, journalId, receipt === 'dropped' ? 'replaced' : `transaction ${receipt.transactionHash} reverted`, new Date(clock.now()));
+        await recordFailed(
+          tx,
+          journalId,
+          receipt === 'dropped' ? 'replaced' : `transaction ${receipt.transactionHash} reverted`,
+          new Date(clock.now()),
+        );
       });
       return;
     }
@@ -54,13 +75,33 @@ export function revocationWork(deps: RevocationWorkDeps, mode: AttestationMode):
     await inTransaction(pool, async (tx) => {
       await markRevoked(tx, journalId, txHash, at);
       const claims = items.filter((i) => i.idempotencyKey);
-      await completeMany(tx, claims.map((i) => ({ apiKeyId: i.apiKeyId, key: i.idempotencyKey!, status: 200, body: { uid: i.uid, revoked: true, revokedAt: at.toISOString(), txHash } })));
-      await recordMined(tx, journalId, { hash: txHash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed }, at);
+      await completeMany(
+        tx,
+        claims.map((i) => ({
+          apiKeyId: i.apiKeyId,
+          key: i.idempotencyKey!,
+          status: 200,
+          body: { uid: i.uid, revoked: true, revokedAt: at.toISOString(), txHash },
+        })),
+      );
+      await recordMined(
+        tx,
+        journalId,
+        { hash: txHash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed },
+        at,
+      );
       await emitAttestationEvents(tx, 'attestation.revoked', items, deps.verifyBaseUrl, at);
       await appendAuditEntries(
         tx,
         items.map((i) =>
-          auditEntry({ accountId: i.accountId, actorKeyPrefix: i.keyPrefix, at, action: 'attestation.revoked', resource: `attestation:${i.uid}`, details: { mode: i.mode, txHash, ...(i.reason ? { reason: i.reason } : {}) } }),
+          auditEntry({
+            accountId: i.accountId,
+            actorKeyPrefix: i.keyPrefix,
+            at,
+            action: 'attestation.revoked',
+            resource: `attestation:${i.uid}`,
+            details: { mode: i.mode, txHash, ...(i.reason ? { reason: i.reason } : {}) },
+          }),
         ),
       );
     });

@@ -16,7 +16,13 @@ export interface RevokeResult {
 }
 
 function alreadyRevoked(uid: string, revokedAt: Date | null): AppError {
-  return new AppError('ALREADY_REVOKED', revokedAt ? `Attestation ${uid} was revoked at ${revokedAt.toISOString()}.` : `Attestation ${uid} is being revoked already.`, { uid, revokedAt: revokedAt?.toISOString() ?? null });
+  return new AppError(
+    'ALREADY_REVOKED',
+    revokedAt
+      ? `Attestation ${uid} was revoked at ${revokedAt.toISOString()}.`
+      : `Attestation ${uid} is being revoked already.`,
+    { uid, revokedAt: revokedAt?.toISOString() ?? null },
+  );
 }
 
 /**
@@ -29,11 +35,17 @@ export function createRevokeService(deps: { pool: Pool; onchain: OnchainSubmitte
   const waitMs = deps.waitMs ?? 60_000;
 
   return {
-    async revoke(auth: AuthenticatedKey, uid: string, reason: string | undefined, request: GatedRequest): Promise<RevokeResult> {
+    async revoke(
+      auth: AuthenticatedKey,
+      uid: string,
+      reason: string | undefined,
+      request: GatedRequest,
+    ): Promise<RevokeResult> {
       const key = uid.toLowerCase();
       const row = (await findByUids(sql, [key])).get(key);
       if (!row) throw notFound(`Attestation ${uid}`);
-      if (row.accountId !== auth.accountId) throw new AppError('FORBIDDEN', 'Only the account that created an attestation may revoke it.');
+      if (row.accountId !== auth.accountId)
+        throw new AppError('FORBIDDEN', 'Only the account that created an attestation may revoke it.');
       if (row.revokedAt) throw alreadyRevoked(key, row.revokedAt);
       await onchain.ensureAvailable();
       const claimed = await inTransaction(pool, async (tx) => {
@@ -47,13 +59,34 @@ export function createRevokeService(deps: { pool: Pool; onchain: OnchainSubmitte
       return waitForRelayer<RevokeResult>(
         async () => {
           const state = await revocationOf(sql, key);
-          if (state?.revokeState === 'done') return { state: 'done', value: { uid: key, revoked: true, revokedAt: state.revokedAt!.toISOString(), txHash: state.revocationTxHash } };
+          if (state?.revokeState === 'done')
+            return {
+              state: 'done',
+              value: {
+                uid: key,
+                revoked: true,
+                revokedAt: state.revokedAt!.toISOString(),
+                txHash: state.revocationTxHash,
+              },
+            };
           return state?.revokeState === 'failed' ? { state: 'failed', reason: null } : { state: 'pending' };
         },
         {
           waitMs,
-          failed: () => new AppError('CHAIN_UNAVAILABLE', 'The revocation transaction failed; the attestation still stands. Retry later.', {}, { 'Retry-After': '10' }),
-          stillPending: () => new AppError('CHAIN_UNAVAILABLE', 'The revocation is still pending; retry with the same Idempotency-Key for its result.', { pending: true }, { 'Retry-After': '10' }),
+          failed: () =>
+            new AppError(
+              'CHAIN_UNAVAILABLE',
+              'The revocation transaction failed; the attestation still stands. Retry later.',
+              {},
+              { 'Retry-After': '10' },
+            ),
+          stillPending: () =>
+            new AppError(
+              'CHAIN_UNAVAILABLE',
+              'The revocation is still pending; retry with the same Idempotency-Key for its result.',
+              { pending: true },
+              { 'Retry-After': '10' },
+            ),
         },
       );
     },

@@ -19,7 +19,12 @@ export type RevokeItem = PgRow<Pick<Model, 'id' | 'accountId' | 'apiKeyId'>> & {
  * Marks an attestation for the relayer to revoke, unless it is revoked or being revoked already; true when it was
  * marked. The request's Idempotency-Key rides along, so the relayer can store the response.
  */
-export async function requestRevocation(sql: Sql, uid: string, reason: string | null, idempotencyKey: string | null): Promise<boolean> {
+export async function requestRevocation(
+  sql: Sql,
+  uid: string,
+  reason: string | null,
+  idempotencyKey: string | null,
+): Promise<boolean> {
   const rows = await sql.query(
     `UPDATE attestations SET revoke_state = 'pending', revocation_reason = $2, revoke_idempotency_key = $3
      WHERE uid = $1 AND revoked_at IS NULL AND (revoke_state IS NULL OR revoke_state = 'failed') RETURNING id`,
@@ -40,7 +45,12 @@ export async function revocationOf(sql: Sql, uid: string): Promise<RevocationSta
 }
 
 /** Claims pending revocations of one mode (on-chain ones are `multiRevoke`, off-chain ones `multiRevokeOffchain`). */
-export async function claimRevocations(sql: Sql, journalId: string, mode: AttestationMode, max: number): Promise<number> {
+export async function claimRevocations(
+  sql: Sql,
+  journalId: string,
+  mode: AttestationMode,
+  max: number,
+): Promise<number> {
   const rows = await sql.query<{ id: string }>(
     `UPDATE attestations SET revoke_relay_tx_id = $1::bigint WHERE id IN (
        SELECT id FROM attestations WHERE revoke_state = 'pending' AND revoke_relay_tx_id IS NULL AND mode = $2 ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED
@@ -60,7 +70,10 @@ export async function revocationsOf(sql: Sql, journalId: string): Promise<Revoke
 }
 
 export async function markRevoked(sql: Sql, journalId: string, txHash: string, at: Date): Promise<void> {
-  await sql.query(`UPDATE attestations SET revoke_state = 'done', revoked_at = $2, revocation_tx_hash = $3 WHERE revoke_relay_tx_id = $1::bigint AND revoke_state = 'pending'`, [journalId, at, txHash]);
+  await sql.query(
+    `UPDATE attestations SET revoke_state = 'done', revoked_at = $2, revocation_tx_hash = $3 WHERE revoke_relay_tx_id = $1::bigint AND revoke_state = 'pending'`,
+    [journalId, at, txHash],
+  );
 }
 
 /** A revocation whose transaction failed: the attestation stands, and the request's Idempotency-Key is released. */
@@ -70,9 +83,17 @@ export async function failRevocations(sql: Sql, journalId: string): Promise<void
      RETURNING api_key_id, revoke_idempotency_key`,
     [journalId],
   );
-  await releaseMany(sql, rows.filter((r) => r.revoke_idempotency_key).map((r) => ({ apiKeyId: r.api_key_id, key: r.revoke_idempotency_key! })));
+  await releaseMany(
+    sql,
+    rows
+      .filter((r) => r.revoke_idempotency_key)
+      .map((r) => ({ apiKeyId: r.api_key_id, key: r.revoke_idempotency_key! })),
+  );
 }
 
 export async function requeueRevocations(sql: Sql, journalId: string): Promise<void> {
-  await sql.query(`UPDATE attestations SET revoke_relay_tx_id = NULL WHERE revoke_relay_tx_id = $1::bigint AND revoke_state = 'pending'`, [journalId]);
+  await sql.query(
+    `UPDATE attestations SET revoke_relay_tx_id = NULL WHERE revoke_relay_tx_id = $1::bigint AND revoke_state = 'pending'`,
+    [journalId],
+  );
 }
