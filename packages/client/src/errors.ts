@@ -6,6 +6,7 @@ export type ErrorCode =
   | 'MISSING_API_KEY'
   | 'INVALID_API_KEY'
   | 'API_KEY_REVOKED'
+  | 'UNAUTHENTICATED'
   | 'FORBIDDEN'
   | 'NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'

@@ -13,9 +13,15 @@ import { createRateLimiter } from './limits/rate-limit.ts';
 import { createHealthService } from './system/health.ts';
 import { createWebhookService } from './webhooks/service.ts';
 import type { UrlPolicy } from './webhooks/url-guard.ts';
+import { createDashboardAuth } from './dashboard/auth.ts';
+import { invitationAllowsSignUp } from './dashboard/invitation-tokens.ts';
+import { createSessionService } from './dashboard/sessions.ts';
 
 /** Builds every service from the opened infrastructure; nothing here listens, connects or reads the environment. */
-export function buildServices(infra: Infrastructure, opts: { webhookPolicy: UrlPolicy }): Services {
+export function buildServices(
+  infra: Infrastructure,
+  opts: { webhookPolicy: UrlPolicy; dashboardSecret: string },
+): Services {
   const { config, db, pool, sql, clock, log, chain } = infra;
   const signer = createOffchainSigner({
     privateKey: config.chain.relayerPrivateKey,
@@ -36,7 +42,22 @@ export function buildServices(infra: Infrastructure, opts: { webhookPolicy: UrlP
     schemaUid: SCHEMA_UID,
     attester: chain.account.address,
   });
+  const auth = createDashboardAuth({
+    db,
+    publicBaseUrl: config.publicBaseUrl,
+    secret: opts.dashboardSecret,
+    signup: config.dashboard.signup,
+    windows: infra.windows,
+    clock,
+    log,
+    mayCreateUser: (token, email) => invitationAllowsSignUp(db, token, email, new Date(clock.now())),
+  });
   return {
+    dashboard: {
+      auth,
+      sessions: createSessionService({ db, auth, clock, publicBaseUrl: config.publicBaseUrl }),
+      signup: config.dashboard.signup,
+    },
     rateLimiter: createRateLimiter(infra.windows, clock),
     idempotency: createIdempotencyService(pool, clock),
     keys: createKeyService(db, pool, clock),

@@ -61,6 +61,7 @@ const schema = z.object({
     ),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(512).default(64),
   TRUST_PROXY: boolean.default(false),
+  DASHBOARD_SIGNUP: z.enum(['open', 'closed']).default('closed'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -92,7 +93,8 @@ function toConfig(v: z.infer<typeof schema>) {
     port: v.PORT,
     host: v.HOST,
     verifyPort: v.VERIFY_PORT,
-    publicBaseUrl: trimSlash(v.PUBLIC_BASE_URL ?? `http://${v.HOST === '0.0.0.0' ? 'localhost' : v.HOST}:${v.PORT}`),
+    // a host name, not an address: the dashboard's passkeys need one (an IP address is no WebAuthn relying party)
+    publicBaseUrl: trimSlash(v.PUBLIC_BASE_URL ?? `http://${browserHost(v.HOST)}:${v.PORT}`),
     verifyBaseUrl: trimSlash(v.VERIFY_BASE_URL ?? `http://${browserHost(v.HOST)}:${v.VERIFY_PORT}`),
     /** Where `serve --verify` on its own reads the API (default PUBLIC_BASE_URL); the service attester it trusts. */
     verify: {
@@ -124,6 +126,8 @@ function toConfig(v: z.infer<typeof schema>) {
       retryDelaysMs: v.WEBHOOK_RETRY_DELAYS.split(',').map((d) => parseDuration(d.trim())),
     },
     workerConcurrency: v.WORKER_CONCURRENCY,
+    /** `open`: anyone may sign up and make an account on the free plan; `closed`: by invitation only. */
+    dashboard: { signup: v.DASHBOARD_SIGNUP },
     trustProxy: v.TRUST_PROXY,
     logLevel: v.LOG_LEVEL,
   };

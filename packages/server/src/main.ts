@@ -12,6 +12,9 @@ import { openInfrastructure, type Infrastructure } from './infrastructure.ts';
 import type { Logger } from './log.ts';
 import { appRouter } from './router.ts';
 import { describeError } from './errors.ts';
+import { dashboardSecret } from './dashboard/auth.ts';
+import { authMount } from './dashboard/auth-mount.ts';
+import type { Mount } from './http/server.ts';
 import type { Services } from './services.ts';
 import type { ReadinessCheck } from './system/health.ts';
 import { createTeardown, type Teardown } from './system/teardown.ts';
@@ -38,6 +41,8 @@ export interface StartOptions {
   resolve?: Resolver;
   /** Sent by a verification app in the same process: its visitors' addresses count, not its own (http/request.ts). */
   proxyToken?: string | undefined;
+  /** Handlers the launcher mounts on the API's port (the dashboard's pages). */
+  mounts?: Mount[];
 }
 
 export interface RunningService {
@@ -61,10 +66,10 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   stack.push(infra.close);
   try {
     const webhookPolicy = { allowPrivate: config.webhooks.allowPrivateUrls, resolve: opts.resolve ?? systemResolver };
-    const services = buildServices(infra, { webhookPolicy });
+    const services = buildServices(infra, { webhookPolicy, dashboardSecret: await dashboardSecret(infra.db) });
     if (parts.worker) await startWorkerPart(infra, webhookPolicy, stack);
     let apiUrl = config.publicBaseUrl;
-    if (parts.api) apiUrl = await startApiPart(infra, services, opts.proxyToken, stack);
+    if (parts.api) apiUrl = await startApiPart(infra, services, opts, stack);
     const where = { rpcUrl: chain.rpcUrl, chainId: chain.chainId, eas: chain.eas };
     return { apiUrl, databaseUrl: infra.databaseUrl, chain: where, services, infrastructure: infra, stop: stack.run };
   } catch (error) {
@@ -127,13 +132,19 @@ async function startWorkerPart(infra: Infrastructure, webhookPolicy: UrlPolicy, 
 async function startApiPart(
   infra: Infrastructure,
   services: Services,
-  proxyToken: string | undefined,
+  { proxyToken, mounts = [] }: Pick<StartOptions, 'proxyToken' | 'mounts'>,
   stack: Teardown,
 ): Promise<string> {
   const { config, log } = infra;
   const handler = createApiHandler(
     { router: appRouter, services },
-    { publicBaseUrl: config.publicBaseUrl, trustProxy: config.trustProxy, log, proxyToken },
+    {
+      publicBaseUrl: config.publicBaseUrl,
+      trustProxy: config.trustProxy,
+      log,
+      proxyToken,
+      mounts: [authMount(services.dashboard.auth), ...mounts],
+    },
   );
   const server = await listen(handler, config.port, config.host);
   stack.push(() => closeServer(server));

@@ -3,6 +3,7 @@ import { auditRouter } from './audit/router.ts';
 import { systemRouter } from './system/router.ts';
 import { router } from './trpc.ts';
 import { webhooksRouter } from './webhooks/router.ts';
+import { sessionRouter } from './dashboard/session-router.ts';
 
 /** Every procedure of the service, once: the source of the REST paths, the OpenAPI document and the SDK's types. */
 export const appRouter = router({
@@ -10,6 +11,10 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   audit: auditRouter,
   system: systemRouter,
+  /** The account dashboard's procedures (DESIGN.md §6): session-authorized, tRPC only, not in /openapi.json. */
+  dashboard: router({
+    session: sessionRouter,
+  }),
 });
 
 export type AppRouter = typeof appRouter;

@@ -7,6 +7,7 @@ import type { RateLimiter } from './limits/rate-limit.ts';
 import type { KeyService } from './keys/service.ts';
 import type { HealthService } from './system/health.ts';
 import type { WebhookService } from './webhooks/service.ts';
+import type { DashboardServices } from './dashboard/services.ts';
 
 /**
  * What procedures reach through their context, built once by the composition root: services only, never a client
@@ -22,4 +23,6 @@ export interface Services {
   webhooks: WebhookService;
   audit: AuditService;
   health: HealthService;
+  /** The account dashboard's people: sessions, members, invitations (DESIGN.md §6). */
+  dashboard: DashboardServices;
 }

@@ -8,6 +8,9 @@ import './http/zod-messages.ts';
 import type { IdempotencyClaim } from './idempotency/service.ts';
 import type { AuthenticatedKey, KnownKeyFailure } from './keys/service.ts';
 import type { Services } from './services.ts';
+import type { Member, SignedIn } from './dashboard/sessions.ts';
+import { requireRole, type Role } from './dashboard/roles.ts';
+import { AppError } from './errors.ts';
 
 /** What every procedure sees of the request it serves: the HTTP layer's request context, carrying our services. */
 export type RequestContext = HttpRequestContext<Services>;
@@ -108,3 +111,34 @@ export const authedProcedure = authenticated
     else await begun.complete(result.data);
     return result;
   });
+
+/**
+ * The dashboard's procedures (tRPC only: no REST path, not in /openapi.json): a better-auth session cookie, checked
+ * against the sessions table on every call; a change sent cross-site is refused before anything else. Never cached.
+ */
+export const sessionProcedure = t.procedure
+  .use(async ({ ctx, next, type }) => {
+    ctx.responseHeaders['Cache-Control'] = 'no-store';
+    if (type === 'mutation') ctx.services.dashboard.sessions.assertSameOrigin(ctx);
+    const signedIn: SignedIn = await ctx.services.dashboard.sessions.resolve(ctx.cookie);
+    // a member's calls share one bucket at the pro tier's rate, whatever account they act in
+    Object.assign(ctx.responseHeaders, await ctx.services.rateLimiter.forKey(`member:${signedIn.user.id}`, 'pro'));
+    return next({ ctx: { signedIn } });
+  })
+  .use(inputRules);
+
+/** A dashboard call acting in one account (`x-account-id`, else the member's first) with at least `role` there. */
+export function memberProcedure(role: Role) {
+  return sessionProcedure.use(async ({ ctx, next }) => {
+    const member: Member = await ctx.services.dashboard.sessions.member(ctx.signedIn, ctx.accountId);
+    requireRole(member.role, role);
+    return next({ ctx: { member } });
+  });
+}
+
+/** The operator's support team (DESIGN.md §6): any account, each action audited with the support member as actor. */
+export const supportProcedure = sessionProcedure.use(async ({ ctx, next }) => {
+  if (!ctx.signedIn.user.support)
+    throw new AppError('FORBIDDEN', "This is the operator's support view: your user is not on the support team.");
+  return next();
+});

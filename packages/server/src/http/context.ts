@@ -14,6 +14,12 @@ export interface RequestContext<TServices> {
   idempotencyKey: string | undefined;
   /** The Accept header (the audit export negotiates JSON or CSV with it). */
   accept?: string | undefined;
+  /** The dashboard's: its session cookie, the request's Origin and Sec-Fetch-Site (cross-site checks) and the
+   * account the member acts on (`x-account-id`). */
+  cookie?: string | undefined;
+  origin?: string | undefined;
+  fetchSite?: string | undefined;
+  accountId?: string | undefined;
   /** Headers the HTTP layer adds to the response, success or error (rate-limit fields, replay marker). */
   responseHeaders: Record<string, string>;
 }

@@ -23,6 +23,15 @@ export interface ApiParts<TRouter extends AnyRouter> {
   services: inferRouterContext<TRouter>['services'];
 }
 
+/**
+ * A handler the composition root mounts under a path prefix, outside the router: the dashboard's sign-in endpoints
+ * (better-auth) and its static pages. It gets the client address as this layer judged it (TRUST_PROXY).
+ */
+export interface Mount {
+  prefix: string;
+  handle(req: IncomingMessage, res: ServerResponse, request: { ip: string; log: Logger }): Promise<void>;
+}
+
 function sendError(res: ServerResponse, error: unknown): void {
   const { status, body, headers } = toErrorResponse(error);
   if (res.headersSent) return void res.destroy();
@@ -35,8 +44,16 @@ function sendError(res: ServerResponse, error: unknown): void {
 /** The API's request handler: the router's REST routes (as trpc-to-openapi describes them), /trpc, /openapi.json and /docs. */
 export function createApiHandler<TRouter extends AnyRouter>(
   { router, services }: ApiParts<TRouter>,
-  opts: { publicBaseUrl: string; trustProxy: boolean; log: Logger; proxyToken?: string | undefined },
+  opts: {
+    publicBaseUrl: string;
+    trustProxy: boolean;
+    log: Logger;
+    proxyToken?: string | undefined;
+    /** Served by the longest matching prefix, before the router's routes. */
+    mounts?: Mount[];
+  },
 ): (req: IncomingMessage, res: ServerResponse) => void {
+  const mounts = [...(opts.mounts ?? [])].sort((a, b) => b.prefix.length - a.prefix.length);
   const routes = collectRoutes(router);
   const callProcedure = procedureCaller(router);
   const openApiJson = JSON.stringify(
@@ -52,6 +69,10 @@ export function createApiHandler<TRouter extends AnyRouter>(
     authorization: headerOf(req, 'authorization'),
     idempotencyKey: headerOf(req, 'idempotency-key'),
     accept: headerOf(req, 'accept'),
+    cookie: headerOf(req, 'cookie'),
+    origin: headerOf(req, 'origin'),
+    fetchSite: headerOf(req, 'sec-fetch-site'),
+    accountId: headerOf(req, 'x-account-id'),
     responseHeaders: {},
   });
 
@@ -91,6 +112,8 @@ export function createApiHandler<TRouter extends AnyRouter>(
     }
     const docs = pathname === '/docs' || pathname.startsWith('/docs/') || pathname === '/favicon.ico';
     if (docs && req.method === 'GET' && (await serveDocs(pathname, res))) return;
+    const mount = mounts.find((m) => pathname === m.prefix || pathname.startsWith(`${m.prefix}/`));
+    if (mount) return mount.handle(req, res, { ip: clientIpOf(req, opts.trustProxy, opts.proxyToken), log });
     const ctx = createContext(req, requestId, log);
     if (pathname.startsWith('/trpc/')) return serveTrpc(router, req, res, url, ctx);
     await serveRest(req, res, url, ctx);

@@ -1,0 +1,103 @@
+import type { Clock } from '../clock.ts';
+import type { Db } from '../db/prisma.ts';
+import { AppError } from '../errors.ts';
+import { SESSION_ABSOLUTE_MS, type DashboardAuth } from './auth.ts';
+import { assertSameOrigin } from './cross-site.ts';
+import { isRole, type Role } from './roles.ts';
+
+/** The person behind a dashboard call, once their session checked out. */
+export interface SignedIn {
+  user: { id: string; name: string; email: string; support: boolean };
+  sessionId: string;
+}
+
+/** A signed-in person acting in one account, with their role there. */
+export interface Member {
+  userId: string;
+  email: string;
+  name: string;
+  role: Role;
+  accountId: string;
+  accountName: string;
+  plan: string;
+}
+
+export interface Membership {
+  accountId: string;
+  accountName: string;
+  role: Role;
+  plan: string;
+}
+
+function unauthenticated(): AppError {
+  return new AppError('UNAUTHENTICATED', 'Sign in to the dashboard first: no valid session came with this request.');
+}
+
+export type SessionService = ReturnType<typeof createSessionService>;
+
+/**
+ * Dashboard sessions: a call's cookie resolved by better-auth against the sessions table on every call (no cookie
+ * cache, so a revoked session is signed out at its next request), its absolute age capped, and the member's role in
+ * the account the call names.
+ */
+export function createSessionService(deps: { db: Db; auth: DashboardAuth; clock: Clock; publicBaseUrl: string }) {
+  const { db, auth, clock } = deps;
+  const publicOrigin = new URL(deps.publicBaseUrl).origin;
+
+  async function memberships(userId: string): Promise<Membership[]> {
+    const rows = await db.member.findMany({
+      where: { userId },
+      include: { account: { select: { name: true, plan: true } } },
+      orderBy: { createdAt: 'asc' },
+    });
+    return rows.flatMap((row) =>
+      isRole(row.role)
+        ? [{ accountId: row.accountId, accountName: row.account.name, role: row.role, plan: row.account.plan }]
+        : [],
+    );
+  }
+
+  return {
+    memberships,
+
+    /** FORBIDDEN for a change a browser sent from another site (docs/decisions.md, "Dashboard sign-in"). */
+    assertSameOrigin: (request: { origin?: string | undefined; fetchSite?: string | undefined }) =>
+      assertSameOrigin(request, publicOrigin),
+
+    /** The signed-in person of this cookie; UNAUTHENTICATED when there is none, it expired or it was revoked. */
+    async resolve(cookie: string | undefined): Promise<SignedIn> {
+      if (!cookie) throw unauthenticated();
+      const found = await auth.api.getSession({
+        headers: new Headers({ cookie }),
+        query: { disableCookieCache: true },
+      });
+      if (!found) throw unauthenticated();
+      if (found.session.createdAt.getTime() + SESSION_ABSOLUTE_MS <= clock.now()) {
+        await db.session.deleteMany({ where: { id: found.session.id } });
+        throw unauthenticated();
+      }
+      const user = await db.user.findUnique({ where: { id: found.user.id }, select: { support: true } });
+      if (!user) throw unauthenticated();
+      return {
+        user: { id: found.user.id, name: found.user.name, email: found.user.email, support: user.support },
+        sessionId: found.session.id,
+      };
+    },
+
+    /**
+     * The member acting in `accountId` (the `x-account-id` header), or in their first account when the call names
+     * none. An account they do not belong to is NOT_FOUND, as if it did not exist.
+     */
+    async member(signedIn: SignedIn, accountId: string | undefined): Promise<Member> {
+      const all = await memberships(signedIn.user.id);
+      const chosen = accountId === undefined ? all[0] : all.find((m) => m.accountId === accountId);
+      if (!chosen)
+        throw new AppError(
+          'NOT_FOUND',
+          accountId === undefined ? 'You are not a member of any account yet.' : 'No such account among yours.',
+        );
+      const { user } = signedIn;
+      return { userId: user.id, email: user.email, name: user.name, ...chosen };
+    },
+  };
+}

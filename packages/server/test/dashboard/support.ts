@@ -1,0 +1,166 @@
+import { randomUUID } from 'node:crypto';
+import { freePort } from '../../src/system/ports.ts';
+import { newInvitationToken, tokenHash } from '../../src/dashboard/invitation-tokens.ts';
+import type { Role } from '../../src/dashboard/roles.ts';
+import { randomIp, startTestService, type TestService } from '../support/service.ts';
+
+/**
+ * The service on a fixed port reached as http://localhost:PORT: the dashboard's cookies, trusted origin and passkey
+ * relying party all follow PUBLIC_BASE_URL, so it must be the address browsers and tests use.
+ */
+export async function startDashboardService(
+  opts: { env?: Record<string, string>; worker?: boolean } = {},
+): Promise<TestService> {
+  const port = await freePort();
+  return startTestService({
+    worker: opts.worker ?? false,
+    env: {
+      LOG_LEVEL: process.env.DASH_LOG ?? 'silent',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: `http://localhost:${port}`,
+      ...opts.env,
+    },
+  });
+}
+
+/** A signed-in member: their cookie header, and what calls need to act as them. */
+export interface TestMember {
+  userId: string;
+  email: string;
+  password: string;
+  accountId: string;
+  accountName: string;
+  role: Role;
+  cookie: string;
+}
+
+let seq = 0;
+
+/** An invitation row for `email` (or anyone), as the owner setup link or an owner's invitation makes it. */
+export async function seedInvitation(
+  service: TestService,
+  invitation: { accountId: string | null; email: string | null; role: Role; kind?: string },
+): Promise<string> {
+  const token = newInvitationToken();
+  await service.sql.query(
+    `INSERT INTO invitations (id, kind, token_hash, token_sealed, account_id, email, role, expires_at)
+     VALUES ($1, $2, $3, 'test', $4, $5, $6, now() + interval '1 day')`,
+    [
+      randomUUID(),
+      invitation.kind ?? 'member',
+      Buffer.from(tokenHash(token)),
+      invitation.accountId,
+      invitation.email,
+      invitation.role,
+    ],
+  );
+  return token;
+}
+
+/** Signs up through better-auth's endpoint with an invitation token; returns the session cookie. */
+export async function signUp(
+  service: TestService,
+  user: { email: string; password: string; name: string },
+  token?: string,
+): Promise<{ status: number; cookie: string; body: any }> {
+  const res = await fetch(`${service.url}/dashboard/api/auth/sign-up/email`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      origin: service.config.publicBaseUrl,
+      'x-forwarded-for': randomIp(),
+      ...(token ? { 'x-invitation-token': token } : {}),
+    },
+    body: JSON.stringify(user),
+  });
+  return { status: res.status, cookie: cookieOf(res), body: await res.json().catch(() => undefined) };
+}
+
+/** Signs in with email and password; returns the session cookie. */
+export async function signIn(
+  service: TestService,
+  user: { email: string; password: string },
+  headers: Record<string, string> = {},
+): Promise<{ status: number; cookie: string; body: any }> {
+  const res = await fetch(`${service.url}/dashboard/api/auth/sign-in/email`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      origin: service.config.publicBaseUrl,
+      'x-forwarded-for': randomIp(),
+      ...headers,
+    },
+    body: JSON.stringify(user),
+  });
+  return { status: res.status, cookie: cookieOf(res), body: await res.json().catch(() => undefined) };
+}
+
+/** The `name=value` pairs of a response's Set-Cookie headers, as a Cookie header. */
+export function cookieOf(res: Response): string {
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+}
+
+/**
+ * A new account with a signed-in member of that role (its own account and user: each test its own tenant).
+ * The membership is written directly; the invitation flow has its own tests.
+ */
+export async function createMember(
+  service: TestService,
+  role: Role = 'owner',
+  accountId?: string,
+): Promise<TestMember> {
+  const n = `${process.pid}-${++seq}-${Math.random().toString(36).slice(2, 8)}`;
+  const accountName = accountId ? '' : `dash-${n}`;
+  const account =
+    accountId ??
+    (
+      await service.sql.query<{ id: string }>(`INSERT INTO accounts (id, name) VALUES ($1, $2) RETURNING id`, [
+        randomUUID(),
+        accountName,
+      ])
+    )[0]!.id;
+  const email = `member-${n}@example.com`;
+  const password = `pw-${n}-long-enough`;
+  const token = await seedInvitation(service, { accountId: account, email, role });
+  const up = await signUp(service, { email, password, name: `Member ${n}` }, token);
+  if (up.status !== 200) throw new Error(`sign-up failed: ${up.status} ${JSON.stringify(up.body)}`);
+  const userId = up.body.user.id as string;
+  await service.sql.query(`INSERT INTO members (id, account_id, user_id, role) VALUES ($1, $2, $3, $4)`, [
+    randomUUID(),
+    account,
+    userId,
+    role,
+  ]);
+  const [row] = await service.sql.query<{ name: string }>(`SELECT name FROM accounts WHERE id = $1`, [account]);
+  return { userId, email, password, accountId: account, accountName: row!.name, role, cookie: up.cookie };
+}
+
+/** A tRPC call as a member: a query by GET, a mutation by POST (same origin), with the account header. */
+export async function trpc(
+  service: TestService,
+  path: string,
+  opts: { cookie?: string; input?: unknown; mutation?: boolean; accountId?: string; headers?: Record<string, string> },
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.cookie) headers.cookie = opts.cookie;
+  if (opts.accountId) headers['x-account-id'] = opts.accountId;
+  let res: Response;
+  if (opts.mutation) {
+    headers['content-type'] = 'application/json';
+    headers.origin ??= service.config.publicBaseUrl;
+    res = await fetch(`${service.url}/trpc/${path}`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(opts.input ?? null),
+    });
+  } else {
+    const q = opts.input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(opts.input))}`;
+    res = await fetch(`${service.url}/trpc/${path}${q}`, { headers });
+  }
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+}
