@@ -6,11 +6,25 @@ export interface RequestOrigin {
   ip: string;
 }
 
+/** A dashboard member as the audit log names them: by email as it was at the time, with their role then. */
+export interface MemberActor {
+  userId: string;
+  email: string;
+  role: string;
+  /** `support`: the operator's support team acting in someone's account. */
+  as?: 'member' | 'support';
+}
+
 /** What a feature says of one audited event; the builder fills in the rest. */
 export interface AuditEvent {
   accountId: string;
   /** The API key that acted, by prefix; null (the default) when the service itself acted (CLI, worker, relayer). */
   actorKeyPrefix?: string | null;
+  /**
+   * The dashboard member who acted (a person, not a key): recorded as `details.actor`, inside the hash-chained
+   * entry, so the export's shape is unchanged (docs/decisions.md, "Dashboard audit actor").
+   */
+  actorMember?: MemberActor | null;
   at: Date;
   action: string;
   resource: string;
@@ -32,6 +46,16 @@ export function auditEntry(event: AuditEvent): AuditFields {
     outcome: event.outcome ?? 'success',
     ip: event.origin?.ip ?? null,
     requestId: event.origin?.requestId ?? null,
-    details: event.details,
+    details: event.actorMember
+      ? {
+          ...event.details,
+          actor: {
+            type: event.actorMember.as ?? 'member',
+            email: event.actorMember.email,
+            userId: event.actorMember.userId,
+            role: event.actorMember.role,
+          },
+        }
+      : event.details,
   };
 }
