@@ -36,6 +36,12 @@ export function openApiProcedures<M>(router: AnyRouter): OpenApiProcedureEntry<M
   return entries;
 }
 
+/** Every procedure of the router by name (`dashboard.keys.list`) with its type: for tests derived from the router. */
+export function allProcedures(router: AnyRouter): { name: string; type: 'query' | 'mutation' | 'subscription' }[] {
+  const record = router._def.procedures as Record<string, AnyProcedure>;
+  return Object.entries(record).map(([name, procedure]) => ({ name, type: procedure._def.type }));
+}
+
 /**
  * Runs a procedure with its whole middleware chain (auth, limits, idempotency, zod input and output), through the
  * call signature tRPC's own caller uses, minus its proxy and its lookup per call.

@@ -6,6 +6,7 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  allProcedures,
   formattedErrorShape,
   inputSchemaOf,
   openApiProcedures,
@@ -67,6 +68,14 @@ describe('tRPC internals (src/http/trpc-internals.ts)', () => {
     ]);
     // read from the router's flat record of procedures by dotted name (`_def.procedures`)
     expect(entries[0]!.procedure).toBe((tiny._def.procedures as Record<string, unknown>)['items.get']);
+  });
+
+  it('allProcedures lists every procedure, routed or not, by dotted name with its type', () => {
+    expect(allProcedures(tiny)).toEqual([
+      { name: 'items.get', type: 'query' },
+      { name: 'items.hidden', type: 'mutation' },
+      { name: 'items.put', type: 'mutation' },
+    ]);
   });
 
   it('runProcedure runs the whole chain: middleware (type, path, raw input, context), input and output schemas', async () => {
