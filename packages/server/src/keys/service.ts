@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/prisma.ts';
 import { AppError } from '../errors.ts';
-import { auditEntry } from '../audit/entry.ts';
+import { auditEntry, type MemberActor, type RequestOrigin } from '../audit/entry.ts';
 import { appendAudit } from '../audit/log.ts';
 import { pgSql, prismaSql, type Pool } from '../db/sql.ts';
 import { batched } from '../db/batch.ts';
@@ -153,11 +153,17 @@ export function createKeyService(db: Db, pool: Pool, clock: Clock) {
       return (await listKeys(db, account)).map(summary);
     },
 
-    /** Revokes for good; revoking a revoked key changes nothing. */
-    async revoke(prefix: string): Promise<KeySummary | undefined> {
+    /**
+     * Revokes for good; revoking a revoked key changes nothing. By the operator's CLI unless a dashboard member
+     * (`by.actor`) asks; with `by.accountId`, a key of another account is not found.
+     */
+    async revoke(
+      prefix: string,
+      by: { accountId?: string; actor?: MemberActor; origin?: RequestOrigin } = {},
+    ): Promise<KeySummary | undefined> {
       return db.$transaction(async (tx) => {
         const before = await findKeyByPrefix(tx, prefix);
-        if (!before) return undefined;
+        if (!before || (by.accountId !== undefined && before.accountId !== by.accountId)) return undefined;
         if (before.revokedAt) return summary(before);
         const at = new Date(clock.now());
         const row = (await markRevoked(tx, prefix, at))!;
@@ -168,7 +174,9 @@ export function createKeyService(db: Db, pool: Pool, clock: Clock) {
             at,
             action: 'api_key.revoked',
             resource: `api_key:${prefix}`,
-            details: { via: 'cli' },
+            actorMember: by.actor ?? null,
+            origin: by.origin ?? null,
+            details: { via: by.actor ? 'dashboard' : 'cli' },
           }),
         );
         return summary(row);

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { appendAudit } from '../audit/log.ts';
-import { auditEntry } from '../audit/entry.ts';
+import { auditEntry, type MemberActor, type RequestOrigin } from '../audit/entry.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/prisma.ts';
 import { prismaSql } from '../db/sql.ts';
@@ -193,23 +193,28 @@ export type WebhookService = ReturnType<typeof createWebhookService>;
 export type ReplayOutcome =
   { replayed: true; state: 'pending' } | { replayed: false; state: DeliveryState | 'subscription deleted' };
 
+/** Who replays: the operator's CLI, or a support member in the dashboard (only within `accountId`). */
+export type ReplayActor = 'cli' | { member: MemberActor; accountId: string; origin?: RequestOrigin };
+
 /**
  * Support's replay of a dead delivery: a new round of up to five attempts with the same
- * X-Service-Delivery, so the receiver's idempotency still holds. Undefined when there is no such delivery. The
- * update names the state it leaves (dead, of a live subscription), so two replays of one delivery make one round.
+ * X-Service-Delivery, so the receiver's idempotency still holds. Undefined when there is no such delivery (in the
+ * actor's account). The update names the state it leaves (dead, of a live subscription), so two replays of one
+ * delivery make one round.
  */
 export async function replayDelivery(
   db: Db,
   clock: Clock,
   id: string,
-  actor: string,
+  actor: ReplayActor,
 ): Promise<ReplayOutcome | undefined> {
   if (!isUuid(id)) return undefined;
   const at = new Date(clock.now());
   const dead: DeliveryState = 'dead';
+  const inAccount = actor === 'cli' ? {} : { accountId: actor.accountId };
   return db.$transaction(async (tx) => {
     const { count } = await tx.webhookDelivery.updateMany({
-      where: { id, state: dead, subscription: { deletedAt: null } },
+      where: { id, state: dead, subscription: { deletedAt: null, ...inAccount } },
       data: {
         state: 'pending' satisfies DeliveryState,
         attempts: 0,
@@ -223,7 +228,7 @@ export async function replayDelivery(
       where: { id },
       select: { state: true, subscriptionId: true, subscription: { select: { accountId: true, deletedAt: true } } },
     });
-    if (!row) return undefined;
+    if (!row || (actor !== 'cli' && row.subscription.accountId !== actor.accountId)) return undefined;
     if (count === 0) {
       return {
         replayed: false,
@@ -239,7 +244,9 @@ export async function replayDelivery(
         at,
         action: 'webhook_delivery.replayed',
         resource: `webhook_delivery:${id}`,
-        details: { subscriptionId: row.subscriptionId, previousState: dead, by: actor },
+        actorMember: actor === 'cli' ? null : actor.member,
+        origin: actor === 'cli' ? null : (actor.origin ?? null),
+        details: { subscriptionId: row.subscriptionId, previousState: dead, by: actor === 'cli' ? 'cli' : 'dashboard' },
       }),
     );
     return { replayed: true, state: 'pending' };
