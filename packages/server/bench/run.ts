@@ -21,6 +21,7 @@ import { measureOnchain } from './onchain.ts';
 import { measureWebhooks, renderWebhooks } from './webhooks.ts';
 import { measureAuditExport, renderAuditExport } from './audit-export.ts';
 import { measureVerify, renderVerify } from './verify.ts';
+import { measureDashboard, renderDashboard } from './dashboard.ts';
 
 const SERVER_DIR = join(import.meta.dirname, '..');
 const SEEDED = 100_000;
@@ -197,6 +198,7 @@ async function main(): Promise<void> {
     const webhooks = await measureWebhooks((name) => databases.make(name));
     const auditExport = await measureAuditExport(await databases.make('audit'));
     const verify = await measureVerify((name) => databases.make(name), duration);
+    const dashboard = await measureDashboard((name) => databases.make(name));
     const report = render({
       figures,
       signing,
@@ -210,7 +212,11 @@ async function main(): Promise<void> {
     });
     await writeFile(
       join(SERVER_DIR, '../../BENCHMARKS.md'),
-      report + renderWebhooks(webhooks) + renderVerify(verify, duration) + renderAuditExport(auditExport),
+      report +
+        renderWebhooks(webhooks) +
+        renderVerify(verify, duration) +
+        renderAuditExport(auditExport) +
+        renderDashboard(dashboard),
     );
     console.log(report);
   } finally {
