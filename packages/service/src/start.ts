@@ -6,6 +6,7 @@ import {
   type RunningService,
   type StartOptions,
 } from '@attestation-service/server';
+import { dashboardMount } from './dashboard-part.ts';
 
 export interface ServeParts {
   api: boolean;
@@ -20,8 +21,9 @@ export interface RunningStack extends RunningService {
 }
 
 /**
- * The service's parts in this process: the API and the worker (the server's startService) and the verification app
- * in front of them. `stop()` stops the app first, then the server's parts in reverse order of their start.
+ * The service's parts in this process: the API with the account dashboard's pages under /dashboard/ and the worker
+ * (the server's startService), and the verification app in front of them. `stop()` stops the app first, then the
+ * server's parts in reverse order of their start.
  */
 export async function startService(
   config: Config,
@@ -30,7 +32,13 @@ export async function startService(
   const parts = opts.parts ?? { api: true, worker: true };
   // the verification app in this process reads the API for its visitors: this token lets their addresses through
   const proxyToken = parts.api && parts.verify ? randomBytes(24).toString('hex') : undefined;
-  const service = await startServer(config, { ...opts, parts: { api: parts.api, worker: parts.worker }, proxyToken });
+  const mounts = parts.api ? [...(opts.mounts ?? []), dashboardMount()] : opts.mounts;
+  const service = await startServer(config, {
+    ...opts,
+    parts: { api: parts.api, worker: parts.worker },
+    proxyToken,
+    mounts,
+  });
   if (!parts.verify) return service;
   try {
     // loaded only where it runs: an API or worker process does not carry the app's modules
