@@ -16,6 +16,8 @@ import type { UrlPolicy } from './webhooks/url-guard.ts';
 import { createDashboardAuth } from './dashboard/auth.ts';
 import { invitationAllowsSignUp } from './dashboard/invitation-tokens.ts';
 import { createSessionService } from './dashboard/sessions.ts';
+import { createOverviewService } from './dashboard/overview.ts';
+import { createPeopleServices } from './dashboard/services.ts';
 
 /** Builds every service from the opened infrastructure; nothing here listens, connects or reads the environment. */
 export function buildServices(
@@ -52,15 +54,18 @@ export function buildServices(
     log,
     mayCreateUser: (token, email) => invitationAllowsSignUp(db, token, email, new Date(clock.now())),
   });
+  const keys = createKeyService(db, pool, clock);
   return {
     dashboard: {
       auth,
       sessions: createSessionService({ db, auth, clock, publicBaseUrl: config.publicBaseUrl }),
       signup: config.dashboard.signup,
+      overview: createOverviewService({ sql, clock }),
+      ...createPeopleServices({ ...infra, keys, secret: opts.dashboardSecret }),
     },
     rateLimiter: createRateLimiter(infra.windows, clock),
     idempotency: createIdempotencyService(pool, clock),
-    keys: createKeyService(db, pool, clock),
+    keys,
     attestations: createAttestationService({
       pool,
       clock,

@@ -54,6 +54,8 @@ export interface RunningService {
   services: Services;
   /** What the service was built from: for tests and tools that read or seed the database, never for procedures. */
   infrastructure: Infrastructure;
+  /** The one-time owner setup link, while the database has no dashboard member yet (the API part prints it). */
+  setupLink?: { url: string; expiresAt: string } | undefined;
   stop(): Promise<void>;
 }
 
@@ -70,8 +72,19 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     if (parts.worker) await startWorkerPart(infra, webhookPolicy, stack);
     let apiUrl = config.publicBaseUrl;
     if (parts.api) apiUrl = await startApiPart(infra, services, opts, stack);
+    // nobody can sign in to the dashboard yet: the first owner's way in (DESIGN.md §6)
+    const setupLink = parts.api ? await services.dashboard.invitations.ownerSetupLink() : undefined;
+    if (setupLink) log.info({ url: setupLink.url, expiresAt: setupLink.expiresAt }, 'dashboard owner setup link');
     const where = { rpcUrl: chain.rpcUrl, chainId: chain.chainId, eas: chain.eas };
-    return { apiUrl, databaseUrl: infra.databaseUrl, chain: where, services, infrastructure: infra, stop: stack.run };
+    return {
+      apiUrl,
+      databaseUrl: infra.databaseUrl,
+      chain: where,
+      services,
+      infrastructure: infra,
+      setupLink,
+      stop: stack.run,
+    };
   } catch (error) {
     await stack.run();
     throw error;

@@ -4,6 +4,9 @@ import { systemRouter } from './system/router.ts';
 import { router } from './trpc.ts';
 import { webhooksRouter } from './webhooks/router.ts';
 import { sessionRouter } from './dashboard/session-router.ts';
+import { accountsRouter, invitationsRouter } from './dashboard/invitations-router.ts';
+import { membersRouter } from './dashboard/members-router.ts';
+import { supportRouter } from './dashboard/support-router.ts';
 
 /** Every procedure of the service, once: the source of the REST paths, the OpenAPI document and the SDK's types. */
 export const appRouter = router({
@@ -14,6 +17,10 @@ export const appRouter = router({
   /** The account dashboard's procedures (DESIGN.md §6): session-authorized, tRPC only, not in /openapi.json. */
   dashboard: router({
     session: sessionRouter,
+    invitations: invitationsRouter,
+    accounts: accountsRouter,
+    members: membersRouter,
+    support: supportRouter,
   }),
 });
 

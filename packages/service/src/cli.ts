@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import {
+  accountsCommand,
   auditCommand,
   commandInfrastructure,
   ConfigError,
@@ -21,6 +22,11 @@ const USAGE = `attestation-service <command>
   audit verify [--account NAME] [--json]   walk each audit chain; name the first broken link (exit 1)
   deliveries list [--state pending|completed|dead|dropped] [--account NAME] [--limit N] [--json]
   deliveries replay DELIVERY_ID            send a dead delivery again (same X-Service-Delivery)
+  accounts invite --account NAME --email E --role owner|admin|developer|viewer [--json]
+                                           a one-time dashboard invitation link (7 days)
+  accounts invite --support --email E [--json]   a member of the operator's support team
+  accounts set-plan NAME free|pro|enterprise     the highest key tier its members may mint
+  accounts list [--json]
   migrate                                  apply database migrations
 `;
 
@@ -43,6 +49,9 @@ async function main(argv: string[]): Promise<void> {
       json: { type: 'boolean' },
       state: { type: 'string' },
       limit: { type: 'string' },
+      email: { type: 'string' },
+      role: { type: 'string' },
+      support: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -57,6 +66,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'keys') return run(keysCommand(withInfrastructure, rest, values));
   if (command === 'audit') return run(auditCommand(withInfrastructure, rest, values));
   if (command === 'deliveries') return run(deliveriesCommand(withInfrastructure, rest, values));
+  if (command === 'accounts') return run(accountsCommand(withInfrastructure, rest, values));
   if (command === 'migrate') return run(migrateCommand(withInfrastructure));
   throw new UsageError(`unknown command: ${command}`);
 }

@@ -1,11 +1,55 @@
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/prisma.ts';
+import type { KeyService } from '../keys/service.ts';
+import type { Logger } from '../log.ts';
+import { createAccountService, type AccountService } from './accounts.ts';
 import type { DashboardAuth } from './auth.ts';
+import { createInvitationService, type InvitationService } from './invitations.ts';
+import { createMemberService, type MemberService } from './members.ts';
 import type { SessionService } from './sessions.ts';
+import type { OverviewService } from './overview.ts';
+import { createSupportService, type SupportService } from './support.ts';
+
+/** The dashboard's people: accounts, invitations, members and the support team's view. */
+export interface PeopleServices {
+  accounts: AccountService;
+  invitations: InvitationService;
+  members: MemberService;
+  support: SupportService;
+}
 
 /** What the dashboard's procedures reach besides the features' own services. */
-export interface DashboardServices {
+export interface DashboardServices extends PeopleServices {
   /** better-auth, for the HTTP layer's mount of its endpoints and server-side calls. */
   auth: DashboardAuth;
   sessions: SessionService;
   /** DASHBOARD_SIGNUP: whether anyone may sign up and open an account. */
   signup: 'open' | 'closed';
+  overview: OverviewService;
+}
+
+/** Builds the people services (the CLI's commands use them too); `secret` seals invitation tokens. */
+export function createPeopleServices(deps: {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  keys: KeyService;
+  secret: string;
+}): PeopleServices {
+  const { db, clock, log } = deps;
+  const accounts = createAccountService({ db, clock, signup: deps.config.dashboard.signup });
+  return {
+    accounts,
+    invitations: createInvitationService({
+      db,
+      clock,
+      log,
+      publicBaseUrl: deps.config.publicBaseUrl,
+      secret: deps.secret,
+    }),
+    members: createMemberService({ db, clock }),
+    support: createSupportService({ db, clock, keys: deps.keys, accounts }),
+  };
 }

@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { auditEntry, type MemberActor, type RequestOrigin } from '../audit/entry.ts';
+import { appendAudit } from '../audit/log.ts';
+import type { Clock } from '../clock.ts';
+import type { Db, Tx } from '../db/prisma.ts';
+import { prismaSql } from '../db/sql.ts';
+import { AppError, notFound } from '../errors.ts';
+import { TIERS, type Tier } from '../keys/format.ts';
+import { accountIdByName, insertAccount, insertMember, listAccounts, lockMembers, updatePlan } from './member-store.ts';
+
+/** A plan is the highest key tier an account's members may mint (DESIGN.md §6): the tiers' names. */
+export const PLANS = TIERS;
+export type Plan = Tier;
+
+/** An account's name as a person types it: what the CLI's `--account` takes, without surrounding spaces. */
+export const accountNameSchema = z.string().trim().min(1).max(64);
+
+/** The person who opens an account and becomes its owner. */
+export interface Opener {
+  userId: string;
+  email: string;
+}
+
+function nameTaken(name: string): AppError {
+  return new AppError('ALREADY_EXISTS', `An account named "${name}" already exists: choose another name.`, {
+    id: name,
+  });
+}
+
+/**
+ * Opens an account with `opener` as its owner, audited as theirs, inside the caller's transaction; 409
+ * ALREADY_EXISTS when the name is taken.
+ */
+export async function openAccount(
+  tx: Tx,
+  input: { name: string; plan: Plan; opener: Opener; at: Date; origin: RequestOrigin | null; via: string },
+): Promise<{ accountId: string }> {
+  const account = await insertAccount(tx, { name: input.name, plan: input.plan });
+  if (!account) throw nameTaken(input.name);
+  await insertMember(tx, { accountId: account.id, userId: input.opener.userId, role: 'owner' });
+  await appendAudit(
+    prismaSql(tx),
+    auditEntry({
+      accountId: account.id,
+      at: input.at,
+      action: 'account.created',
+      resource: `account:${account.id}`,
+      actorMember: { userId: input.opener.userId, email: input.opener.email, role: 'owner' },
+      origin: input.origin,
+      details: { name: account.name, plan: input.plan, via: input.via },
+    }),
+  );
+  return { accountId: account.id };
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;
+
+/** Accounts as the dashboard and the operator's CLI open them and set their plans. */
+export function createAccountService(deps: { db: Db; clock: Clock; signup: 'open' | 'closed' }) {
+  const { db, clock } = deps;
+  return {
+    /** A new account on the free plan with the caller as owner: only while DASHBOARD_SIGNUP is open. */
+    async create(opener: Opener, name: string, origin: RequestOrigin): Promise<{ accountId: string }> {
+      if (deps.signup !== 'open')
+        throw new AppError('FORBIDDEN', 'New accounts are opened by invitation only on this service.');
+      const at = new Date(clock.now());
+      return db.$transaction((tx) => openAccount(tx, { name, plan: 'free', opener, at, origin, via: 'signup' }));
+    },
+
+    /** Sets an account's plan, audited as the actor's (a support member) or the CLI's; NOT_FOUND for no account. */
+    async setPlan(
+      accountId: string,
+      plan: Plan,
+      by: { actor?: MemberActor; origin?: RequestOrigin } = {},
+    ): Promise<{ accountId: string; plan: Plan }> {
+      const at = new Date(clock.now());
+      return db.$transaction(async (tx) => {
+        await lockMembers(tx, accountId);
+        const before = await updatePlan(tx, accountId, plan);
+        if (before === undefined) throw notFound(`Account ${accountId}`);
+        await appendAudit(
+          prismaSql(tx),
+          auditEntry({
+            accountId,
+            at,
+            action: 'account.plan_changed',
+            resource: `account:${accountId}`,
+            actorMember: by.actor ?? null,
+            origin: by.origin ?? null,
+            details: { from: before, to: plan, via: by.actor ? 'dashboard' : 'cli' },
+          }),
+        );
+        return { accountId, plan };
+      });
+    },
+
+    /** Every account with its plan and member count, by name (the operator's `accounts list`). */
+    list: () => listAccounts(db),
+
+    /** The id of the account of this name, if there is one. */
+    idOf: (name: string) => accountIdByName(db, name),
+  };
+}

@@ -1,0 +1,88 @@
+import { auditEntry, type RequestOrigin } from '../audit/entry.ts';
+import { appendAudit } from '../audit/log.ts';
+import type { Clock } from '../clock.ts';
+import type { Db, Tx } from '../db/prisma.ts';
+import { prismaSql } from '../db/sql.ts';
+import { AppError, notFound } from '../errors.ts';
+import type { Logger } from '../log.ts';
+import { openAccount } from './accounts.ts';
+import { markAccepted, type InvitationKind } from './invitation-store.ts';
+import { findPendingInvitation } from './invitation-tokens.ts';
+import { insertMember } from './member-store.ts';
+import { isRole } from './roles.ts';
+
+/** The signed-in person using a link. */
+export interface Person {
+  id: string;
+  email: string;
+}
+
+type Pending = NonNullable<Awaited<ReturnType<typeof findPendingInvitation>>>;
+
+/** NOT_FOUND for a link that does not work: it never did, or it was used, revoked or expired (not said which). */
+export function linkNotFound(): AppError {
+  return notFound('This invitation link (used, revoked or expired)');
+}
+
+/**
+ * Uses an invitation link as `person`: a setup link opens the account they name with them as owner, a member
+ * invitation adds them with its role (only for the email it was sent to), a support invitation puts them on the
+ * support team. The link is marked used in the same transaction as what it grants, so it works once; when the grant
+ * fails (a taken name), the link stays usable.
+ */
+export async function acceptInvitation(
+  deps: { db: Db; clock: Clock; log: Logger },
+  person: Person,
+  input: { token: string; accountName?: string | undefined },
+  origin: RequestOrigin,
+): Promise<{ kind: InvitationKind; accountId: string | null }> {
+  const now = new Date(deps.clock.now());
+  const invitation = await findPendingInvitation(deps.db, input.token, now);
+  if (!invitation) throw linkNotFound();
+  if (invitation.email !== null && invitation.email.toLowerCase() !== person.email.toLowerCase())
+    throw new AppError(
+      'FORBIDDEN',
+      `This invitation is for ${invitation.email}: sign in with that email address to accept it.`,
+    );
+  const kind = invitation.kind as InvitationKind;
+  if (kind === 'setup' && !input.accountName)
+    throw new AppError('VALIDATION_FAILED', 'accountName: name the account this setup link opens.', {
+      errors: [{ path: 'accountName', message: 'name the account this setup link opens' }],
+    });
+  const accountId = await deps.db.$transaction(async (tx) => {
+    if (!(await markAccepted(tx, invitation.id, person.id, now))) throw linkNotFound();
+    if (kind === 'setup') {
+      const opener = { userId: person.id, email: person.email };
+      return (await openAccount(tx, { name: input.accountName!, plan: 'free', opener, at: now, origin, via: 'setup' }))
+        .accountId;
+    }
+    if (kind === 'member') return joinAccount(tx, invitation, person, now, origin);
+    await tx.user.update({ where: { id: person.id }, data: { support: true }, select: { id: true } });
+    return null;
+  });
+  if (kind === 'support')
+    deps.log.info({ invitation: invitation.id, userId: person.id }, 'support-team invitation accepted');
+  return { kind, accountId };
+}
+
+/** A member invitation's grant: the membership with the invited role, audited as the new member's. */
+async function joinAccount(tx: Tx, invitation: Pending, person: Person, at: Date, origin: RequestOrigin) {
+  const { accountId, role } = invitation;
+  // an invitation whose account is gone (its reference was cleared) grants nothing
+  if (accountId === null || !isRole(role)) throw linkNotFound();
+  if (!(await insertMember(tx, { accountId, userId: person.id, role })))
+    throw new AppError('ALREADY_EXISTS', 'You are a member of this account already.', { id: accountId });
+  await appendAudit(
+    prismaSql(tx),
+    auditEntry({
+      accountId,
+      at,
+      action: 'member.joined',
+      resource: `member:${person.id}`,
+      actorMember: { userId: person.id, email: person.email, role },
+      origin,
+      details: { invitation: invitation.id, role },
+    }),
+  );
+  return accountId;
+}

@@ -1,0 +1,207 @@
+import { randomUUID } from 'node:crypto';
+import { auditEntry, type MemberActor, type RequestOrigin } from '../audit/entry.ts';
+import { appendAudit } from '../audit/log.ts';
+import type { Clock } from '../clock.ts';
+import type { Db, Tx } from '../db/prisma.ts';
+import { prismaSql } from '../db/sql.ts';
+import { AppError, notFound } from '../errors.ts';
+import type { Logger } from '../log.ts';
+import { acceptInvitation, linkNotFound, type Person } from './invitation-accept.ts';
+import { tokenSealer } from './invitation-seal.ts';
+import {
+  anyMember,
+  insertInvitation,
+  lockOwnerSetup,
+  markRevoked,
+  pendingInvitations,
+  pendingSetupInvitation,
+  type InvitationKind,
+} from './invitation-store.ts';
+import { findPendingInvitation, newInvitationToken, tokenHash } from './invitation-tokens.ts';
+import { accountNameOf, memberByEmail } from './member-store.ts';
+import type { Role } from './roles.ts';
+
+/** How long a member's or support invitation link works, and the owner setup link (DESIGN.md §6). */
+export const INVITATION_TTL_MS = 7 * 24 * 3600_000;
+export const SETUP_TTL_MS = 24 * 3600_000;
+
+/** A link to hand over: its invitation's id, the URL, until when it works (ISO 8601). */
+export interface InvitationLink {
+  id: string;
+  url: string;
+  expiresAt: string;
+}
+
+/** An invitation as its link shows it to the person who opens it (before they have signed in). */
+export interface InvitationView {
+  kind: InvitationKind;
+  accountName: string | null;
+  email: string | null;
+  role: string;
+  expiresAt: string;
+}
+
+export type InvitationService = ReturnType<typeof createInvitationService>;
+
+/**
+ * One-time links into the dashboard: the owner setup link, member invitations (an owner's, or the operator's CLI)
+ * and support-team invitations. The token is kept as its SHA-256 (to find it) and sealed (to show it again).
+ */
+export function createInvitationService(deps: {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  publicBaseUrl: string;
+  secret: string;
+}) {
+  const { db, clock, log } = deps;
+  const sealer = tokenSealer(deps.secret);
+  const urlOf = (token: string) => `${deps.publicBaseUrl}/dashboard/invite/${token}`;
+
+  async function create(
+    tx: Db | Tx,
+    row: {
+      kind: InvitationKind;
+      accountId: string | null;
+      email: string | null;
+      role: string;
+      createdBy: string | null;
+    },
+    ttlMs: number,
+  ): Promise<InvitationLink> {
+    const token = newInvitationToken();
+    const createdAt = new Date(clock.now());
+    const expiresAt = new Date(createdAt.getTime() + ttlMs);
+    const id = randomUUID();
+    await insertInvitation(tx, {
+      id,
+      ...row,
+      tokenHash: tokenHash(token),
+      tokenSealed: sealer.seal(token),
+      createdAt,
+      expiresAt,
+    });
+    return { id, url: urlOf(token), expiresAt: expiresAt.toISOString() };
+  }
+
+  return {
+    /**
+     * Invites `email` into an account with `role`, audited as the inviting owner's (or the CLI's when no actor);
+     * 409 ALREADY_EXISTS when that person is a member already.
+     */
+    async inviteMember(input: {
+      accountId: string;
+      email: string;
+      role: Role;
+      actor: MemberActor | null;
+      origin: RequestOrigin | null;
+    }): Promise<InvitationLink> {
+      const email = input.email.toLowerCase();
+      return db.$transaction(async (tx) => {
+        const existing = await memberByEmail(tx, input.accountId, email);
+        if (existing)
+          throw new AppError('ALREADY_EXISTS', `${email} is a member of this account already.`, { id: existing });
+        const row = { kind: 'member' as const, accountId: input.accountId, email, role: input.role };
+        const link = await create(tx, { ...row, createdBy: input.actor?.userId ?? null }, INVITATION_TTL_MS);
+        await appendAudit(
+          prismaSql(tx),
+          auditEntry({
+            accountId: input.accountId,
+            at: new Date(clock.now()),
+            action: 'member.invited',
+            resource: `invitation:${link.id}`,
+            actorMember: input.actor,
+            origin: input.origin,
+            details: { email, role: input.role, expiresAt: link.expiresAt, via: input.actor ? 'dashboard' : 'cli' },
+          }),
+        );
+        return link;
+      });
+    },
+
+    /** Invites `email` onto the operator's support team (the CLI's `accounts invite --support`). */
+    async inviteSupport(email: string): Promise<InvitationLink> {
+      const row = { kind: 'support' as const, accountId: null, email: email.toLowerCase(), role: 'support' };
+      const link = await create(db, { ...row, createdBy: null }, INVITATION_TTL_MS);
+      // the support team belongs to no account, so no account's audit chain records it; the log does
+      log.info({ invitation: link.id, email: row.email }, 'support-team invitation created');
+      return link;
+    },
+
+    /**
+     * The owner setup link of a database with no member yet: the pending one (its token is sealed, so a restart
+     * prints a usable link again) or a new one, valid 24 h; undefined once anyone is a member.
+     */
+    async ownerSetupLink(): Promise<InvitationLink | undefined> {
+      const now = new Date(clock.now());
+      return db.$transaction(async (tx) => {
+        await lockOwnerSetup(tx);
+        if (await anyMember(tx)) return undefined;
+        const pending = await pendingSetupInvitation(tx, now);
+        const token = pending && sealer.unseal(pending.tokenSealed);
+        if (pending && token) return { id: pending.id, url: urlOf(token), expiresAt: pending.expiresAt.toISOString() };
+        return create(
+          tx,
+          { kind: 'setup', accountId: null, email: null, role: 'owner', createdBy: null },
+          SETUP_TTL_MS,
+        );
+      });
+    },
+
+    /** What a link is for, shown before sign-in; NOT_FOUND when it is used, revoked or expired. */
+    async view(token: string): Promise<InvitationView> {
+      const row = await findPendingInvitation(db, token, new Date(clock.now()));
+      if (!row) throw linkNotFound();
+      const accountName = row.accountId === null ? undefined : await accountNameOf(db, row.accountId);
+      return {
+        kind: row.kind as InvitationKind,
+        accountName: accountName ?? null,
+        email: row.email,
+        role: row.role,
+        expiresAt: row.expiresAt.toISOString(),
+      };
+    },
+
+    /** Uses a link as the signed-in person (see acceptInvitation); the link never works again. */
+    accept: (person: Person, input: { token: string; accountName?: string | undefined }, origin: RequestOrigin) =>
+      acceptInvitation({ db, clock, log }, person, input, origin),
+
+    /** An account's pending member invitations with their links (null when a link can no longer be unsealed). */
+    async pending(accountId: string) {
+      const rows = await pendingInvitations(db, accountId, new Date(clock.now()));
+      return rows.map((row) => {
+        const token = sealer.unseal(row.tokenSealed);
+        return {
+          id: row.id,
+          email: row.email,
+          role: row.role,
+          url: token === undefined ? null : urlOf(token),
+          expiresAt: row.expiresAt.toISOString(),
+          createdAt: row.createdAt.toISOString(),
+        };
+      });
+    },
+
+    /** Revokes a pending invitation of the owner's account: its link stops working at once. */
+    async revoke(input: { accountId: string; id: string; actor: MemberActor; origin: RequestOrigin }) {
+      const at = new Date(clock.now());
+      return db.$transaction(async (tx) => {
+        const row = await markRevoked(tx, input.accountId, input.id, at);
+        if (!row) throw notFound(`Pending invitation ${input.id}`);
+        await appendAudit(
+          prismaSql(tx),
+          auditEntry({
+            accountId: input.accountId,
+            at,
+            action: 'member.invitation_revoked',
+            resource: `invitation:${input.id}`,
+            actorMember: input.actor,
+            origin: input.origin,
+            details: { email: row.email, role: row.role },
+          }),
+        );
+        return { id: input.id };
+      });
+    },
+  };
+}

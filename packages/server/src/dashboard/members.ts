@@ -1,0 +1,110 @@
+import { auditEntry, type MemberActor, type RequestOrigin } from '../audit/entry.ts';
+import { appendAudit } from '../audit/log.ts';
+import type { Clock } from '../clock.ts';
+import type { Db, Tx } from '../db/prisma.ts';
+import { prismaSql } from '../db/sql.ts';
+import { AppError, notFound } from '../errors.ts';
+import { countOwners, deleteMember, findMember, listMembers, lockMembers, updateRole } from './member-store.ts';
+import { isRole, type Role } from './roles.ts';
+
+/** A member as the members page lists them. */
+export interface MemberView {
+  userId: string;
+  name: string;
+  email: string;
+  role: Role;
+  createdAt: string;
+}
+
+/** Who changes the account's people: an owner, with the request it came in. */
+export interface OwnerAct {
+  accountId: string;
+  actor: MemberActor;
+  origin: RequestOrigin;
+}
+
+function lastOwner(): AppError {
+  return new AppError(
+    'FORBIDDEN',
+    "This is the account's last owner: make another member an owner first, so the account keeps one.",
+  );
+}
+
+export type MemberService = ReturnType<typeof createMemberService>;
+
+/**
+ * An account's people: list, change a role, remove. Every change holds the account against other member changes
+ * for its transaction and keeps at least one owner (two owners demoting each other at once cannot leave none).
+ */
+export function createMemberService(deps: { db: Db; clock: Clock }) {
+  const { db, clock } = deps;
+
+  /** Runs a change of `userId`'s membership under the account's lock, then writes its audit entry. */
+  async function change(
+    act: OwnerAct,
+    userId: string,
+    apply: (tx: Tx, target: { id: string; role: Role }) => Promise<{ action: string; details: object }>,
+  ): Promise<void> {
+    const at = new Date(clock.now());
+    await db.$transaction(async (tx) => {
+      await lockMembers(tx, act.accountId);
+      const target = await findMember(tx, act.accountId, userId);
+      if (!target || !isRole(target.role)) throw notFound(`Member ${userId} of this account`);
+      const { action, details } = await apply(tx, { id: target.id, role: target.role });
+      await appendAudit(
+        prismaSql(tx),
+        auditEntry({
+          accountId: act.accountId,
+          at,
+          action,
+          resource: `member:${userId}`,
+          actorMember: act.actor,
+          origin: act.origin,
+          details: { email: target.user.email, ...details },
+        }),
+      );
+    });
+  }
+
+  /** FORBIDDEN when the change would leave the account without an owner. */
+  async function keepAnOwner(tx: Tx, accountId: string, targetRole: Role): Promise<void> {
+    if (targetRole === 'owner' && (await countOwners(tx, accountId)) <= 1) throw lastOwner();
+  }
+
+  return {
+    async list(accountId: string): Promise<MemberView[]> {
+      const rows = await listMembers(db, accountId);
+      return rows.flatMap((row) =>
+        isRole(row.role)
+          ? [
+              {
+                userId: row.userId,
+                name: row.user.name,
+                email: row.user.email,
+                role: row.role,
+                createdAt: row.createdAt.toISOString(),
+              },
+            ]
+          : [],
+      );
+    },
+
+    /** Gives a member another role; the last owner cannot be demoted. */
+    async setRole(act: OwnerAct, userId: string, role: Role): Promise<void> {
+      await change(act, userId, async (tx, target) => {
+        if (role !== 'owner') await keepAnOwner(tx, act.accountId, target.role);
+        await updateRole(tx, target.id, role);
+        return { action: 'member.role_changed', details: { from: target.role, to: role } };
+      });
+    },
+
+    /** Removes a member from the account (their user stays); the last owner cannot be removed. */
+    async remove(act: OwnerAct, userId: string): Promise<void> {
+      await change(act, userId, async (tx, target) => {
+        await keepAnOwner(tx, act.accountId, target.role);
+        await deleteMember(tx, target.id);
+        return { action: 'member.removed', details: { role: target.role } };
+      });
+    },
+  };
+}
