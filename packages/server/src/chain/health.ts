@@ -4,6 +4,8 @@ export interface ChainStatus {
   ok: boolean;
   reason?: string;
   checkedAt: number;
+  /** The relayer's balance at the last probe that read it (the metrics report it). */
+  balanceWei?: bigint;
 }
 
 /**
@@ -28,8 +30,8 @@ export function createChainHealth(
       const balance = await Promise.race([chain.publicClient.getBalance({ address: chain.account.address }), timeout]);
       status =
         balance >= opts.minBalanceWei
-          ? { ok: true, checkedAt: Date.now() }
-          : { ok: false, reason: 'the relayer is out of funds', checkedAt: Date.now() };
+          ? { ok: true, checkedAt: Date.now(), balanceWei: balance }
+          : { ok: false, reason: 'the relayer is out of funds', checkedAt: Date.now(), balanceWei: balance };
     } catch {
       status = { ok: false, reason: 'the chain RPC is unreachable', checkedAt: Date.now() };
     }
