@@ -12,6 +12,7 @@ import { openInfrastructure, type Infrastructure } from './infrastructure.ts';
 import type { Logger } from './log.ts';
 import { appRouter } from './router.ts';
 import { describeError } from './errors.ts';
+import { flushPeriodically } from './keys/last-used.ts';
 import { dashboardSecret } from './dashboard/auth.ts';
 import { authMount } from './dashboard/auth-mount.ts';
 import type { Mount } from './http/server.ts';
@@ -69,6 +70,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   try {
     const webhookPolicy = { allowPrivate: config.webhooks.allowPrivateUrls, resolve: opts.resolve ?? systemResolver };
     const services = buildServices(infra, { webhookPolicy, dashboardSecret: await dashboardSecret(infra.db) });
+    stack.push(flushPeriodically(services.keys.lastUse, log)); // after the API stops: its last requests' uses too
     if (parts.worker) await startWorkerPart(infra, webhookPolicy, stack);
     let apiUrl = config.publicBaseUrl;
     if (parts.api) apiUrl = await startApiPart(infra, services, opts, stack);

@@ -7,6 +7,9 @@ import { sessionRouter } from './dashboard/session-router.ts';
 import { accountsRouter, invitationsRouter } from './dashboard/invitations-router.ts';
 import { membersRouter } from './dashboard/members-router.ts';
 import { supportRouter } from './dashboard/support-router.ts';
+import { overviewRouter } from './dashboard/overview-router.ts';
+import { keysDashboardRouter } from './keys/dashboard-router.ts';
+import { webhooksDashboardRouter } from './webhooks/dashboard-router.ts';
 
 /** Every procedure of the service, once: the source of the REST paths, the OpenAPI document and the SDK's types. */
 export const appRouter = router({
@@ -21,6 +24,9 @@ export const appRouter = router({
     accounts: accountsRouter,
     members: membersRouter,
     support: supportRouter,
+    keys: keysDashboardRouter,
+    webhooks: webhooksDashboardRouter,
+    overview: overviewRouter,
   }),
 });
 

@@ -7,6 +7,8 @@ import { appendAudit } from '../audit/log.ts';
 import { pgSql, prismaSql, type Pool } from '../db/sql.ts';
 import { batched } from '../db/batch.ts';
 import { generateKey, hashSecret, parseKey, type Tier } from './format.ts';
+import { createLastUseRecorder } from './last-used.ts';
+import { memberKeys } from './member-keys.ts';
 import {
   findKeyByPrefix,
   findKeysForAuth,
@@ -67,9 +69,13 @@ function summary(row: KeyRecord): KeySummary {
 
 export type KeyService = ReturnType<typeof createKeyService>;
 
-/** API keys: minted and revoked by the operator CLI, checked on every gated call. */
+/**
+ * API keys: minted and revoked by the operator CLI and the dashboard, checked on every gated call (no cache: a
+ * revocation holds from the next call on).
+ */
 export function createKeyService(db: Db, pool: Pool, clock: Clock) {
   const sql = pgSql(pool);
+  const lastUse = createLastUseRecorder(sql, clock);
   const loadKey = batched(
     async (prefixes: string[]) => {
       const found = await findKeysForAuth(sql, prefixes);
@@ -78,6 +84,10 @@ export function createKeyService(db: Db, pool: Pool, clock: Clock) {
     { maxInFlight: 2 },
   );
   return {
+    /** `last_used_at`, noted per authentication and written in batches (main.ts flushes it periodically and at stop). */
+    lastUse,
+    ...memberKeys(db, clock, lastUse),
+
     /** Checks an `Authorization` header; throws the matching 401 (telling `onKnownKeyFailure` when the prefix exists). */
     async authenticate(
       header: string | undefined,
@@ -110,6 +120,7 @@ export function createKeyService(db: Db, pool: Pool, clock: Clock) {
         onKnownKeyFailure?.({ accountId: row.accountId, prefix: row.prefix, reason: 'revoked' });
         throw new AppError('API_KEY_REVOKED', 'This API key has been revoked; create a new key.', {}, INVALID_TOKEN);
       }
+      lastUse.touch(row.id);
       return {
         keyId: row.id,
         accountId: row.accountId,

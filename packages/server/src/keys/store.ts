@@ -4,11 +4,14 @@ import type { Tier } from './format.ts';
 import type { Prisma } from '../db/rows.ts';
 import type { Sql } from '../db/sql.ts';
 
-/** An api_keys row as authentication reads it (raw SQL, same columns as the Prisma model), with its account's name. */
-export type KeyRow = Omit<Prisma.ApiKeyModel, 'name'> & { accountName: string };
+/** An api_keys row as authentication reads it (raw SQL: exactly the columns findKeysForAuth selects), with its account's name. */
+export type KeyRow = Pick<
+  Prisma.ApiKeyModel,
+  'id' | 'accountId' | 'prefix' | 'secretHash' | 'tier' | 'createdAt' | 'revokedAt'
+> & { accountName: string };
 
-/** A key as the operator sees it: with the label given at `keys create --name` (not read on the hot auth path). */
-export type KeyRecord = KeyRow & { name: string | null };
+/** A key as the operator sees it: every column (the label, provenance, last use: not read on the hot auth path). */
+export type KeyRecord = Prisma.ApiKeyModel & { accountName: string };
 
 /** The key with this prefix, with its account's name. */
 export async function findKeyByPrefix(db: Db | Tx, prefix: string): Promise<KeyRecord | undefined> {
@@ -29,7 +32,15 @@ export async function upsertAccount(db: Db | Tx, name: string): Promise<{ id: st
 
 export async function insertKey(
   db: Db | Tx,
-  key: { accountId: string; prefix: string; secretHash: Buffer; tier: Tier; name?: string },
+  key: {
+    accountId: string;
+    prefix: string;
+    secretHash: Buffer;
+    tier: Tier;
+    name?: string;
+    createdBy?: string;
+    createdAt?: Date;
+  },
 ): Promise<{ id: string; createdAt: Date }> {
   return db.apiKey.create({
     data: { id: randomUUID(), ...key, secretHash: new Uint8Array(key.secretHash) },
@@ -44,6 +55,24 @@ export async function listKeys(db: Db | Tx, accountName?: string): Promise<KeyRe
     orderBy: { createdAt: 'asc' },
   });
   return rows.map((row) => ({ ...row, accountName: row.account.name }));
+}
+
+/** An account's keys for its dashboard, newest first, with the member who minted each (null: the operator's CLI). */
+export function accountKeys(db: Db | Tx, accountId: string) {
+  return db.apiKey.findMany({
+    where: { accountId },
+    select: {
+      id: true,
+      prefix: true,
+      name: true,
+      tier: true,
+      createdAt: true,
+      lastUsedAt: true,
+      revokedAt: true,
+      creator: { select: { name: true, email: true } },
+    },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+  });
 }
 
 /** Sets revoked_at once; a second revoke leaves the first time in place. */

@@ -24,6 +24,12 @@ import {
 } from './store.ts';
 import { UnsafeUrlError, vetUrl, type UrlPolicy } from './url-guard.ts';
 
+/**
+ * Who manages subscriptions: an API key (the REST API), or a dashboard member acting in an account; the audit entry
+ * names whichever acted.
+ */
+export type WebhookCaller = Pick<AuthenticatedKey, 'accountId'> & { prefix?: string; member?: MemberActor };
+
 /** Live subscriptions per account: enough for every environment and team, few enough to fan out cheaply. */
 export const MAX_SUBSCRIPTIONS = 25;
 
@@ -68,7 +74,7 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
 export function createWebhookService(deps: { db: Db; clock: Clock; policy: UrlPolicy }) {
   const { db, clock, policy } = deps;
   const audit = (
-    auth: AuthenticatedKey,
+    auth: WebhookCaller,
     request: GatedRequest,
     at: Date,
     action: string,
@@ -77,7 +83,8 @@ export function createWebhookService(deps: { db: Db; clock: Clock; policy: UrlPo
   ) =>
     auditEntry({
       accountId: auth.accountId,
-      actorKeyPrefix: auth.prefix,
+      actorKeyPrefix: auth.prefix ?? null,
+      actorMember: auth.member ?? null,
       at,
       action,
       resource,
@@ -91,7 +98,7 @@ export function createWebhookService(deps: { db: Db; clock: Clock; policy: UrlPo
      * one URL is one subscription per account (409 otherwise); the secret is returned this once.
      */
     async create(
-      auth: AuthenticatedKey,
+      auth: WebhookCaller,
       input: { url: string; events: EventKind[] },
       request: GatedRequest,
     ): Promise<CreatedWebhook> {
@@ -142,7 +149,7 @@ export function createWebhookService(deps: { db: Db; clock: Clock; policy: UrlPo
     },
 
     async list(
-      auth: AuthenticatedKey,
+      auth: WebhookCaller,
     ): Promise<{ data: Array<{ id: string; url: string; events: EventKind[]; createdAt: string }> }> {
       const rows = await listSubscriptions(db, auth.accountId);
       return {
@@ -156,7 +163,7 @@ export function createWebhookService(deps: { db: Db; clock: Clock; policy: UrlPo
     },
 
     /** Deletes the caller's subscription and drops its pending deliveries; another account's is "not found". */
-    async delete(auth: AuthenticatedKey, id: string, request: GatedRequest): Promise<void> {
+    async delete(auth: WebhookCaller, id: string, request: GatedRequest): Promise<void> {
       const at = new Date(clock.now());
       await db.$transaction(async (tx) => {
         const gone = await deleteSubscription(tx, auth.accountId, id, at);
@@ -175,7 +182,7 @@ export function createWebhookService(deps: { db: Db; clock: Clock; policy: UrlPo
     },
 
     async deliveries(
-      auth: AuthenticatedKey,
+      auth: WebhookCaller,
       input: { id: string; state?: DeliveryState; limit: number; cursor?: string },
     ): Promise<{ data: Delivery[]; nextCursor: string | null }> {
       const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { freePort } from '../../src/system/ports.ts';
 import { newInvitationToken, tokenHash } from '../../src/dashboard/invitation-tokens.ts';
 import type { Role } from '../../src/dashboard/roles.ts';
+import type { Clock } from '../../src/clock.ts';
 import { randomIp, startTestService, type TestService } from '../support/service.ts';
 
 /**
@@ -9,11 +10,12 @@ import { randomIp, startTestService, type TestService } from '../support/service
  * relying party all follow PUBLIC_BASE_URL, so it must be the address browsers and tests use.
  */
 export async function startDashboardService(
-  opts: { env?: Record<string, string>; worker?: boolean } = {},
+  opts: { env?: Record<string, string>; worker?: boolean; clock?: Clock } = {},
 ): Promise<TestService> {
   const port = await freePort();
   return startTestService({
     worker: opts.worker ?? false,
+    clock: opts.clock,
     env: {
       LOG_LEVEL: process.env.DASH_LOG ?? 'silent',
       PORT: String(port),

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { notFound } from '../errors.ts';
+import { memberProcedure, router } from '../trpc.ts';
+import { TIERS } from './format.ts';
+
+const tier = z.enum(TIERS);
+const prefix = z.string().regex(/^[0-9a-f]{12}$/, 'a key prefix is 12 hexadecimal characters');
+const iso = z.string();
+
+const accountKey = z.object({
+  prefix: z.string(),
+  name: z.string().nullable(),
+  tier,
+  createdBy: z.object({ name: z.string(), email: z.string() }).nullable(),
+  createdAt: iso,
+  lastUsedAt: iso.nullable(),
+  revokedAt: iso.nullable(),
+  state: z.enum(['active', 'revoked']),
+});
+
+/** The dashboard's API keys page: list (viewer), mint within the plan (developer), revoke (admin). */
+export const keysDashboardRouter = router({
+  list: memberProcedure('viewer')
+    .output(z.array(accountKey))
+    .query(({ ctx }) => ctx.services.keys.listForAccount(ctx.member.accountId)),
+
+  create: memberProcedure('developer')
+    .input(z.strictObject({ name: z.string().trim().min(1).max(100), tier }))
+    .output(z.object({ key: z.string(), prefix: z.string(), name: z.string(), tier, createdAt: iso }))
+    .mutation(({ ctx, input }) =>
+      ctx.services.keys.createForMember(ctx.member, input, { requestId: ctx.requestId, ip: ctx.ip }),
+    ),
+
+  /** Permanent; the key answers 401 API_KEY_REVOKED from its next call on. Another account's key is NOT_FOUND. */
+  revoke: memberProcedure('admin')
+    .input(z.strictObject({ prefix }))
+    .output(z.object({ prefix: z.string(), revokedAt: iso }))
+    .mutation(async ({ ctx, input }) => {
+      const { member } = ctx;
+      const revoked = await ctx.services.keys.revoke(input.prefix, {
+        accountId: member.accountId,
+        actor: { userId: member.userId, email: member.email, role: member.role },
+        origin: { requestId: ctx.requestId, ip: ctx.ip },
+      });
+      if (!revoked?.revokedAt) throw notFound(`API key ${input.prefix}`);
+      return { prefix: revoked.prefix, revokedAt: revoked.revokedAt };
+    }),
+});

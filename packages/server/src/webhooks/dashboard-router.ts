@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { memberProcedure, router } from '../trpc.ts';
+import { createWebhookInput, DELIVERY_STATES, EVENT_KINDS, type Delivery } from './contracts.ts';
+import type { WebhookCaller } from './service.ts';
+
+const iso = z.string();
+const eventKind = z.enum(EVENT_KINDS);
+const subscription = z.object({ id: z.string(), url: z.string(), events: z.array(eventKind), createdAt: iso });
+
+const deliveryItem = z.object({
+  id: z.string(),
+  event: z.object({ id: z.string(), type: eventKind }),
+  state: z.enum(DELIVERY_STATES),
+  attempts: z.number(),
+  createdAt: iso,
+  completedAt: iso.nullable(),
+  nextAttemptAt: iso.nullable(),
+  attemptLog: z.array(
+    z.object({
+      number: z.number(),
+      at: iso,
+      status: z.number().nullable(),
+      error: z.string().nullable(),
+      durationMs: z.number(),
+      responseBody: z.string().nullable(),
+    }),
+  ),
+});
+
+/** The member as the webhook service and its audit entries see them. */
+function caller(member: { accountId: string; userId: string; email: string; role: string }): WebhookCaller {
+  return { accountId: member.accountId, member: { userId: member.userId, email: member.email, role: member.role } };
+}
+
+const item = (d: Delivery): z.infer<typeof deliveryItem> => ({
+  id: d.id,
+  event: { id: d.eventId, type: d.event },
+  state: d.state,
+  attempts: d.attempts,
+  createdAt: d.createdAt,
+  completedAt: d.completedAt,
+  nextAttemptAt: d.nextAttemptAt,
+  attemptLog: d.attemptLog,
+});
+
+/**
+ * The dashboard's webhooks page, on the REST API's service (the same URL guard, limits, audit entries and events),
+ * with the member as actor; another account's subscription is NOT_FOUND.
+ */
+export const webhooksDashboardRouter = router({
+  list: memberProcedure('viewer')
+    .output(z.array(subscription))
+    .query(async ({ ctx }) => (await ctx.services.webhooks.list(caller(ctx.member))).data),
+
+  /** The secret is in this answer only. */
+  create: memberProcedure('developer')
+    .input(createWebhookInput)
+    .output(subscription.extend({ secret: z.string() }))
+    .mutation(({ ctx, input }) =>
+      ctx.services.webhooks.create(caller(ctx.member), input, { requestId: ctx.requestId, ip: ctx.ip }),
+    ),
+
+  delete: memberProcedure('developer')
+    .input(z.strictObject({ id: z.string().min(1).max(64) }))
+    .output(z.object({ id: z.string() }))
+    .mutation(async ({ ctx, input }) => {
+      await ctx.services.webhooks.delete(caller(ctx.member), input.id, { requestId: ctx.requestId, ip: ctx.ip });
+      return { id: input.id };
+    }),
+
+  /** One subscription's deliveries, newest first, with every attempt; keyset pages. */
+  deliveries: memberProcedure('viewer')
+    .input(
+      z.strictObject({
+        subscriptionId: z.string().min(1).max(64),
+        state: z.enum(DELIVERY_STATES).optional(),
+        cursor: z.string().max(200).optional(),
+        limit: z.number().int().min(1).max(100).default(20),
+      }),
+    )
+    .output(z.object({ items: z.array(deliveryItem), nextCursor: z.string().nullable() }))
+    .query(async ({ ctx, input }) => {
+      const page = await ctx.services.webhooks.deliveries(caller(ctx.member), {
+        id: input.subscriptionId,
+        state: input.state,
+        cursor: input.cursor,
+        limit: input.limit,
+      });
+      return { items: page.data.map(item), nextCursor: page.nextCursor };
+    }),
+});
