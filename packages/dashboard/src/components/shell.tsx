@@ -1,0 +1,118 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { authClient } from '../lib/auth.ts';
+import { Link, navigate, useLocation } from '../lib/router.tsx';
+import { atLeast } from '../lib/roles.ts';
+import { useSession } from '../lib/session.tsx';
+import { ThemeSelect } from './theme-select.tsx';
+
+interface NavItem {
+  to: string;
+  label: string;
+  show: boolean;
+}
+
+/** The signed-in frame: skip link, header (account switcher, theme, sign out), navigation and the page. */
+export function Shell({ children }: { children: ReactNode }) {
+  const { me, membership, switchAccount } = useSession();
+  const { path } = useLocation();
+  const main = useRef<HTMLElement>(null);
+  const first = useRef(true);
+  const queryClient = useQueryClient();
+  const [signingOut, setSigningOut] = useState(false);
+
+  // after an in-app navigation, start reading and tabbing at the new page, as a full load would
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    main.current?.focus();
+  }, [path]);
+
+  const role = membership?.role;
+  const items: NavItem[] = [
+    { to: '', label: 'Overview', show: role !== undefined },
+    { to: 'keys', label: 'API keys', show: role !== undefined },
+    { to: 'webhooks', label: 'Webhooks', show: role !== undefined },
+    { to: 'attestations', label: 'Attestations', show: role !== undefined },
+    { to: 'audit', label: 'Audit log', show: role !== undefined },
+    { to: 'members', label: 'Members', show: role !== undefined && atLeast(role, 'owner') },
+    { to: 'account', label: 'My account', show: true },
+    { to: 'support', label: 'Support', show: me.support },
+  ];
+  const section = path.split('/')[0] ?? '';
+
+  async function signOut() {
+    setSigningOut(true);
+    await authClient.signOut();
+    queryClient.clear();
+    navigate('sign-in', { replace: true });
+  }
+
+  return (
+    <>
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <header className="top">
+        <Link to="" className="brand">
+          Attestation Service
+        </Link>
+        {me.memberships.length > 1 ? (
+          <label className="inline">
+            <span>Account</span>
+            <select value={membership?.accountId ?? ''} onChange={(e) => switchAccount(e.target.value)}>
+              {me.memberships.map((m) => (
+                <option key={m.accountId} value={m.accountId}>
+                  {m.accountName} ({m.role})
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : membership ? (
+          <span className="account-name">
+            {membership.accountName} <span className="muted">({membership.role})</span>
+          </span>
+        ) : null}
+        <span className="spacer" />
+        <ThemeSelect />
+        <button type="button" className="secondary" onClick={signOut} disabled={signingOut}>
+          Sign out
+        </button>
+      </header>
+      <nav className="nav" aria-label="Dashboard">
+        <ul>
+          {items
+            .filter((item) => item.show)
+            .map((item) => (
+              <li key={item.to}>
+                <Link to={item.to} aria-current={section === item.to ? 'page' : undefined}>
+                  {item.label}
+                </Link>
+              </li>
+            ))}
+        </ul>
+      </nav>
+      <main id="main" ref={main} tabIndex={-1}>
+        {children}
+      </main>
+    </>
+  );
+}
+
+/** The frame of the signed-out pages (sign-in, sign-up, invitations). */
+export function PlainShell({ children }: { children: ReactNode }) {
+  return (
+    <>
+      <header className="top">
+        <span className="brand">Attestation Service</span>
+        <span className="spacer" />
+        <ThemeSelect />
+      </header>
+      <main id="main" className="narrow">
+        {children}
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,71 @@
+import { useEffect, useRef } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import type { Out } from '../lib/trpc.ts';
+
+type Daily = Out<'overview', 'get'>['daily'];
+
+const SERIES = [
+  { key: 'onchainHuman', label: 'On-chain, human', color: '--c1' },
+  { key: 'onchainAi', label: 'On-chain, AI', color: '--c2' },
+  { key: 'offchainHuman', label: 'Off-chain, human', color: '--c3' },
+  { key: 'offchainAi', label: 'Off-chain, AI', color: '--c4' },
+] as const;
+
+const HEIGHT = 260;
+
+function cssVar(name: string): string {
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
+}
+
+function build(daily: Daily, box: HTMLElement): uPlot {
+  const xs = daily.map((row) => Date.parse(`${row.day}T00:00:00Z`) / 1000);
+  const data: uPlot.AlignedData = [xs, ...SERIES.map((s) => daily.map((row) => row[s.key]))];
+  const fg = cssVar('--muted');
+  const grid = cssVar('--line');
+  const axis: uPlot.Axis = { stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 } };
+  const options: uPlot.Options = {
+    width: Math.max(280, box.clientWidth),
+    height: HEIGHT,
+    tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
+    scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(4, max)] } },
+    axes: [axis, { ...axis, size: 50 }],
+    series: [
+      { label: 'Day' },
+      ...SERIES.map((s) => ({ label: s.label, stroke: cssVar(s.color), width: 2, points: { size: 5 } })),
+    ],
+  };
+  return new uPlot(options, data, box);
+}
+
+/** The 30 days of attestations as lines (drawn for sighted readers; the table beside it carries the figures). */
+export default function UsageChart({ daily }: { daily: Daily }) {
+  const box = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    let chart = build(daily, element);
+    // colours come from the theme: redraw when it changes (toggle or the system's scheme)
+    const redraw = () => {
+      chart.destroy();
+      chart = build(daily, element);
+    };
+    const scheme = window.matchMedia('(prefers-color-scheme: dark)');
+    scheme.addEventListener('change', redraw);
+    const themeWatch = new MutationObserver(redraw);
+    themeWatch.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+    const resize = new ResizeObserver(() =>
+      chart.setSize({ width: Math.max(280, element.clientWidth), height: HEIGHT }),
+    );
+    resize.observe(element);
+    return () => {
+      resize.disconnect();
+      themeWatch.disconnect();
+      scheme.removeEventListener('change', redraw);
+      chart.destroy();
+    };
+  }, [daily]);
+
+  return <div ref={box} className="chart-box" aria-hidden="true" />;
+}

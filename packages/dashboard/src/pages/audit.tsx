@@ -1,0 +1,169 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { QueryState } from '../components/messages.tsx';
+import { when } from '../lib/format.ts';
+import { useSession } from '../lib/session.tsx';
+import { useTitle } from '../lib/title.ts';
+import { useTRPC } from '../lib/trpc.ts';
+import { TableWrap } from '../components/table-wrap.tsx';
+
+/** Actions the service records, offered as suggestions (any text is accepted). */
+const KNOWN_ACTIONS = [
+  'api_key.created',
+  'api_key.revoked',
+  'attestation.created',
+  'attestation.revoked',
+  'webhook.subscribed',
+  'webhook.deleted',
+  'webhook_delivery.dead',
+  'webhook_delivery.replayed',
+  'member.invited',
+  'member.joined',
+  'member.role_changed',
+  'member.removed',
+  'member.invitation_revoked',
+  'account.created',
+  'account.plan_changed',
+];
+
+interface Filters {
+  action?: string;
+  actor?: string;
+  from?: string;
+  to?: string;
+}
+
+/** A datetime-local value (the reader's time zone) as an ISO instant; undefined when empty or invalid. */
+function isoOf(local: string): string | undefined {
+  if (!local) return undefined;
+  const date = new Date(local);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+/** The account's audit log: filter, page with "Load more", download a range as CSV or JSON. */
+export default function Audit() {
+  useTitle('Audit log');
+  const trpc = useTRPC();
+  const { membership } = useSession();
+  const [draft, setDraft] = useState({ action: '', actor: '', from: '', to: '' });
+  const [filters, setFilters] = useState<Filters>({});
+  const list = useInfiniteQuery(
+    trpc.dashboard.audit.list.infiniteQueryOptions(
+      { ...filters, limit: 50 },
+      { getNextPageParam: (page) => page.nextCursor ?? undefined },
+    ),
+  );
+  const items = list.data?.pages.flatMap((page) => page.items) ?? [];
+
+  function apply(event: FormEvent) {
+    event.preventDefault();
+    const next: Filters = {};
+    if (draft.action.trim()) next.action = draft.action.trim();
+    if (draft.actor.trim()) next.actor = draft.actor.trim();
+    const from = isoOf(draft.from);
+    const to = isoOf(draft.to);
+    if (from) next.from = from;
+    if (to) next.to = to;
+    setFilters(next);
+  }
+
+  function exportUrl(format: 'csv' | 'json'): string {
+    const query = new URLSearchParams({ format });
+    if (filters.from) query.set('from', filters.from);
+    if (filters.to) query.set('to', filters.to);
+    if (membership) query.set('account', membership.accountId);
+    return `/dashboard/api/audit-export?${query}`;
+  }
+
+  const field = (name: keyof typeof draft) => ({
+    value: draft[name],
+    onChange: (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [name]: e.target.value })),
+  });
+
+  return (
+    <>
+      <h1>Audit log</h1>
+      <form className="row-form" onSubmit={apply} aria-label="Audit log filters">
+        <label>
+          Action
+          <input placeholder="api_key.revoked" list="audit-actions" spellCheck={false} {...field('action')} />
+          <datalist id="audit-actions">
+            {KNOWN_ACTIONS.map((action) => (
+              <option key={action} value={action} />
+            ))}
+          </datalist>
+        </label>
+        <label>
+          Actor
+          <input placeholder="key prefix or email" spellCheck={false} {...field('actor')} />
+        </label>
+        <label>
+          From
+          <input type="datetime-local" {...field('from')} />
+        </label>
+        <label>
+          To
+          <input type="datetime-local" {...field('to')} />
+        </label>
+        <button type="submit">Apply</button>
+      </form>
+      <p className="downloads">
+        Download {filters.from || filters.to ? 'this time range' : 'the whole log'}:{' '}
+        <a href={exportUrl('csv')} download>
+          CSV
+        </a>{' '}
+        ·{' '}
+        <a href={exportUrl('json')} download>
+          JSON
+        </a>
+      </p>
+      <QueryState pending={list.isPending} error={list.error} label="the audit log" />
+      {list.isSuccess && items.length === 0 ? <p>No entries match.</p> : null}
+      {items.length > 0 ? (
+        <TableWrap label="Audit entries">
+          <table>
+            <caption className="visually-hidden">Audit entries, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Action</th>
+                <th scope="col">Actor</th>
+                <th scope="col">Resource</th>
+                <th scope="col">Outcome</th>
+                <th scope="col">Address</th>
+                <th scope="col">Details</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((entry) => (
+                <tr key={entry.id}>
+                  <th scope="row">{when(entry.at)}</th>
+                  <td>
+                    <code>{entry.action}</code>
+                  </td>
+                  <td className="break">{entry.actor ?? '—'}</td>
+                  <td className="break">{entry.resource ?? '—'}</td>
+                  <td>{entry.outcome}</td>
+                  <td>{entry.ip ?? '—'}</td>
+                  <td className="excerpt">{entry.details ? <code>{JSON.stringify(entry.details)}</code> : '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableWrap>
+      ) : null}
+      {list.hasNextPage ? (
+        <p>
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => void list.fetchNextPage()}
+            disabled={list.isFetchingNextPage}
+          >
+            {list.isFetchingNextPage ? 'Loading…' : 'Load more'}
+          </button>
+        </p>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,133 @@
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { PageProps } from '../app.tsx';
+import { QueryState } from '../components/messages.tsx';
+import { DELIVERY_STATES, type DeliveryState } from '../lib/events.ts';
+import { when } from '../lib/format.ts';
+import { Link } from '../lib/router.tsx';
+import { useTitle } from '../lib/title.ts';
+import { useTRPC, type Out } from '../lib/trpc.ts';
+import { TableWrap } from '../components/table-wrap.tsx';
+
+type Delivery = Out<'webhooks', 'deliveries'>['items'][number];
+
+/** One subscription's deliveries, newest first, each with its attempts; filter by state. */
+export default function Deliveries({ params }: PageProps) {
+  useTitle('Webhook deliveries');
+  const trpc = useTRPC();
+  const id = params.id ?? '';
+  const [state, setState] = useState<DeliveryState | ''>('');
+  const hooks = useQuery(trpc.dashboard.webhooks.list.queryOptions());
+  const hook = hooks.data?.find((h) => h.id === id);
+  const deliveries = useInfiniteQuery(
+    trpc.dashboard.webhooks.deliveries.infiniteQueryOptions(
+      { subscriptionId: id, ...(state ? { state } : {}) },
+      { getNextPageParam: (page) => page.nextCursor ?? undefined },
+    ),
+  );
+  const items = deliveries.data?.pages.flatMap((page) => page.items) ?? [];
+
+  return (
+    <>
+      <p className="crumbs">
+        <Link to="webhooks">Webhooks</Link> /
+      </p>
+      <h1>Deliveries</h1>
+      {hook ? (
+        <p>
+          To <span className="break">{hook.url}</span> ({hook.events.join(', ')})
+        </p>
+      ) : null}
+      <div className="row-form">
+        <label>
+          State
+          <select value={state} onChange={(e) => setState(e.target.value as DeliveryState | '')}>
+            <option value="">Any</option>
+            {DELIVERY_STATES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <QueryState pending={deliveries.isPending} error={deliveries.error} label="deliveries" />
+      {deliveries.isSuccess && items.length === 0 ? <p>No deliveries{state ? ` in state ${state}` : ''}.</p> : null}
+      <ol className="cards" aria-label="Deliveries">
+        {items.map((delivery) => (
+          <li key={delivery.id}>
+            <DeliveryCard delivery={delivery} />
+          </li>
+        ))}
+      </ol>
+      {deliveries.hasNextPage ? (
+        <p>
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => void deliveries.fetchNextPage()}
+            disabled={deliveries.isFetchingNextPage}
+          >
+            {deliveries.isFetchingNextPage ? 'Loading…' : 'Load more'}
+          </button>
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+const STATE_CLASS: Record<string, string> = { completed: 'ok', dead: 'bad', dropped: 'muted', pending: 'warn' };
+
+function DeliveryCard({ delivery }: { delivery: Delivery }) {
+  return (
+    <article className="card" aria-label={`${delivery.event.type} delivery, ${delivery.state}`}>
+      <p className="card-head">
+        <code>{delivery.event.type}</code>
+        <span className={`badge ${STATE_CLASS[delivery.state] ?? ''}`}>{delivery.state}</span>
+        <span className="muted small">
+          event <code>{delivery.event.id}</code> · created {when(delivery.createdAt)}
+          {delivery.completedAt ? ` · delivered ${when(delivery.completedAt)}` : ''}
+          {delivery.nextAttemptAt ? ` · next attempt ${when(delivery.nextAttemptAt)}` : ''}
+        </span>
+      </p>
+      {delivery.state === 'dead' ? (
+        <p className="note warn">
+          All attempts failed. Fix the receiver, then ask support to replay this delivery (id <code>{delivery.id}</code>
+          ).
+        </p>
+      ) : null}
+      {delivery.attemptLog.length === 0 ? (
+        <p className="muted small">No attempt yet.</p>
+      ) : (
+        <TableWrap label={`Attempts of delivery ${delivery.id}`}>
+          <table className="compact">
+            <caption className="visually-hidden">Attempts of delivery {delivery.id}</caption>
+            <thead>
+              <tr>
+                <th scope="col">#</th>
+                <th scope="col">At</th>
+                <th scope="col">Status</th>
+                <th scope="col">Duration</th>
+                <th scope="col">Answer or error</th>
+              </tr>
+            </thead>
+            <tbody>
+              {delivery.attemptLog.map((attempt) => (
+                <tr key={attempt.number}>
+                  <th scope="row">{attempt.number}</th>
+                  <td>{when(attempt.at)}</td>
+                  <td>{attempt.status ?? '—'}</td>
+                  <td className="num">{attempt.durationMs} ms</td>
+                  <td className="excerpt">
+                    {attempt.error ? <span className="bad-text">{attempt.error}</span> : null}
+                    {attempt.responseBody ? <code>{attempt.responseBody}</code> : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableWrap>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,192 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import type { PageProps } from '../app.tsx';
+import { Messages, QueryState } from '../components/messages.tsx';
+import { authClient, INVITATION_TOKEN_HEADER } from '../lib/auth.ts';
+import { authErrorMessage, errorStatus } from '../lib/errors.ts';
+import { when } from '../lib/format.ts';
+import { navigate } from '../lib/router.tsx';
+import { useTitle } from '../lib/title.ts';
+import { selectAccount, useTRPC, type Out } from '../lib/trpc.ts';
+
+type Invitation = Out<'invitations', 'get'>;
+
+/** The owner setup link and member / support invitations: create a sign-in (or use one), then accept. */
+export default function Invite({ params }: PageProps) {
+  useTitle('Invitation');
+  const token = params.token ?? '';
+  const trpc = useTRPC();
+  const invitation = useQuery(trpc.dashboard.invitations.get.queryOptions({ token }));
+  // a 401 here only means "not signed in yet"
+  const me = useQuery(trpc.dashboard.session.me.queryOptions());
+
+  if (invitation.isPending || me.isPending) return <QueryState pending error={null} label="the invitation" />;
+  if (invitation.error) {
+    return (
+      <>
+        <h1>Invitation</h1>
+        <p className="note bad" role="alert">
+          {errorStatus(invitation.error) === 404
+            ? 'This link is no longer valid: it was used, revoked or has expired. Ask for a new one.'
+            : 'The invitation could not be read. Try again in a moment.'}
+        </p>
+      </>
+    );
+  }
+  const data = invitation.data;
+  const signedInAs = me.data?.user ?? null;
+  return (
+    <>
+      <h1>{data.kind === 'setup' ? 'Set up your account' : 'You are invited'}</h1>
+      <Summary invitation={data} />
+      {signedInAs ? (
+        <Accept token={token} invitation={data} who={`${signedInAs.name} (${signedInAs.email})`} />
+      ) : (
+        <GetIn token={token} invitation={data} onDone={() => void me.refetch()} />
+      )}
+    </>
+  );
+}
+
+function Summary({ invitation }: { invitation: Invitation }) {
+  const what =
+    invitation.kind === 'setup'
+      ? 'This one-time link makes you the owner of a new account.'
+      : invitation.kind === 'support'
+        ? 'This link adds you to the operator’s support team.'
+        : `This link makes you ${article(invitation.role)} ${invitation.role} of ${invitation.accountName ?? 'an account'}.`;
+  return (
+    <dl className="facts">
+      <dt>What</dt>
+      <dd>{what}</dd>
+      {invitation.email ? (
+        <>
+          <dt>For</dt>
+          <dd>{invitation.email}</dd>
+        </>
+      ) : null}
+      <dt>Valid until</dt>
+      <dd>{when(invitation.expiresAt)}</dd>
+    </dl>
+  );
+}
+
+function article(word: string): string {
+  return /^[aeiou]/i.test(word) ? 'an' : 'a';
+}
+
+/** Signed in: accept (the setup link asks for the new account's name). */
+function Accept({ token, invitation, who }: { token: string; invitation: Invitation; who: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [accountName, setAccountName] = useState('');
+  const accept = useMutation(trpc.dashboard.invitations.accept.mutationOptions());
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    accept.mutate(
+      { token, ...(invitation.kind === 'setup' ? { accountName } : {}) },
+      {
+        onSuccess: (result) => {
+          if (invitation.kind !== 'support') selectAccount(result.accountId);
+          queryClient.clear();
+          navigate(invitation.kind === 'support' ? 'support' : '', { replace: true });
+        },
+      },
+    );
+  }
+
+  return (
+    <form onSubmit={submit} className="stack">
+      <p>Signed in as {who}.</p>
+      {invitation.kind === 'setup' ? (
+        <label>
+          Account name
+          <input required maxLength={100} value={accountName} onChange={(e) => setAccountName(e.target.value)} />
+          <span className="hint">Your organisation or project, as your team will see it.</span>
+        </label>
+      ) : null}
+      <p className="actions">
+        <button type="submit" disabled={accept.isPending}>
+          {accept.isPending ? 'Accepting…' : 'Accept the invitation'}
+        </button>
+      </p>
+      <Messages error={accept.error} />
+    </form>
+  );
+}
+
+/** Signed out: create a sign-in with the invitation's token, or sign in with an existing one. */
+function GetIn({ token, invitation, onDone }: { token: string; invitation: Invitation; onDone: () => void }) {
+  const [mode, setMode] = useState<'new' | 'existing'>('new');
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState(invitation.email ?? '');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setError('');
+    const result =
+      mode === 'new'
+        ? await authClient.signUp.email({ name, email, password }, { headers: { [INVITATION_TOKEN_HEADER]: token } })
+        : await authClient.signIn.email({ email, password });
+    setBusy(false);
+    if (result.error) setError(authErrorMessage(result.error));
+    else onDone();
+  }
+
+  return (
+    <>
+      <fieldset className="choice">
+        <legend>Do you already have a sign-in for this dashboard?</legend>
+        <label className="check">
+          <input type="radio" name="mode" checked={mode === 'new'} onChange={() => setMode('new')} />
+          No, create one
+        </label>
+        <label className="check">
+          <input type="radio" name="mode" checked={mode === 'existing'} onChange={() => setMode('existing')} />
+          Yes, sign in
+        </label>
+      </fieldset>
+      <form onSubmit={submit} className="stack">
+        {mode === 'new' ? (
+          <label>
+            Your name
+            <input required autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} />
+          </label>
+        ) : null}
+        <label>
+          Email
+          <input
+            type="email"
+            required
+            autoComplete="username"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+        </label>
+        <label>
+          Password
+          <input
+            type="password"
+            required
+            minLength={mode === 'new' ? 10 : undefined}
+            autoComplete={mode === 'new' ? 'new-password' : 'current-password'}
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+          {mode === 'new' ? <span className="hint">At least 10 characters.</span> : null}
+        </label>
+        <p className="actions">
+          <button type="submit" disabled={busy}>
+            {busy ? 'Working…' : mode === 'new' ? 'Create my sign-in' : 'Sign in'}
+          </button>
+        </p>
+        <Messages error={error} />
+      </form>
+    </>
+  );
+}

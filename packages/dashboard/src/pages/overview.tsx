@@ -1,0 +1,153 @@
+import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
+import { QueryState } from '../components/messages.tsx';
+import { count, day, when } from '../lib/format.ts';
+import { useSession } from '../lib/session.tsx';
+import { useTitle } from '../lib/title.ts';
+import { useTRPC, type Out } from '../lib/trpc.ts';
+import { TableWrap } from '../components/table-wrap.tsx';
+
+// uPlot is fetched only when the chart is drawn: the first load stays small
+const UsageChart = lazy(() => import('../components/usage-chart.tsx'));
+
+type OverviewData = Out<'overview', 'get'>;
+
+/** This month's on-chain use per key, attestations per day (30 days), webhook deliveries (7 days). */
+export function Overview() {
+  useTitle('Overview');
+  const trpc = useTRPC();
+  const { membership } = useSession();
+  const overview = useQuery(trpc.dashboard.overview.get.queryOptions());
+  return (
+    <>
+      <h1>Overview{membership ? <span className="muted">: {membership.accountName}</span> : null}</h1>
+      <QueryState pending={overview.isPending} error={overview.error} label="the overview" />
+      {overview.data ? <Sections data={overview.data} /> : null}
+    </>
+  );
+}
+
+function Sections({ data }: { data: OverviewData }) {
+  return (
+    <>
+      <section aria-labelledby="quota-title">
+        <h2 id="quota-title">On-chain quota this month</h2>
+        <p className="muted">
+          Period {data.period}, plan {data.plan}. Quotas reset {when(data.resetsAt)}.
+        </p>
+        {data.keys.length === 0 ? (
+          <p>No API keys yet.</p>
+        ) : (
+          <ul className="quotas">
+            {data.keys.map((key) => (
+              <li key={key.prefix}>
+                <Quota {...key} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section aria-labelledby="daily-title">
+        <h2 id="daily-title">Attestations per day (30 days)</h2>
+        <Suspense fallback={<div className="chart-box" aria-hidden="true" />}>
+          <UsageChart daily={data.daily} />
+        </Suspense>
+        <details>
+          <summary>Show the figures as a table</summary>
+          <DailyTable daily={data.daily} />
+        </details>
+      </section>
+      <section aria-labelledby="deliveries-title">
+        <h2 id="deliveries-title">Webhook deliveries (7 days)</h2>
+        <DeliveriesTable deliveries={data.deliveries} />
+      </section>
+    </>
+  );
+}
+
+function Quota({ name, prefix, tier, used, quota }: OverviewData['keys'][number]) {
+  // null: the tier's on-chain use is unlimited (enterprise)
+  const max = quota !== null && quota > 0 ? quota : null;
+  const ratio = max !== null ? Math.min(1, used / max) : 0;
+  return (
+    <>
+      <p className="quota-label">
+        <span>
+          <strong>{name}</strong> <code>{prefix}</code> <span className="muted">({tier})</span>
+        </span>
+        <span>
+          {count(used)} / {max !== null ? count(max) : quota === null ? 'unlimited' : 'no on-chain quota'}
+        </span>
+      </p>
+      {max !== null ? (
+        <meter
+          min={0}
+          max={max}
+          low={max * 0.8}
+          high={max * 0.95}
+          optimum={0}
+          value={used}
+          aria-label={`${name}: ${count(used)} of ${count(max)} on-chain attestations used`}
+          className={ratio >= 0.95 ? 'meter full' : 'meter'}
+        />
+      ) : null}
+    </>
+  );
+}
+
+function DailyTable({ daily }: { daily: OverviewData['daily'] }) {
+  return (
+    <TableWrap label="Attestations per day">
+      <table>
+        <caption className="visually-hidden">Attestations per day, oldest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Day</th>
+            <th scope="col">On-chain, human</th>
+            <th scope="col">On-chain, AI</th>
+            <th scope="col">Off-chain, human</th>
+            <th scope="col">Off-chain, AI</th>
+          </tr>
+        </thead>
+        <tbody>
+          {daily.map((row) => (
+            <tr key={row.day}>
+              <th scope="row">{day(row.day)}</th>
+              <td className="num">{count(row.onchainHuman)}</td>
+              <td className="num">{count(row.onchainAi)}</td>
+              <td className="num">{count(row.offchainHuman)}</td>
+              <td className="num">{count(row.offchainAi)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableWrap>
+  );
+}
+
+function DeliveriesTable({ deliveries }: { deliveries: OverviewData['deliveries'] }) {
+  return (
+    <TableWrap label="Webhook deliveries per day">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Day</th>
+            <th scope="col">Delivered</th>
+            <th scope="col">Failed, retry due</th>
+            <th scope="col">Dead</th>
+          </tr>
+        </thead>
+        <tbody>
+          {deliveries.map((row) => (
+            <tr key={row.day}>
+              <th scope="row">{day(row.day)}</th>
+              <td className="num">{count(row.completed)}</td>
+              <td className="num">{count(row.failed)}</td>
+              <td className={row.dead > 0 ? 'num bad-text' : 'num'}>{count(row.dead)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableWrap>
+  );
+}
