@@ -39,11 +39,11 @@ export async function serve(
         ]
       : [`verification app on ${service.url}`];
   const where = parts.filter(Boolean).join(', ');
-  console.error(`attestation-service: ${where}; Ctrl-C stops`);
   const setup = 'setupLink' in service ? service.setupLink : undefined;
   if (setup)
     console.error(
       `Dashboard: ${config.publicBaseUrl}/dashboard/ — first owner: open ${setup.url} ` +
         `(one use, valid until ${setup.expiresAt})`,
     );
+  console.error(`attestation-service: ${where}; Ctrl-C stops`);
 }

@@ -106,9 +106,31 @@ export function cookieOf(res: Response): string {
     .join('; ');
 }
 
+/** The token of an invitation link (its last path segment). */
+export const tokenOf = (url: string): string => url.slice(url.lastIndexOf('/') + 1);
+
+/** A new person who signs up with an invitation link and accepts it, as a browser would; returns their session. */
+async function signUpAndAccept(
+  service: TestService,
+  link: string,
+  who: { email: string; password: string; name: string },
+): Promise<{ userId: string; cookie: string }> {
+  const token = tokenOf(link);
+  const up = await signUp(service, who, token);
+  if (up.status !== 200) throw new Error(`sign-up failed: ${up.status} ${JSON.stringify(up.body)}`);
+  const accepted = await trpc(service, 'dashboard.invitations.accept', {
+    cookie: up.cookie,
+    mutation: true,
+    input: { token },
+  });
+  if (accepted.status !== 200) throw new Error(`accept failed: ${accepted.status} ${JSON.stringify(accepted.body)}`);
+  return { userId: up.body.user.id as string, cookie: up.cookie };
+}
+
 /**
- * A new account with a signed-in member of that role (its own account and user: each test its own tenant).
- * The membership is written directly; the invitation flow has its own tests.
+ * A new account with a signed-in member of that role (its own account and user: each test its own tenant), or a
+ * member of `accountId`. They join the real way: an invitation made as the operator's CLI makes it, then sign-up
+ * and `dashboard.invitations.accept` (so the account's audit log holds `member.invited` and `member.joined`).
  */
 export async function createMember(
   service: TestService,
@@ -116,29 +138,41 @@ export async function createMember(
   accountId?: string,
 ): Promise<TestMember> {
   const n = `${process.pid}-${++seq}-${Math.random().toString(36).slice(2, 8)}`;
-  const accountName = accountId ? '' : `dash-${n}`;
   const account =
     accountId ??
     (
       await service.sql.query<{ id: string }>(`INSERT INTO accounts (id, name) VALUES ($1, $2) RETURNING id`, [
         randomUUID(),
-        accountName,
+        `dash-${n}`,
       ])
     )[0]!.id;
   const email = `member-${n}@example.com`;
   const password = `pw-${n}-long-enough`;
-  const token = await seedInvitation(service, { accountId: account, email, role });
-  const up = await signUp(service, { email, password, name: `Member ${n}` }, token);
-  if (up.status !== 200) throw new Error(`sign-up failed: ${up.status} ${JSON.stringify(up.body)}`);
-  const userId = up.body.user.id as string;
-  await service.sql.query(`INSERT INTO members (id, account_id, user_id, role) VALUES ($1, $2, $3, $4)`, [
-    randomUUID(),
-    account,
-    userId,
+  const link = await service.services.dashboard.invitations.inviteMember({
+    accountId: account,
+    email,
     role,
-  ]);
+    actor: null,
+    origin: null,
+  });
+  const { userId, cookie } = await signUpAndAccept(service, link.url, { email, password, name: `Member ${n}` });
   const [row] = await service.sql.query<{ name: string }>(`SELECT name FROM accounts WHERE id = $1`, [account]);
-  return { userId, email, password, accountId: account, accountName: row!.name, role, cookie: up.cookie };
+  return { userId, email, password, accountId: account, accountName: row!.name, role, cookie };
+}
+
+/** A signed-in member of the operator's support team (invited as `accounts invite --support` does), in no account. */
+export async function createSupportUser(
+  service: TestService,
+): Promise<{ userId: string; email: string; cookie: string }> {
+  const n = `${process.pid}-${++seq}-${Math.random().toString(36).slice(2, 8)}`;
+  const email = `support-${n}@example.com`;
+  const link = await service.services.dashboard.invitations.inviteSupport(email);
+  const { userId, cookie } = await signUpAndAccept(service, link.url, {
+    email,
+    password: `pw-${n}-long-enough`,
+    name: `Support ${n}`,
+  });
+  return { userId, email, cookie };
 }
 
 /** A tRPC call as a member: a query by GET, a mutation by POST (same origin), with the account header. */
