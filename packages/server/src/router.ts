@@ -10,6 +10,7 @@ import { supportRouter } from './dashboard/support-router.ts';
 import { overviewRouter } from './dashboard/overview-router.ts';
 import { keysDashboardRouter } from './keys/dashboard-router.ts';
 import { webhooksDashboardRouter } from './webhooks/dashboard-router.ts';
+import { attestationsDashboardRouter } from './attestations/dashboard-router.ts';
 
 /** Every procedure of the service, once: the source of the REST paths, the OpenAPI document and the SDK's types. */
 export const appRouter = router({
@@ -27,6 +28,7 @@ export const appRouter = router({
     keys: keysDashboardRouter,
     webhooks: webhooksDashboardRouter,
     overview: overviewRouter,
+    attestations: attestationsDashboardRouter,
   }),
 });
 

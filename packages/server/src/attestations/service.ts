@@ -9,11 +9,13 @@ import type { Logger } from '../log.ts';
 import { auditEntry } from '../audit/entry.ts';
 import { normalizeHash } from './content.ts';
 import type { AttestationRecord, CreateAttestationInput, CreatedAttestation } from './contracts.ts';
+import type { AccountListInput, AccountListPage } from './dashboard-contracts.ts';
 import type { OffchainSigner } from './offchain.ts';
 import type { OnchainSubmitter } from './onchain.ts';
 import { prepareAttestation, signOffchain } from './prepare.ts';
 import { decodeCursor, encodeCursor, toRecord } from './record.ts';
 import { findByUids, searchByHashes, type HashQuery } from './store.ts';
+import { accountPage, type AccountPageQuery } from './dashboard-store.ts';
 import { createAttestationWriter } from './writer.ts';
 
 export interface AttestationServiceDeps {
@@ -112,6 +114,39 @@ export function createAttestationService(deps: AttestationServiceDeps) {
       const last = page.at(-1);
       return {
         data: page.map((row) => toRecord(row, verifyBaseUrl)),
+        nextCursor: rows.length > input.limit && last ? encodeCursor(last.id) : null,
+      };
+    },
+
+    /** One page of an account's attestations for its dashboard, newest first, with its filters. */
+    async listForAccount(accountId: string, input: AccountListInput): Promise<AccountListPage> {
+      const beforeId = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+      if (input.cursor !== undefined && beforeId === undefined) throw invalidCursor();
+      const query: AccountPageQuery = {
+        accountId,
+        type: input.type,
+        mode: input.mode,
+        revoked: input.revoked,
+        contentHash: input.contentHash === undefined ? undefined : normalizeHash(input.contentHash),
+        beforeId,
+        limit: input.limit + 1,
+      };
+      const rows = await accountPage(sql, query);
+      const page = rows.slice(0, input.limit);
+      const last = page.at(-1);
+      return {
+        items: page.map((row) => ({
+          uid: row.uid as `0x${string}`,
+          type: row.type,
+          mode: row.mode,
+          status: row.status,
+          contentHash: row.contentHash,
+          contentType: row.contentType,
+          txHash: row.txHash,
+          createdAt: row.createdAt.toISOString(),
+          revokedAt: row.revokedAt?.toISOString() ?? null,
+          verifyUrl: `${verifyBaseUrl}/${row.uid}`,
+        })),
         nextCursor: rows.length > input.limit && last ? encodeCursor(last.id) : null,
       };
     },

@@ -96,7 +96,9 @@ export function revocationWork(deps: RevocationWorkDeps, mode: AttestationMode):
         items.map((i) =>
           auditEntry({
             accountId: i.accountId,
-            actorKeyPrefix: i.keyPrefix,
+            // a member who revoked from the dashboard acted, not the key that created the attestation
+            actorKeyPrefix: i.actor ? null : i.keyPrefix,
+            actorMember: i.actor,
             at,
             action: 'attestation.revoked',
             resource: `attestation:${i.uid}`,

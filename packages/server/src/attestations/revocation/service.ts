@@ -1,12 +1,13 @@
 import { enqueueRelay } from '../../chain/relay.task.ts';
 import { inTransaction, pgSql, type Pool } from '../../db/sql.ts';
+import type { MemberActor } from '../../audit/entry.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { GatedRequest } from '../../idempotency/service.ts';
 import type { AuthenticatedKey } from '../../keys/service.ts';
 import type { OnchainSubmitter } from '../onchain.ts';
 import { waitForRelayer } from '../relay-wait.ts';
 import { findByUids } from '../store.ts';
-import { requestRevocation, revocationOf } from './store.ts';
+import { requestRevocation, revocationOf, type RevocationRequest } from './store.ts';
 
 export interface RevokeResult {
   uid: string;
@@ -25,14 +26,46 @@ function alreadyRevoked(uid: string, revokedAt: Date | null): AppError {
   );
 }
 
+/** A dashboard revocation's answer: `pending` while the relayer is still at it when the wait ends. */
+export interface MemberRevokeResult {
+  uid: string;
+  status: 'revoked' | 'pending';
+  revokedAt: string | null;
+}
+
+function revocationFailed(): AppError {
+  return new AppError(
+    'CHAIN_UNAVAILABLE',
+    'The revocation transaction failed; the attestation still stands. Retry later.',
+    {},
+    { 'Retry-After': '10' },
+  );
+}
+
 /**
- * Revocation, API side: only the account that created an attestation may revoke it. The relayer signs for the
- * caller: `EAS.revoke` for on-chain attestations, `EAS.revokeOffchain(uid)` from the attester for off-chain ones.
+ * Revocation, API and dashboard side: only the account that created an attestation may revoke it. The relayer signs
+ * for the caller: `EAS.revoke` for on-chain attestations, `EAS.revokeOffchain(uid)` from the attester for off-chain
+ * ones; once mined it writes the audit entry and the `attestation.revoked` event in the same transaction.
  */
 export function createRevokeService(deps: { pool: Pool; onchain: OnchainSubmitter; waitMs?: number }) {
   const { pool, onchain } = deps;
   const sql = pgSql(pool);
   const waitMs = deps.waitMs ?? 60_000;
+
+  /** The attestation, checked revocable, then marked for the relayer; ALREADY_REVOKED when someone was first. */
+  async function claim(uid: string, request: RevocationRequest, mayRevoke: (accountId: string) => void) {
+    const row = (await findByUids(sql, [uid])).get(uid);
+    if (!row) throw notFound(`Attestation ${uid}`);
+    mayRevoke(row.accountId);
+    if (row.revokedAt) throw alreadyRevoked(uid, row.revokedAt);
+    await onchain.ensureAvailable();
+    const claimed = await inTransaction(pool, async (tx) => {
+      const marked = await requestRevocation(tx, uid, request);
+      if (marked) await enqueueRelay(tx);
+      return marked;
+    });
+    if (!claimed) throw alreadyRevoked(uid, null);
+  }
 
   return {
     async revoke(
@@ -42,18 +75,11 @@ export function createRevokeService(deps: { pool: Pool; onchain: OnchainSubmitte
       request: GatedRequest,
     ): Promise<RevokeResult> {
       const key = uid.toLowerCase();
-      const row = (await findByUids(sql, [key])).get(key);
-      if (!row) throw notFound(`Attestation ${uid}`);
-      if (row.accountId !== auth.accountId)
-        throw new AppError('FORBIDDEN', 'Only the account that created an attestation may revoke it.');
-      if (row.revokedAt) throw alreadyRevoked(key, row.revokedAt);
-      await onchain.ensureAvailable();
-      const claimed = await inTransaction(pool, async (tx) => {
-        const marked = await requestRevocation(tx, key, reason ?? null, request.idempotency?.key ?? null);
-        if (marked) await enqueueRelay(tx);
-        return marked;
+      const idempotencyKey = request.idempotency?.key ?? null;
+      await claim(key, { reason: reason ?? null, idempotencyKey, actor: null }, (accountId) => {
+        if (accountId !== auth.accountId)
+          throw new AppError('FORBIDDEN', 'Only the account that created an attestation may revoke it.');
       });
-      if (!claimed) throw alreadyRevoked(key, null);
       // the relayer stores the response when the revocation is mined
       request.idempotency?.markCompleted();
       return waitForRelayer<RevokeResult>(
@@ -73,13 +99,7 @@ export function createRevokeService(deps: { pool: Pool; onchain: OnchainSubmitte
         },
         {
           waitMs,
-          failed: () =>
-            new AppError(
-              'CHAIN_UNAVAILABLE',
-              'The revocation transaction failed; the attestation still stands. Retry later.',
-              {},
-              { 'Retry-After': '10' },
-            ),
+          failed: revocationFailed,
           stillPending: () =>
             new AppError(
               'CHAIN_UNAVAILABLE',
@@ -88,6 +108,35 @@ export function createRevokeService(deps: { pool: Pool; onchain: OnchainSubmitte
               { 'Retry-After': '10' },
             ),
         },
+      );
+    },
+
+    /**
+     * A dashboard member's revocation, in their account (another account's attestation is not found): the same
+     * checks, transaction and events as the API's; the audit entry names the member. Still pending when the wait
+     * ends, it answers `pending` (the relayer finishes it; there is no Idempotency-Key to retry with).
+     */
+    async revokeAsMember(
+      member: { accountId: string; actor: MemberActor },
+      uid: string,
+      reason: string | undefined,
+    ): Promise<MemberRevokeResult> {
+      const key = uid.toLowerCase();
+      await claim(key, { reason: reason ?? null, idempotencyKey: null, actor: member.actor }, (accountId) => {
+        if (accountId !== member.accountId) throw notFound(`Attestation ${uid}`);
+      });
+      const deadline = Date.now() + waitMs;
+      return waitForRelayer<MemberRevokeResult>(
+        async () => {
+          const state = await revocationOf(sql, key);
+          if (state?.revokeState === 'done')
+            return { state: 'done', value: { uid: key, status: 'revoked', revokedAt: state.revokedAt!.toISOString() } };
+          if (state?.revokeState === 'failed') return { state: 'failed', reason: null };
+          // the wait ends here with `pending`: waitForRelayer's own deadline, a second later, never throws its 503
+          if (Date.now() >= deadline) return { state: 'done', value: { uid: key, status: 'pending', revokedAt: null } };
+          return { state: 'pending' };
+        },
+        { waitMs: waitMs + 1_000, failed: revocationFailed, stillPending: revocationFailed },
       );
     },
   };

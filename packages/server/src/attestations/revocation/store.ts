@@ -1,4 +1,5 @@
 import type { Hex } from 'viem';
+import type { MemberActor } from '../../audit/entry.ts';
 import type { PgRow, Prisma } from '../../db/rows.ts';
 import type { Sql } from '../../db/sql.ts';
 import { releaseMany } from '../../idempotency/store.ts';
@@ -13,22 +14,27 @@ export type RevokeItem = PgRow<Pick<Model, 'id' | 'accountId' | 'apiKeyId'>> & {
   keyPrefix: Prisma.ApiKeyModel['prefix'];
   idempotencyKey: Model['revokeIdempotencyKey'];
   reason: Model['revocationReason'];
+  /** The dashboard member who asked; null when a key asked through the API. */
+  actor: MemberActor | null;
 };
+
+/** Who asks for a revocation and why: the request's Idempotency-Key (API) or the member (dashboard) rides along. */
+export interface RevocationRequest {
+  reason: string | null;
+  idempotencyKey: string | null;
+  actor: MemberActor | null;
+}
 
 /**
  * Marks an attestation for the relayer to revoke, unless it is revoked or being revoked already; true when it was
- * marked. The request's Idempotency-Key rides along, so the relayer can store the response.
+ * marked. The request's Idempotency-Key rides along, so the relayer can store the response, and so does the
+ * dashboard member who asked, so its audit entry names them.
  */
-export async function requestRevocation(
-  sql: Sql,
-  uid: string,
-  reason: string | null,
-  idempotencyKey: string | null,
-): Promise<boolean> {
+export async function requestRevocation(sql: Sql, uid: string, request: RevocationRequest): Promise<boolean> {
   const rows = await sql.query(
-    `UPDATE attestations SET revoke_state = 'pending', revocation_reason = $2, revoke_idempotency_key = $3
+    `UPDATE attestations SET revoke_state = 'pending', revocation_reason = $2, revoke_idempotency_key = $3, revoke_actor = $4::jsonb
      WHERE uid = $1 AND revoked_at IS NULL AND (revoke_state IS NULL OR revoke_state = 'failed') RETURNING id`,
-    [uid, reason, idempotencyKey],
+    [uid, request.reason, request.idempotencyKey, request.actor === null ? null : JSON.stringify(request.actor)],
   );
   return rows.length === 1;
 }
@@ -63,7 +69,7 @@ export async function claimRevocations(
 export async function revocationsOf(sql: Sql, journalId: string): Promise<RevokeItem[]> {
   return sql.query<RevokeItem>(
     `SELECT a.id::text, a.uid, a.mode, a.account_id AS "accountId", a.api_key_id AS "apiKeyId", k.prefix AS "keyPrefix",
-            a.revoke_idempotency_key AS "idempotencyKey", a.revocation_reason AS reason
+            a.revoke_idempotency_key AS "idempotencyKey", a.revocation_reason AS reason, a.revoke_actor AS actor
      FROM attestations a JOIN api_keys k ON k.id = a.api_key_id WHERE a.revoke_relay_tx_id = $1::bigint ORDER BY a.id`,
     [journalId],
   );

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { hexHash, modeSchema, originSchema, revokeInput, uidSchema } from './contracts.ts';
+
+const iso = z.string();
+
+/**
+ * `direction` is what an infinite query of @trpc/tanstack-react-query adds to every page's input; pages only go
+ * forward (older), so it is accepted and ignored.
+ */
+const direction = z.enum(['forward', 'backward']).optional();
+
+export const accountListInput = z.strictObject({
+  type: originSchema.optional(),
+  mode: modeSchema.optional(),
+  revoked: z.boolean().optional(),
+  contentHash: z
+    .string()
+    .regex(/^(0x)?[0-9a-fA-F]{64}$/, 'must be a SHA-256 hash: 64 hex characters, optionally prefixed with 0x')
+    .optional(),
+  cursor: z.string().max(200).optional(),
+  limit: z.number().int().min(1).max(100).default(50),
+  direction,
+});
+export type AccountListInput = z.infer<typeof accountListInput>;
+
+export const listedAttestation = z.object({
+  uid: uidSchema,
+  type: originSchema,
+  mode: modeSchema,
+  status: z.enum(['pending', 'confirmed', 'failed']),
+  contentHash: hexHash,
+  contentType: z.string(),
+  txHash: hexHash.nullable(),
+  createdAt: iso,
+  revokedAt: iso.nullable(),
+  verifyUrl: z.string(),
+});
+
+export const accountListPage = z.object({ items: z.array(listedAttestation), nextCursor: z.string().nullable() });
+export type AccountListPage = z.infer<typeof accountListPage>;
+
+/** The API's revoke body: the uid and an optional reason. */
+export const memberRevokeInput = revokeInput;
+
+export const memberRevokeOutput = z.object({
+  uid: uidSchema,
+  /** `pending`: the relayer had not finished when the wait ended; it will, and the list shows it then. */
+  status: z.enum(['revoked', 'pending']),
+  revokedAt: iso.nullable(),
+});
