@@ -46,7 +46,9 @@ const schema = z.object({
   MAX_FEE_PER_GAS_GWEI: z.coerce.number().positive().max(100_000).default(500),
   RELAYER_MIN_BALANCE_ETH: z.coerce.number().min(0).default(0.001),
   RELAY_STUCK_AFTER: duration.optional(),
-  RELAY_MAX_ITEMS_PER_TX: z.coerce.number().int().min(1).max(100).default(100),
+  RELAY_MAX_ITEMS_PER_TX: z.coerce.number().int().min(1).max(1000).default(100),
+  RELAY_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(64).default(4),
+  RELAY_GAS_TARGET: z.coerce.number().int().min(100_000).max(1_000_000_000).optional(),
   WEBHOOK_ALLOW_PRIVATE_URLS: boolean.default(false),
   WEBHOOK_RETRY_DELAYS: z
     .string()
@@ -119,6 +121,10 @@ function toConfig(v: z.infer<typeof schema>) {
       maxFeeCapWei: BigInt(Math.round(v.MAX_FEE_PER_GAS_GWEI * 1e9)),
       minBalanceWei: BigInt(Math.round(v.RELAYER_MIN_BALANCE_ETH * 1e9)) * 1_000_000_000n,
       maxItemsPerTx: v.RELAY_MAX_ITEMS_PER_TX,
+      /** Relay transactions in flight at consecutive nonces. */
+      maxInFlight: v.RELAY_MAX_IN_FLIGHT,
+      /** Gas one relay transaction may use; undefined: half the latest block's gas limit. */
+      gasTarget: v.RELAY_GAS_TARGET === undefined ? undefined : BigInt(v.RELAY_GAS_TARGET),
       stuckAfterMs: v.RELAY_STUCK_AFTER === undefined ? undefined : parseDuration(v.RELAY_STUCK_AFTER),
     },
     webhooks: {

@@ -7,6 +7,7 @@ import { attestationRelayWorks } from './attestations/relay-work.ts';
 import { createRelayer } from './chain/relayer.ts';
 import { enqueueRelay, RELAY_TASK, relayTask } from './chain/relay.task.ts';
 import { createSender } from './chain/sender.ts';
+import { createWatch } from './chain/watch.ts';
 import { createApiHandler, listen } from './http/server.ts';
 import { openInfrastructure, type Infrastructure } from './infrastructure.ts';
 import type { Logger } from './log.ts';
@@ -96,18 +97,8 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
 /** The relayer and the webhook deliveries as jobs of this process, and the sweep for deliveries a dead worker left. */
 async function startWorkerPart(infra: Infrastructure, webhookPolicy: UrlPolicy, stack: Teardown): Promise<void> {
   const { config, pool, clock, log, chain, databaseUrl } = infra;
-  const sender = createSender(
-    chain,
-    pool,
-    clock,
-    {
-      confirmations: config.chain.confirmations,
-      maxFeeCapWei: config.chain.maxFeeCapWei,
-      stuckAfterMs: config.chain.stuckAfterMs ?? (chain.dev ? 5_000 : 60_000),
-      maxBumps: 5,
-    },
-    log,
-  );
+  const sender = createSender(chain, pool, clock, { maxFeeCapWei: config.chain.maxFeeCapWei }, log);
+  const watch = createWatch(chain.publicClient, chain.account.address, config.chain.confirmations);
   const works = attestationRelayWorks({
     pool,
     eas: chain.eas,
@@ -116,7 +107,15 @@ async function startWorkerPart(infra: Infrastructure, webhookPolicy: UrlPolicy, 
     verifyBaseUrl: config.verifyBaseUrl,
     maxItemsPerTx: config.chain.maxItemsPerTx,
   });
-  const relayer = createRelayer({ pool, sender, clock, works });
+  const relayer = createRelayer(
+    { pool, sender, watch, clock, log, works },
+    {
+      maxInFlight: config.chain.maxInFlight,
+      gasTarget: config.chain.gasTarget,
+      stuckAfterMs: config.chain.stuckAfterMs ?? (chain.dev ? 5_000 : 60_000),
+      maxBumps: 5,
+    },
+  );
   const deliver = deliverTask({
     pool,
     clock,

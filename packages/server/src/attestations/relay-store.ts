@@ -16,9 +16,14 @@ export type RelayItem = PgRow<
 
 /**
  * Claims the next pending on-chain attestations for one transaction: oldest first, at most `max`, never splitting
- * a batch (a batch is one transaction). Locks with SKIP LOCKED, so a second relayer never takes the same rows.
+ * a batch (a batch is one transaction). Locks with SKIP LOCKED, so a second relayer never takes the same rows; the
+ * journal entry (`open`) is made only when some are waiting.
  */
-export async function claimPending(sql: Sql, journalId: string, max: number): Promise<number> {
+export async function claimPending(
+  sql: Sql,
+  max: number,
+  open: () => Promise<string>,
+): Promise<{ journalId: string; count: number } | undefined> {
   const rows = await sql.query<{ id: string; batch_id: string | null }>(
     `SELECT id::text, batch_id FROM attestations WHERE status = 'pending' AND relay_tx_id IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
     [max * 2],
@@ -38,9 +43,10 @@ export async function claimPending(sql: Sql, journalId: string, max: number): Pr
     if (row.batch_id) taken.add(row.batch_id);
     chosen.push(row.id);
   }
-  if (chosen.length === 0) return 0;
+  if (chosen.length === 0) return undefined;
+  const journalId = await open();
   await sql.query(`UPDATE attestations SET relay_tx_id = $1::bigint WHERE id = ANY($2::bigint[])`, [journalId, chosen]);
-  return chosen.length;
+  return { journalId, count: chosen.length };
 }
 
 /** The items a journal entry carries, in the order they are attested on-chain. */

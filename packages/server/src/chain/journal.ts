@@ -47,11 +47,6 @@ export async function recordSigned(
   );
 }
 
-/** Drops an entry that claimed nothing: no transaction was built for it. */
-export async function discardIntent(sql: Sql, id: string): Promise<void> {
-  await sql.query(`DELETE FROM relay_transactions WHERE id = $1::bigint`, [id]);
-}
-
 export async function recordMined(
   sql: Sql,
   id: string,
@@ -74,6 +69,6 @@ export async function recordFailed(sql: Sql, id: string, error: string, at: Date
 /** Entries a crash or a stuck transaction left open, oldest first. */
 export async function unfinished(sql: Sql): Promise<JournalEntry[]> {
   return sql.query<JournalEntry>(
-    `SELECT ${COLUMNS} FROM relay_transactions WHERE status IN ('intent', 'sent') ORDER BY id`,
+    `SELECT ${COLUMNS} FROM relay_transactions WHERE status IN ('intent', 'sent') ORDER BY nonce NULLS FIRST, id`,
   );
 }

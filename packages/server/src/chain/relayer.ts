@@ -1,19 +1,42 @@
+import { parseTransaction, type Hex } from 'viem';
 import type { Clock } from '../clock.ts';
 import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
-import { recordFailed, unfinished, type RelayKind } from './journal.ts';
-import { runRound, type RoundWork } from './round.ts';
+import type { Logger } from '../log.ts';
+import { recordFailed, unfinished, type JournalEntry, type RelayKind } from './journal.ts';
+import { createPipeline, type Flight, type PipelineOptions } from './pipeline.ts';
+import type { RoundWork } from './round.ts';
 import type { Sender } from './sender.ts';
+import type { Watch } from './watch.ts';
 
 export type Relayer = ReturnType<typeof createRelayer>;
 
+/** What the relayer of this process is doing now (zeros while another process holds the signer). */
+export interface RelayerStats {
+  /** Transactions sent and not yet mined. */
+  inFlight: number;
+  /** Items those transactions carry (those picked up from the journal after a restart are not counted). */
+  inFlightItems: number;
+  /** How long the oldest of them has waited since it was first signed (ms), or null. */
+  oldestInFlightMs: number | null;
+  /** The max fee per gas of the fees last read from the node (wei), or null before any. */
+  lastMaxFeePerGasWei: bigint | null;
+  /** The gas one transaction may use now, or null before the first block was read. */
+  gasTarget: bigint | null;
+}
+
 /**
- * The relay job's work: reconcile what the journal left open, then run a round of each kind of work (in the order
- * given) until none is left. Runs on one graphile-worker queue, so one relayer at a time signs: nonces never race
- * across replicas. Works of one kind share their finish and requeue (the journal records the kind, not the work).
+ * The relay job's work: pick up what the journal left open (a crash, a stuck transaction), then keep up to
+ * `maxInFlight` transactions in flight until nothing is pending (chain/pipeline.ts). Runs under the signer's lock
+ * (chain/relay.task.ts), so one relayer at a time signs. Works of one kind share their finish and requeue (the
+ * journal records the kind, not the work).
  */
-export function createRelayer(deps: { pool: Pool; sender: Sender; clock: Clock; works: RoundWork[] }) {
-  const { pool, sender, clock, works } = deps;
+export function createRelayer(
+  deps: { pool: Pool; sender: Sender; watch: Watch; clock: Clock; log: Logger; works: RoundWork[] },
+  opts: PipelineOptions,
+) {
+  const { pool, clock, works } = deps;
   const sql = pgSql(pool);
+  const pipeline = createPipeline(deps, opts);
 
   function workOf(kind: RelayKind): RoundWork {
     const work = works.find((w) => w.kind === kind);
@@ -21,28 +44,59 @@ export function createRelayer(deps: { pool: Pool; sender: Sender; clock: Clock; 
     return work;
   }
 
+  /** A journaled transaction as a flight again, from its signed bytes. */
+  function flightOf(entry: JournalEntry & { nonce: number; rawTx: Hex; txHash: Hex }): Flight {
+    const tx = parseTransaction(entry.rawTx);
+    const sentAt = entry.sentAt?.getTime() ?? Date.now();
+    return {
+      journalId: entry.id,
+      work: workOf(entry.kind),
+      to: tx.to!,
+      data: tx.data ?? '0x',
+      nonce: entry.nonce,
+      gas: tx.gas!,
+      fees: { maxFeePerGas: tx.maxFeePerGas!, maxPriorityFeePerGas: tx.maxPriorityFeePerGas! },
+      hash: entry.txHash,
+      raw: entry.rawTx,
+      hashes: entry.sentHashes.length > 0 ? [...entry.sentHashes] : [entry.txHash],
+      items: 0,
+      sentAt,
+      since: Date.now(),
+      bumps: Math.max(0, entry.attempts - 1),
+    };
+  }
+
   return {
-    /** Finishes what a crash or a stuck transaction left in the journal. */
-    async reconcile(): Promise<void> {
+    /**
+     * Reconciles the journal: an entry never signed puts its items back in the queue; a signed one is in flight
+     * again (its bytes resent, then mined, bumped or found replaced like any other). Then sends until done.
+     */
+    async run(signal?: AbortSignal): Promise<void> {
+      const adopted: Flight[] = [];
       for (const entry of await unfinished(sql)) {
-        const work = workOf(entry.kind);
-        if (entry.status === 'intent') {
-          // nothing was signed: the items go back to the queue
-          await inTransaction(pool, async (tx) => {
-            await work.requeue(tx, entry.id);
-            await recordFailed(tx, entry.id, 'abandoned before it was signed', new Date(clock.now()));
-          });
+        if (entry.status === 'sent' && entry.nonce !== null && entry.rawTx && entry.txHash) {
+          adopted.push(flightOf({ ...entry, nonce: entry.nonce, rawTx: entry.rawTx, txHash: entry.txHash }));
           continue;
         }
-        await work.finish(entry.id, await sender.resume(entry));
+        await inTransaction(pool, async (tx) => {
+          await workOf(entry.kind).requeue(tx, entry.id);
+          await recordFailed(tx, entry.id, 'abandoned before it was signed', new Date(clock.now()));
+        });
       }
+      await pipeline.adopt(adopted);
+      await pipeline.run(signal);
     },
 
-    /** Sends the next round: one transaction per kind of work that has items waiting; returns how many it carried. */
-    async relayNext(): Promise<number> {
-      let carried = 0;
-      for (const work of works) carried += await runRound({ pool, sender, clock }, work);
-      return carried;
+    stats(): RelayerStats {
+      const flights = pipeline.flights();
+      const oldest = flights.reduce((min, f) => Math.min(min, f.sentAt), Infinity);
+      return {
+        inFlight: flights.length,
+        inFlightItems: flights.reduce((sum, f) => sum + f.items, 0),
+        oldestInFlightMs: flights.length > 0 ? Date.now() - oldest : null,
+        lastMaxFeePerGasWei: deps.sender.lastFees()?.maxFeePerGas ?? null,
+        gasTarget: pipeline.gasTarget() ?? null,
+      };
     },
   };
 }

@@ -1,191 +1,149 @@
-import { keccak256, type Hex, type TransactionReceipt } from 'viem';
+import { keccak256, type Hex } from 'viem';
 import type { Clock } from '../clock.ts';
 import { inTransaction, type Pool } from '../db/sql.ts';
-import type { Chain } from './connect.ts';
-import { recordSigned, type JournalEntry } from './journal.ts';
 import type { Logger } from '../log.ts';
+import { broadcast, firstLine, mayHaveArrived } from './broadcast.ts';
+import type { Chain } from './connect.ts';
+import { bumpedFees, currentFees, type Fees } from './fees.ts';
+import { recordSigned } from './journal.ts';
 
 /** The transaction could not be sent at all (nothing reached the chain): its items can fail safely. */
 export class NotSentError extends Error {}
 
 export interface SenderOptions {
-  confirmations: number;
   /** Fees never go above this, whatever the network asks (wei). */
   maxFeeCapWei: bigint;
-  /** A transaction not mined after this long is re-signed with bumped fees. */
-  stuckAfterMs: number;
-  /** How many fee bumps before giving up waiting (the journal keeps the transaction for reconciliation). */
-  maxBumps: number;
 }
 
-const MAYBE_ALREADY_SENT =
-  /already known|nonce too low|replacement transaction underpriced|known transaction|already imported/i;
-const TRANSIENT = /429|Too Many Requests|rate limit|timed? ?out|ECONNRESET|socket hang up/i;
+/** A transaction as the relayer signed it: what a fee bump re-signs, and the bytes a forgetful node gets again. */
+export interface SignedTx {
+  to: Hex;
+  data: Hex;
+  nonce: number;
+  gas: bigint;
+  fees: Fees;
+  hash: Hex;
+  raw: Hex;
+}
 
 /**
- * Sends the relayer's transactions: nonce and EIP-1559 fees from the node (capped), signed locally and journaled
- * before broadcast, waited for with `confirmations`, re-signed at the same nonce with bumped fees when stuck.
+ * Signs and sends the relayer's transactions: gas and EIP-1559 fees from the node (capped), signed locally and
+ * journaled (raw bytes and hash) before each broadcast, re-signed at the same nonce with bumped fees when stuck.
+ * Which nonce, when to bump and when to resend is the pipeline's call (chain/pipeline.ts).
  */
 export function createSender(chain: Chain, pool: Pool, clock: Clock, opts: SenderOptions, log?: Logger) {
   const { publicClient, walletClient, account } = chain;
+  let lastFees: (Fees & { blockGasLimit: bigint }) | undefined;
 
-  async function sign(
-    to: Hex,
-    data: Hex,
-    nonce: number,
-    gas: bigint,
-    maxFeePerGas: bigint,
-    maxPriorityFeePerGas: bigint,
-  ) {
+  async function signAndRecord(journalId: string, tx: Omit<SignedTx, 'hash' | 'raw'>): Promise<SignedTx> {
     const raw = await walletClient.signTransaction({
       account,
       chain: walletClient.chain,
-      to,
-      data,
-      nonce,
-      gas,
-      maxFeePerGas,
-      maxPriorityFeePerGas,
+      to: tx.to,
+      data: tx.data,
+      nonce: tx.nonce,
+      gas: tx.gas,
+      maxFeePerGas: tx.fees.maxFeePerGas,
+      maxPriorityFeePerGas: tx.fees.maxPriorityFeePerGas,
       type: 'eip1559',
     });
-    return { raw, hash: keccak256(raw) };
-  }
-
-  async function broadcast(raw: Hex): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await publicClient.sendRawTransaction({ serializedTransaction: raw });
-        return;
-      } catch (error) {
-        const message = String((error as Error).message);
-        // the node has it already (a resend after a crash), or a sibling with this nonce was mined: the wait decides
-        if (MAYBE_ALREADY_SENT.test(message)) return;
-        // a provider's 429 or a passing fault: the same signed bytes may be sent again without risk
-        if (attempt < 3 && TRANSIENT.test(message)) {
-          await new Promise((r) => setTimeout(r, 250 * 2 ** attempt));
-          continue;
-        }
-        throw error;
-      }
-    }
-  }
-
-  /** The receipt of whichever of these hashes was mined, once it has its confirmations; undefined on timeout. */
-  async function waitMined(hashes: Hex[], timeoutMs: number): Promise<TransactionReceipt | undefined> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      for (const hash of hashes) {
-        const receipt = await publicClient.getTransactionReceipt({ hash }).catch(() => undefined);
-        if (!receipt) continue;
-        if (opts.confirmations <= 1) return receipt;
-        const latest = await publicClient.getBlockNumber({ cacheTime: 0 });
-        if (latest - receipt.blockNumber + 1n >= BigInt(opts.confirmations)) return receipt;
-      }
-      if (Date.now() >= deadline) return undefined;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-
-  async function signAndRecord(
-    journalId: string,
-    to: Hex,
-    data: Hex,
-    nonce: number,
-    gas: bigint,
-    maxFee: bigint,
-    tip: bigint,
-  ) {
-    const signed = await sign(to, data, nonce, gas, maxFee, tip);
-    await inTransaction(pool, (tx) =>
+    const hash = keccak256(raw);
+    await inTransaction(pool, (sql) =>
       recordSigned(
-        tx,
+        sql,
         journalId,
-        { nonce, hash: signed.hash, raw: signed.raw, maxFeePerGas: maxFee },
+        { nonce: tx.nonce, hash, raw, maxFeePerGas: tx.fees.maxFeePerGas },
         new Date(clock.now()),
       ),
     );
-    return signed;
+    return { ...tx, hash, raw };
   }
 
-  /** Bumps fees at the same nonce until mined (or out of bumps: the journal keeps it for the next run). */
-  async function followUp(
-    journalId: string,
-    to: Hex,
-    data: Hex,
-    nonce: number,
-    gas: bigint,
-    maxFee: bigint,
-    tip: bigint,
-    hashes: Hex[],
-  ): Promise<TransactionReceipt | undefined> {
-    for (let bump = 0; ; bump++) {
-      const receipt = await waitMined(hashes, opts.stuckAfterMs);
-      if (receipt) return receipt;
-      if (bump >= opts.maxBumps) return undefined;
-      // replacement needs at least +10% on both fees; +25% clears it with margin
-      const nextTip = (tip * 125n) / 100n + 1n;
-      const nextMax = [(maxFee * 125n) / 100n + 1n, opts.maxFeeCapWei].reduce((a, b) => (a < b ? a : b));
-      if (nextMax <= maxFee) continue; // at the cap: keep waiting
-      maxFee = nextMax;
-      tip = nextTip > maxFee ? maxFee : nextTip;
-      const signed = await signAndRecord(journalId, to, data, nonce, gas, maxFee, tip);
-      hashes.push(signed.hash);
-      log?.warn(
-        { journalId, nonce, hash: signed.hash, maxFeePerGas: maxFee.toString(), bump: bump + 1 },
-        'transaction stuck: resent with higher fees',
-      );
-      await broadcast(signed.raw).catch((error: unknown) =>
-        log?.warn({ journalId, error: String((error as Error).message).split('\n')[0] }, 'resend refused'),
-      );
-    }
+  async function fees(): Promise<Fees & { blockGasLimit: bigint }> {
+    lastFees = await currentFees(publicClient, opts.maxFeeCapWei);
+    return lastFees;
   }
 
   return {
     address: account.address,
 
-    /** Builds, journals, broadcasts and waits for one transaction to `to`. */
-    async send(journalId: string, to: Hex, data: Hex): Promise<TransactionReceipt | undefined> {
-      let nonce: number;
-      let gas: bigint;
-      let maxFee: bigint;
-      let tip: bigint;
-      try {
-        nonce = await publicClient.getTransactionCount({ address: account.address, blockTag: 'pending' });
-        gas = ((await publicClient.estimateGas({ account, to, data })) * 120n) / 100n;
-        const fees = await publicClient.estimateFeesPerGas();
-        maxFee = fees.maxFeePerGas < opts.maxFeeCapWei ? fees.maxFeePerGas : opts.maxFeeCapWei;
-        tip = fees.maxPriorityFeePerGas < maxFee ? fees.maxPriorityFeePerGas : maxFee;
-      } catch (error) {
-        throw new NotSentError(`could not prepare the transaction: ${(error as Error).message.split('\n')[0]}`);
-      }
-      const signed = await signAndRecord(journalId, to, data, nonce, gas, maxFee, tip);
-      try {
-        await broadcast(signed.raw);
-      } catch (error) {
-        // a refused connection never reached the node; anything else might have, and is reconciled by hash
-        if (/ECONNREFUSED|fetch failed|HTTP request failed/i.test(String((error as Error).message))) {
-          const latest = await publicClient
-            .getTransactionCount({ address: account.address, blockTag: 'pending' })
-            .catch(() => undefined);
-          if (latest === undefined || latest <= nonce) throw new NotSentError('the chain did not take the transaction');
-        }
-      }
-      return followUp(journalId, to, data, nonce, gas, maxFee, tip, [signed.hash]);
+    /** The latest block's gas limit (read once, then as fees are read). */
+    async blockGasLimit(): Promise<bigint> {
+      return (lastFees ?? (await fees())).blockGasLimit;
     },
 
-    /** Picks up a journaled transaction after a crash: its receipt if mined, else resends it and waits. */
-    async resume(entry: JournalEntry): Promise<TransactionReceipt | 'dropped' | undefined> {
-      const hashes = [...entry.sentHashes];
-      const mined = await waitMined(hashes, 0);
-      if (mined) return mined;
-      const latest = await publicClient.getTransactionCount({ address: account.address, blockTag: 'latest' });
-      if (entry.nonce !== null && latest > entry.nonce) {
-        // the nonce was used, but by none of our hashes for it: ours can never be mined
-        const again = await waitMined(hashes, 2_000);
-        return again ?? 'dropped';
+    /** The fees last asked of the node, for the relayer's stats. */
+    lastFees: () => lastFees,
+
+    /**
+     * Gas (estimate + 20%, but within `gasCeiling` when the estimate leaves 2% under it) and fees for a call; throws
+     * NotSentError when the node cannot say (the call would revert, or the node is away).
+     */
+    async prepare(to: Hex, data: Hex, gasCeiling: bigint): Promise<{ gas: bigint; fees: Fees }> {
+      try {
+        const [estimate, now] = await Promise.all([publicClient.estimateGas({ account, to, data }), fees()]);
+        const roomy = (estimate * 120n) / 100n;
+        const tight = (estimate * 102n) / 100n;
+        const gas = roomy <= gasCeiling ? roomy : tight > gasCeiling ? tight : gasCeiling;
+        return { gas, fees: now };
+      } catch (error) {
+        throw new NotSentError(`could not prepare the transaction: ${firstLine(error)}`);
       }
-      if (entry.rawTx) await broadcast(entry.rawTx).catch(() => undefined);
-      return waitMined(hashes, opts.stuckAfterMs * (opts.maxBumps + 1));
+    },
+
+    /** The nonce of the next transaction: `local` (the one after those in flight), or the node's count if higher. */
+    async nonceFrom(local: number): Promise<number> {
+      try {
+        const pending = await publicClient.getTransactionCount({ address: account.address, blockTag: 'pending' });
+        return pending > local ? pending : local;
+      } catch (error) {
+        throw new NotSentError(`could not read the nonce: ${firstLine(error)}`);
+      }
+    },
+
+    /**
+     * Signs at `nonce`, journals, broadcasts. Throws NotSentError only when the node surely does not hold it (then
+     * the nonce is free again); any other doubt leaves it to the watch, which knows by the chain.
+     */
+    async launch(journalId: string, tx: Omit<SignedTx, 'hash' | 'raw'>): Promise<SignedTx> {
+      const signed = await signAndRecord(journalId, tx);
+      try {
+        await broadcast(publicClient, signed.raw);
+      } catch (error) {
+        if (!mayHaveArrived(error)) throw new NotSentError(`the node refused the transaction: ${firstLine(error)}`);
+        const held = await publicClient
+          .getTransactionCount({ address: account.address, blockTag: 'pending' })
+          .catch(() => undefined);
+        if (held === undefined || held <= tx.nonce) throw new NotSentError('the chain did not take the transaction');
+      }
+      return signed;
+    },
+
+    /** Re-signs `tx` at its nonce with higher fees, journals and broadcasts it; undefined when at the fee cap. */
+    async bump(journalId: string, tx: SignedTx): Promise<SignedTx | undefined> {
+      const now = await fees().catch(() => undefined);
+      const next = bumpedFees(tx.fees, now, opts.maxFeeCapWei);
+      if (!next) return undefined;
+      const signed = await signAndRecord(journalId, { ...tx, fees: next });
+      await broadcast(publicClient, signed.raw).catch((error: unknown) =>
+        log?.warn({ journalId, nonce: tx.nonce, error: firstLine(error) }, 'fee bump refused'),
+      );
+      return signed;
+    },
+
+    /** Sends the same bytes again (a node that forgot a transaction); a refusal is logged, never thrown. */
+    async resend(journalId: string, raw: Hex): Promise<void> {
+      await broadcast(publicClient, raw).catch((error: unknown) =>
+        log?.warn({ journalId, error: firstLine(error) }, 'resend refused'),
+      );
+    },
+
+    /** Whether the node knows this transaction (in its mempool or mined). */
+    async known(hash: Hex): Promise<boolean> {
+      return publicClient
+        .getTransaction({ hash })
+        .then(() => true)
+        .catch(() => false);
     },
   };
 }

@@ -21,6 +21,8 @@ import {
 
 /** The most revocations one transaction carries. */
 const MAX_REVOCATIONS_PER_TRANSACTION = 100;
+/** Gas per item of a `multiRevoke` of 100 (28.1 k) and of a `multiRevokeOffchain` of 100 (25.3 k), rounded up. */
+const GAS_PER_REVOCATION = { onchain: 29_000n, offchain: 26_000n } as const;
 
 /** The call that revokes these items: `multiRevoke` for on-chain attestations, `multiRevokeOffchain` for off-chain uids. */
 export function revokeCalldata(mode: AttestationMode, items: RevokeItem[]): Hex {
@@ -55,7 +57,6 @@ export function revocationWork(deps: RevocationWorkDeps, mode: AttestationMode):
   const sql = pgSql(pool);
 
   async function finish(journalId: string, receipt: SendOutcome): Promise<void> {
-    if (receipt === undefined) return;
     if (receipt === 'dropped' || receipt.status !== 'success') {
       await inTransaction(pool, async (tx) => {
         if (receipt === 'dropped') await requeueRevocations(tx, journalId);
@@ -112,7 +113,9 @@ export function revocationWork(deps: RevocationWorkDeps, mode: AttestationMode):
   return {
     kind: 'revoke',
     to: deps.eas,
-    claim: (tx, journalId) => claimRevocations(tx, journalId, mode, MAX_REVOCATIONS_PER_TRANSACTION),
+    gasPerItem: GAS_PER_REVOCATION[mode],
+    maxItems: MAX_REVOCATIONS_PER_TRANSACTION,
+    claim: (tx, max, open) => claimRevocations(tx, mode, max, open),
     calldata: async (journalId) => revokeCalldata(mode, await revocationsOf(sql, journalId)),
     finish,
     fail: (tx, journalId) => failRevocations(tx, journalId),

@@ -50,20 +50,28 @@ export async function revocationOf(sql: Sql, uid: string): Promise<RevocationSta
   return state;
 }
 
-/** Claims pending revocations of one mode (on-chain ones are `multiRevoke`, off-chain ones `multiRevokeOffchain`). */
+/**
+ * Claims pending revocations of one mode (on-chain ones are `multiRevoke`, off-chain ones `multiRevokeOffchain`);
+ * the journal entry (`open`) is made only when some are waiting.
+ */
 export async function claimRevocations(
   sql: Sql,
-  journalId: string,
   mode: AttestationMode,
   max: number,
-): Promise<number> {
+  open: () => Promise<string>,
+): Promise<{ journalId: string; count: number } | undefined> {
   const rows = await sql.query<{ id: string }>(
-    `UPDATE attestations SET revoke_relay_tx_id = $1::bigint WHERE id IN (
-       SELECT id FROM attestations WHERE revoke_state = 'pending' AND revoke_relay_tx_id IS NULL AND mode = $2 ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED
-     ) RETURNING id::text`,
-    [journalId, mode, max],
+    `SELECT id::text FROM attestations WHERE revoke_state = 'pending' AND revoke_relay_tx_id IS NULL AND mode = $1
+     ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+    [mode, max],
   );
-  return rows.length;
+  if (rows.length === 0) return undefined;
+  const journalId = await open();
+  await sql.query(`UPDATE attestations SET revoke_relay_tx_id = $1::bigint WHERE id = ANY($2::bigint[])`, [
+    journalId,
+    rows.map((r) => r.id),
+  ]);
+  return { journalId, count: rows.length };
 }
 
 export async function revocationsOf(sql: Sql, journalId: string): Promise<RevokeItem[]> {

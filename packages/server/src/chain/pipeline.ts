@@ -1,0 +1,211 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Hex } from 'viem';
+import type { Clock } from '../clock.ts';
+import { inTransaction, type Pool } from '../db/sql.ts';
+import type { Logger } from '../log.ts';
+import { firstLine } from './broadcast.ts';
+import { recordFailed, recordIntent } from './journal.ts';
+import { itemsUnder, type RoundWork } from './round.ts';
+import { NotSentError, type Sender, type SignedTx } from './sender.ts';
+import type { Watch } from './watch.ts';
+
+/** A transaction between its broadcast and its receipt. */
+export interface Flight extends SignedTx {
+  journalId: string;
+  work: RoundWork;
+  /** Every hash signed for its nonce (each fee bump adds one); any of them may be the one mined. */
+  hashes: Hex[];
+  /** How many items it carries (0 when picked up from the journal after a restart: not counted again). */
+  items: number;
+  /** When it was first signed (real time). */
+  sentAt: number;
+  /** When its stuck clock started: its last signature, or when it became the oldest unmined one. */
+  since: number;
+  bumps: number;
+  /** When its nonce was first seen used by none of its hashes. */
+  lostSince?: number;
+}
+
+export interface PipelineOptions {
+  /** Transactions in flight at consecutive nonces at most. */
+  maxInFlight: number;
+  /** Gas one transaction may use; undefined: half the latest block's gas limit. */
+  gasTarget?: bigint | undefined;
+  /** The oldest unmined transaction is resent or bumped after this long. */
+  stuckAfterMs: number;
+  /** How many fee bumps a transaction gets (then it waits at its fees; a forgetful node still gets its bytes). */
+  maxBumps: number;
+}
+
+/** How often the chain is asked about the transactions in flight. */
+const POLL_MS = 200;
+/** How long a used nonce may go without a receipt for any of its hashes before it counts as taken by another. */
+const LOST_GRACE_MS = 2_000;
+
+/**
+ * The relayer's pipeline: up to `maxInFlight` transactions at consecutive nonces, each carrying as many pending
+ * items of one work as fit the gas target; each one finished as soon as its own receipt is in. The oldest unmined
+ * one, when stuck, is sent again (the node forgot it) or re-signed with bumped fees while the later ones wait; one
+ * whose nonce another transaction took gives its items back to the queue.
+ */
+export function createPipeline(
+  deps: { pool: Pool; sender: Sender; watch: Watch; clock: Clock; log: Logger; works: RoundWork[] },
+  opts: PipelineOptions,
+) {
+  const { pool, sender, watch, clock, log, works } = deps;
+  const flights: Flight[] = [];
+  let nextNonce = 0;
+  let cursor = 0;
+  let head: string | undefined;
+  let gasTarget: bigint | undefined = opts.gasTarget;
+
+  /** RELAY_GAS_TARGET, or half the gas limit of the latest block the sender read (undefined if it cannot say). */
+  async function currentGasTarget(): Promise<bigint | undefined> {
+    if (opts.gasTarget !== undefined) return opts.gasTarget;
+    const limit = await sender.blockGasLimit().catch(() => undefined);
+    return limit === undefined ? gasTarget : limit / 2n;
+  }
+
+  /** One transaction of the next work with items waiting (works take turns); 'idle' when none wait. */
+  async function launchNext(): Promise<'launched' | 'failed' | 'idle'> {
+    gasTarget = await currentGasTarget();
+    for (let i = 0; i < works.length; i++) {
+      const work = works[(cursor + i) % works.length]!;
+      const max = gasTarget === undefined ? work.maxItems : itemsUnder(work, gasTarget);
+      const claimed = await inTransaction(pool, (tx) => work.claim(tx, max, () => recordIntent(tx, work.kind)));
+      if (!claimed) continue;
+      cursor = (cursor + i + 1) % works.length;
+      const { journalId, count } = claimed;
+      try {
+        const data = await work.calldata(journalId);
+        const { gas, fees } = await sender.prepare(work.to, data, gasTarget ?? 2n ** 64n);
+        const nonce = await sender.nonceFrom(nextNonce);
+        const signed = await sender.launch(journalId, { to: work.to, data, nonce, gas, fees });
+        nextNonce = nonce + 1;
+        const now = Date.now();
+        flights.push({
+          ...signed,
+          journalId,
+          work,
+          hashes: [signed.hash],
+          items: count,
+          sentAt: now,
+          since: now,
+          bumps: 0,
+        });
+        log.debug({ journalId, nonce, items: count, hash: signed.hash }, 'relay transaction sent');
+        return 'launched';
+      } catch (error) {
+        if (!(error instanceof NotSentError)) throw error;
+        // nothing reached the chain: its items fail, and its nonce (if it had one) goes to the next transaction
+        work.onNotSent?.(journalId, error.message);
+        await inTransaction(pool, async (tx) => {
+          await work.fail(tx, journalId, error.message);
+          await recordFailed(tx, journalId, error.message, new Date(clock.now()));
+        });
+        return 'failed';
+      }
+    }
+    return 'idle';
+  }
+
+  /** Finishes what the chain has decided; returns whether any transaction left the pipeline. */
+  async function settle(now: number): Promise<boolean> {
+    const sightings = await watch.look(flights).catch((error: unknown) => {
+      log.warn({ error: firstLine(error) }, 'could not look at the transactions in flight');
+      return undefined;
+    });
+    if (!sightings) return false;
+    const remaining: Flight[] = [];
+    for (const [i, flight] of flights.entries()) {
+      const seen = sightings[i]!;
+      if (seen.state === 'mined') {
+        await flight.work.finish(flight.journalId, seen.receipt);
+        continue;
+      }
+      if (seen.state === 'lost') {
+        flight.lostSince ??= now;
+        if (now - flight.lostSince >= LOST_GRACE_MS) {
+          log.warn(
+            { journalId: flight.journalId, nonce: flight.nonce },
+            'nonce taken by another transaction: requeued',
+          );
+          await flight.work.finish(flight.journalId, 'dropped');
+          continue;
+        }
+      } else delete flight.lostSince;
+      remaining.push(flight);
+    }
+    const progressed = remaining.length < flights.length;
+    flights.splice(0, flights.length, ...remaining);
+    await unstick(now);
+    return progressed;
+  }
+
+  /** The oldest unmined transaction, once stuck: its bytes again if the node forgot it, else higher fees. */
+  async function unstick(now: number): Promise<void> {
+    const first = flights[0];
+    if (!first) return;
+    if (first.journalId !== head) {
+      head = first.journalId;
+      first.since = Math.max(first.since, now);
+    }
+    if (now - first.since < opts.stuckAfterMs) return;
+    first.since = now;
+    let forgotten = false;
+    for (const flight of flights) {
+      if (await sender.known(flight.hash)) continue;
+      log.warn(
+        { journalId: flight.journalId, nonce: flight.nonce, hash: flight.hash },
+        'node forgot a transaction: resent',
+      );
+      await sender.resend(flight.journalId, flight.raw);
+      forgotten ||= flight === first;
+    }
+    if (forgotten || first.bumps >= opts.maxBumps) return;
+    const bumped = await sender.bump(first.journalId, first);
+    if (!bumped) return;
+    Object.assign(first, bumped, { bumps: first.bumps + 1, since: Date.now() });
+    first.hashes.push(bumped.hash);
+    log.warn(
+      {
+        journalId: first.journalId,
+        nonce: first.nonce,
+        hash: bumped.hash,
+        maxFeePerGas: String(bumped.fees.maxFeePerGas),
+      },
+      'transaction stuck: re-signed with higher fees',
+    );
+  }
+
+  return {
+    /** Takes over transactions a previous run left in the journal; the node gets their bytes again. */
+    async adopt(adopted: Flight[]): Promise<void> {
+      flights.splice(0, flights.length, ...adopted.sort((a, b) => a.nonce - b.nonce));
+      head = undefined;
+      nextNonce = flights.length > 0 ? flights.at(-1)!.nonce + 1 : 0;
+      for (const flight of flights) await sender.resend(flight.journalId, flight.raw);
+    },
+
+    /** Sends and finishes until nothing is pending or in flight (or `signal` aborts: the journal keeps the rest). */
+    async run(signal?: AbortSignal): Promise<void> {
+      while (!signal?.aborted) {
+        let launched = false;
+        while (flights.length < opts.maxInFlight && !signal?.aborted) {
+          const result = await launchNext();
+          if (result === 'idle') break;
+          launched ||= result === 'launched';
+        }
+        if (flights.length === 0) return;
+        const progressed = await settle(Date.now());
+        if (!progressed && !launched) await sleep(POLL_MS, undefined, { signal }).catch(() => undefined);
+      }
+    },
+
+    /** The transactions in flight now, oldest nonce first. */
+    flights: (): readonly Flight[] => flights,
+    gasTarget: () => gasTarget,
+  };
+}
+
+export type Pipeline = ReturnType<typeof createPipeline>;
