@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
@@ -6,6 +6,7 @@ import {
   launchBrowser,
   newPerson,
   newVisitor,
+  openSection,
   settled,
   signIn,
   startDashboardStack,
@@ -28,11 +29,6 @@ const createAttestation = (key: string) =>
     key,
     body: { type: 'human', content: `owner ${Math.random()}`, contentType: 'text/plain', mode: 'offchain' },
   });
-
-async function openSection(page: Page, name: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true }).click();
-  await settled(page);
-}
 
 describe('the first owner', () => {
   it('follows the setup link of a fresh start, sets a password, and a key made in the dashboard works until revoked there', async () => {

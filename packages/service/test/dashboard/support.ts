@@ -1,4 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -140,20 +142,21 @@ export async function createMember(stack: DashboardStack, role: Role, accountId?
   return { ...person, accountId: account, accountName: row!.name, role };
 }
 
-/** A browser context of its own (cookies, storage) and its own client address; its first page. */
+/** A browser context of its own (cookies, storage) and its own client address (`ip`); its first page. */
 export async function newVisitor(
   browser: Browser,
   stack: DashboardStack,
   opts: { colorScheme?: 'light' | 'dark'; width?: number } = {},
-): Promise<{ context: BrowserContext; page: Page }> {
+): Promise<{ context: BrowserContext; page: Page; ip: string }> {
+  const ip = randomIp();
   const context = await browser.newContext({
     baseURL: stack.base,
-    extraHTTPHeaders: { 'x-forwarded-for': randomIp() },
+    extraHTTPHeaders: { 'x-forwarded-for': ip },
     colorScheme: opts.colorScheme ?? 'light',
     viewport: { width: opts.width ?? 1280, height: 800 },
   });
   context.setDefaultTimeout(10_000);
-  return { context, page: await context.newPage() };
+  return { context, page: await context.newPage(), ip };
 }
 
 /** Signs in through the sign-in page with email and password; resolves on the overview. */
@@ -163,6 +166,12 @@ export async function signIn(page: Page, person: { email: string; password: stri
   await page.getByLabel('Password').fill(person.password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.waitForURL((url) => url.pathname === '/dashboard/');
+  await settled(page);
+}
+
+/** Follows a link of the dashboard's navigation and waits for its page. */
+export async function openSection(page: Page, name: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true }).click();
   await settled(page);
 }
 
@@ -187,4 +196,20 @@ export async function axeViolations(page: Page): Promise<string[]> {
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** Another web site on loopback serving one HTML page at `/` (an attacker's page, say); reach it by any host name. */
+export async function startSite(html: string): Promise<{ port: number; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(html);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
 }
