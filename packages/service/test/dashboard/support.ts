@@ -213,3 +213,34 @@ export async function startSite(html: string): Promise<{ port: number; close(): 
       }),
   };
 }
+
+export interface Received {
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** A real webhook receiver on loopback: records every request and answers `answer(index)`. */
+export async function startReceiver(
+  answer: (index: number) => { status: number; body: string },
+): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
+  const received: Received[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      const { status, body } = answer(received.length - 1);
+      res.writeHead(status, { 'content-type': 'text/plain' }).end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
