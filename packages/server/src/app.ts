@@ -10,6 +10,7 @@ import { createRevokeService } from './attestations/revocation/service.ts';
 import { createKeyService } from './keys/service.ts';
 import { createIdempotencyService } from './idempotency/service.ts';
 import { createRateLimiter } from './limits/rate-limit.ts';
+import type { RefusalObserver } from './limits/refusals.ts';
 import { createHealthService } from './system/health.ts';
 import { createWebhookService } from './webhooks/service.ts';
 import type { UrlPolicy } from './webhooks/url-guard.ts';
@@ -22,7 +23,7 @@ import { createPeopleServices } from './dashboard/services.ts';
 /** Builds every service from the opened infrastructure; nothing here listens, connects or reads the environment. */
 export function buildServices(
   infra: Infrastructure,
-  opts: { webhookPolicy: UrlPolicy; dashboardSecret: string },
+  opts: { webhookPolicy: UrlPolicy; dashboardSecret: string; refusals?: RefusalObserver | undefined },
 ): Services {
   const { config, db, pool, sql, clock, log, chain } = infra;
   const signer = createOffchainSigner({
@@ -43,6 +44,7 @@ export function buildServices(
     chainId: chain.chainId,
     schemaUid: SCHEMA_UID,
     attester: chain.account.address,
+    refusals: opts.refusals,
   });
   const auth = createDashboardAuth({
     db,
@@ -63,7 +65,7 @@ export function buildServices(
       overview: createOverviewService({ sql, clock }),
       ...createPeopleServices({ ...infra, keys, secret: opts.dashboardSecret }),
     },
-    rateLimiter: createRateLimiter(infra.windows, clock),
+    rateLimiter: createRateLimiter(infra.windows, clock, opts.refusals),
     idempotency: createIdempotencyService(pool, clock),
     keys,
     attestations: createAttestationService({

@@ -25,6 +25,7 @@ const schema = z.object({
   PORT: port.default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
   VERIFY_PORT: port.default(8081),
+  METRICS_PORT: port.optional(),
   PUBLIC_BASE_URL: url.optional(),
   VERIFY_BASE_URL: url.optional(),
   API_URL: url.optional(),
@@ -86,6 +87,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const issue = parsed.error.issues[0]!;
     throw new ConfigError(`invalid configuration: ${String(issue.path[0])} ${issue.message}`);
   }
+  const { METRICS_PORT, PORT, VERIFY_PORT } = parsed.data;
+  // the metrics are unauthenticated: never on a port the public reaches (DESIGN.md §8)
+  if (METRICS_PORT !== undefined && METRICS_PORT !== 0 && (METRICS_PORT === PORT || METRICS_PORT === VERIFY_PORT))
+    throw new ConfigError('invalid configuration: METRICS_PORT must differ from PORT and VERIFY_PORT');
   return toConfig(parsed.data);
 }
 
@@ -95,6 +100,8 @@ function toConfig(v: z.infer<typeof schema>) {
     port: v.PORT,
     host: v.HOST,
     verifyPort: v.VERIFY_PORT,
+    /** Where `/metrics` listens (on HOST); unset, nowhere. */
+    metricsPort: v.METRICS_PORT,
     // a host name, not an address: the dashboard's passkeys need one (an IP address is no WebAuthn relying party)
     publicBaseUrl: trimSlash(v.PUBLIC_BASE_URL ?? `http://${browserHost(v.HOST)}:${v.PORT}`),
     verifyBaseUrl: trimSlash(v.VERIFY_BASE_URL ?? `http://${browserHost(v.HOST)}:${v.VERIFY_PORT}`),

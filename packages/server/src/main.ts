@@ -11,6 +11,7 @@ import { createWatch } from './chain/watch.ts';
 import { createApiHandler, listen } from './http/server.ts';
 import { openInfrastructure, type Infrastructure } from './infrastructure.ts';
 import type { Logger } from './log.ts';
+import type { ProcessMetrics } from './metrics.ts';
 import { appRouter } from './router.ts';
 import { describeError } from './errors.ts';
 import { flushPeriodically } from './keys/last-used.ts';
@@ -51,6 +52,8 @@ export interface RunningService {
   /** The API's base URL as bound (the real port when PORT=0). */
   apiUrl: string;
   databaseUrl: string;
+  /** The metrics listener's base URL as bound (`${metricsUrl}/metrics`), when METRICS_PORT is set. */
+  metricsUrl?: string;
   /** Where on-chain attestations go (the embedded anvil's port changes at each start). */
   chain: { rpcUrl: string; chainId: number; eas: string };
   services: Services;
@@ -61,7 +64,10 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-/** The service's processes from one infrastructure: services → worker → HTTP. `stop()` undoes it in reverse. */
+/**
+ * The service's processes from one infrastructure: metrics → services → worker → HTTP. `stop()` undoes it in reverse
+ * (the metrics answer while the API drains and the worker stops).
+ */
 export async function startService(config: Config, opts: StartOptions = {}): Promise<RunningService> {
   const parts = opts.parts ?? { api: true, worker: true };
   const infra = await openInfrastructure(config, { clock: opts.clock, log: opts.log, readiness: opts.readiness });
@@ -69,18 +75,24 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   const stack = createTeardown(log);
   stack.push(infra.close);
   try {
+    const metrics = await startMetricsPart(infra, stack);
     const webhookPolicy = { allowPrivate: config.webhooks.allowPrivateUrls, resolve: opts.resolve ?? systemResolver };
-    const services = buildServices(infra, { webhookPolicy, dashboardSecret: await dashboardSecret(infra.db) });
+    const services = buildServices(infra, {
+      webhookPolicy,
+      dashboardSecret: await dashboardSecret(infra.db),
+      refusals: metrics?.refusals,
+    });
     stack.push(flushPeriodically(services.keys.lastUse, log)); // after the API stops: its last requests' uses too
-    if (parts.worker) await startWorkerPart(infra, webhookPolicy, stack);
+    if (parts.worker) await startWorkerPart(infra, webhookPolicy, stack, metrics);
     let apiUrl = config.publicBaseUrl;
-    if (parts.api) apiUrl = await startApiPart(infra, services, opts, stack);
+    if (parts.api) apiUrl = await startApiPart(infra, services, opts, stack, metrics);
     // nobody can sign in to the dashboard yet: the first owner's way in (DESIGN.md §6)
     const setupLink = parts.api ? await services.dashboard.invitations.ownerSetupLink() : undefined;
     if (setupLink) log.info({ url: setupLink.url, expiresAt: setupLink.expiresAt }, 'dashboard owner setup link');
     const where = { rpcUrl: chain.rpcUrl, chainId: chain.chainId, eas: chain.eas };
     return {
       apiUrl,
+      ...(metrics && { metricsUrl: metrics.url }),
       databaseUrl: infra.databaseUrl,
       chain: where,
       services,
@@ -94,8 +106,23 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   }
 }
 
+/** `/metrics` on METRICS_PORT (DESIGN.md §8), when it is set; its module is loaded only then. */
+async function startMetricsPart(infra: Infrastructure, stack: Teardown): Promise<ProcessMetrics | undefined> {
+  const port = infra.config.metricsPort;
+  if (port === undefined) return undefined;
+  const { startMetrics } = await import('./metrics.ts');
+  const metrics = await startMetrics(infra, port);
+  stack.push(metrics.close);
+  return metrics;
+}
+
 /** The relayer and the webhook deliveries as jobs of this process, and the sweep for deliveries a dead worker left. */
-async function startWorkerPart(infra: Infrastructure, webhookPolicy: UrlPolicy, stack: Teardown): Promise<void> {
+async function startWorkerPart(
+  infra: Infrastructure,
+  webhookPolicy: UrlPolicy,
+  stack: Teardown,
+  metrics: ProcessMetrics | undefined,
+): Promise<void> {
   const { config, pool, clock, log, chain, databaseUrl } = infra;
   const sender = createSender(chain, pool, clock, { maxFeeCapWei: config.chain.maxFeeCapWei }, log);
   const watch = createWatch(chain.publicClient, chain.account.address, config.chain.confirmations);
@@ -122,6 +149,7 @@ async function startWorkerPart(infra: Infrastructure, webhookPolicy: UrlPolicy, 
     log,
     policy: webhookPolicy,
     retryDelaysMs: config.webhooks.retryDelaysMs,
+    onAttempt: metrics?.onDeliveryAttempt,
   });
   const runner = await startWorker(
     databaseUrl,
@@ -148,6 +176,7 @@ async function startApiPart(
   services: Services,
   { proxyToken, mounts = [] }: Pick<StartOptions, 'proxyToken' | 'mounts'>,
   stack: Teardown,
+  metrics: ProcessMetrics | undefined,
 ): Promise<string> {
   const { config, log } = infra;
   const handler = createApiHandler(
@@ -158,6 +187,7 @@ async function startApiPart(
       log,
       proxyToken,
       mounts: [authMount(services.dashboard.auth), ...mounts],
+      onRequest: metrics?.onRequest,
     },
   );
   const server = await listen(handler, config.port, config.host);

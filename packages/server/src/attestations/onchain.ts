@@ -7,6 +7,7 @@ import { AppError } from '../errors.ts';
 import type { IdempotencyClaim } from '../idempotency/service.ts';
 import type { AuthenticatedKey } from '../keys/service.ts';
 import { reserveOnchainQuota } from '../limits/quota.ts';
+import type { RefusalObserver } from '../limits/refusals.ts';
 import type { PreparedAttestation } from './prepare.ts';
 import { waitForRelayer } from './relay-wait.ts';
 import { insertPending, outcomesOf, type RelayOutcome } from './store.ts';
@@ -32,6 +33,8 @@ export function createOnchainSubmitter(deps: {
   schemaUid: string;
   attester: string;
   waitMs?: number;
+  /** Told of a quota refusal (the metrics count them). */
+  refusals?: RefusalObserver | undefined;
 }) {
   const { pool, clock, health } = deps;
   const sql = pgSql(pool);
@@ -62,7 +65,7 @@ export function createOnchainSubmitter(deps: {
       opts: { idempotencyKey?: string | undefined; batchId?: string | undefined },
     ): Promise<string[]> {
       const now = clock.now();
-      const reservation = await reserveOnchainQuota(tx, clock, auth, items.length);
+      const reservation = await reserveOnchainQuota(tx, clock, auth, items.length, deps.refusals);
       const ids = await insertPending(
         tx,
         items.map((item) => ({

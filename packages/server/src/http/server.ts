@@ -11,6 +11,7 @@ import { buildOpenApiDocument } from './openapi.ts';
 import { clientIpOf, headerOf, requestIdOf } from './request.ts';
 import { lazyInput, procedureCaller, writeJson } from './dispatch.ts';
 import { collectRoutes, matchRoute } from './routes.ts';
+import { routeLabeller, type RouteLabel } from './route-label.ts';
 import { serveTrpc } from './trpc-surface.ts';
 import { sendStreamed, StreamedBody } from './streamed.ts';
 
@@ -41,6 +42,14 @@ function sendError(res: ServerResponse, error: unknown): void {
   res.end(JSON.stringify(body));
 }
 
+/** One answered request, for metrics: `route` is a pattern or a procedure name (route-label.ts), never the raw path. */
+export interface AnsweredRequest {
+  method: string;
+  route: string;
+  status: number;
+  seconds: number;
+}
+
 /** The API's request handler: the router's REST routes (as trpc-to-openapi describes them), /trpc, /openapi.json and /docs. */
 export function createApiHandler<TRouter extends AnyRouter>(
   { router, services }: ApiParts<TRouter>,
@@ -51,11 +60,14 @@ export function createApiHandler<TRouter extends AnyRouter>(
     proxyToken?: string | undefined;
     /** Served by the longest matching prefix, before the router's routes. */
     mounts?: Mount[];
+    /** Told of every answered request, when its `request` line is logged (the metrics' histogram). */
+    onRequest?: (request: AnsweredRequest) => void;
   },
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const mounts = [...(opts.mounts ?? [])].sort((a, b) => b.prefix.length - a.prefix.length);
   const routes = collectRoutes(router);
   const callProcedure = procedureCaller(router);
+  const labelTrpc = routeLabeller(router);
   const openApiJson = JSON.stringify(
     buildOpenApiDocument(router, routes, { baseUrl: opts.publicBaseUrl, version: '1.0.0' }),
   );
@@ -76,7 +88,13 @@ export function createApiHandler<TRouter extends AnyRouter>(
     responseHeaders: {},
   });
 
-  async function serveRest(req: IncomingMessage, res: ServerResponse, url: URL, ctx: Context): Promise<void> {
+  async function serveRest(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    ctx: Context,
+    label: RouteLabel,
+  ): Promise<void> {
     const match = matchRoute(routes, req.method ?? 'GET', url.pathname);
     if (!match)
       throw new AppError('NOT_FOUND', `No route ${req.method} ${url.pathname}. See /openapi.json for the API.`);
@@ -89,6 +107,7 @@ export function createApiHandler<TRouter extends AnyRouter>(
       );
     }
     const { route, params } = match;
+    label.route = route.path;
     try {
       // the body is read when the chain asks for the input: after authentication and the rate limit
       const data = await callProcedure(route.procedure, ctx, lazyInput(req, route.method, url.searchParams, params));
@@ -101,22 +120,35 @@ export function createApiHandler<TRouter extends AnyRouter>(
     }
   }
 
-  async function route(req: IncomingMessage, res: ServerResponse, requestId: string, log: Logger): Promise<void> {
+  async function route(
+    req: IncomingMessage,
+    res: ServerResponse,
+    requestId: string,
+    log: Logger,
+    label: RouteLabel,
+  ): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const { pathname } = url;
     if (pathname === '/openapi.json' && (req.method === 'GET' || req.method === 'HEAD')) {
+      label.route = pathname;
       res.setHeader('Content-Type', 'application/json');
       res.setHeader('Cache-Control', 'public, max-age=300');
       res.end(openApiJson);
       return;
     }
     const docs = pathname === '/docs' || pathname.startsWith('/docs/') || pathname === '/favicon.ico';
-    if (docs && req.method === 'GET' && (await serveDocs(pathname, res))) return;
+    if (docs && req.method === 'GET' && (await serveDocs(pathname, res))) return void (label.route = '/docs');
     const mount = mounts.find((m) => pathname === m.prefix || pathname.startsWith(`${m.prefix}/`));
-    if (mount) return mount.handle(req, res, { ip: clientIpOf(req, opts.trustProxy, opts.proxyToken), log });
+    if (mount) {
+      label.route = mount.prefix;
+      return mount.handle(req, res, { ip: clientIpOf(req, opts.trustProxy, opts.proxyToken), log });
+    }
     const ctx = createContext(req, requestId, log);
-    if (pathname.startsWith('/trpc/')) return serveTrpc(router, req, res, url, ctx);
-    await serveRest(req, res, url, ctx);
+    if (pathname.startsWith('/trpc/')) {
+      label.route = labelTrpc(pathname);
+      return serveTrpc(router, req, res, url, ctx);
+    }
+    await serveRest(req, res, url, ctx, label);
   }
 
   return (req, res) => {
@@ -128,18 +160,16 @@ export function createApiHandler<TRouter extends AnyRouter>(
     res.setHeader('X-Content-Type-Options', 'nosniff');
     // a body this large is never read (DESIGN.md §7: it may be answered, 401 say, before it would be): no keep-alive
     if (Number(req.headers['content-length'] ?? 0) > DRAIN_LIMIT_BYTES) res.setHeader('Connection', 'close');
+    const label: RouteLabel = { route: '(unmatched)' };
     res.on('finish', () => {
+      const ms = performance.now() - started;
       log.info(
-        {
-          method: req.method,
-          path: req.url?.split('?')[0],
-          status: res.statusCode,
-          ms: Math.round(performance.now() - started),
-        },
+        { method: req.method, path: req.url?.split('?')[0], status: res.statusCode, ms: Math.round(ms) },
         'request',
       );
+      opts.onRequest?.({ method: req.method ?? '', route: label.route, status: res.statusCode, seconds: ms / 1000 });
     });
-    route(req, res, requestId, log).catch((error: unknown) => {
+    route(req, res, requestId, log, label).catch((error: unknown) => {
       if (
         !(error instanceof AppError || (error instanceof TRPCError && error.cause instanceof AppError)) &&
         toErrorResponse(error).status >= 500

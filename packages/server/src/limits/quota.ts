@@ -3,6 +3,7 @@ import type { PgSnakeRow, Prisma } from '../db/rows.ts';
 import type { Sql } from '../db/sql.ts';
 import { AppError } from '../errors.ts';
 import type { Tier } from '../keys/format.ts';
+import { UNOBSERVED, type RefusalObserver } from './refusals.ts';
 
 /** On-chain attestations per key per UTC calendar month; off-chain ones are never counted. */
 export const ONCHAIN_MONTHLY_QUOTA: Record<Tier, number> = {
@@ -56,6 +57,7 @@ export async function reserveOnchainQuota(
   clock: Clock,
   key: { keyId: string; tier: Tier },
   count: number,
+  refusals: RefusalObserver = UNOBSERVED,
 ): Promise<Reservation> {
   const now = clock.now();
   const period = periodOf(now);
@@ -76,6 +78,7 @@ export async function reserveOnchainQuota(
     `SELECT onchain_used FROM monthly_usage WHERE api_key_id = $1::uuid AND period = $2`,
     [key.keyId, period],
   );
+  refusals.quotaRefused(key.tier);
   throw quotaExceeded(key.tier, current?.onchain_used ?? 0, limit, resetsAtOf(now), count);
 }
 

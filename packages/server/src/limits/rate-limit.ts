@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
 import type { Tier } from '../keys/format.ts';
+import { UNOBSERVED, type RefusalObserver } from './refusals.ts';
 import type { WindowDecision, WindowStore } from './sliding-window.ts';
 
 /** Requests per sliding minute: per key by tier, and per client IP for anonymous calls. */
@@ -36,11 +37,14 @@ function limited(policy: Policy, decision: WindowDecision, headers: Record<strin
 export type RateLimiter = ReturnType<typeof createRateLimiter>;
 
 /** Counts a request against its bucket; throws 429 RATE_LIMITED (with Retry-After) when the window is full. */
-export function createRateLimiter(store: WindowStore, clock: Clock) {
+export function createRateLimiter(store: WindowStore, clock: Clock, refusals: RefusalObserver = UNOBSERVED) {
   async function take(policy: Policy, bucket: string, limit: number): Promise<Record<string, string>> {
     const decision = await store.hit(`${policy}:${bucket}`, limit, WINDOW_SECONDS * 1000, clock.now());
     const headers = rateLimitHeaders(policy, decision);
-    if (!decision.allowed) throw limited(policy, decision, headers);
+    if (!decision.allowed) {
+      refusals.rateLimited(policy);
+      throw limited(policy, decision, headers);
+    }
     return headers;
   }
   return {

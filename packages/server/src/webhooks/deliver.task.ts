@@ -2,7 +2,7 @@ import type { Task } from 'graphile-worker';
 import type { Clock } from '../clock.ts';
 import { pgSql, type Pool, type Sql } from '../db/sql.ts';
 import type { Logger } from '../log.ts';
-import { createClaimer, createRecorder } from './attempts.ts';
+import { createClaimer, createRecorder, nextState } from './attempts.ts';
 import { enqueueDeliveries } from './outbox.ts';
 import { DELIVERY_TIMEOUT_MS, postWebhook } from './post.ts';
 import { isUuid } from './store.ts';
@@ -16,7 +16,12 @@ export interface DeliveryDeps {
   /** The four waits after attempts 1–4 (WEBHOOK_RETRY_DELAYS). */
   retryDelaysMs: number[];
   timeoutMs?: number;
+  /** Told of each recorded attempt by what it made of its delivery (the metrics count them). */
+  onAttempt?: (outcome: AttemptOutcome) => void;
 }
+
+/** What an attempt made of its delivery: `completed`, `failed` (a retry is due later) or `dead` (the last one failed). */
+export type AttemptOutcome = 'completed' | 'failed' | 'dead';
 
 /**
  * The delivery job: one attempt, then the delivery's next step (done, dead, or the next job at the next wait on
@@ -45,6 +50,10 @@ export function deliverTask(deps: DeliveryDeps): Task {
       timeoutMs,
     );
     await record({ delivery: claimed, at, result });
+    if (deps.onAttempt) {
+      const { state } = nextState(claimed.attempts + 1, result.ok, at, deps.retryDelaysMs);
+      deps.onAttempt(state === 'pending' ? 'failed' : state);
+    }
     if (!result.ok)
       deps.log.info(
         { deliveryId, attempt: claimed.attempts + 1, status: result.status, error: result.error },

@@ -1,0 +1,40 @@
+import { relayBacklogMetrics } from './attestations/metrics.ts';
+import { relayerChainMetrics } from './chain/metrics.ts';
+import { describeError } from './errors.ts';
+import type { Infrastructure } from './infrastructure.ts';
+import { refusalMetrics } from './limits/metrics.ts';
+import type { RefusalObserver } from './limits/refusals.ts';
+import { httpRequestMetrics, type ServedRequest } from './system/http-metrics.ts';
+import { createMetricsRegistry, serveMetrics, type ReadingFailed } from './system/metrics.ts';
+import type { AttemptOutcome } from './webhooks/deliver.task.ts';
+import { webhookMetrics } from './webhooks/metrics.ts';
+
+/** The process's metrics: the hooks the parts report through, and the listener on METRICS_PORT. */
+export interface ProcessMetrics {
+  /** The listener's base URL as bound; the text is at `${url}/metrics`. */
+  url: string;
+  refusals: RefusalObserver;
+  onRequest(request: ServedRequest): void;
+  onDeliveryAttempt(outcome: AttemptOutcome): void;
+  close(): Promise<void>;
+}
+
+/**
+ * One registry for every part of this process (API, worker, or both: one port), its metrics, and its listener on
+ * HOST:METRICS_PORT. startService imports this module only when METRICS_PORT is set: prom-client takes some 80 ms to
+ * load, which a process without metrics does not pay.
+ */
+export async function startMetrics(infra: Infrastructure, port: number): Promise<ProcessMetrics> {
+  const { config, sql, clock, log, chainHealth } = infra;
+  const registry = createMetricsRegistry();
+  const failed: ReadingFailed = (metric, error) =>
+    log.warn({ metric, error: describeError(error) }, 'metric not read: the scrape keeps its last value');
+  const onRequest = httpRequestMetrics(registry);
+  const refusals = refusalMetrics(registry);
+  const onDeliveryAttempt = webhookMetrics(registry, sql, failed);
+  relayBacklogMetrics(registry, sql, clock, failed);
+  relayerChainMetrics(registry, { sql, health: chainHealth, minBalanceWei: config.chain.minBalanceWei }, failed);
+  const listener = await serveMetrics(registry, port, config.host);
+  log.info({ url: `${listener.url}/metrics` }, 'metrics listening');
+  return { url: listener.url, refusals, onRequest, onDeliveryAttempt, close: listener.close };
+}
