@@ -6,7 +6,10 @@ import parsePrometheus from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevChain, type DevChain } from '../../src/chain/dev-chain.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
+import { RATE_LIMITS } from '../../src/limits/rate-limit.ts';
+import { scrapedGauge, sharedReading } from '../../src/system/metrics.ts';
 import { freePort } from '../../src/system/ports.ts';
+import { Registry } from 'prom-client';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { call, fundedKey, randomIp, startTestService, type TestService } from '../support/service.ts';
 
@@ -130,6 +133,28 @@ describe('METRICS_PORT', () => {
   });
 });
 
+describe('gauges read at scrape time', () => {
+  it('share one reading per scrape, and a failed reading leaves the scrape answering with the last value', async () => {
+    const registry = new Registry();
+    let reads = 0;
+    let broken = false;
+    const read = sharedReading(async () => {
+      reads++;
+      if (broken) throw new Error('database away');
+      return reads * 10;
+    });
+    const failures: string[] = [];
+    const failed = (metric: string) => void failures.push(metric);
+    scrapedGauge(registry, { name: 'a_things', help: 'a' }, read, failed);
+    scrapedGauge(registry, { name: 'b_things', help: 'b' }, async () => (await read()) + 1, failed);
+    expect(await registry.metrics()).toMatch(/^a_things 10$[\s\S]*^b_things 11$/m);
+    expect(reads).toBe(1);
+    broken = true;
+    expect(await registry.metrics()).toMatch(/^a_things 10$[\s\S]*^b_things 11$/m);
+    expect(failures).toEqual(['a_things', 'b_things']);
+  });
+});
+
 describe('/metrics', () => {
   it('is served on METRICS_PORT with the process metrics, and is no route of the API port', async () => {
     expect(new URL(svc.metricsUrl!).port).toBe(svc.config.metricsPort!.toString());
@@ -171,7 +196,7 @@ describe('/metrics', () => {
     const ip = randomIp();
     const uid = `0x${'ab'.repeat(32)}`;
     const statuses: number[] = [];
-    for (let i = 0; i < 31; i++)
+    for (let i = 0; i <= RATE_LIMITS.anonymous; i++)
       statuses.push(
         (await call(svc.url, 'GET', `/v1/attestations/${uid}`, { headers: { 'x-forwarded-for': ip } })).status,
       );
