@@ -1,5 +1,10 @@
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const dayOfMonth = new Intl.DateTimeFormat(undefined, {
+  weekday: 'short',
+  month: 'short',
+  day: 'numeric',
+  timeZone: 'UTC',
+});
 const numbers = new Intl.NumberFormat();
 
 /** An ISO time as the reader's local date and time; an em dash for none. */
@@ -9,10 +14,10 @@ export function when(iso: string | null | undefined): string {
   return Number.isNaN(date.getTime()) ? iso : dateTime.format(date);
 }
 
-/** A `YYYY-MM-DD` day or ISO time as a local date. */
+/** A `YYYY-MM-DD` (UTC) day, short: `Mon, Nov 17`. */
 export function day(iso: string): string {
-  const date = new Date(iso.length === 10 ? `${iso}T00:00:00Z` : iso);
-  return Number.isNaN(date.getTime()) ? iso : dateOnly.format(date);
+  const date = new Date(`${iso.slice(0, 10)}T00:00:00Z`);
+  return Number.isNaN(date.getTime()) ? iso : dayOfMonth.format(date);
 }
 
 export function count(n: number): string {

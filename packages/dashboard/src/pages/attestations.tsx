@@ -1,4 +1,4 @@
-import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { ConfirmDialog } from '../components/confirm.tsx';
 import { FileHashDrop } from '../components/file-hash.tsx';
@@ -7,10 +7,13 @@ import { short, when } from '../lib/format.ts';
 import { isContentHash } from '../lib/hash.ts';
 import { useCan } from '../lib/session.tsx';
 import { useTitle } from '../lib/title.ts';
-import { useTRPC, type Out } from '../lib/trpc.ts';
+import { useKeysetPages, withCursor } from '../lib/pages.ts';
+import { useTRPC, useTRPCClient, type Out } from '../lib/trpc.ts';
 import { TableWrap } from '../components/table-wrap.tsx';
 
 type Attestation = Out<'attestations', 'list'>['items'][number];
+
+const ATTESTATION_PAGES = 'dashboard.attestations.list';
 
 interface Filters {
   type?: 'human' | 'ai';
@@ -22,20 +25,17 @@ interface Filters {
 /** The account's attestations, newest first, with filters, hash search (typed or from a file) and revoke. */
 export default function Attestations() {
   useTitle('Attestations');
-  const trpc = useTRPC();
   const canRevoke = useCan('admin');
   const [filters, setFilters] = useState<Filters>({});
   const [hashText, setHashText] = useState('');
   const [hashError, setHashError] = useState('');
   const [revoking, setRevoking] = useState<Attestation | null>(null);
   const [done, setDone] = useState('');
-  const list = useInfiniteQuery(
-    trpc.dashboard.attestations.list.infiniteQueryOptions(
-      { ...filters, limit: 50 },
-      { getNextPageParam: (page) => page.nextCursor ?? undefined },
-    ),
+  const client = useTRPCClient();
+  const list = useKeysetPages([ATTESTATION_PAGES, filters], (cursor) =>
+    client.dashboard.attestations.list.query(withCursor({ ...filters, limit: 50 }, cursor)),
   );
-  const items = list.data?.pages.flatMap((page) => page.items) ?? [];
+  const items = list.items;
 
   function set<K extends keyof Filters>(key: K, value: Filters[K] | undefined) {
     setFilters((current) => {
@@ -209,7 +209,7 @@ function RevokeAttestation({ target, onClose }: { target: Attestation | null; on
   const [reason, setReason] = useState('');
   const revoke = useMutation(
     trpc.dashboard.attestations.revoke.mutationOptions({
-      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.dashboard.attestations.list.pathKey() }),
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: [ATTESTATION_PAGES] }),
     }),
   );
   function close(message?: string) {

@@ -1,10 +1,10 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { QueryState } from '../components/messages.tsx';
 import { when } from '../lib/format.ts';
 import { useSession } from '../lib/session.tsx';
 import { useTitle } from '../lib/title.ts';
-import { useTRPC } from '../lib/trpc.ts';
+import { useKeysetPages, withCursor } from '../lib/pages.ts';
+import { useTRPCClient } from '../lib/trpc.ts';
 import { TableWrap } from '../components/table-wrap.tsx';
 
 /** Actions the service records, offered as suggestions (any text is accepted). */
@@ -43,17 +43,14 @@ function isoOf(local: string): string | undefined {
 /** The account's audit log: filter, page with "Load more", download a range as CSV or JSON. */
 export default function Audit() {
   useTitle('Audit log');
-  const trpc = useTRPC();
+  const client = useTRPCClient();
   const { membership } = useSession();
   const [draft, setDraft] = useState({ action: '', actor: '', from: '', to: '' });
   const [filters, setFilters] = useState<Filters>({});
-  const list = useInfiniteQuery(
-    trpc.dashboard.audit.list.infiniteQueryOptions(
-      { ...filters, limit: 50 },
-      { getNextPageParam: (page) => page.nextCursor ?? undefined },
-    ),
+  const list = useKeysetPages(['dashboard.audit.list', filters], (cursor) =>
+    client.dashboard.audit.list.query(withCursor({ ...filters, limit: 50 }, cursor)),
   );
-  const items = list.data?.pages.flatMap((page) => page.items) ?? [];
+  const items = list.items;
 
   function apply(event: FormEvent) {
     event.preventDefault();
@@ -145,7 +142,9 @@ export default function Audit() {
                   <td className="break">{entry.resource ?? '—'}</td>
                   <td>{entry.outcome}</td>
                   <td>{entry.ip ?? '—'}</td>
-                  <td className="excerpt">{entry.details ? <code>{JSON.stringify(entry.details)}</code> : '—'}</td>
+                  <td className="excerpt">
+                    <Details details={entry.details} />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -164,6 +163,21 @@ export default function Audit() {
           </button>
         </p>
       ) : null}
+    </>
+  );
+}
+
+/** An entry's details as `key: value` lines; the actor is in its own column already. */
+function Details({ details }: { details: Record<string, unknown> }) {
+  const lines = Object.entries(details).filter(([key]) => key !== 'actor');
+  if (lines.length === 0) return <>—</>;
+  return (
+    <>
+      {lines.map(([key, value]) => (
+        <code key={key}>
+          {key}: {typeof value === 'string' ? value : JSON.stringify(value)}
+        </code>
+      ))}
     </>
   );
 }

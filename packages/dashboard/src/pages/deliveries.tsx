@@ -1,4 +1,4 @@
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { PageProps } from '../app.tsx';
 import { QueryState } from '../components/messages.tsx';
@@ -6,7 +6,8 @@ import { DELIVERY_STATES, type DeliveryState } from '../lib/events.ts';
 import { when } from '../lib/format.ts';
 import { Link } from '../lib/router.tsx';
 import { useTitle } from '../lib/title.ts';
-import { useTRPC, type Out } from '../lib/trpc.ts';
+import { useKeysetPages, withCursor } from '../lib/pages.ts';
+import { useTRPC, useTRPCClient, type Out } from '../lib/trpc.ts';
 import { TableWrap } from '../components/table-wrap.tsx';
 
 type Delivery = Out<'webhooks', 'deliveries'>['items'][number];
@@ -19,13 +20,12 @@ export default function Deliveries({ params }: PageProps) {
   const [state, setState] = useState<DeliveryState | ''>('');
   const hooks = useQuery(trpc.dashboard.webhooks.list.queryOptions());
   const hook = hooks.data?.find((h) => h.id === id);
-  const deliveries = useInfiniteQuery(
-    trpc.dashboard.webhooks.deliveries.infiniteQueryOptions(
-      { subscriptionId: id, ...(state ? { state } : {}) },
-      { getNextPageParam: (page) => page.nextCursor ?? undefined },
-    ),
+  const client = useTRPCClient();
+  const input = { subscriptionId: id, ...(state ? { state } : {}) };
+  const deliveries = useKeysetPages(['dashboard.webhooks.deliveries', input], (cursor) =>
+    client.dashboard.webhooks.deliveries.query(withCursor(input, cursor)),
   );
-  const items = deliveries.data?.pages.flatMap((page) => page.items) ?? [];
+  const items = deliveries.items;
 
   return (
     <>

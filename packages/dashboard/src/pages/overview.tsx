@@ -112,7 +112,9 @@ function DailyTable({ daily }: { daily: OverviewData['daily'] }) {
         <tbody>
           {daily.map((row) => (
             <tr key={row.day}>
-              <th scope="row">{day(row.day)}</th>
+              <th scope="row" className="day">
+                {day(row.day)}
+              </th>
               <td className="num">{count(row.onchainHuman)}</td>
               <td className="num">{count(row.onchainAi)}</td>
               <td className="num">{count(row.offchainHuman)}</td>
@@ -140,7 +142,9 @@ function DeliveriesTable({ deliveries }: { deliveries: OverviewData['deliveries'
         <tbody>
           {deliveries.map((row) => (
             <tr key={row.day}>
-              <th scope="row">{day(row.day)}</th>
+              <th scope="row" className="day">
+                {day(row.day)}
+              </th>
               <td className="num">{count(row.completed)}</td>
               <td className="num">{count(row.failed)}</td>
               <td className={row.dead > 0 ? 'num bad-text' : 'num'}>{count(row.dead)}</td>

@@ -55,7 +55,7 @@ export function Sessions() {
       <Messages success={done} error={revoke.error || everywhere.error} />
       <QueryState pending={list.isPending} error={list.error} label="sessions" />
       {list.data ? (
-        <TableWrap label="Sessions">
+        <TableWrap label="Your signed-in sessions">
           <table>
             <thead>
               <tr>

@@ -1,0 +1,24 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+
+/**
+ * Keyset pages behind a "Load more" button. Not tRPC's infiniteQueryOptions: it adds a `direction` field to the
+ * input, which the service's strict input schemas refuse; the page is fetched with the plain client instead.
+ */
+export function useKeysetPages<Page extends { items: unknown[]; nextCursor: string | null }>(
+  key: readonly unknown[],
+  fetchPage: (cursor: string | undefined) => Promise<Page>,
+) {
+  const query = useInfiniteQuery({
+    queryKey: key,
+    queryFn: ({ pageParam }) => fetchPage(pageParam),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+  const items = (query.data?.pages.flatMap((page) => page.items) ?? []) as Page['items'];
+  return { ...query, items };
+}
+
+/** Only the cursor of a later page: the first page goes without one. */
+export function withCursor<T extends object>(input: T, cursor: string | undefined): T & { cursor?: string } {
+  return cursor ? { ...input, cursor } : input;
+}
