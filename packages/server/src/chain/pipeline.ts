@@ -152,17 +152,18 @@ export function createPipeline(
     }
     if (now - first.since < opts.stuckAfterMs) return;
     first.since = now;
-    let forgotten = false;
+    // a node that forgot a transaction gets its bytes again; one that refuses them (priced out) gets higher fees
+    let resent = false;
     for (const flight of flights) {
       if (await sender.known(flight.hash)) continue;
       log.warn(
         { journalId: flight.journalId, nonce: flight.nonce, hash: flight.hash },
         'node forgot a transaction: resent',
       );
-      await sender.resend(flight.journalId, flight.raw);
-      forgotten ||= flight === first;
+      const taken = await sender.resend(flight.journalId, flight.raw);
+      if (flight === first) resent = taken;
     }
-    if (forgotten || first.bumps >= opts.maxBumps) return;
+    if (resent || first.bumps >= opts.maxBumps) return;
     const bumped = await sender.bump(first.journalId, first);
     if (!bumped) return;
     Object.assign(first, bumped, { bumps: first.bumps + 1, since: Date.now() });

@@ -131,10 +131,14 @@ export function createSender(chain: Chain, pool: Pool, clock: Clock, opts: Sende
       return signed;
     },
 
-    /** Sends the same bytes again (a node that forgot a transaction); a refusal is logged, never thrown. */
-    async resend(journalId: string, raw: Hex): Promise<void> {
-      await broadcast(publicClient, raw).catch((error: unknown) =>
-        log?.warn({ journalId, error: firstLine(error) }, 'resend refused'),
+    /** Sends the same bytes again (a node that forgot a transaction); false when refused (logged, never thrown). */
+    async resend(journalId: string, raw: Hex): Promise<boolean> {
+      return broadcast(publicClient, raw).then(
+        () => true,
+        (error: unknown) => {
+          log?.warn({ journalId, error: firstLine(error) }, 'resend refused');
+          return false;
+        },
       );
     },
 

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevChain, type DevChain } from '../../src/chain/dev-chain.ts';
 import { createTestDatabase } from '../support/database.ts';
 import { call, fundedKey } from '../support/service.ts';
+import { freePort } from '../../src/system/ports.ts';
 
 const ANVIL_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 const CLI = join(import.meta.dirname, '../../../service/bin/attestation-service.mjs');
@@ -27,7 +28,8 @@ async function rpc(method: string, params: unknown[] = []): Promise<unknown> {
 
 async function serve(port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, [CLI, 'serve'], {
-    env: { ...env, PORT: String(port) },
+    // the verification app starts too: on a free port, not the default one another run may hold
+    env: { ...env, PORT: String(port), VERIFY_PORT: String(await freePort()) },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   for (let i = 0; i < 100; i++) {
@@ -75,7 +77,7 @@ afterAll(async () => {
 
 describe('a crash between broadcast and receipt', () => {
   it('is reconciled from the journal at restart: one attestation, and an Idempotency-Key retry returns its uid', async () => {
-    const port = 18_700 + Math.floor(Math.random() * 200);
+    const port = await freePort();
     let child = await serve(port);
     const base = `http://127.0.0.1:${port}`;
     const created = JSON.parse(

@@ -1,7 +1,9 @@
 import { http as mswHttp, HttpResponse, bypass, passthrough } from 'msw';
 import { setupServer } from 'msw/node';
+import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { call, startTestService, type TestService } from '../support/service.ts';
+import { startPrivateChain, type PrivateChain } from '../support/anvil.ts';
+import { call, fundedKey, startTestService, type TestService } from '../support/service.ts';
 
 // msw stands only where a real node cannot be made to misbehave on demand: between our relayer and the RPC.
 let svc: TestService;
@@ -24,18 +26,17 @@ type Fault = (request: Request) => Promise<Response | undefined>;
 const rpcError = (id: number, message: string) =>
   HttpResponse.json({ jsonrpc: '2.0', id, error: { code: -32000, message } });
 
-/** Applies `fault` to the first eth_sendRawTransaction only; everything else reaches anvil. Returns whether it struck. */
-function faultOnFirstSend(fault: Fault): () => boolean {
-  let used = false;
+/** Applies `fault` to the `nth` eth_sendRawTransaction to `rpcUrl` only; everything else reaches anvil. Returns whether it struck. */
+function faultOnSend(fault: Fault, rpcUrl = svc.chain.rpcUrl, nth = 1): () => boolean {
+  let sends = 0;
   mock.use(
-    mswHttp.post(svc.chain.rpcUrl, async ({ request }) => {
+    mswHttp.post(rpcUrl, async ({ request }) => {
       const body = (await request.clone().json()) as { method?: string };
-      if (used || body.method !== 'eth_sendRawTransaction') return passthrough();
-      used = true;
+      if (body.method !== 'eth_sendRawTransaction' || ++sends !== nth) return passthrough();
       return (await fault(request)) ?? passthrough();
     }),
   );
-  return () => used;
+  return () => sends >= nth;
 }
 
 async function relayerNonce(): Promise<number> {
@@ -58,29 +59,31 @@ async function createOnce(label: string) {
   return { res, rows };
 }
 
+const FAULTS: Array<[string, Fault]> = [
+  ['the provider answers 429 once', async () => HttpResponse.json({ message: 'Too Many Requests' }, { status: 429 })],
+  [
+    'the connection drops after the node took the transaction',
+    async (request) => {
+      await fetch(bypass(request));
+      return HttpResponse.error();
+    },
+  ],
+  [
+    'the node says "nonce too low" without taking it',
+    async (request) => rpcError(((await request.clone().json()) as { id: number }).id, 'nonce too low'),
+  ],
+  [
+    'the node says "replacement transaction underpriced"',
+    async (request) =>
+      rpcError(((await request.clone().json()) as { id: number }).id, 'replacement transaction underpriced'),
+  ],
+];
+
 describe('RPC faults while relaying', () => {
-  it.each<[string, Fault]>([
-    ['the provider answers 429 once', async () => HttpResponse.json({ message: 'Too Many Requests' }, { status: 429 })],
-    [
-      'the connection drops after the node took the transaction',
-      async (request) => {
-        await fetch(bypass(request));
-        return HttpResponse.error();
-      },
-    ],
-    [
-      'the node says "nonce too low" without taking it',
-      async (request) => rpcError(((await request.clone().json()) as { id: number }).id, 'nonce too low'),
-    ],
-    [
-      'the node says "replacement transaction underpriced"',
-      async (request) =>
-        rpcError(((await request.clone().json()) as { id: number }).id, 'replacement transaction underpriced'),
-    ],
-  ])(
+  it.each(FAULTS)(
     '%s: the caller gets 201 and exactly one attestation is made',
     async (label, fault) => {
-      const struck = faultOnFirstSend(fault);
+      const struck = faultOnSend(fault);
       const minedBefore = await relayerNonce();
       const { res, rows } = await createOnce(label);
       expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -89,5 +92,59 @@ describe('RPC faults while relaying', () => {
       expect(struck()).toBe(true);
     },
     60_000,
+  );
+});
+
+describe('RPC faults with several transactions in flight (anvil mining a block a second)', () => {
+  let chain: PrivateChain;
+  let busy: TestService;
+  let busyKey: string;
+
+  beforeAll(async () => {
+    chain = await startPrivateChain({ blockTimeSeconds: 1 });
+    busy = await startTestService({
+      env: {
+        CHAIN_RPC_URL: chain.rpcUrl,
+        EAS_ADDRESS: chain.eas,
+        SCHEMA_REGISTRY_ADDRESS: chain.schemaRegistry,
+        RELAYER_PRIVATE_KEY: await fundedKey(chain.rpcUrl),
+        LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      },
+    });
+    busyKey = (await busy.createKey('enterprise')).key;
+  }, 60_000);
+  afterAll(async () => {
+    await busy?.stop();
+    await chain?.close();
+  });
+
+  it.each(FAULTS)(
+    '%s, at the second of several: every create gets 201 and the chain holds each item exactly once',
+    async (label, fault) => {
+      const struck = faultOnSend(fault, chain.rpcUrl, 2);
+      const answers: Array<ReturnType<typeof call>> = [];
+      for (let i = 0; i < 8; i++) {
+        const body = { type: 'human', content: `${label} ${i} ${Math.random()}`, contentType: 'text/plain' };
+        answers.push(call(busy.url, 'POST', '/v1/attestations', { key: busyKey, body }));
+        await new Promise((r) => setTimeout(r, 120));
+      }
+      const results = await Promise.all(answers);
+      for (const res of results) expect(res.status, JSON.stringify(res.body)).toBe(201);
+      expect(struck()).toBe(true);
+
+      // several transactions were in flight together: one block mined more than one of them
+      const perBlock = await busy.sql.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM relay_transactions WHERE tx_hash = ANY($1) GROUP BY block_number`,
+        [[...new Set(results.map((r) => r.body.txHash))]],
+      );
+      expect(Math.max(...perBlock.map((b) => b.n))).toBeGreaterThan(1);
+      // nothing lost, nothing twice: every item confirmed, and the chain holds exactly their attestations
+      const rows = await busy.sql.query<{ uid: string; status: string }>(`SELECT uid, status FROM attestations`);
+      expect(rows.filter((r) => r.status !== 'confirmed')).toEqual([]);
+      expect(rows.map((r) => r.uid)).toEqual(expect.arrayContaining(results.map((r) => r.body.uid)));
+      const relayer = privateKeyToAccount(busy.config.chain.relayerPrivateKey).address;
+      expect((await chain.attestedBy(relayer)).sort()).toEqual(rows.map((r) => r.uid).sort());
+    },
+    30_000,
   );
 });
