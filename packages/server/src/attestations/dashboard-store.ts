@@ -30,45 +30,39 @@ const COLUMNS = `id, uid, type, mode, status, content_hash AS "contentHash", con
 
 /**
  * One page of an account's attestations, newest first (pending on-chain ones have no uid yet and are left out).
- * Each filter combination walks an index in id order and stops after `limit` rows, whatever the account's mix:
+ * Every filter combination is a walk of an index that stops after `limit` rows, however the account's attestations
+ * are mixed or spread in time:
  * - by content hash: (content_hash, id DESC), the other filters checked on its few rows;
- * - by type and/or mode, or revoked only: one walk of (account_id, type, mode, id DESC) per (type, mode) pair
- *   (the partial index of revoked rows when revoked), the pairs' pages merged;
- * - otherwise: (account_id, id DESC).
+ * - otherwise one walk per (type, mode) pair the filters leave (at most four), merged: (account_id, type, mode,
+ *   id DESC), or its partial twin over revoked rows when only those are asked for.
  * The SQL is put together from fixed fragments only; every value is a parameter.
  */
 export async function accountPage(sql: Sql, q: AccountPageQuery): Promise<ListedAttestation[]> {
   const params: unknown[] = [q.accountId, q.beforeId === undefined ? MAX_ID : q.beforeId.toString(), q.limit];
+  const param = (value: unknown) => `$${params.push(value)}`;
   const where = ['account_id = $1::uuid', 'id < $2::bigint', 'uid IS NOT NULL'];
   if (q.revoked !== undefined) where.push(q.revoked ? 'revoked_at IS NOT NULL' : 'revoked_at IS NULL');
-  const pairs = q.contentHash === undefined && (q.type !== undefined || q.mode !== undefined || q.revoked === true);
-  let rows: Array<PgRow<ListedAttestation>>;
-  if (pairs) {
+  let text: string;
+  if (q.contentHash !== undefined) {
+    where.push(`content_hash = ${param(q.contentHash)}`);
+    if (q.type !== undefined) where.push(`type = ${param(q.type)}`);
+    if (q.mode !== undefined) where.push(`mode = ${param(q.mode)}`);
+    text = `SELECT ${COLUMNS} FROM attestations WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $3`;
+  } else {
     const types = q.type === undefined ? ORIGINS : [q.type];
     const modes = q.mode === undefined ? MODES : [q.mode];
-    const combos = types.flatMap((type) => modes.map((mode) => ({ type, mode })));
-    params.push(
-      combos.map((c) => c.type),
-      combos.map((c) => c.mode),
+    // mode as a range, not an equality: as a constant it would let the planner walk the id order (the primary key)
+    // and skip other rows by filter, which is slow when the pair's rows are old; ordered by the index's own
+    // columns, the pair's index is the only sorted walk there is
+    const branches = types.flatMap((type) =>
+      modes.map((mode) => {
+        const [t, m] = [param(type), param(mode)];
+        const pair = `type = ${t} AND mode >= ${m} AND mode <= ${m}`;
+        return `(SELECT ${COLUMNS} FROM attestations WHERE ${where.join(' AND ')} AND ${pair} ORDER BY mode, id DESC LIMIT $3)`;
+      }),
     );
-    rows = await sql.query(
-      `SELECT a.* FROM unnest($4::text[], $5::text[]) AS f(type, mode)
-       CROSS JOIN LATERAL (
-         SELECT ${COLUMNS} FROM attestations
-         WHERE ${where.join(' AND ')} AND type = f.type AND mode = f.mode
-         ORDER BY id DESC LIMIT $3
-       ) a
-       ORDER BY a.id DESC LIMIT $3`,
-      params,
-    );
-  } else {
-    if (q.contentHash !== undefined) where.push(`content_hash = $${params.push(q.contentHash)}`);
-    if (q.type !== undefined) where.push(`type = $${params.push(q.type)}`);
-    if (q.mode !== undefined) where.push(`mode = $${params.push(q.mode)}`);
-    rows = await sql.query(
-      `SELECT ${COLUMNS} FROM attestations WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $3`,
-      params,
-    );
+    text = `SELECT * FROM (${branches.join(' UNION ALL ')}) page ORDER BY id DESC LIMIT $3`;
   }
+  const rows = await sql.query<PgRow<ListedAttestation>>(text, params);
   return rows.map((row) => ({ ...row, id: BigInt(row.id) }));
 }
