@@ -1,18 +1,16 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { loadConfig } from '@attestation-service/server';
 import { createTestDatabase, freePort, fundedKey, randomIp } from '@attestation-service/server/testing';
 import { startService, type RunningStack } from '../../src/start.ts';
 
+// the test files' one import: the stack and its people here, the browser's side and the other servers beside
 export { call, randomIp } from '@attestation-service/server/testing';
 export { launchBrowser } from '../verify/support.ts';
+export { axeViolations, newVisitor, openSection, settled, signIn } from './browser.ts';
+export { startReceiver, startSite, type Received } from './servers.ts';
 
 /** Screenshots of the dashboard's pages (gitignored). */
 export const SHOTS_DIR = fileURLToPath(new URL('../../test-output/dashboard/', import.meta.url));
@@ -110,7 +108,7 @@ export interface Member {
  */
 export async function createMember(stack: DashboardStack, role: Role, accountId?: string): Promise<Member> {
   const person = newPerson(role);
-  const accountName = `account ${person.email.split('@')[0]}`;
+  const accountName = `Newsroom ${person.email.split('@')[0]!.replace(/^[a-z]+-/, '')}`;
   const account =
     accountId ??
     (
@@ -140,107 +138,4 @@ export async function createMember(stack: DashboardStack, role: Role, accountId?
   ]);
   const [row] = await stack.sql.query<{ name: string }>(`SELECT name FROM accounts WHERE id = $1`, [account]);
   return { ...person, accountId: account, accountName: row!.name, role };
-}
-
-/** A browser context of its own (cookies, storage) and its own client address (`ip`); its first page. */
-export async function newVisitor(
-  browser: Browser,
-  stack: DashboardStack,
-  opts: { colorScheme?: 'light' | 'dark'; width?: number } = {},
-): Promise<{ context: BrowserContext; page: Page; ip: string }> {
-  const ip = randomIp();
-  const context = await browser.newContext({
-    baseURL: stack.base,
-    extraHTTPHeaders: { 'x-forwarded-for': ip },
-    colorScheme: opts.colorScheme ?? 'light',
-    viewport: { width: opts.width ?? 1280, height: 800 },
-  });
-  context.setDefaultTimeout(10_000);
-  return { context, page: await context.newPage(), ip };
-}
-
-/** Signs in through the sign-in page with email and password; resolves on the overview. */
-export async function signIn(page: Page, person: { email: string; password: string }): Promise<void> {
-  await page.goto('/dashboard/sign-in');
-  await page.getByLabel('Email').fill(person.email);
-  await page.getByLabel('Password').fill(person.password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.waitForURL((url) => url.pathname === '/dashboard/');
-  await settled(page);
-}
-
-/** Follows a link of the dashboard's navigation and waits for its page. */
-export async function openSection(page: Page, name: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true }).click();
-  await settled(page);
-}
-
-/** Waits until the page shows its heading and nothing is loading any more. */
-export async function settled(page: Page): Promise<void> {
-  await page.locator('main h1').first().waitFor();
-  await page.waitForFunction(() => {
-    const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }).document;
-    return doc.querySelectorAll('[role="status"]').length === 0;
-  });
-}
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** axe-core's serious and critical violations on the page as it is, one line each (`id (impact): targets`). */
-export async function axeViolations(page: Page): Promise<string[]> {
-  // injected through the devtools protocol: the page's CSP rightly refuses an inline <script>
-  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE_SOURCE);
-  const results = (await page.evaluate(() =>
-    (globalThis as unknown as { axe: { run(): Promise<unknown> } }).axe.run(),
-  )) as { violations: { id: string; impact: string; nodes: { target: string[] }[] }[] };
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
-/** Another web site on loopback serving one HTML page at `/` (an attacker's page, say); reach it by any host name. */
-export async function startSite(html: string): Promise<{ port: number; close(): Promise<void> }> {
-  const server = createServer((req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(html);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as AddressInfo).port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}
-
-export interface Received {
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/** A real webhook receiver on loopback: records every request and answers `answer(index)`. */
-export async function startReceiver(
-  answer: (index: number) => { status: number; body: string },
-): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
-  const received: Received[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      const { status, body } = answer(received.length - 1);
-      res.writeHead(status, { 'content-type': 'text/plain' }).end(body);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
 }
