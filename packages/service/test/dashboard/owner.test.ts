@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -29,6 +30,27 @@ const createAttestation = (key: string) =>
     key,
     body: { type: 'human', content: `owner ${Math.random()}`, contentType: 'text/plain', mode: 'offchain' },
   });
+
+describe('the launcher', () => {
+  it("serves the built dashboard on the API's port, beside better-auth and the audit export", async () => {
+    const page = await fetch(`${stack.base}/dashboard/keys`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self';");
+    const script = /src="(\/dashboard\/assets\/[^"]+\.js)"/.exec(await page.text())?.[1];
+    expect(script).toBeDefined();
+    const asset = await fetch(`${stack.base}${script}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const bare = await fetch(`${stack.base}/dashboard`, { redirect: 'manual' });
+    expect([bare.status, bare.headers.get('location')]).toEqual([308, '/dashboard/']);
+    // the server's own mounts under /dashboard/api keep their paths (the longest prefix wins)
+    expect(await (await fetch(`${stack.base}/dashboard/api/auth/ok`)).json()).toEqual({ ok: true });
+    const exported = await fetch(`${stack.base}/dashboard/api/audit-export?format=csv`);
+    expect(exported.status).toBe(401);
+    expect(((await exported.json()) as { code: string }).code).toBe('UNAUTHENTICATED');
+  });
+});
 
 describe('the first owner', () => {
   it('follows the setup link of a fresh start, sets a password, and a key made in the dashboard works until revoked there', async () => {
@@ -91,6 +113,13 @@ describe('the first owner', () => {
         .textContent();
     await expect.poll(() => actorOf('api_key.created')).toBe(owner.email);
     expect(await actorOf('api_key.revoked')).toBe(owner.email);
+    // and its download carries them too
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'CSV' }).click(),
+    ]);
+    const csv = await readFile((await download.path())!, 'utf8');
+    expect(csv.split('\n').filter((line) => line.includes('api_key.') && line.includes(owner.email))).toHaveLength(2);
     await context.close();
   }, 60_000);
 
