@@ -17,6 +17,7 @@ import { describeError } from './errors.ts';
 import { flushPeriodically } from './keys/last-used.ts';
 import { dashboardSecret } from './dashboard/auth.ts';
 import { authMount } from './dashboard/auth-mount.ts';
+import { auditExportMount } from './dashboard/audit-export-mount.ts';
 import type { Mount } from './http/server.ts';
 import type { Services } from './services.ts';
 import type { ReadinessCheck } from './system/health.ts';
@@ -186,7 +187,7 @@ async function startApiPart(
       trustProxy: config.trustProxy,
       log,
       proxyToken,
-      mounts: [authMount(services.dashboard.auth), ...mounts],
+      mounts: [authMount(services.dashboard.auth), auditExportMount(services), ...mounts],
       onRequest: metrics?.onRequest,
     },
   );

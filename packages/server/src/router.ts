@@ -11,6 +11,7 @@ import { overviewRouter } from './dashboard/overview-router.ts';
 import { keysDashboardRouter } from './keys/dashboard-router.ts';
 import { webhooksDashboardRouter } from './webhooks/dashboard-router.ts';
 import { attestationsDashboardRouter } from './attestations/dashboard-router.ts';
+import { auditDashboardRouter } from './audit/dashboard-router.ts';
 
 /** Every procedure of the service, once: the source of the REST paths, the OpenAPI document and the SDK's types. */
 export const appRouter = router({
@@ -29,6 +30,7 @@ export const appRouter = router({
     webhooks: webhooksDashboardRouter,
     overview: overviewRouter,
     attestations: attestationsDashboardRouter,
+    audit: auditDashboardRouter,
   }),
 });
 

@@ -7,6 +7,8 @@ import { AuditExport, keysetPages } from './export.ts';
 import type { Logger } from '../log.ts';
 import { recordAuthFailure, recordQuotaRefusal, type CallerInfo } from './denials.ts';
 import { formatFromAccept } from './negotiate.ts';
+import type { EntryListInput, EntryListPage } from './dashboard-contracts.ts';
+import { listEntries } from './dashboard-list.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -61,9 +63,10 @@ export function openExport(
   });
 }
 
-/** The audit log as procedures reach it: the export, and the entries of refused calls. */
+/** The audit log as procedures reach it: the export, the dashboard's pages, and the entries of refused calls. */
 export interface AuditService {
   openExport(auth: Parameters<typeof openExport>[1], input: ExportInput, accept: string | undefined): AuditExport;
+  listForAccount(accountId: string, input: EntryListInput): Promise<EntryListPage>;
   recordAuthFailure(failure: Parameters<typeof recordAuthFailure>[1], caller: CallerInfo): void;
   recordQuotaRefusal(auth: Parameters<typeof recordQuotaRefusal>[1], error: unknown, caller: CallerInfo): Promise<void>;
 }
@@ -72,6 +75,7 @@ export interface AuditService {
 export function createAuditService(deps: { db: Db; sql: Sql; clock: Clock; log: Logger }): AuditService {
   return {
     openExport: (auth, input, accept) => openExport(deps, auth, input, accept),
+    listForAccount: (accountId, input) => listEntries(deps.sql, accountId, input),
     recordAuthFailure: (failure, caller) => recordAuthFailure(deps, failure, caller),
     recordQuotaRefusal: (auth, error, caller) => recordQuotaRefusal(deps, auth, error, caller),
   };
