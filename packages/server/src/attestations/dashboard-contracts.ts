@@ -3,12 +3,6 @@ import { hexHash, modeSchema, originSchema, revokeInput, uidSchema } from './con
 
 const iso = z.string();
 
-/**
- * `direction` is what an infinite query of @trpc/tanstack-react-query adds to every page's input; pages only go
- * forward (older), so it is accepted and ignored.
- */
-const direction = z.enum(['forward', 'backward']).optional();
-
 export const accountListInput = z.strictObject({
   type: originSchema.optional(),
   mode: modeSchema.optional(),
@@ -19,7 +13,6 @@ export const accountListInput = z.strictObject({
     .optional(),
   cursor: z.string().max(200).optional(),
   limit: z.number().int().min(1).max(100).default(50),
-  direction,
 });
 export type AccountListInput = z.infer<typeof accountListInput>;
 

@@ -17,8 +17,6 @@ export const entryListInput = z.strictObject({
   to: instant.optional(),
   cursor: z.string().max(200).optional(),
   limit: z.number().int().min(1).max(100).default(50),
-  /** Added by @trpc/tanstack-react-query's infinite queries; pages only go forward (older), so it is ignored. */
-  direction: z.enum(['forward', 'backward']).optional(),
 });
 export type EntryListInput = z.infer<typeof entryListInput>;
 
