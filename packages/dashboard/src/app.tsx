@@ -1,5 +1,5 @@
 import { QueryClientProvider, useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useCallback, useMemo, type ComponentType } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState, type ComponentType } from 'react';
 import { Messages } from './components/messages.tsx';
 import { PlainShell, Shell } from './components/shell.tsx';
 import { errorStatus } from './lib/errors.ts';
@@ -93,22 +93,23 @@ function SignedIn({ children }: { children: React.ReactNode }) {
   const data = me.data;
   const section = useLocation().path.split('/')[0];
 
-  // the account remembered from the last visit may be gone: fall back to the first one
+  // the account picked (remembered from the last visit); it may be gone since: then the first one
+  const [selected, setSelected] = useState(accountId);
   const membership = useMemo(() => {
     if (!data) return null;
-    const chosen = data.memberships.find((m) => m.accountId === accountId()) ?? data.memberships[0] ?? null;
+    const chosen = data.memberships.find((m) => m.accountId === selected) ?? data.memberships[0] ?? null;
     if (chosen?.accountId !== accountId()) selectAccount(chosen?.accountId ?? null);
     return chosen;
-  }, [data]);
+  }, [data, selected]);
 
   const switchAccount = useCallback(
     (id: string) => {
       selectAccount(id);
       // every cached answer belonged to the previous account; only who is signed in stays
       client.removeQueries({ predicate: (q) => q.queryKey[0]?.toString() !== 'dashboard,session,me' });
-      void me.refetch();
+      setSelected(id);
     },
-    [client, me],
+    [client],
   );
 
   if (me.isPending) return <PlainShell>{loading}</PlainShell>;

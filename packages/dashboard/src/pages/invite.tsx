@@ -34,13 +34,19 @@ export default function Invite({ params }: PageProps) {
     );
   }
   const data = invitation.data;
-  const signedInAs = me.data?.user ?? null;
+  // after a sign-out the failed refetch keeps the old data: an error means signed out
+  const signedInAs = me.isError ? null : (me.data?.user ?? null);
   return (
     <>
       <h1>{data.kind === 'setup' ? 'Set up your account' : 'You are invited'}</h1>
       <Summary invitation={data} />
       {signedInAs ? (
-        <Accept token={token} invitation={data} who={`${signedInAs.name} (${signedInAs.email})`} />
+        <Accept
+          token={token}
+          invitation={data}
+          who={`${signedInAs.name} (${signedInAs.email})`}
+          onSignOut={() => void authClient.signOut().then(() => me.refetch())}
+        />
       ) : (
         <GetIn token={token} invitation={data} onDone={() => void me.refetch()} />
       )}
@@ -76,7 +82,14 @@ function article(word: string): string {
 }
 
 /** Signed in: accept (the setup link asks for the new account's name). */
-function Accept({ token, invitation, who }: { token: string; invitation: Invitation; who: string }) {
+interface AcceptProps {
+  token: string;
+  invitation: Invitation;
+  who: string;
+  onSignOut: () => void;
+}
+
+function Accept({ token, invitation, who, onSignOut }: AcceptProps) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [accountName, setAccountName] = useState('');
@@ -98,7 +111,12 @@ function Accept({ token, invitation, who }: { token: string; invitation: Invitat
 
   return (
     <form onSubmit={submit} className="stack">
-      <p>Signed in as {who}.</p>
+      <p>
+        Signed in as {who}.{' '}
+        <button type="button" className="link" onClick={onSignOut}>
+          Not you? Sign out
+        </button>
+      </p>
       {invitation.kind === 'setup' ? (
         <label>
           Account name

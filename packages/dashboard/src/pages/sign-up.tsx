@@ -21,7 +21,7 @@ export default function SignUp() {
   const [accountName, setAccountName] = useState('');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
-  const signedIn = me.data?.user ?? null;
+  const signedIn = me.isError ? null : (me.data?.user ?? null);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
