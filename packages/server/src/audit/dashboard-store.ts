@@ -49,11 +49,12 @@ export async function entryPage(sql: Sql, q: EntryPageQuery): Promise<ListedEntr
     // `at <= …` bounds the index walk; the tie on `at` is broken by id
     where.push(`at <= ${at} AND (at < ${at} OR id < ${param(q.before.id)}::bigint)`);
   }
+  // ordered by the table's columns: the `id` selected is text, which would put 10 before 9
   return sql.query<ListedEntry>(
     `SELECT id::text AS id, at, action, COALESCE(actor_key_prefix, details->'actor'->>'email') AS actor, resource,
             outcome, ip, details
      FROM audit_entries WHERE ${where.join(' AND ')}
-     ORDER BY at DESC, id DESC LIMIT $2`,
+     ORDER BY audit_entries.at DESC, audit_entries.id DESC LIMIT $2`,
     params,
   );
 }

@@ -110,6 +110,29 @@ describe('dashboard audit log', () => {
     expect(await walk(owner, { ...range, limit: 2 })).toEqual([['e4', 'e3'], ['e2']]);
   });
 
+  it('pages entries of the same millisecond in id order, also across a power of ten', async () => {
+    const owner = await createMember(service, 'owner');
+    const [{ next }] = await service.sql.query<{ next: string }>(
+      `SELECT (10 ^ (length((last_value + 10)::text)))::bigint - 3 AS next FROM audit_entries_id_seq`,
+    );
+    await service.sql.query(`SELECT setval('audit_entries_id_seq', $1::bigint)`, [next]);
+    const tied = ['t1', 't2', 't3', 't4', 't5', 't6'];
+    await appendEntries(
+      service,
+      owner.accountId,
+      tied.map((resource) => ({ at: minute(7), action: 'a.tie', resource })),
+    );
+    const ids = await service.sql.query<{ id: string }>(
+      `SELECT id::text AS id FROM audit_entries WHERE account_id = $1 AND action = 'a.tie' ORDER BY id`,
+      [owner.accountId],
+    );
+    expect(ids.map((r) => r.id.length)).toContain(String(next).length + 1); // the ids cross 10^k
+    const newestFirst = [...tied].reverse();
+    expect(await resources(owner)).toEqual(newestFirst);
+    expect((await walk(owner, { limit: 2 })).flat()).toEqual(newestFirst);
+    expect((await walk(owner, { limit: 1, action: 'a.tie' })).flat()).toEqual(newestFirst);
+  });
+
   it('refuses cursors it did not issue and malformed filters with 400 VALIDATION_FAILED, never 500', async () => {
     const viewer = await createMember(service, 'viewer');
     await seed(viewer.accountId);
