@@ -112,9 +112,10 @@ describe('dashboard audit log', () => {
 
   it('pages entries of the same millisecond in id order, also across a power of ten', async () => {
     const owner = await createMember(service, 'owner');
-    const [{ next }] = await service.sql.query<{ next: string }>(
+    const [row] = await service.sql.query<{ next: string }>(
       `SELECT (10 ^ (length((last_value + 10)::text)))::bigint - 3 AS next FROM audit_entries_id_seq`,
     );
+    const next = row!.next;
     await service.sql.query(`SELECT setval('audit_entries_id_seq', $1::bigint)`, [next]);
     const tied = ['t1', 't2', 't3', 't4', 't5', 't6'];
     await appendEntries(
