@@ -3,6 +3,9 @@ import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { randomIp } from '@attestation-service/server/testing';
 
+/** How long a test waits for what a page should come to show (vitest's expect.poll gives up after 1 s otherwise). */
+export const UI_WAIT = { timeout: 10_000 };
+
 /** A browser context of its own (cookies, storage) and its own client address (`ip`); its first page. */
 export async function newVisitor(
   browser: Browser,
@@ -15,7 +18,7 @@ export async function newVisitor(
     colorScheme: 'light',
     viewport: { width: 1280, height: 800 },
   });
-  context.setDefaultTimeout(10_000);
+  context.setDefaultTimeout(UI_WAIT.timeout);
   return { context, page: await context.newPage(), ip };
 }
 

@@ -11,7 +11,9 @@ import {
   settled,
   signIn,
   startDashboardStack,
+  UI_WAIT,
   type DashboardStack,
+  type Member,
 } from './support.ts';
 
 let stack: DashboardStack;
@@ -59,7 +61,7 @@ describe('the first owner', () => {
     const { context, page } = await newVisitor(browser, stack);
 
     await page.goto(stack.setupUrl);
-    await expect.poll(() => page.locator('main h1').textContent()).toBe('Set up your account');
+    await expect.poll(() => page.locator('main h1').textContent(), UI_WAIT).toBe('Set up your account');
     await page.getByLabel('Your name').fill(owner.name);
     await page.getByLabel('Email').fill(owner.email);
     await page.getByLabel('Password').fill(owner.password);
@@ -68,7 +70,7 @@ describe('the first owner', () => {
     await page.getByRole('button', { name: 'Accept the invitation' }).click();
     await page.waitForURL((url) => url.pathname === '/dashboard/');
     await settled(page);
-    await expect.poll(() => page.locator('header').textContent()).toContain('Acme Newsroom');
+    await expect.poll(() => page.locator('header').textContent(), UI_WAIT).toContain('Acme Newsroom');
 
     // a key, shown exactly once
     await openSection(page, 'API keys');
@@ -79,7 +81,7 @@ describe('the first owner', () => {
     expect(key).toMatch(/^svc_free_[A-Za-z0-9]+_/);
     expect(await page.locator('main').textContent()).toContain('it will not be shown again');
     await page.getByRole('button', { name: 'I have stored it' }).click();
-    await expect.poll(() => page.locator('main').textContent()).not.toContain(key);
+    await expect.poll(() => page.locator('main').textContent(), UI_WAIT).not.toContain(key);
     await page.reload();
     await settled(page);
     expect(await page.content()).not.toContain(key);
@@ -96,7 +98,7 @@ describe('the first owner', () => {
     expect(await dialog.textContent()).toContain('permanent');
     await dialog.getByRole('button', { name: 'Revoke permanently' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    await expect.poll(() => row.textContent()).toContain('revoked');
+    await expect.poll(() => row.textContent(), UI_WAIT).toContain('revoked');
     const refused = await createAttestation(key);
     expect(refused.status).toBe(401);
     expect(refused.body.code).toBe('API_KEY_REVOKED');
@@ -111,7 +113,7 @@ describe('the first owner', () => {
         .getByRole('cell')
         .nth(1)
         .textContent();
-    await expect.poll(() => actorOf('api_key.created')).toBe(owner.email);
+    await expect.poll(() => actorOf('api_key.created'), UI_WAIT).toBe(owner.email);
     expect(await actorOf('api_key.revoked')).toBe(owner.email);
     // and its download carries them too
     const [download] = await Promise.all([
@@ -126,23 +128,56 @@ describe('the first owner', () => {
   it('the setup link works once: opened again, it says it is no longer valid', async () => {
     const { context, page } = await newVisitor(browser, stack);
     await page.goto(stack.setupUrl);
-    await expect.poll(() => page.getByRole('alert').textContent()).toContain('no longer valid');
+    await expect.poll(() => page.getByRole('alert').textContent(), UI_WAIT).toContain('no longer valid');
     await context.close();
   });
 });
 
 describe('roles in the pages', () => {
-  it('a viewer sees the keys but no control to create or revoke one', async () => {
+  /** The pages with changes to make, and the table each lists its things in. */
+  const SECTIONS = [
+    ['API keys', 'API keys'],
+    ['Webhooks', 'Webhook subscriptions'],
+    ['Attestations', 'Attestations'],
+  ] as const;
+
+  /** What a member sees on those pages: each table's rows, and the controls that change something. */
+  async function seen(member: Member): Promise<{ rows: string[]; controls: string[] }> {
+    const { context, page } = await newVisitor(browser, stack);
+    const rows: string[] = [];
+    const controls: string[] = [];
+    await signIn(page, member);
+    for (const [section, table] of SECTIONS) {
+      await openSection(page, section);
+      const region = page.getByRole('region', { name: table, exact: true });
+      rows.push(`${section}: ${(await region.getByRole('row').count()) - 1}`);
+      for (const button of await page.getByRole('button', { name: /^(Create|Add|Revoke|Delete)/ }).all())
+        controls.push(`${section}: ${(await button.textContent())?.replace(/\s.*$/, '')}`);
+    }
+    await context.close();
+    return { rows, controls };
+  }
+
+  it('a viewer sees what an owner sees, but no control to create, revoke or delete', async () => {
     const owner = await createMember(stack, 'owner');
     const viewer = await createMember(stack, 'viewer', owner.accountId);
-    await stack.service.services.keys.create({ tier: 'free', account: owner.accountName });
-    const { context, page } = await newVisitor(browser, stack);
-    await signIn(page, viewer);
-    await openSection(page, 'API keys');
-    expect(await page.getByRole('row').count()).toBeGreaterThan(1);
-    expect(await page.getByRole('heading', { name: 'Create a key' }).count()).toBe(0);
-    expect(await page.getByRole('button', { name: /Create|Revoke/ }).count()).toBe(0);
-    expect(await page.getByRole('navigation', { name: 'Dashboard' }).textContent()).not.toContain('Members');
-    await context.close();
-  });
+    const { key } = await stack.service.services.keys.create({ tier: 'free', account: owner.accountName, name: 'ci' });
+    expect((await createAttestation(key)).status).toBe(201);
+    await stack.sql.query(
+      `INSERT INTO webhook_subscriptions (id, account_id, url, events, secret, created_at)
+       VALUES (gen_random_uuid(), $1, 'https://hooks.example.com/a', '{attestation.created}', repeat('ab', 32), now())`,
+      [owner.accountId],
+    );
+    const [asOwner, asViewer] = await Promise.all([seen(owner), seen(viewer)]);
+    expect(asOwner.rows).toEqual(['API keys: 1', 'Webhooks: 1', 'Attestations: 1']);
+    expect(asViewer.rows).toEqual(asOwner.rows);
+    expect(asOwner.controls).toEqual([
+      'API keys: Create',
+      'API keys: Revoke',
+      'Webhooks: Add',
+      'Webhooks: Delete',
+      'Attestations: Revoke',
+    ]);
+    expect(asViewer.controls).toEqual([]);
+  }, 30_000);
 });

@@ -8,6 +8,7 @@ import {
   settled,
   signIn,
   startDashboardStack,
+  UI_WAIT,
   startSite,
   type DashboardStack,
   type Member,
@@ -64,8 +65,8 @@ describe('passkeys', () => {
     await openSection(page, 'My account');
     await page.getByLabel('Name for a new passkey').fill('Test laptop');
     await page.getByRole('button', { name: 'Add a passkey' }).click();
-    await expect.poll(() => page.locator('main').textContent()).toContain('Passkey added');
-    await expect.poll(() => page.locator('main input[value="Test laptop"]').count()).toBe(1);
+    await expect.poll(() => page.locator('main').textContent(), UI_WAIT).toContain('Passkey added');
+    await expect.poll(() => page.locator('main input[value="Test laptop"]').count(), UI_WAIT).toBe(1);
     const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
     expect(credentials).toHaveLength(1);
     expect(credentials[0]).toMatchObject({ rpId: 'localhost', isResidentCredential: true });
@@ -164,7 +165,7 @@ if (location.search === '?fetch')
     const sessions = first.page.getByRole('region', { name: 'Your signed-in sessions' });
     const other = sessions.getByRole('row').filter({ hasText: second.ip });
     await other.getByRole('button', { name: 'Sign out this session' }).click();
-    await expect.poll(() => first.page.locator('main').textContent()).toContain('Session signed out.');
+    await expect.poll(() => first.page.locator('main').textContent(), UI_WAIT).toContain('Session signed out.');
     await second.page.goto('/dashboard/keys');
     await second.page.waitForURL((url) => url.pathname === '/dashboard/sign-in');
     expect(second.page.url()).toContain('next=keys');

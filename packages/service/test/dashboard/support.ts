@@ -9,7 +9,7 @@ import { startService, type RunningStack } from '../../src/start.ts';
 // the test files' one import: the stack and its people here, the browser's side and the other servers beside
 export { call, randomIp } from '@attestation-service/server/testing';
 export { launchBrowser } from '../verify/support.ts';
-export { axeViolations, newVisitor, openSection, settled, signIn } from './browser.ts';
+export { axeViolations, newVisitor, openSection, settled, signIn, UI_WAIT } from './browser.ts';
 export { startReceiver, startSite, type Received } from './servers.ts';
 
 /** Screenshots of the dashboard's pages (gitignored). */

@@ -10,6 +10,7 @@ import {
   settled,
   signIn,
   startDashboardStack,
+  UI_WAIT,
   startReceiver,
   type DashboardStack,
 } from './support.ts';
@@ -74,7 +75,7 @@ describe('webhooks from the dashboard', () => {
       const card = page.getByRole('article', { name: 'attestation.created delivery, completed' });
       // the page shows what the server had when it loaded: reload until the last attempt is recorded
       await expect
-        .poll(async () => (await card.count()) > 0 || (await page.reload(), await settled(page), false))
+        .poll(async () => (await card.count()) > 0 || (await page.reload(), await settled(page), false), UI_WAIT)
         .toBe(true);
       expect(await card.textContent()).toContain(String(deliveryId));
       const attempts = card.getByRole('row');
@@ -84,7 +85,7 @@ describe('webhooks from the dashboard', () => {
       expect(await attempts.nth(2).textContent()).toMatch(/^2.*200.*ms.*thanks$/);
 
       await page.getByLabel('State').selectOption('dead');
-      await expect.poll(() => page.locator('main').textContent()).toContain('No deliveries in state dead.');
+      await expect.poll(() => page.locator('main').textContent(), UI_WAIT).toContain('No deliveries in state dead.');
       await page.getByLabel('State').selectOption('completed');
       await card.waitFor();
     } finally {
