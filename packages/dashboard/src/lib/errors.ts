@@ -57,8 +57,10 @@ export function errorMessage(error: unknown): string {
 export function authErrorMessage(error: { message?: string | undefined; status: number } | null): string {
   if (!error) return '';
   if (error.status === 429) {
-    const hint = error.message && /retry|wait|try again/i.test(error.message) ? ` ${error.message}` : '';
-    return `Too many attempts: wait a minute before trying again.${hint}`;
+    // the service's per-email limit names the wait ("Retry in 42 s."); better-auth's own does not
+    return error.message && /\d/.test(error.message)
+      ? error.message
+      : 'Too many attempts: wait a minute, then try again.';
   }
   if (error.message) return error.message;
   if (error.status === 0 || !error.status) return 'The service could not be reached. Check the connection.';
