@@ -1,16 +1,19 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Messages } from '../components/messages.tsx';
 import { authClient } from '../lib/auth.ts';
 import { authErrorMessage } from '../lib/errors.ts';
-import { navigate, useLocation } from '../lib/router.tsx';
+import { Link, navigate, useLocation } from '../lib/router.tsx';
 import { useTitle } from '../lib/title.ts';
+import { useTRPC } from '../lib/trpc.ts';
 
 /** Email + password or a passkey; afterwards back to the page that asked for a session. */
 export function SignIn() {
   useTitle('Sign in');
   const { search } = useLocation();
   const queryClient = useQueryClient();
+  const trpc = useTRPC();
+  const signup = useQuery(trpc.dashboard.session.signup.queryOptions());
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState('');
@@ -94,9 +97,15 @@ export function SignIn() {
         </button>
       </p>
       <Messages error={error} />
-      <p className="muted">
-        New here? Open the invitation or setup link you were given: it lets you create your sign-in.
-      </p>
+      {signup.data?.signup === 'open' ? (
+        <p className="muted">
+          New here? <Link to="sign-up">Create an account</Link>, or open the invitation link you were given.
+        </p>
+      ) : (
+        <p className="muted">
+          New here? Open the invitation or setup link you were given: it lets you create your sign-in.
+        </p>
+      )}
     </>
   );
 }

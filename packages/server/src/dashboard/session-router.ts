@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { router, sessionProcedure } from '../trpc.ts';
+import { publicProcedure, router, sessionProcedure } from '../trpc.ts';
 import { ROLES } from './roles.ts';
 
 const membership = z.object({
@@ -11,6 +11,11 @@ const membership = z.object({
 
 /** Who is signed in, and the accounts they may act in. */
 export const sessionRouter = router({
+  /** Whether anyone may sign up (DASHBOARD_SIGNUP): the sign-in page offers sign-up only when it is open. */
+  signup: publicProcedure
+    .output(z.object({ signup: z.enum(['open', 'closed']) }))
+    .query(({ ctx }) => ({ signup: ctx.services.dashboard.signup })),
+
   me: sessionProcedure
     .output(
       z.object({

@@ -9,7 +9,7 @@ import type { TestService } from '../support/service.ts';
 import { createMember, startDashboardService, trpc, type TestMember } from './support.ts';
 
 /** Procedures reachable without a session (an invitation link is opened before its person has an account). */
-const PUBLIC = new Set(['dashboard.invitations.get']);
+const PUBLIC = new Set(['dashboard.invitations.get', 'dashboard.session.signup']);
 /** Procedures of a signed-in person that act in no account (who am I; accept a link; open an account). */
 const NO_ACCOUNT = new Set(['dashboard.session.me', 'dashboard.invitations.accept', 'dashboard.accounts.create']);
 

@@ -22,6 +22,12 @@ describe('dashboard sessions', () => {
     expect(me.headers.get('cache-control')).toBe('no-store');
   });
 
+  it('tells anyone whether sign-up is open, without a session', async () => {
+    const res = await trpc(service, 'dashboard.session.signup', {});
+    expect(res.status).toBe(200);
+    expect(res.body.result.data).toEqual({ signup: 'closed' });
+  });
+
   it('refuses a call without a session with 401 UNAUTHENTICATED', async () => {
     const me = await trpc(service, 'dashboard.session.me', {});
     expect(me.status).toBe(401);
