@@ -89,7 +89,8 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     if (parts.api) apiUrl = await startApiPart(infra, services, opts, stack, metrics);
     // nobody can sign in to the dashboard yet: the first owner's way in (DESIGN.md §6)
     const setupLink = parts.api ? await services.dashboard.invitations.ownerSetupLink() : undefined;
-    if (setupLink) log.info({ url: setupLink.url, expiresAt: setupLink.expiresAt }, 'dashboard owner setup link');
+    // the link is a credential: serve prints it on the terminal; the log says only that there is one
+    if (setupLink) log.info({ expiresAt: setupLink.expiresAt }, 'dashboard owner setup link made (serve prints it)');
     const where = { rpcUrl: chain.rpcUrl, chainId: chain.chainId, eas: chain.eas };
     return {
       apiUrl,
