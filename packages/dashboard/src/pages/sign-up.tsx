@@ -14,6 +14,8 @@ export default function SignUp() {
   const queryClient = useQueryClient();
   // a 401 only means "no sign-in yet"
   const me = useQuery(trpc.dashboard.session.me.queryOptions());
+  // known without a session: a signed-out visitor of a closed service sees no form it would refuse
+  const signup = useQuery(trpc.dashboard.session.signup.queryOptions());
   const create = useMutation(trpc.dashboard.accounts.create.mutationOptions());
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
@@ -50,7 +52,7 @@ export default function SignUp() {
     );
   }
 
-  if (me.data?.signup === 'closed') {
+  if (signup.data?.signup === 'closed') {
     return (
       <>
         <h1>Create an account</h1>
