@@ -14,37 +14,56 @@ export type RelayItem = PgRow<
   keyPrefix: Prisma.ApiKeyModel['prefix'];
 };
 
+/** How much one transaction may carry: items, and gas by what each item costs (its origin decides). */
+export interface ClaimLimit {
+  items: number;
+  /** The estimated gas of the transaction may not exceed this; undefined: items alone decide. */
+  gas: bigint | undefined;
+  /** The gas of a transaction with no items, and what each item adds. */
+  baseGas: bigint;
+  gasOf(type: AttestationOrigin): bigint;
+}
+
 /**
- * Claims the next pending on-chain attestations for one transaction: oldest first, at most `max`, never splitting
- * a batch (a batch is one transaction). Locks with SKIP LOCKED, so a second relayer never takes the same rows; the
- * journal entry (`open`) is made only when some are waiting.
+ * Claims the next pending on-chain attestations for one transaction: oldest first, within `limit`, never splitting
+ * a batch (a batch is one transaction; the first one goes whatever the limit). Locks with SKIP LOCKED, so a second
+ * relayer never takes the same rows; the journal entry (`open`, told the estimated gas) is made only when some are
+ * waiting, and may be declined.
  */
 export async function claimPending(
   sql: Sql,
-  max: number,
-  open: () => Promise<string>,
+  limit: ClaimLimit,
+  open: (estimatedGas: bigint) => Promise<string | undefined>,
 ): Promise<{ journalId: string; count: number } | undefined> {
-  const rows = await sql.query<{ id: string; batch_id: string | null }>(
-    `SELECT id::text, batch_id FROM attestations WHERE status = 'pending' AND relay_tx_id IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
-    [max * 2],
+  const rows = await sql.query<{ id: string; batchId: string | null; type: AttestationOrigin }>(
+    `SELECT id::text, batch_id AS "batchId", type FROM attestations WHERE status = 'pending' AND relay_tx_id IS NULL
+     ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+    [limit.items * 2],
   );
-  const chosen: string[] = [];
-  const groupSizes = new Map<string, number>();
-  for (const row of rows) if (row.batch_id) groupSizes.set(row.batch_id, (groupSizes.get(row.batch_id) ?? 0) + 1);
-  const taken = new Set<string>();
+  const groups = new Map<string, { size: number; gas: bigint }>();
   for (const row of rows) {
-    const size = row.batch_id ? groupSizes.get(row.batch_id)! : 1;
-    if (row.batch_id && taken.has(row.batch_id)) {
+    if (!row.batchId) continue;
+    const group = groups.get(row.batchId) ?? { size: 0, gas: 0n };
+    groups.set(row.batchId, { size: group.size + 1, gas: group.gas + limit.gasOf(row.type) });
+  }
+  const chosen: string[] = [];
+  const taken = new Set<string>();
+  let gas = limit.baseGas;
+  for (const row of rows) {
+    if (row.batchId && taken.has(row.batchId)) {
       chosen.push(row.id);
       continue;
     }
-    // a batch is never split, and the first group always goes, whatever `max` says
-    if (chosen.length > 0 && chosen.length + size > max) break;
-    if (row.batch_id) taken.add(row.batch_id);
+    const group = row.batchId ? groups.get(row.batchId)! : { size: 1, gas: limit.gasOf(row.type) };
+    const full = chosen.length + group.size > limit.items || (limit.gas !== undefined && gas + group.gas > limit.gas);
+    if (chosen.length > 0 && full) break;
+    if (row.batchId) taken.add(row.batchId);
+    gas += group.gas;
     chosen.push(row.id);
   }
   if (chosen.length === 0) return undefined;
-  const journalId = await open();
+  const journalId = await open(gas);
+  if (journalId === undefined) return undefined;
   await sql.query(`UPDATE attestations SET relay_tx_id = $1::bigint WHERE id = ANY($2::bigint[])`, [journalId, chosen]);
   return { journalId, count: chosen.length };
 }

@@ -55,6 +55,16 @@ export async function broadcast(client: PublicClient, raw: Hex): Promise<void> {
   }
 }
 
+/** The node's answer to fees below what it takes now (the base fee rose, or its minimum). */
+const PRICED_OUT =
+  /less than (the )?block base fee|fee cap less than|transaction underpriced|fee too low|max fee per gas too low/i;
+
+/** Whether the node refused a transaction for its fees (a replacement of ours at the same nonce is not that). */
+export function priceRefused(error: unknown): boolean {
+  const text = said(error);
+  return PRICED_OUT.test(text) && !/replacement transaction underpriced/i.test(text);
+}
+
 /** Whether a broadcast that threw this may have reached the node (then only the chain can tell). */
 export function mayHaveArrived(error: unknown): boolean {
   return UNCERTAIN_DELIVERY.test(said(error));

@@ -5,7 +5,7 @@ import { inTransaction, type Pool } from '../db/sql.ts';
 import type { Logger } from '../log.ts';
 import { firstLine } from './broadcast.ts';
 import { recordFailed, recordIntent } from './journal.ts';
-import { itemsUnder, type RoundWork } from './round.ts';
+import type { RoundWork } from './round.ts';
 import { NotSentError, type Sender, type SignedTx } from './sender.ts';
 import type { Watch } from './watch.ts';
 
@@ -66,20 +66,37 @@ export function createPipeline(
     return limit === undefined ? gasTarget : limit / 2n;
   }
 
+  /**
+   * Whether a transaction of this estimated gas should wait for more items: when it is short of the budget (90%) and
+   * a full transaction's worth is already in flight. Sent now, it would take the room a full one needs in the next
+   * block (a block fits two at the default target); waiting lets it fill up.
+   */
+  async function partialWaits(budget: bigint | undefined): Promise<(estimated: bigint) => boolean> {
+    const blockGas = await sender.blockGasLimit().catch(() => undefined);
+    const queued = flights.reduce((sum, f) => sum + f.gas, 0n);
+    if (budget === undefined || blockGas === undefined || queued < budget) return () => false;
+    return (estimated) => estimated * 10n < budget * 9n;
+  }
+
   /** One transaction of the next work with items waiting (works take turns); 'idle' when none wait. */
   async function launchNext(): Promise<'launched' | 'failed' | 'idle'> {
     gasTarget = await currentGasTarget();
     for (let i = 0; i < works.length; i++) {
       const work = works[(cursor + i) % works.length]!;
-      const max = gasTarget === undefined ? work.maxItems : itemsUnder(work, gasTarget);
-      const claimed = await inTransaction(pool, (tx) => work.claim(tx, max, () => recordIntent(tx, work.kind)));
+      // the gas limit keeps 2% over the estimate: the estimate may use up to 98% of the target
+      const budget = gasTarget === undefined ? undefined : (gasTarget * 100n) / 102n;
+      const waits = await partialWaits(budget);
+      const claimed = await inTransaction(pool, (tx) =>
+        work.claim(tx, budget, async (estimated) => (waits(estimated) ? undefined : recordIntent(tx, work.kind))),
+      );
       if (!claimed) continue;
       cursor = (cursor + i + 1) % works.length;
       const { journalId, count } = claimed;
       try {
         const data = await work.calldata(journalId);
         const { gas, fees } = await sender.prepare(work.to, data, gasTarget ?? 2n ** 64n);
-        const nonce = await sender.nonceFrom(nextNonce);
+        // while transactions are in flight the next nonce is ours to say; from none, the node's count may be higher
+        const nonce = flights.length > 0 ? nextNonce : await sender.nonceFrom(nextNonce);
         const signed = await sender.launch(journalId, { to: work.to, data, nonce, gas, fees });
         nextNonce = nonce + 1;
         const now = Date.now();

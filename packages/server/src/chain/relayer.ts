@@ -87,6 +87,22 @@ export function createRelayer(
       await pipeline.run(signal);
     },
 
+    /** Whether anything waits: a journal entry left open, or items of any work (looked at, not claimed). */
+    async hasWork(): Promise<boolean> {
+      if ((await unfinished(sql)).length > 0) return true;
+      for (const work of works) {
+        let found = false;
+        await inTransaction(pool, (tx) =>
+          work.claim(tx, undefined, async () => {
+            found = true;
+            return undefined; // declined: nothing is tied to a transaction
+          }),
+        );
+        if (found) return true;
+      }
+      return false;
+    },
+
     stats(): RelayerStats {
       const flights = pipeline.flights();
       const oldest = flights.reduce((min, f) => Math.min(min, f.sentAt), Infinity);

@@ -13,15 +13,17 @@ export interface RoundWork {
   kind: RelayKind;
   /** The contract the transaction calls. */
   to: Hex;
-  /** The gas one item adds to a transaction (measured): with the gas target, how many items one carries. */
-  gasPerItem: bigint;
-  /** The most items one transaction carries, whatever the gas target. */
-  maxItems: number;
   /**
-   * Ties up to `max` pending items (oldest first, never splitting a batch) to a journal entry that `open` makes
-   * only when some are waiting; returns the entry and how many it carries, or undefined when none wait.
+   * Ties pending items (oldest first, never splitting a batch) to a journal entry that `open` makes, told the
+   * transaction's estimated gas, when some are waiting: as many as the work allows in one transaction whose
+   * estimated gas stays within `gasBudget` (undefined: no gas bound). `open` may decline (undefined: the items wait
+   * for a later round). Returns the entry and how many items it carries, or undefined when none were tied.
    */
-  claim(tx: Sql, max: number, open: () => Promise<string>): Promise<{ journalId: string; count: number } | undefined>;
+  claim(
+    tx: Sql,
+    gasBudget: bigint | undefined,
+    open: (estimatedGas: bigint) => Promise<string | undefined>,
+  ): Promise<{ journalId: string; count: number } | undefined>;
   /** The transaction's calldata for the claimed items. */
   calldata(journalId: string): Promise<Hex>;
   /** Records the outcome of a transaction that left the mempool, closing the journal entry with it. */
@@ -32,10 +34,4 @@ export interface RoundWork {
   requeue(tx: Sql, journalId: string): Promise<void>;
   /** Told when a transaction could not be sent at all (its items then fail). */
   onNotSent?(journalId: string, reason: string): void;
-}
-
-/** How many items of `work` one transaction carries under `gasTarget` (its gas limit keeps a 2% margin). */
-export function itemsUnder(work: RoundWork, gasTarget: bigint): number {
-  const byGas = Number((gasTarget * 100n) / 102n / work.gasPerItem);
-  return Math.max(1, Math.min(work.maxItems, byGas));
 }

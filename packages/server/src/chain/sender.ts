@@ -2,10 +2,13 @@ import { keccak256, type Hex } from 'viem';
 import type { Clock } from '../clock.ts';
 import { inTransaction, type Pool } from '../db/sql.ts';
 import type { Logger } from '../log.ts';
-import { broadcast, firstLine, mayHaveArrived } from './broadcast.ts';
+import { broadcast, firstLine, mayHaveArrived, priceRefused } from './broadcast.ts';
 import type { Chain } from './connect.ts';
 import { bumpedFees, currentFees, type Fees } from './fees.ts';
 import { recordSigned } from './journal.ts';
+
+/** How long fees read from the node are used for new transactions (a block or so: the max fee has room for six). */
+const FEES_TTL_MS = 1_000;
 
 /** The transaction could not be sent at all (nothing reached the chain): its items can fail safely. */
 export class NotSentError extends Error {}
@@ -59,8 +62,13 @@ export function createSender(chain: Chain, pool: Pool, clock: Clock, opts: Sende
     return { ...tx, hash, raw };
   }
 
-  async function fees(): Promise<Fees & { blockGasLimit: bigint }> {
+  let feesAt = 0;
+
+  /** The node's fees, read again when older than FEES_TTL_MS (or when `fresh`, for a bump). */
+  async function fees(fresh = false): Promise<Fees & { blockGasLimit: bigint }> {
+    if (!fresh && lastFees && Date.now() - feesAt < FEES_TTL_MS) return lastFees;
     lastFees = await currentFees(publicClient, opts.maxFeeCapWei);
+    feesAt = Date.now();
     return lastFees;
   }
 
@@ -106,22 +114,34 @@ export function createSender(chain: Chain, pool: Pool, clock: Clock, opts: Sende
      * the nonce is free again); any other doubt leaves it to the watch, which knows by the chain.
      */
     async launch(journalId: string, tx: Omit<SignedTx, 'hash' | 'raw'>): Promise<SignedTx> {
-      const signed = await signAndRecord(journalId, tx);
-      try {
-        await broadcast(publicClient, signed.raw);
-      } catch (error) {
-        if (!mayHaveArrived(error)) throw new NotSentError(`the node refused the transaction: ${firstLine(error)}`);
-        const held = await publicClient
-          .getTransactionCount({ address: account.address, blockTag: 'pending' })
-          .catch(() => undefined);
-        if (held === undefined || held <= tx.nonce) throw new NotSentError('the chain did not take the transaction');
+      let signed = await signAndRecord(journalId, tx);
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await broadcast(publicClient, signed.raw);
+          return signed;
+        } catch (error) {
+          if (attempt === 0 && priceRefused(error)) {
+            // the fees were read a moment ago and the base fee moved past them: once more at the node's fees now
+            const now = await fees(true).catch(() => undefined);
+            signed = await signAndRecord(journalId, {
+              ...tx,
+              fees: bumpedFees(tx.fees, now, opts.maxFeeCapWei) ?? tx.fees,
+            });
+            continue;
+          }
+          if (!mayHaveArrived(error)) throw new NotSentError(`the node refused the transaction: ${firstLine(error)}`);
+          const held = await publicClient
+            .getTransactionCount({ address: account.address, blockTag: 'pending' })
+            .catch(() => undefined);
+          if (held === undefined || held <= tx.nonce) throw new NotSentError('the chain did not take the transaction');
+          return signed;
+        }
       }
-      return signed;
     },
 
     /** Re-signs `tx` at its nonce with higher fees, journals and broadcasts it; undefined when at the fee cap. */
     async bump(journalId: string, tx: SignedTx): Promise<SignedTx | undefined> {
-      const now = await fees().catch(() => undefined);
+      const now = await fees(true).catch(() => undefined);
       const next = bumpedFees(tx.fees, now, opts.maxFeeCapWei);
       if (!next) return undefined;
       const signed = await signAndRecord(journalId, { ...tx, fees: next });

@@ -32,7 +32,7 @@ async function serve(port: number): Promise<ChildProcess> {
     env: { ...env, PORT: String(port), VERIFY_PORT: String(await freePort()) },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 300; i++) {
     if (
       await fetch(`http://127.0.0.1:${port}/healthz`)
         .then((r) => r.ok)

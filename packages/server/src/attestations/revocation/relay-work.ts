@@ -23,6 +23,8 @@ import {
 const MAX_REVOCATIONS_PER_TRANSACTION = 100;
 /** Gas per item of a `multiRevoke` of 100 (28.1 k) and of a `multiRevokeOffchain` of 100 (25.3 k), rounded up. */
 const GAS_PER_REVOCATION = { onchain: 29_000n, offchain: 26_000n } as const;
+/** The gas of a revocation transaction with no items (about 40 k measured). */
+const REVOCATION_BASE_GAS = 45_000n;
 
 /** The call that revokes these items: `multiRevoke` for on-chain attestations, `multiRevokeOffchain` for off-chain uids. */
 export function revokeCalldata(mode: AttestationMode, items: RevokeItem[]): Hex {
@@ -113,9 +115,16 @@ export function revocationWork(deps: RevocationWorkDeps, mode: AttestationMode):
   return {
     kind: 'revoke',
     to: deps.eas,
-    gasPerItem: GAS_PER_REVOCATION[mode],
-    maxItems: MAX_REVOCATIONS_PER_TRANSACTION,
-    claim: (tx, max, open) => claimRevocations(tx, mode, max, open),
+    claim: (tx, gasBudget, open) => {
+      const byGas =
+        gasBudget === undefined
+          ? MAX_REVOCATIONS_PER_TRANSACTION
+          : Number((gasBudget - REVOCATION_BASE_GAS) / GAS_PER_REVOCATION[mode]);
+      const max = Math.max(1, Math.min(MAX_REVOCATIONS_PER_TRANSACTION, byGas));
+      return claimRevocations(tx, mode, max, (count) =>
+        open(REVOCATION_BASE_GAS + BigInt(count) * GAS_PER_REVOCATION[mode]),
+      );
+    },
     calldata: async (journalId) => revokeCalldata(mode, await revocationsOf(sql, journalId)),
     finish,
     fail: (tx, journalId) => failRevocations(tx, journalId),

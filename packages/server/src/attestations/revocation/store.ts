@@ -52,13 +52,13 @@ export async function revocationOf(sql: Sql, uid: string): Promise<RevocationSta
 
 /**
  * Claims pending revocations of one mode (on-chain ones are `multiRevoke`, off-chain ones `multiRevokeOffchain`);
- * the journal entry (`open`) is made only when some are waiting.
+ * the journal entry (`open`, told how many) is made only when some are waiting, and may be declined.
  */
 export async function claimRevocations(
   sql: Sql,
   mode: AttestationMode,
   max: number,
-  open: () => Promise<string>,
+  open: (count: number) => Promise<string | undefined>,
 ): Promise<{ journalId: string; count: number } | undefined> {
   const rows = await sql.query<{ id: string }>(
     `SELECT id::text FROM attestations WHERE revoke_state = 'pending' AND revoke_relay_tx_id IS NULL AND mode = $1
@@ -66,7 +66,8 @@ export async function claimRevocations(
     [mode, max],
   );
   if (rows.length === 0) return undefined;
-  const journalId = await open();
+  const journalId = await open(rows.length);
+  if (journalId === undefined) return undefined;
   await sql.query(`UPDATE attestations SET revoke_relay_tx_id = $1::bigint WHERE id = ANY($2::bigint[])`, [
     journalId,
     rows.map((r) => r.id),
