@@ -57,3 +57,52 @@ export function ConfirmDialog({ open, title, children, confirmLabel, busy, error
     </dialog>
   );
 }
+
+/** What ConfirmAction needs of a mutation (tRPC's and better-auth's alike). */
+interface Action<Input> {
+  isPending: boolean;
+  error: unknown;
+  reset(): void;
+  mutate(input: Input, options: { onSuccess: () => void }): void;
+}
+
+interface ConfirmActionProps<Target, Input> {
+  /** The item to act on; the dialog is open while there is one. */
+  target: Target | null;
+  action: Action<Input>;
+  /** The action's input for the item, and what the page says once it is done. */
+  input(target: Target): Input;
+  done(target: Target): string;
+  /** Closed: cancelled (no message) or done. */
+  onClose(message?: string): void;
+  title: string;
+  confirmLabel: string;
+  children: ReactNode;
+}
+
+/** A ConfirmDialog that runs one mutation on one item; a cancel (or Escape) forgets a failed attempt's error. */
+export function ConfirmAction<Target, Input>({
+  target,
+  action,
+  input,
+  done,
+  onClose,
+  ...dialog
+}: ConfirmActionProps<Target, Input>) {
+  function close(message?: string) {
+    action.reset();
+    onClose(message);
+  }
+  return (
+    <ConfirmDialog
+      {...dialog}
+      open={target !== null}
+      busy={action.isPending}
+      error={action.error}
+      onCancel={() => close()}
+      onConfirm={() => {
+        if (target !== null) action.mutate(input(target), { onSuccess: () => close(done(target)) });
+      }}
+    />
+  );
+}

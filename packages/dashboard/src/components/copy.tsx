@@ -23,6 +23,15 @@ export function CopyButton({ value, label = 'Copy' }: { value: string; label?: s
   );
 }
 
+/** A value to copy by hand or with the button (a secret, an invitation link): selectable at a click, focusable. */
+export function SecretValue({ value }: { value: string }) {
+  return (
+    <p className="secret-value">
+      <code tabIndex={0}>{value}</code>
+    </p>
+  );
+}
+
 /** A secret shown once (a new key, a webhook secret): the value, a copy button and the warning. */
 export function SecretOnce({ title, value, onDone }: { title: string; value: string; onDone: () => void }) {
   const titleId = useId();
@@ -32,9 +41,7 @@ export function SecretOnce({ title, value, onDone }: { title: string; value: str
       <p>
         <strong>Copy it now: it will not be shown again.</strong> Store it somewhere safe, such as a secrets manager.
       </p>
-      <p className="secret-value">
-        <code tabIndex={0}>{value}</code>
-      </p>
+      <SecretValue value={value} />
       <p className="actions">
         <CopyButton value={value} />
         <button type="button" onClick={onDone}>

@@ -14,8 +14,12 @@ export type Tier = 'free' | 'pro' | 'enterprise';
 
 export const TIERS: readonly Tier[] = ['free', 'pro', 'enterprise'];
 
+/** An account's plan (text, as the service answers it) as a tier; an unknown one counts as free. */
+export function planTier(plan: string): Tier {
+  return TIERS.find((tier) => tier === plan) ?? 'free';
+}
+
 /** The key tiers an account's plan lets its members mint: the plan's tier and those below it. */
 export function tiersUpTo(plan: string): Tier[] {
-  const top = TIERS.indexOf(plan as Tier);
-  return TIERS.slice(0, top < 0 ? 1 : top + 1);
+  return TIERS.slice(0, TIERS.indexOf(planTier(plan)) + 1);
 }

@@ -1,15 +1,20 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { ConfirmDialog } from '../components/confirm.tsx';
+import { ConfirmAction } from '../components/confirm.tsx';
 import { FileHashDrop } from '../components/file-hash.tsx';
+import { ItemButton } from '../components/item-button.tsx';
+import { LoadMore } from '../components/load-more.tsx';
 import { Messages, QueryState } from '../components/messages.tsx';
+import { SelectOf } from '../components/select-of.tsx';
+import { DataTable } from '../components/table.tsx';
+import { useConfirmTarget } from '../lib/confirm.ts';
 import { short, when } from '../lib/format.ts';
 import { isContentHash } from '../lib/hash.ts';
+import { useKeysetPages, withCursor } from '../lib/pages.ts';
+import { useRefresh } from '../lib/refresh.ts';
 import { useCan } from '../lib/session.tsx';
 import { useTitle } from '../lib/title.ts';
-import { useKeysetPages, withCursor } from '../lib/pages.ts';
 import { useTRPC, useTRPCClient, type Out } from '../lib/trpc.ts';
-import { TableWrap } from '../components/table-wrap.tsx';
 
 type Attestation = Out<'attestations', 'list'>['items'][number];
 
@@ -29,8 +34,7 @@ export default function Attestations() {
   const [filters, setFilters] = useState<Filters>({});
   const [hashText, setHashText] = useState('');
   const [hashError, setHashError] = useState('');
-  const [revoking, setRevoking] = useState<Attestation | null>(null);
-  const [done, setDone] = useState('');
+  const revoking = useConfirmTarget<Attestation>();
   const client = useTRPCClient();
   const list = useKeysetPages([ATTESTATION_PAGES, filters], (cursor) =>
     client.dashboard.attestations.list.query(withCursor({ ...filters, limit: 50 }, cursor)),
@@ -67,36 +71,30 @@ export default function Attestations() {
         <div className="row-form">
           <label>
             Type
-            <select
+            <SelectOf
+              values={['', 'human', 'ai']}
+              labels={{ '': 'Any', human: 'Human', ai: 'AI' }}
               value={filters.type ?? ''}
-              onChange={(e) => set('type', (e.target.value || undefined) as Filters['type'])}
-            >
-              <option value="">Any</option>
-              <option value="human">Human</option>
-              <option value="ai">AI</option>
-            </select>
+              onChange={(type) => set('type', type || undefined)}
+            />
           </label>
           <label>
             Mode
-            <select
+            <SelectOf
+              values={['', 'onchain', 'offchain']}
+              labels={{ '': 'Any', onchain: 'On-chain', offchain: 'Off-chain' }}
               value={filters.mode ?? ''}
-              onChange={(e) => set('mode', (e.target.value || undefined) as Filters['mode'])}
-            >
-              <option value="">Any</option>
-              <option value="onchain">On-chain</option>
-              <option value="offchain">Off-chain</option>
-            </select>
+              onChange={(mode) => set('mode', mode || undefined)}
+            />
           </label>
           <label>
             Revoked
-            <select
-              value={filters.revoked === undefined ? '' : String(filters.revoked)}
-              onChange={(e) => set('revoked', e.target.value === '' ? undefined : e.target.value === 'true')}
-            >
-              <option value="">Any</option>
-              <option value="false">Not revoked</option>
-              <option value="true">Revoked</option>
-            </select>
+            <SelectOf
+              values={['', 'false', 'true']}
+              labels={{ '': 'Any', false: 'Not revoked', true: 'Revoked' }}
+              value={filters.revoked === undefined ? '' : filters.revoked ? 'true' : 'false'}
+              onChange={(revoked) => set('revoked', revoked === '' ? undefined : revoked === 'true')}
+            />
           </label>
         </div>
         <form
@@ -129,109 +127,62 @@ export default function Attestations() {
       </section>
       <section aria-labelledby="list-title">
         <h2 id="list-title">Newest first</h2>
-        <Messages success={done} />
+        <Messages success={revoking.done} />
         <QueryState pending={list.isPending} error={list.error} label="attestations" />
         {list.isSuccess && items.length === 0 ? <p>No attestations match.</p> : null}
         {items.length > 0 ? (
-          <TableWrap label="Attestations">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">UID</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Mode</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Content hash</th>
-                  <th scope="col">Created</th>
-                  {canRevoke ? <th scope="col">Action</th> : null}
-                </tr>
-              </thead>
-              <tbody>
-                {items.map((a) => (
-                  <tr key={a.uid}>
-                    <th scope="row">
-                      <a href={a.verifyUrl} title={a.uid}>
-                        <code>{short(a.uid)}</code>
-                        <span className="visually-hidden"> (verification page)</span>
-                      </a>
-                    </th>
-                    <td>{a.type}</td>
-                    <td>{a.mode}</td>
-                    <td>{a.revokedAt ? <span className="badge bad">revoked {when(a.revokedAt)}</span> : a.status}</td>
-                    <td>
-                      <code title={a.contentHash}>{short(a.contentHash)}</code>
-                    </td>
-                    <td>{when(a.createdAt)}</td>
-                    {canRevoke ? (
-                      <td>
-                        {a.revokedAt ? null : (
-                          <button type="button" className="danger small" onClick={() => setRevoking(a)}>
-                            Revoke<span className="visually-hidden"> {a.uid}</span>
-                          </button>
-                        )}
-                      </td>
-                    ) : null}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
+          <DataTable
+            label="Attestations"
+            columns={['UID', 'Type', 'Mode', 'Status', 'Content hash', 'Created', canRevoke && 'Action']}
+          >
+            {items.map((a) => (
+              <tr key={a.uid}>
+                <th scope="row">
+                  <a href={a.verifyUrl} title={a.uid}>
+                    <code>{short(a.uid)}</code>
+                    <span className="visually-hidden"> (verification page)</span>
+                  </a>
+                </th>
+                <td>{a.type}</td>
+                <td>{a.mode}</td>
+                <td>{a.revokedAt ? <span className="badge bad">revoked {when(a.revokedAt)}</span> : a.status}</td>
+                <td>
+                  <code title={a.contentHash}>{short(a.contentHash)}</code>
+                </td>
+                <td>{when(a.createdAt)}</td>
+                {canRevoke ? (
+                  <td>
+                    {a.revokedAt ? null : <ItemButton label="Revoke" item={a.uid} onClick={() => revoking.ask(a)} />}
+                  </td>
+                ) : null}
+              </tr>
+            ))}
+          </DataTable>
         ) : null}
-        {list.hasNextPage ? (
-          <p>
-            <button
-              type="button"
-              className="secondary"
-              onClick={() => void list.fetchNextPage()}
-              disabled={list.isFetchingNextPage}
-            >
-              {list.isFetchingNextPage ? 'Loading…' : 'Load more'}
-            </button>
-          </p>
-        ) : null}
+        <LoadMore pages={list} />
       </section>
-      {canRevoke ? (
-        <RevokeAttestation
-          target={revoking}
-          onClose={(message) => {
-            setRevoking(null);
-            if (message) setDone(message);
-          }}
-        />
-      ) : null}
+      {canRevoke ? <RevokeAttestation target={revoking.target} onClose={revoking.close} /> : null}
     </>
   );
 }
 
 function RevokeAttestation({ target, onClose }: { target: Attestation | null; onClose: (message?: string) => void }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const [reason, setReason] = useState('');
-  const revoke = useMutation(
-    trpc.dashboard.attestations.revoke.mutationOptions({
-      onSuccess: () => queryClient.invalidateQueries({ queryKey: [ATTESTATION_PAGES] }),
-    }),
-  );
-  function close(message?: string) {
-    revoke.reset();
-    setReason('');
-    onClose(message);
-  }
+  const refresh = useRefresh([ATTESTATION_PAGES]);
+  const revoke = useMutation(trpc.dashboard.attestations.revoke.mutationOptions({ onSuccess: refresh }));
   return (
-    <ConfirmDialog
-      open={target !== null}
+    <ConfirmAction
+      target={target}
+      action={revoke}
+      input={(a) => ({ uid: a.uid, ...(reason.trim() ? { reason: reason.trim() } : {}) })}
+      done={(a) => `Attestation ${short(a.uid)} revoked.`}
+      onClose={(message) => {
+        setReason('');
+        onClose(message);
+      }}
       title="Revoke this attestation?"
       confirmLabel="Revoke permanently"
-      busy={revoke.isPending}
-      error={revoke.error}
-      onCancel={() => close()}
-      onConfirm={() =>
-        target &&
-        revoke.mutate(
-          { uid: target.uid, ...(reason.trim() ? { reason: reason.trim() } : {}) },
-          { onSuccess: () => close(`Attestation ${short(target.uid)} revoked.`) },
-        )
-      }
     >
       <p>
         Its verification page will show it as revoked
@@ -241,6 +192,6 @@ function RevokeAttestation({ target, onClose }: { target: Attestation | null; on
         Reason (optional)
         <input maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />
       </label>
-    </ConfirmDialog>
+    </ConfirmAction>
   );
 }

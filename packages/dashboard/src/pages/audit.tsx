@@ -1,11 +1,12 @@
 import { useState, type FormEvent } from 'react';
+import { LoadMore } from '../components/load-more.tsx';
 import { QueryState } from '../components/messages.tsx';
+import { DataTable } from '../components/table.tsx';
 import { when } from '../lib/format.ts';
+import { useKeysetPages, withCursor } from '../lib/pages.ts';
 import { useSession } from '../lib/session.tsx';
 import { useTitle } from '../lib/title.ts';
-import { useKeysetPages, withCursor } from '../lib/pages.ts';
 import { useTRPCClient } from '../lib/trpc.ts';
-import { TableWrap } from '../components/table-wrap.tsx';
 
 /** Actions the service records, offered as suggestions (any text is accepted). */
 const KNOWN_ACTIONS = [
@@ -117,52 +118,29 @@ export default function Audit() {
       <QueryState pending={list.isPending} error={list.error} label="the audit log" />
       {list.isSuccess && items.length === 0 ? <p>No entries match.</p> : null}
       {items.length > 0 ? (
-        <TableWrap label="Audit entries">
-          <table>
-            <caption className="visually-hidden">Audit entries, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Action</th>
-                <th scope="col">Actor</th>
-                <th scope="col">Resource</th>
-                <th scope="col">Outcome</th>
-                <th scope="col">Address</th>
-                <th scope="col">Details</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((entry) => (
-                <tr key={entry.id}>
-                  <th scope="row">{when(entry.at)}</th>
-                  <td>
-                    <code>{entry.action}</code>
-                  </td>
-                  <td className="break">{entry.actor ?? '—'}</td>
-                  <td className="break">{entry.resource ?? '—'}</td>
-                  <td>{entry.outcome}</td>
-                  <td>{entry.ip ?? '—'}</td>
-                  <td className="excerpt">
-                    <Details details={entry.details} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
+        <DataTable
+          label="Audit entries"
+          caption="Audit entries, newest first"
+          columns={['When', 'Action', 'Actor', 'Resource', 'Outcome', 'Address', 'Details']}
+        >
+          {items.map((entry) => (
+            <tr key={entry.id}>
+              <th scope="row">{when(entry.at)}</th>
+              <td>
+                <code>{entry.action}</code>
+              </td>
+              <td className="break">{entry.actor ?? '—'}</td>
+              <td className="break">{entry.resource ?? '—'}</td>
+              <td>{entry.outcome}</td>
+              <td>{entry.ip ?? '—'}</td>
+              <td className="excerpt">
+                <Details details={entry.details} />
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       ) : null}
-      {list.hasNextPage ? (
-        <p>
-          <button
-            type="button"
-            className="secondary"
-            onClick={() => void list.fetchNextPage()}
-            disabled={list.isFetchingNextPage}
-          >
-            {list.isFetchingNextPage ? 'Loading…' : 'Load more'}
-          </button>
-        </p>
-      ) : null}
+      <LoadMore pages={list} />
     </>
   );
 }

@@ -1,16 +1,20 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { PageProps } from '../app.tsx';
+import { LoadMore } from '../components/load-more.tsx';
 import { QueryState } from '../components/messages.tsx';
+import { SelectOf } from '../components/select-of.tsx';
+import { DataTable } from '../components/table.tsx';
 import { DELIVERY_STATES, type DeliveryState } from '../lib/events.ts';
 import { when } from '../lib/format.ts';
+import { useKeysetPages, withCursor } from '../lib/pages.ts';
 import { Link } from '../lib/router.tsx';
 import { useTitle } from '../lib/title.ts';
-import { useKeysetPages, withCursor } from '../lib/pages.ts';
 import { useTRPC, useTRPCClient, type Out } from '../lib/trpc.ts';
-import { TableWrap } from '../components/table-wrap.tsx';
 
 type Delivery = Out<'webhooks', 'deliveries'>['items'][number];
+
+const STATE_CHOICES = ['', ...DELIVERY_STATES] as const;
 
 /** One subscription's deliveries, newest first, each with its attempts; filter by state. */
 export default function Deliveries({ params }: PageProps) {
@@ -41,14 +45,7 @@ export default function Deliveries({ params }: PageProps) {
       <div className="row-form">
         <label>
           State
-          <select value={state} onChange={(e) => setState(e.target.value as DeliveryState | '')}>
-            <option value="">Any</option>
-            {DELIVERY_STATES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
+          <SelectOf values={STATE_CHOICES} labels={{ '': 'Any' }} value={state} onChange={setState} />
         </label>
       </div>
       <QueryState pending={deliveries.isPending} error={deliveries.error} label="deliveries" />
@@ -60,18 +57,7 @@ export default function Deliveries({ params }: PageProps) {
           </li>
         ))}
       </ol>
-      {deliveries.hasNextPage ? (
-        <p>
-          <button
-            type="button"
-            className="secondary"
-            onClick={() => void deliveries.fetchNextPage()}
-            disabled={deliveries.isFetchingNextPage}
-          >
-            {deliveries.isFetchingNextPage ? 'Loading…' : 'Load more'}
-          </button>
-        </p>
-      ) : null}
+      <LoadMore pages={deliveries} />
     </>
   );
 }
@@ -99,34 +85,25 @@ function DeliveryCard({ delivery }: { delivery: Delivery }) {
       {delivery.attemptLog.length === 0 ? (
         <p className="muted small">No attempt yet.</p>
       ) : (
-        <TableWrap label={`Attempts of delivery ${delivery.id}`}>
-          <table className="compact">
-            <caption className="visually-hidden">Attempts of delivery {delivery.id}</caption>
-            <thead>
-              <tr>
-                <th scope="col">#</th>
-                <th scope="col">At</th>
-                <th scope="col">Status</th>
-                <th scope="col">Duration</th>
-                <th scope="col">Answer or error</th>
-              </tr>
-            </thead>
-            <tbody>
-              {delivery.attemptLog.map((attempt) => (
-                <tr key={attempt.number}>
-                  <th scope="row">{attempt.number}</th>
-                  <td>{when(attempt.at)}</td>
-                  <td>{attempt.status ?? '—'}</td>
-                  <td className="num">{attempt.durationMs} ms</td>
-                  <td className="excerpt">
-                    {attempt.error ? <span className="bad-text">{attempt.error}</span> : null}
-                    {attempt.responseBody ? <code>{attempt.responseBody}</code> : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
+        <DataTable
+          label={`Attempts of delivery ${delivery.id}`}
+          caption={`Attempts of delivery ${delivery.id}`}
+          className="compact"
+          columns={['#', 'At', 'Status', 'Duration', 'Answer or error']}
+        >
+          {delivery.attemptLog.map((attempt) => (
+            <tr key={attempt.number}>
+              <th scope="row">{attempt.number}</th>
+              <td>{when(attempt.at)}</td>
+              <td>{attempt.status ?? '—'}</td>
+              <td className="num">{attempt.durationMs} ms</td>
+              <td className="excerpt">
+                {attempt.error ? <span className="bad-text">{attempt.error}</span> : null}
+                {attempt.responseBody ? <code>{attempt.responseBody}</code> : null}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </article>
   );

@@ -1,9 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { PageProps } from '../app.tsx';
+import { EmailField, NameField, PasswordField } from '../components/credential-fields.tsx';
 import { Messages, QueryState } from '../components/messages.tsx';
+import { Submit } from '../components/submit.tsx';
+import { useAuthCall } from '../lib/auth-call.ts';
 import { authClient, INVITATION_TOKEN_HEADER } from '../lib/auth.ts';
-import { authErrorMessage, errorStatus } from '../lib/errors.ts';
+import { errorStatus } from '../lib/errors.ts';
 import { when } from '../lib/format.ts';
 import { navigate } from '../lib/router.tsx';
 import { useTitle } from '../lib/title.ts';
@@ -125,9 +128,9 @@ function Accept({ token, invitation, who, onSignOut }: AcceptProps) {
         </label>
       ) : null}
       <p className="actions">
-        <button type="submit" disabled={accept.isPending}>
-          {accept.isPending ? 'Accepting…' : 'Accept the invitation'}
-        </button>
+        <Submit busy={accept.isPending} working="Accepting…">
+          Accept the invitation
+        </Submit>
       </p>
       <Messages error={accept.error} />
     </form>
@@ -140,20 +143,16 @@ function GetIn({ token, invitation, onDone }: { token: string; invitation: Invit
   const [name, setName] = useState('');
   const [email, setEmail] = useState(invitation.email ?? '');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { error, busy, run } = useAuthCall();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setBusy(true);
-    setError('');
-    const result =
+    const ok = await run(() =>
       mode === 'new'
-        ? await authClient.signUp.email({ name, email, password }, { headers: { [INVITATION_TOKEN_HEADER]: token } })
-        : await authClient.signIn.email({ email, password });
-    setBusy(false);
-    if (result.error) setError(authErrorMessage(result.error));
-    else onDone();
+        ? authClient.signUp.email({ name, email, password }, { headers: { [INVITATION_TOKEN_HEADER]: token } })
+        : authClient.signIn.email({ email, password }),
+    );
+    if (ok) onDone();
   }
 
   return (
@@ -170,38 +169,13 @@ function GetIn({ token, invitation, onDone }: { token: string; invitation: Invit
         </label>
       </fieldset>
       <form onSubmit={submit} className="stack">
-        {mode === 'new' ? (
-          <label>
-            Your name
-            <input required autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} />
-          </label>
-        ) : null}
-        <label>
-          Email
-          <input
-            type="email"
-            required
-            autoComplete="username"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </label>
-        <label>
-          Password
-          <input
-            type="password"
-            required
-            minLength={mode === 'new' ? 10 : undefined}
-            autoComplete={mode === 'new' ? 'new-password' : 'current-password'}
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-          {mode === 'new' ? <span className="hint">At least 10 characters.</span> : null}
-        </label>
+        {mode === 'new' ? <NameField value={name} onChange={setName} /> : null}
+        <EmailField value={email} onChange={setEmail} />
+        <PasswordField kind={mode === 'new' ? 'new' : 'current'} value={password} onChange={setPassword} />
         <p className="actions">
-          <button type="submit" disabled={busy}>
-            {busy ? 'Working…' : mode === 'new' ? 'Create my sign-in' : 'Sign in'}
-          </button>
+          <Submit busy={busy} working="Working…">
+            {mode === 'new' ? 'Create my sign-in' : 'Sign in'}
+          </Submit>
         </p>
         <Messages error={error} />
       </form>

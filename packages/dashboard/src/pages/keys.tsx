@@ -1,14 +1,19 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { ConfirmDialog } from '../components/confirm.tsx';
+import { ConfirmAction } from '../components/confirm.tsx';
 import { SecretOnce } from '../components/copy.tsx';
+import { ItemButton } from '../components/item-button.tsx';
 import { Messages, QueryState } from '../components/messages.tsx';
+import { SelectOf } from '../components/select-of.tsx';
+import { Submit } from '../components/submit.tsx';
+import { DataTable } from '../components/table.tsx';
+import { useConfirmTarget } from '../lib/confirm.ts';
 import { when } from '../lib/format.ts';
+import { useRefresh } from '../lib/refresh.ts';
 import { tiersUpTo, type Tier } from '../lib/roles.ts';
 import { useCan, useSession } from '../lib/session.tsx';
 import { useTitle } from '../lib/title.ts';
 import { useTRPC, type Out } from '../lib/trpc.ts';
-import { TableWrap } from '../components/table-wrap.tsx';
 
 type Key = Out<'keys', 'list'>[number];
 
@@ -19,8 +24,7 @@ export default function Keys() {
   const canCreate = useCan('developer');
   const canRevoke = useCan('admin');
   const keys = useQuery(trpc.dashboard.keys.list.queryOptions());
-  const [revoking, setRevoking] = useState<Key | null>(null);
-  const [revoked, setRevoked] = useState('');
+  const revoking = useConfirmTarget<Key>();
 
   return (
     <>
@@ -29,83 +33,56 @@ export default function Keys() {
       {canCreate ? <CreateKey /> : null}
       <section aria-labelledby="keys-title">
         <h2 id="keys-title">Keys</h2>
-        <Messages success={revoked} />
+        <Messages success={revoking.done} />
         <QueryState pending={keys.isPending} error={keys.error} label="keys" />
         {keys.data && keys.data.length === 0 ? <p>No keys yet.</p> : null}
         {keys.data && keys.data.length > 0 ? (
-          <TableWrap label="API keys">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Prefix</th>
-                  <th scope="col">Tier</th>
-                  <th scope="col">Created by</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">State</th>
-                  {canRevoke ? <th scope="col">Action</th> : null}
-                </tr>
-              </thead>
-              <tbody>
-                {keys.data.map((key) => (
-                  <tr key={key.prefix}>
-                    <th scope="row">{key.name}</th>
-                    <td>
-                      <code>{key.prefix}</code>
-                    </td>
-                    <td>{key.tier}</td>
-                    <td>{key.createdBy ? key.createdBy.name || key.createdBy.email : 'operator (CLI)'}</td>
-                    <td>{when(key.createdAt)}</td>
-                    <td>{key.lastUsedAt ? when(key.lastUsedAt) : 'never'}</td>
-                    <td>
-                      {key.state === 'revoked' ? (
-                        <span className="badge bad">revoked {when(key.revokedAt)}</span>
-                      ) : (
-                        <span className="badge ok">active</span>
-                      )}
-                    </td>
-                    {canRevoke ? (
-                      <td>
-                        {key.state === 'active' ? (
-                          <button type="button" className="danger small" onClick={() => setRevoking(key)}>
-                            Revoke<span className="visually-hidden"> {key.name}</span>
-                          </button>
-                        ) : null}
-                      </td>
+          <DataTable
+            label="API keys"
+            columns={['Name', 'Prefix', 'Tier', 'Created by', 'Created', 'Last used', 'State', canRevoke && 'Action']}
+          >
+            {keys.data.map((key) => (
+              <tr key={key.prefix}>
+                <th scope="row">{key.name}</th>
+                <td>
+                  <code>{key.prefix}</code>
+                </td>
+                <td>{key.tier}</td>
+                <td>{key.createdBy ? key.createdBy.name || key.createdBy.email : 'operator (CLI)'}</td>
+                <td>{when(key.createdAt)}</td>
+                <td>{key.lastUsedAt ? when(key.lastUsedAt) : 'never'}</td>
+                <td>
+                  {key.state === 'revoked' ? (
+                    <span className="badge bad">revoked {when(key.revokedAt)}</span>
+                  ) : (
+                    <span className="badge ok">active</span>
+                  )}
+                </td>
+                {canRevoke ? (
+                  <td>
+                    {key.state === 'active' ? (
+                      <ItemButton label="Revoke" item={key.name ?? ''} onClick={() => revoking.ask(key)} />
                     ) : null}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
+                  </td>
+                ) : null}
+              </tr>
+            ))}
+          </DataTable>
         ) : null}
       </section>
-      {canRevoke ? (
-        <RevokeKey
-          target={revoking}
-          onClose={(message) => {
-            setRevoking(null);
-            if (message) setRevoked(message);
-          }}
-        />
-      ) : null}
+      {canRevoke ? <RevokeKey target={revoking.target} onClose={revoking.close} /> : null}
     </>
   );
 }
 
 function CreateKey() {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const { membership } = useSession();
   const tiers = tiersUpTo(membership?.plan ?? 'free');
   const [name, setName] = useState('');
   const [tier, setTier] = useState<Tier>('free');
-  const create = useMutation(
-    trpc.dashboard.keys.create.mutationOptions({
-      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.dashboard.keys.list.queryKey() }),
-    }),
-  );
+  const refresh = useRefresh(trpc.dashboard.keys.list.queryKey());
+  const create = useMutation(trpc.dashboard.keys.create.mutationOptions({ onSuccess: refresh }));
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -134,17 +111,11 @@ function CreateKey() {
         </label>
         <label>
           Tier
-          <select value={tier} onChange={(e) => setTier(e.target.value as Tier)}>
-            {tiers.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
-          </select>
+          <SelectOf values={tiers} value={tier} onChange={setTier} />
         </label>
-        <button type="submit" disabled={create.isPending}>
-          {create.isPending ? 'Creating…' : 'Create key'}
-        </button>
+        <Submit busy={create.isPending} working="Creating…">
+          Create key
+        </Submit>
       </form>
       <p className="hint">
         Your plan ({membership?.plan ?? 'free'}) allows keys up to the {tiers.at(-1)} tier.
@@ -156,32 +127,22 @@ function CreateKey() {
 
 function RevokeKey({ target, onClose }: { target: Key | null; onClose: (message?: string) => void }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const revoke = useMutation(
-    trpc.dashboard.keys.revoke.mutationOptions({
-      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.dashboard.keys.list.queryKey() }),
-    }),
-  );
-  function close(message?: string) {
-    revoke.reset();
-    onClose(message);
-  }
+  const refresh = useRefresh(trpc.dashboard.keys.list.queryKey());
+  const revoke = useMutation(trpc.dashboard.keys.revoke.mutationOptions({ onSuccess: refresh }));
   return (
-    <ConfirmDialog
-      open={target !== null}
+    <ConfirmAction
+      target={target}
+      action={revoke}
+      input={(key) => ({ prefix: key.prefix })}
+      done={(key) => `Key ${key.prefix} revoked.`}
+      onClose={onClose}
       title="Revoke this key?"
       confirmLabel="Revoke permanently"
-      busy={revoke.isPending}
-      error={revoke.error}
-      onCancel={() => close()}
-      onConfirm={() =>
-        target && revoke.mutate({ prefix: target.prefix }, { onSuccess: () => close(`Key ${target.prefix} revoked.`) })
-      }
     >
       <p>
         <strong>{target?.name}</strong> (<code>{target?.prefix}</code>) will stop working immediately: every call with
         it will be refused with <code>401 API_KEY_REVOKED</code>. This is permanent and cannot be undone.
       </p>
-    </ConfirmDialog>
+    </ConfirmAction>
   );
 }

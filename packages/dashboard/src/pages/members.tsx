@@ -1,14 +1,19 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { ConfirmDialog } from '../components/confirm.tsx';
-import { CopyButton } from '../components/copy.tsx';
+import { ConfirmAction } from '../components/confirm.tsx';
+import { CopyButton, SecretValue } from '../components/copy.tsx';
+import { ItemButton } from '../components/item-button.tsx';
 import { Messages, QueryState } from '../components/messages.tsx';
+import { SelectOf } from '../components/select-of.tsx';
+import { Submit } from '../components/submit.tsx';
+import { DataTable } from '../components/table.tsx';
+import { useConfirmTarget } from '../lib/confirm.ts';
 import { when } from '../lib/format.ts';
+import { useRefresh } from '../lib/refresh.ts';
 import { ROLES, type Role } from '../lib/roles.ts';
 import { useCan, useSession } from '../lib/session.tsx';
 import { useTitle } from '../lib/title.ts';
 import { useTRPC, type Out } from '../lib/trpc.ts';
-import { TableWrap } from '../components/table-wrap.tsx';
 
 type Member = Out<'members', 'list'>['members'][number];
 
@@ -29,12 +34,11 @@ export default function Members() {
 
 function OwnerView() {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const { me } = useSession();
   const list = useQuery(trpc.dashboard.members.list.queryOptions());
-  const [removing, setRemoving] = useState<Member | null>(null);
-  const [done, setDone] = useState('');
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.dashboard.members.list.queryKey() });
+  const removing = useConfirmTarget<Member>();
+  const { done, setDone } = removing;
+  const refresh = useRefresh(trpc.dashboard.members.list.queryKey());
   const setRole = useMutation(trpc.dashboard.members.setRole.mutationOptions({ onSettled: refresh }));
   const remove = useMutation(trpc.dashboard.members.remove.mutationOptions({ onSuccess: refresh }));
   const revokeInvitation = useMutation(trpc.dashboard.members.revokeInvitation.mutationOptions({ onSuccess: refresh }));
@@ -56,52 +60,32 @@ function OwnerView() {
         <Messages success={done} error={setRole.error || revokeInvitation.error} />
         <QueryState pending={list.isPending} error={list.error} label="members" />
         {list.data ? (
-          <TableWrap label="Members">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Since</th>
-                  <th scope="col">Action</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.members.map((member) => (
-                  <tr key={member.userId}>
-                    <th scope="row">
-                      {member.name}
-                      {member.userId === me.user.id ? <span className="muted"> (you)</span> : null}
-                    </th>
-                    <td className="break">{member.email}</td>
-                    <td>
-                      <label>
-                        <span className="visually-hidden">Role of {member.email}</span>
-                        <select
-                          value={member.role}
-                          disabled={setRole.isPending}
-                          onChange={(e) => changeRole(member, e.target.value as Role)}
-                        >
-                          {ROLES.map((r) => (
-                            <option key={r} value={r}>
-                              {r}
-                            </option>
-                          ))}
-                        </select>
-                      </label>
-                    </td>
-                    <td>{when(member.createdAt)}</td>
-                    <td>
-                      <button type="button" className="danger small" onClick={() => setRemoving(member)}>
-                        Remove<span className="visually-hidden"> {member.email}</span>
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
+          <DataTable label="Members" columns={['Name', 'Email', 'Role', 'Since', 'Action']}>
+            {list.data.members.map((member) => (
+              <tr key={member.userId}>
+                <th scope="row">
+                  {member.name}
+                  {member.userId === me.user.id ? <span className="muted"> (you)</span> : null}
+                </th>
+                <td className="break">{member.email}</td>
+                <td>
+                  <label>
+                    <span className="visually-hidden">Role of {member.email}</span>
+                    <SelectOf
+                      values={ROLES}
+                      value={member.role}
+                      disabled={setRole.isPending}
+                      onChange={(role) => changeRole(member, role)}
+                    />
+                  </label>
+                </td>
+                <td>{when(member.createdAt)}</td>
+                <td>
+                  <ItemButton label="Remove" item={member.email} onClick={() => removing.ask(member)} />
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         ) : null}
       </section>
       {list.data ? (
@@ -115,9 +99,7 @@ function OwnerView() {
                   <strong>{inv.email ?? 'anyone with the link'}</strong> as {inv.role}, expires {when(inv.expiresAt)}
                 </p>
                 {inv.url ? (
-                  <p className="secret-value">
-                    <code tabIndex={0}>{inv.url}</code>
-                  </p>
+                  <SecretValue value={inv.url} />
                 ) : (
                   <p className="muted small">
                     The link cannot be shown again; revoke it and invite anew if it was lost.
@@ -125,48 +107,32 @@ function OwnerView() {
                 )}
                 <p className="actions">
                   {inv.url ? <CopyButton value={inv.url} label="Copy link" /> : null}
-                  <button
-                    type="button"
-                    className="danger small"
+                  <ItemButton
+                    label="Revoke"
+                    item={`the invitation of ${inv.email ?? inv.role}`}
                     disabled={revokeInvitation.isPending}
                     onClick={() => revokeInvitation.mutate({ id: inv.id })}
-                  >
-                    Revoke<span className="visually-hidden"> the invitation of {inv.email ?? inv.role}</span>
-                  </button>
+                  />
                 </p>
               </li>
             ))}
           </ul>
         </section>
       ) : null}
-      <ConfirmDialog
-        open={removing !== null}
+      <ConfirmAction
+        target={removing.target}
+        action={remove}
+        input={(member) => ({ userId: member.userId })}
+        done={(member) => `${member.email} removed.`}
+        onClose={removing.close}
         title="Remove this member?"
         confirmLabel="Remove"
-        busy={remove.isPending}
-        error={remove.error}
-        onCancel={() => {
-          remove.reset();
-          setRemoving(null);
-        }}
-        onConfirm={() =>
-          removing &&
-          remove.mutate(
-            { userId: removing.userId },
-            {
-              onSuccess: () => {
-                setDone(`${removing.email} removed.`);
-                setRemoving(null);
-              },
-            },
-          )
-        }
       >
         <p>
-          {removing?.name} ({removing?.email}) loses access to this account at once. Keys they created keep working
-          until revoked.
+          {removing.target?.name} ({removing.target?.email}) loses access to this account at once. Keys they created
+          keep working until revoked.
         </p>
-      </ConfirmDialog>
+      </ConfirmAction>
     </>
   );
 }
@@ -192,17 +158,11 @@ function Invite({ onInvited }: { onInvited: () => void }) {
         </label>
         <label>
           Role
-          <select value={role} onChange={(e) => setRole(e.target.value as Role)}>
-            {ROLES.map((r) => (
-              <option key={r} value={r}>
-                {r}
-              </option>
-            ))}
-          </select>
+          <SelectOf values={ROLES} value={role} onChange={setRole} />
         </label>
-        <button type="submit" disabled={invite.isPending}>
-          {invite.isPending ? 'Inviting…' : 'Create invitation link'}
-        </button>
+        <Submit busy={invite.isPending} working="Inviting…">
+          Create invitation link
+        </Submit>
       </form>
       <Messages error={invite.error} />
       <div aria-live="polite">
@@ -212,9 +172,7 @@ function Invite({ onInvited }: { onInvited: () => void }) {
               Send this link to {invite.variables?.email} yourself (no e-mail is sent). It works once, until{' '}
               {when(invite.data.expiresAt)}.
             </p>
-            <p className="secret-value">
-              <code tabIndex={0}>{invite.data.url}</code>
-            </p>
+            <SecretValue value={invite.data.url} />
             <CopyButton value={invite.data.url} label="Copy link" />
           </div>
         ) : null}

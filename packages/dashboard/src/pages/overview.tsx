@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
 import { QueryState } from '../components/messages.tsx';
+import { DataTable } from '../components/table.tsx';
 import { count, day, when } from '../lib/format.ts';
 import { useSession } from '../lib/session.tsx';
 import { useTitle } from '../lib/title.ts';
 import { useTRPC, type Out } from '../lib/trpc.ts';
-import { TableWrap } from '../components/table-wrap.tsx';
 
 // uPlot is fetched only when the chart is drawn: the first load stays small
 const UsageChart = lazy(() => import('../components/usage-chart.tsx'));
@@ -97,61 +97,39 @@ function Quota({ name, prefix, tier, used, quota }: OverviewData['keys'][number]
 
 function DailyTable({ daily }: { daily: OverviewData['daily'] }) {
   return (
-    <TableWrap label="Attestations per day">
-      <table>
-        <caption className="visually-hidden">Attestations per day, oldest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Day</th>
-            <th scope="col">On-chain, human</th>
-            <th scope="col">On-chain, AI</th>
-            <th scope="col">Off-chain, human</th>
-            <th scope="col">Off-chain, AI</th>
-          </tr>
-        </thead>
-        <tbody>
-          {daily.map((row) => (
-            <tr key={row.day}>
-              <th scope="row" className="day">
-                {day(row.day)}
-              </th>
-              <td className="num">{count(row.onchainHuman)}</td>
-              <td className="num">{count(row.onchainAi)}</td>
-              <td className="num">{count(row.offchainHuman)}</td>
-              <td className="num">{count(row.offchainAi)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableWrap>
+    <DataTable
+      label="Attestations per day"
+      caption="Attestations per day, oldest first"
+      columns={['Day', 'On-chain, human', 'On-chain, AI', 'Off-chain, human', 'Off-chain, AI']}
+    >
+      {daily.map((row) => (
+        <tr key={row.day}>
+          <th scope="row" className="day">
+            {day(row.day)}
+          </th>
+          <td className="num">{count(row.onchainHuman)}</td>
+          <td className="num">{count(row.onchainAi)}</td>
+          <td className="num">{count(row.offchainHuman)}</td>
+          <td className="num">{count(row.offchainAi)}</td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 
 function DeliveriesTable({ deliveries }: { deliveries: OverviewData['deliveries'] }) {
   return (
-    <TableWrap label="Webhook deliveries per day">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Day</th>
-            <th scope="col">Delivered</th>
-            <th scope="col">Failed, retry due</th>
-            <th scope="col">Dead</th>
-          </tr>
-        </thead>
-        <tbody>
-          {deliveries.map((row) => (
-            <tr key={row.day}>
-              <th scope="row" className="day">
-                {day(row.day)}
-              </th>
-              <td className="num">{count(row.completed)}</td>
-              <td className="num">{count(row.failed)}</td>
-              <td className={row.dead > 0 ? 'num bad-text' : 'num'}>{count(row.dead)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableWrap>
+    <DataTable label="Webhook deliveries per day" columns={['Day', 'Delivered', 'Failed, retry due', 'Dead']}>
+      {deliveries.map((row) => (
+        <tr key={row.day}>
+          <th scope="row" className="day">
+            {day(row.day)}
+          </th>
+          <td className="num">{count(row.completed)}</td>
+          <td className="num">{count(row.failed)}</td>
+          <td className={row.dead > 0 ? 'num bad-text' : 'num'}>{count(row.dead)}</td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }

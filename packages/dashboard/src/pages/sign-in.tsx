@@ -1,6 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { EmailField, PasswordField } from '../components/credential-fields.tsx';
 import { Messages } from '../components/messages.tsx';
+import { Submit } from '../components/submit.tsx';
+import { useAuthCall } from '../lib/auth-call.ts';
 import { authClient } from '../lib/auth.ts';
 import { authErrorMessage } from '../lib/errors.ts';
 import { Link, navigate, useLocation } from '../lib/router.tsx';
@@ -16,8 +19,7 @@ export function SignIn() {
   const signup = useQuery(trpc.dashboard.session.signup.queryOptions());
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { error, busy, run } = useAuthCall();
 
   function signedIn() {
     queryClient.clear();
@@ -27,67 +29,37 @@ export function SignIn() {
 
   async function withPassword(event: FormEvent) {
     event.preventDefault();
-    setBusy(true);
-    setError('');
-    const result = await authClient.signIn.email({ email, password });
-    setBusy(false);
-    if (result.error) {
-      setError(
-        result.error.status === 401
+    const ok = await run(
+      () => authClient.signIn.email({ email, password }),
+      (error) =>
+        error.status === 401
           ? 'The email or password is not right. Check both and try again.'
-          : authErrorMessage(result.error),
-      );
-      return;
-    }
-    signedIn();
+          : authErrorMessage(error),
+    );
+    if (ok) signedIn();
   }
 
   async function withPasskey() {
-    setBusy(true);
-    setError('');
-    const result = await authClient.signIn.passkey();
-    setBusy(false);
-    if (result.error) {
-      setError(
-        result.error.status === 429
-          ? authErrorMessage(result.error)
-          : `Passkey sign-in did not complete: ${result.error.message ?? 'the browser or the authenticator refused'}.`,
-      );
-      return;
-    }
-    signedIn();
+    const ok = await run(
+      () => authClient.signIn.passkey(),
+      (error) =>
+        error.status === 429
+          ? authErrorMessage(error)
+          : `Passkey sign-in did not complete: ${error.message ?? 'the browser or the authenticator refused'}.`,
+    );
+    if (ok) signedIn();
   }
 
   return (
     <>
       <h1>Sign in</h1>
       <form onSubmit={withPassword} className="stack">
-        <label>
-          Email
-          <input
-            type="email"
-            name="email"
-            autoComplete="username webauthn"
-            required
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </label>
-        <label>
-          Password
-          <input
-            type="password"
-            name="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </label>
+        <EmailField name="email" autoComplete="username webauthn" value={email} onChange={setEmail} />
+        <PasswordField kind="current" name="password" value={password} onChange={setPassword} />
         <p className="actions">
-          <button type="submit" disabled={busy}>
-            {busy ? 'Signing in…' : 'Sign in'}
-          </button>
+          <Submit busy={busy} working="Signing in…">
+            Sign in
+          </Submit>
         </p>
       </form>
       <p className="or">or</p>

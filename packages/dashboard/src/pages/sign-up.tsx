@@ -1,8 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { EmailField, NameField, PasswordField } from '../components/credential-fields.tsx';
 import { Messages } from '../components/messages.tsx';
+import { Submit } from '../components/submit.tsx';
+import { useAuthCall } from '../lib/auth-call.ts';
 import { authClient } from '../lib/auth.ts';
-import { authErrorMessage } from '../lib/errors.ts';
 import { Link, navigate } from '../lib/router.tsx';
 import { useTitle } from '../lib/title.ts';
 import { selectAccount, useTRPC } from '../lib/trpc.ts';
@@ -21,21 +23,15 @@ export default function SignUp() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [accountName, setAccountName] = useState('');
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
+  const signUp = useAuthCall();
+  const busy = signUp.busy || create.isPending;
   const signedIn = me.isError ? null : (me.data?.user ?? null);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setError('');
-    setBusy(true);
+    signUp.setError('');
     if (!signedIn) {
-      const result = await authClient.signUp.email({ name, email, password });
-      if (result.error) {
-        setBusy(false);
-        setError(authErrorMessage(result.error));
-        return;
-      }
+      if (!(await signUp.run(() => authClient.signUp.email({ name, email, password })))) return;
       // signed in now: a retry after a refused account name must not sign up twice
       void me.refetch();
     }
@@ -47,7 +43,6 @@ export default function SignUp() {
           queryClient.clear();
           navigate('', { replace: true });
         },
-        onSettled: () => setBusy(false),
       },
     );
   }
@@ -73,32 +68,9 @@ export default function SignUp() {
           <p>Signed in as {signedIn.email}.</p>
         ) : (
           <>
-            <label>
-              Your name
-              <input required autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} />
-            </label>
-            <label>
-              Email
-              <input
-                type="email"
-                required
-                autoComplete="username"
-                value={email}
-                onChange={(e) => setEmail(e.target.value)}
-              />
-            </label>
-            <label>
-              Password
-              <input
-                type="password"
-                required
-                minLength={10}
-                autoComplete="new-password"
-                value={password}
-                onChange={(e) => setPassword(e.target.value)}
-              />
-              <span className="hint">At least 10 characters.</span>
-            </label>
+            <NameField value={name} onChange={setName} />
+            <EmailField value={email} onChange={setEmail} />
+            <PasswordField kind="new" value={password} onChange={setPassword} />
           </>
         )}
         <label>
@@ -106,11 +78,11 @@ export default function SignUp() {
           <input required maxLength={100} value={accountName} onChange={(e) => setAccountName(e.target.value)} />
         </label>
         <p className="actions">
-          <button type="submit" disabled={busy}>
-            {busy ? 'Creating…' : 'Create the account'}
-          </button>
+          <Submit busy={busy} working="Creating…">
+            Create the account
+          </Submit>
         </p>
-        <Messages error={error || create.error} />
+        <Messages error={signUp.error || create.error} />
       </form>
       {signedIn ? null : (
         <p>

@@ -1,13 +1,17 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { ConfirmDialog } from '../components/confirm.tsx';
+import { ConfirmAction } from '../components/confirm.tsx';
+import { ItemButton } from '../components/item-button.tsx';
 import { Messages, QueryState } from '../components/messages.tsx';
+import { SelectOf } from '../components/select-of.tsx';
+import { DataTable } from '../components/table.tsx';
+import { useConfirmTarget } from '../lib/confirm.ts';
 import { count, when } from '../lib/format.ts';
-import { TIERS, type Tier } from '../lib/roles.ts';
+import { useRefresh } from '../lib/refresh.ts';
+import { planTier, TIERS } from '../lib/roles.ts';
 import { useSession } from '../lib/session.tsx';
 import { useTitle } from '../lib/title.ts';
 import { useTRPC } from '../lib/trpc.ts';
-import { TableWrap } from '../components/table-wrap.tsx';
 
 /** The operator's support view: find an account, see its usage, set its plan, revoke a key, replay a dead delivery. */
 export default function Support() {
@@ -81,12 +85,10 @@ export default function Support() {
 
 function AccountView({ accountId }: { accountId: string }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const account = useQuery(trpc.dashboard.support.account.queryOptions({ accountId }));
-  const refresh = () =>
-    queryClient.invalidateQueries({ queryKey: trpc.dashboard.support.account.queryKey({ accountId }) });
-  const [done, setDone] = useState('');
-  const [revoking, setRevoking] = useState<string | null>(null);
+  const refresh = useRefresh(trpc.dashboard.support.account.queryKey({ accountId }));
+  const revoking = useConfirmTarget<string>();
+  const { done, setDone } = revoking;
   const setPlan = useMutation(trpc.dashboard.support.setPlan.mutationOptions({ onSuccess: refresh }));
   const revokeKey = useMutation(trpc.dashboard.support.revokeKey.mutationOptions({ onSuccess: refresh }));
   const replay = useMutation(trpc.dashboard.support.replayDelivery.mutationOptions({ onSuccess: refresh }));
@@ -102,56 +104,34 @@ function AccountView({ accountId }: { accountId: string }) {
       <Messages success={done} error={setPlan.error || replay.error} />
       <label>
         Plan
-        <select
-          value={data.plan}
+        <SelectOf
+          values={TIERS}
+          value={planTier(data.plan)}
           disabled={setPlan.isPending}
-          onChange={(e) => {
-            const plan = e.target.value as Tier;
-            setPlan.mutate({ accountId, plan }, { onSuccess: () => setDone(`Plan set to ${plan}.`) });
-          }}
-        >
-          {TIERS.map((t) => (
-            <option key={t} value={t}>
-              {t}
-            </option>
-          ))}
-        </select>
+          onChange={(plan) => setPlan.mutate({ accountId, plan }, { onSuccess: () => setDone(`Plan set to ${plan}.`) })}
+        />
       </label>
       <h3>Keys and this month’s on-chain use</h3>
-      <TableWrap label="Keys of the account">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Key</th>
-              <th scope="col">Tier</th>
-              <th scope="col">Used / quota</th>
-              <th scope="col">State</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.usage.map((key) => (
-              <tr key={key.prefix}>
-                <th scope="row">
-                  {key.name ?? 'unnamed'} <code>{key.prefix}</code>
-                </th>
-                <td>{key.tier}</td>
-                <td className="num">
-                  {count(key.used)} / {key.quota === null ? 'unlimited' : count(key.quota)}
-                </td>
-                <td>
-                  {key.revokedAt ? (
-                    <span className="badge bad">revoked {when(key.revokedAt)}</span>
-                  ) : (
-                    <button type="button" className="danger small" onClick={() => setRevoking(key.prefix)}>
-                      Revoke<span className="visually-hidden"> {key.prefix}</span>
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableWrap>
+      <DataTable label="Keys of the account" columns={['Key', 'Tier', 'Used / quota', 'State']}>
+        {data.usage.map((key) => (
+          <tr key={key.prefix}>
+            <th scope="row">
+              {key.name ?? 'unnamed'} <code>{key.prefix}</code>
+            </th>
+            <td>{key.tier}</td>
+            <td className="num">
+              {count(key.used)} / {key.quota === null ? 'unlimited' : count(key.quota)}
+            </td>
+            <td>
+              {key.revokedAt ? (
+                <span className="badge bad">revoked {when(key.revokedAt)}</span>
+              ) : (
+                <ItemButton label="Revoke" item={key.prefix} onClick={() => revoking.ask(key.prefix)} />
+              )}
+            </td>
+          </tr>
+        ))}
+      </DataTable>
       <h3>Dead deliveries</h3>
       {data.deadDeliveries.length === 0 ? <p>None.</p> : null}
       <ul className="plain">
@@ -161,9 +141,10 @@ function AccountView({ accountId }: { accountId: string }) {
               <code>{typeof d.event === 'string' ? d.event : JSON.stringify(d.event)}</code> to{' '}
               <span className="break">{d.subscriptionUrl}</span>: {d.attempts} attempts, created {when(d.createdAt)}
             </p>
-            <button
-              type="button"
-              className="secondary small"
+            <ItemButton
+              label="Replay"
+              item={`delivery ${d.id}`}
+              look="secondary"
               disabled={replay.isPending}
               onClick={() =>
                 replay.mutate(
@@ -171,40 +152,24 @@ function AccountView({ accountId }: { accountId: string }) {
                   { onSuccess: () => setDone(`Delivery ${d.id} queued again.`) },
                 )
               }
-            >
-              Replay<span className="visually-hidden"> delivery {d.id}</span>
-            </button>
+            />
           </li>
         ))}
       </ul>
-      <ConfirmDialog
-        open={revoking !== null}
+      <ConfirmAction
+        target={revoking.target}
+        action={revokeKey}
+        input={(prefix) => ({ accountId, prefix })}
+        done={(prefix) => `Key ${prefix} revoked.`}
+        onClose={revoking.close}
         title="Revoke this key?"
         confirmLabel="Revoke permanently"
-        busy={revokeKey.isPending}
-        error={revokeKey.error}
-        onCancel={() => {
-          revokeKey.reset();
-          setRevoking(null);
-        }}
-        onConfirm={() =>
-          revoking &&
-          revokeKey.mutate(
-            { accountId, prefix: revoking },
-            {
-              onSuccess: () => {
-                setDone(`Key ${revoking} revoked.`);
-                setRevoking(null);
-              },
-            },
-          )
-        }
       >
         <p>
-          Key <code>{revoking}</code> of {data.name} stops working at once (<code>401 API_KEY_REVOKED</code>). This is
-          permanent; the action is audited with you as actor.
+          Key <code>{revoking.target}</code> of {data.name} stops working at once (<code>401 API_KEY_REVOKED</code>).
+          This is permanent; the action is audited with you as actor.
         </p>
-      </ConfirmDialog>
+      </ConfirmAction>
     </section>
   );
 }

@@ -1,15 +1,19 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { ConfirmDialog } from '../components/confirm.tsx';
+import { ConfirmAction } from '../components/confirm.tsx';
 import { SecretOnce } from '../components/copy.tsx';
+import { ItemButton } from '../components/item-button.tsx';
 import { Messages, QueryState } from '../components/messages.tsx';
+import { Submit } from '../components/submit.tsx';
+import { DataTable } from '../components/table.tsx';
+import { useConfirmTarget } from '../lib/confirm.ts';
 import { EVENT_KINDS, type EventKind } from '../lib/events.ts';
 import { when } from '../lib/format.ts';
+import { useRefresh } from '../lib/refresh.ts';
 import { Link } from '../lib/router.tsx';
 import { useCan } from '../lib/session.tsx';
 import { useTitle } from '../lib/title.ts';
 import { useTRPC, type Out } from '../lib/trpc.ts';
-import { TableWrap } from '../components/table-wrap.tsx';
 
 type Webhook = Out<'webhooks', 'list'>[number];
 
@@ -19,8 +23,7 @@ export default function Webhooks() {
   const trpc = useTRPC();
   const canChange = useCan('developer');
   const hooks = useQuery(trpc.dashboard.webhooks.list.queryOptions());
-  const [deleting, setDeleting] = useState<Webhook | null>(null);
-  const [done, setDone] = useState('');
+  const deleting = useConfirmTarget<Webhook>();
 
   return (
     <>
@@ -32,72 +35,48 @@ export default function Webhooks() {
       {canChange ? <CreateWebhook /> : null}
       <section aria-labelledby="hooks-title">
         <h2 id="hooks-title">Subscriptions</h2>
-        <Messages success={done} />
+        <Messages success={deleting.done} />
         <QueryState pending={hooks.isPending} error={hooks.error} label="subscriptions" />
         {hooks.data && hooks.data.length === 0 ? <p>No subscriptions yet.</p> : null}
         {hooks.data && hooks.data.length > 0 ? (
-          <TableWrap label="Webhook subscriptions">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">URL</th>
-                  <th scope="col">Events</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Deliveries</th>
-                  {canChange ? <th scope="col">Action</th> : null}
-                </tr>
-              </thead>
-              <tbody>
-                {hooks.data.map((hook) => (
-                  <tr key={hook.id}>
-                    <th scope="row" className="break">
-                      {hook.url}
-                    </th>
-                    <td>{hook.events.join(', ')}</td>
-                    <td>{when(hook.createdAt)}</td>
-                    <td>
-                      <Link to={`webhooks/${encodeURIComponent(hook.id)}`}>
-                        Deliveries<span className="visually-hidden"> to {hook.url}</span>
-                      </Link>
-                    </td>
-                    {canChange ? (
-                      <td>
-                        <button type="button" className="danger small" onClick={() => setDeleting(hook)}>
-                          Delete<span className="visually-hidden"> {hook.url}</span>
-                        </button>
-                      </td>
-                    ) : null}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
+          <DataTable
+            label="Webhook subscriptions"
+            columns={['URL', 'Events', 'Created', 'Deliveries', canChange && 'Action']}
+          >
+            {hooks.data.map((hook) => (
+              <tr key={hook.id}>
+                <th scope="row" className="break">
+                  {hook.url}
+                </th>
+                <td>{hook.events.join(', ')}</td>
+                <td>{when(hook.createdAt)}</td>
+                <td>
+                  <Link to={`webhooks/${encodeURIComponent(hook.id)}`}>
+                    Deliveries<span className="visually-hidden"> to {hook.url}</span>
+                  </Link>
+                </td>
+                {canChange ? (
+                  <td>
+                    <ItemButton label="Delete" item={hook.url} onClick={() => deleting.ask(hook)} />
+                  </td>
+                ) : null}
+              </tr>
+            ))}
+          </DataTable>
         ) : null}
       </section>
-      {canChange ? (
-        <DeleteWebhook
-          target={deleting}
-          onClose={(message) => {
-            setDeleting(null);
-            if (message) setDone(message);
-          }}
-        />
-      ) : null}
+      {canChange ? <DeleteWebhook target={deleting.target} onClose={deleting.close} /> : null}
     </>
   );
 }
 
 function CreateWebhook() {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<EventKind[]>(['attestation.created']);
   const [invalid, setInvalid] = useState('');
-  const create = useMutation(
-    trpc.dashboard.webhooks.create.mutationOptions({
-      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.dashboard.webhooks.list.queryKey() }),
-    }),
-  );
+  const refresh = useRefresh(trpc.dashboard.webhooks.list.queryKey());
+  const create = useMutation(trpc.dashboard.webhooks.create.mutationOptions({ onSuccess: refresh }));
 
   function toggle(kind: EventKind, on: boolean) {
     setEvents((current) => (on ? [...current, kind] : current.filter((k) => k !== kind)));
@@ -151,9 +130,9 @@ function CreateWebhook() {
           ))}
         </fieldset>
         <p className="actions">
-          <button type="submit" disabled={create.isPending}>
-            {create.isPending ? 'Adding…' : 'Add subscription'}
-          </button>
+          <Submit busy={create.isPending} working="Adding…">
+            Add subscription
+          </Submit>
         </p>
         <Messages error={invalid || create.error} />
       </form>
@@ -163,31 +142,21 @@ function CreateWebhook() {
 
 function DeleteWebhook({ target, onClose }: { target: Webhook | null; onClose: (message?: string) => void }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const remove = useMutation(
-    trpc.dashboard.webhooks.delete.mutationOptions({
-      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.dashboard.webhooks.list.queryKey() }),
-    }),
-  );
-  function close(message?: string) {
-    remove.reset();
-    onClose(message);
-  }
+  const refresh = useRefresh(trpc.dashboard.webhooks.list.queryKey());
+  const remove = useMutation(trpc.dashboard.webhooks.delete.mutationOptions({ onSuccess: refresh }));
   return (
-    <ConfirmDialog
-      open={target !== null}
+    <ConfirmAction
+      target={target}
+      action={remove}
+      input={(hook) => ({ id: hook.id })}
+      done={(hook) => `Subscription ${hook.url} deleted.`}
+      onClose={onClose}
       title="Delete this subscription?"
       confirmLabel="Delete"
-      busy={remove.isPending}
-      error={remove.error}
-      onCancel={() => close()}
-      onConfirm={() =>
-        target && remove.mutate({ id: target.id }, { onSuccess: () => close(`Subscription ${target.url} deleted.`) })
-      }
     >
       <p>
         <span className="break">{target?.url}</span> will receive no more events. Deliveries not yet sent are dropped.
       </p>
-    </ConfirmDialog>
+    </ConfirmAction>
   );
 }

@@ -1,10 +1,14 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { ConfirmDialog } from '../../components/confirm.tsx';
+import { ConfirmAction } from '../../components/confirm.tsx';
+import { ItemButton } from '../../components/item-button.tsx';
 import { Messages, QueryState } from '../../components/messages.tsx';
+import { Submit } from '../../components/submit.tsx';
 import { authClient } from '../../lib/auth.ts';
+import { useConfirmTarget } from '../../lib/confirm.ts';
 import { unwrapAuth } from '../../lib/errors.ts';
 import { when } from '../../lib/format.ts';
+import { useRefresh } from '../../lib/refresh.ts';
 
 const PASSKEYS = ['auth', 'passkeys'] as const;
 
@@ -18,15 +22,14 @@ interface PasskeyRow {
 
 /** The member's passkeys: add one (the browser asks the authenticator), rename, remove. */
 export function Passkeys() {
-  const queryClient = useQueryClient();
   const list = useQuery({
     queryKey: PASSKEYS,
     queryFn: async (): Promise<PasskeyRow[]> => unwrapAuth(await authClient.passkey.listUserPasskeys()) ?? [],
   });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: PASSKEYS });
+  const refresh = useRefresh(PASSKEYS);
   const [name, setName] = useState('');
-  const [done, setDone] = useState('');
-  const [removing, setRemoving] = useState<PasskeyRow | null>(null);
+  const removing = useConfirmTarget<PasskeyRow>();
+  const { done, setDone } = removing;
 
   const add = useMutation({
     mutationFn: async (passkeyName: string) => unwrapAuth(await authClient.passkey.addPasskey({ name: passkeyName })),
@@ -46,11 +49,7 @@ export function Passkeys() {
   });
   const remove = useMutation({
     mutationFn: async (id: string) => unwrapAuth(await authClient.passkey.deletePasskey({ id })),
-    onSuccess: () => {
-      setDone('Passkey removed.');
-      setRemoving(null);
-      return refresh();
-    },
+    onSuccess: refresh,
   });
 
   function submit(event: FormEvent) {
@@ -68,9 +67,9 @@ export function Passkeys() {
           Name for a new passkey
           <input maxLength={100} placeholder="Work laptop" value={name} onChange={(e) => setName(e.target.value)} />
         </label>
-        <button type="submit" disabled={add.isPending}>
-          {add.isPending ? 'Waiting for the authenticator…' : 'Add a passkey'}
-        </button>
+        <Submit busy={add.isPending} working="Waiting for the authenticator…">
+          Add a passkey
+        </Submit>
       </form>
       <Messages success={done} error={add.error || rename.error} />
       <QueryState pending={list.isPending} error={list.error} label="passkeys" />
@@ -79,26 +78,23 @@ export function Passkeys() {
         {list.data?.map((passkey) => (
           <li key={passkey.id} className="card">
             <PasskeyItem passkey={passkey} onRename={(n) => rename.mutate({ id: passkey.id, name: n })} />
-            <button type="button" className="danger small" onClick={() => setRemoving(passkey)}>
-              Remove<span className="visually-hidden"> {passkey.name ?? 'passkey'}</span>
-            </button>
+            <ItemButton label="Remove" item={passkey.name ?? 'passkey'} onClick={() => removing.ask(passkey)} />
           </li>
         ))}
       </ul>
-      <ConfirmDialog
-        open={removing !== null}
+      <ConfirmAction
+        target={removing.target}
+        action={remove}
+        input={(passkey) => passkey.id}
+        done={() => 'Passkey removed.'}
+        onClose={removing.close}
         title="Remove this passkey?"
         confirmLabel="Remove"
-        busy={remove.isPending}
-        error={remove.error}
-        onCancel={() => {
-          remove.reset();
-          setRemoving(null);
-        }}
-        onConfirm={() => removing && remove.mutate(removing.id)}
       >
-        <p>“{removing?.name ?? 'Passkey'}” will no longer sign you in. Your password and other passkeys still do.</p>
-      </ConfirmDialog>
+        <p>
+          “{removing.target?.name ?? 'Passkey'}” will no longer sign you in. Your password and other passkeys still do.
+        </p>
+      </ConfirmAction>
     </section>
   );
 }

@@ -1,16 +1,17 @@
 import { useState, type FormEvent } from 'react';
+import { PasswordField } from '../../components/credential-fields.tsx';
 import { Messages } from '../../components/messages.tsx';
+import { Submit } from '../../components/submit.tsx';
+import { useAuthCall } from '../../lib/auth-call.ts';
 import { authClient } from '../../lib/auth.ts';
-import { authErrorMessage } from '../../lib/errors.ts';
 
 export function PasswordForm() {
   const [currentPassword, setCurrent] = useState('');
   const [newPassword, setNew] = useState('');
   const [repeat, setRepeat] = useState('');
   const [revokeOtherSessions, setRevokeOthers] = useState(true);
-  const [error, setError] = useState('');
   const [done, setDone] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { error, setError, busy, run } = useAuthCall();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -19,14 +20,7 @@ export function PasswordForm() {
       setError('The new password and its repetition differ.');
       return;
     }
-    setError('');
-    setBusy(true);
-    const result = await authClient.changePassword({ currentPassword, newPassword, revokeOtherSessions });
-    setBusy(false);
-    if (result.error) {
-      setError(authErrorMessage(result.error));
-      return;
-    }
+    if (!(await run(() => authClient.changePassword({ currentPassword, newPassword, revokeOtherSessions })))) return;
     setCurrent('');
     setNew('');
     setRepeat('');
@@ -37,47 +31,17 @@ export function PasswordForm() {
     <section aria-labelledby="password-title">
       <h2 id="password-title">Password</h2>
       <form className="stack" onSubmit={submit}>
-        <label>
-          Current password
-          <input
-            type="password"
-            required
-            autoComplete="current-password"
-            value={currentPassword}
-            onChange={(e) => setCurrent(e.target.value)}
-          />
-        </label>
-        <label>
-          New password
-          <input
-            type="password"
-            required
-            minLength={10}
-            autoComplete="new-password"
-            value={newPassword}
-            onChange={(e) => setNew(e.target.value)}
-          />
-          <span className="hint">At least 10 characters.</span>
-        </label>
-        <label>
-          Repeat the new password
-          <input
-            type="password"
-            required
-            minLength={10}
-            autoComplete="new-password"
-            value={repeat}
-            onChange={(e) => setRepeat(e.target.value)}
-          />
-        </label>
+        <PasswordField kind="current" label="Current password" value={currentPassword} onChange={setCurrent} />
+        <PasswordField kind="new" label="New password" value={newPassword} onChange={setNew} />
+        <PasswordField kind="new" label="Repeat the new password" hint={false} value={repeat} onChange={setRepeat} />
         <label className="check">
           <input type="checkbox" checked={revokeOtherSessions} onChange={(e) => setRevokeOthers(e.target.checked)} />
           Sign out my other sessions
         </label>
         <p className="actions">
-          <button type="submit" disabled={busy}>
-            {busy ? 'Changing…' : 'Change password'}
-          </button>
+          <Submit busy={busy} working="Changing…">
+            Change password
+          </Submit>
         </p>
         <Messages error={error} success={done} />
       </form>

@@ -1,11 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { ItemButton } from '../../components/item-button.tsx';
 import { Messages, QueryState } from '../../components/messages.tsx';
+import { DataTable } from '../../components/table.tsx';
 import { authClient } from '../../lib/auth.ts';
 import { unwrapAuth } from '../../lib/errors.ts';
 import { when } from '../../lib/format.ts';
 import { navigate } from '../../lib/router.tsx';
-import { TableWrap } from '../../components/table-wrap.tsx';
 
 const SESSIONS = ['auth', 'sessions'] as const;
 
@@ -55,46 +56,33 @@ export function Sessions() {
       <Messages success={done} error={revoke.error || everywhere.error} />
       <QueryState pending={list.isPending} error={list.error} label="sessions" />
       {list.data ? (
-        <TableWrap label="Your signed-in sessions">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Browser</th>
-                <th scope="col">Address</th>
-                <th scope="col">Signed in</th>
-                <th scope="col">Last active</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Action</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.map((s) => (
-                <tr key={s.id}>
-                  <th scope="row" className="break">
-                    {s.userAgent || 'unknown'}
-                    {s.current ? <span className="badge ok">this session</span> : null}
-                  </th>
-                  <td>{s.ipAddress || '—'}</td>
-                  <td>{when(iso(s.createdAt))}</td>
-                  <td>{when(iso(s.updatedAt))}</td>
-                  <td>{when(iso(s.expiresAt))}</td>
-                  <td>
-                    {s.current ? null : (
-                      <button
-                        type="button"
-                        className="danger small"
-                        disabled={revoke.isPending}
-                        onClick={() => revoke.mutate(s.token)}
-                      >
-                        Sign out<span className="visually-hidden"> this session</span>
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
+        <DataTable
+          label="Your signed-in sessions"
+          columns={['Browser', 'Address', 'Signed in', 'Last active', 'Expires', 'Action']}
+        >
+          {list.data.map((s) => (
+            <tr key={s.id}>
+              <th scope="row" className="break">
+                {s.userAgent || 'unknown'}
+                {s.current ? <span className="badge ok">this session</span> : null}
+              </th>
+              <td>{s.ipAddress || '—'}</td>
+              <td>{when(iso(s.createdAt))}</td>
+              <td>{when(iso(s.updatedAt))}</td>
+              <td>{when(iso(s.expiresAt))}</td>
+              <td>
+                {s.current ? null : (
+                  <ItemButton
+                    label="Sign out"
+                    item="this session"
+                    disabled={revoke.isPending}
+                    onClick={() => revoke.mutate(s.token)}
+                  />
+                )}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       ) : null}
       <p>
         <button type="button" className="danger" disabled={everywhere.isPending} onClick={() => everywhere.mutate()}>
