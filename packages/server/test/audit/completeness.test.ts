@@ -29,6 +29,8 @@ describe('auth.failed: failed authentications of a key that exists', () => {
     expect(
       (await call(svc.url, 'POST', '/v1/attestations', { key: wrongSecret, body: offchain, headers })).body.code,
     ).toBe('INVALID_API_KEY');
+    // each entry is written after its answer: wait for one before the next, so their order is the calls' order
+    await eventually(async () => (await entriesOf(accountId, 'auth.failed')).length === 1);
     expect((await call(svc.url, 'GET', '/v1/audit/export', { key: wrongTier })).body.code).toBe('INVALID_API_KEY');
     await eventually(async () => (await entriesOf(accountId, 'auth.failed')).length === 2); // written after the answer
     await svc.services.keys.revoke(prefix);

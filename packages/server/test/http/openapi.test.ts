@@ -11,7 +11,12 @@ let doc: any;
 
 beforeAll(async () => {
   // the webhook example's receiver (hooks.example.com) resolves to a public address
-  svc = await startTestService({ worker: false, resolve: async () => [{ address: '93.184.215.14', family: 4 }] });
+  // a public address as production has one (redocly warns of a localhost server, the default for a loopback HOST)
+  svc = await startTestService({
+    worker: false,
+    resolve: async () => [{ address: '93.184.215.14', family: 4 }],
+    env: { PUBLIC_BASE_URL: 'https://attestations.example.net' },
+  });
   doc = (await call(svc.url, 'GET', '/openapi.json')).body;
 });
 afterAll(() => svc?.stop());
