@@ -71,10 +71,9 @@ export function createPipeline(
    * a full transaction's worth is already in flight. Sent now, it would take the room a full one needs in the next
    * block (a block fits two at the default target); waiting lets it fill up.
    */
-  async function partialWaits(budget: bigint | undefined): Promise<(estimated: bigint) => boolean> {
-    const blockGas = await sender.blockGasLimit().catch(() => undefined);
+  function partialWaits(budget: bigint | undefined): (estimated: bigint) => boolean {
     const queued = flights.reduce((sum, f) => sum + f.gas, 0n);
-    if (budget === undefined || blockGas === undefined || queued < budget) return () => false;
+    if (budget === undefined || queued < budget) return () => false;
     return (estimated) => estimated * 10n < budget * 9n;
   }
 
@@ -85,7 +84,7 @@ export function createPipeline(
       const work = works[(cursor + i) % works.length]!;
       // the gas limit keeps 2% over the estimate: the estimate may use up to 98% of the target
       const budget = gasTarget === undefined ? undefined : (gasTarget * 100n) / 102n;
-      const waits = await partialWaits(budget);
+      const waits = partialWaits(budget);
       const claimed = await inTransaction(pool, (tx) =>
         work.claim(tx, budget, async (estimated) => (waits(estimated) ? undefined : recordIntent(tx, work.kind))),
       );
@@ -134,6 +133,7 @@ export function createPipeline(
     });
     if (!sightings) return false;
     const remaining: Flight[] = [];
+    let oldestUnmined: Flight | undefined;
     for (const [i, flight] of flights.entries()) {
       const seen = sightings[i]!;
       if (seen.state === 'mined') {
@@ -151,18 +151,18 @@ export function createPipeline(
           continue;
         }
       } else delete flight.lostSince;
+      // mined and waiting for its confirmations is not stuck
+      if (seen.state === 'pending') oldestUnmined ??= flight;
       remaining.push(flight);
     }
     const progressed = remaining.length < flights.length;
     flights.splice(0, flights.length, ...remaining);
-    await unstick(now);
+    if (oldestUnmined) await unstick(oldestUnmined, now);
     return progressed;
   }
 
   /** The oldest unmined transaction, once stuck: its bytes again if the node forgot it, else higher fees. */
-  async function unstick(now: number): Promise<void> {
-    const first = flights[0];
-    if (!first) return;
+  async function unstick(first: Flight, now: number): Promise<void> {
     if (first.journalId !== head) {
       head = first.journalId;
       first.since = Math.max(first.since, now);

@@ -4,6 +4,8 @@ import type { Hex, PublicClient, TransactionReceipt } from 'viem';
 export type Sighting =
   | { state: 'pending' }
   | { state: 'mined'; receipt: TransactionReceipt }
+  /** Mined, not yet with its confirmations. */
+  | { state: 'confirming' }
   /** Its nonce is used, by none of its hashes (yet: a receipt may lag the nonce a moment). */
   | { state: 'lost' };
 
@@ -40,7 +42,7 @@ export function createWatch(client: PublicClient, address: Hex, confirmations: n
         if (confirmations > 1) {
           latest ??= await client.getBlockNumber({ cacheTime: 0 });
           if (latest - receipt.blockNumber + 1n < BigInt(confirmations)) {
-            sightings.push({ state: 'pending' });
+            sightings.push({ state: 'confirming' });
             continue;
           }
         }

@@ -46,11 +46,12 @@ async function createInFlight(label: string) {
     key,
     body: { type: 'human', content: `${label} ${Math.random()}`, contentType: 'text/plain' },
   });
+  // the journal's hash once the node holds it (a transaction the node refused is re-signed: a new hash)
   const sent = await until(async () => {
     const entry = (await journal())[before];
-    return entry?.tx_hash ? entry : undefined;
+    if (!entry?.tx_hash) return undefined;
+    return (await chain.rpc('eth_getTransactionByHash', [entry.tx_hash])) ? entry : undefined;
   });
-  await until(async () => ((await chain.rpc('eth_getTransactionByHash', [sent.tx_hash])) ? true : undefined));
   return { response, sent };
 }
 
