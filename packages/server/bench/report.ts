@@ -1,6 +1,6 @@
 import type { Figure } from './measure.ts';
 import type { GasFigures } from './gas.ts';
-import type { OnchainFigure } from './onchain.ts';
+import { renderOnchain, type OnchainFigure } from './onchain.ts';
 
 const TARGETS: Record<string, string> = {
   'POST /v1/attestations (off-chain)': '≥ 2 500 req/s, p99 < 50 ms',
@@ -58,15 +58,7 @@ ${rows.join('\n')}
 | \`${run.gas.baseline.schema}\` (baseline) | ${run.gas.baseline.single.toLocaleString('en')} | ${run.gas.baseline.perItemOf100.toLocaleString('en')} |
 | \`${run.gas.ours.schema}\` (ours) | ${run.gas.ours.single.toLocaleString('en')} (${pct(run.gas.ours.single, run.gas.baseline.single)}) | ${run.gas.ours.perItemOf100.toLocaleString('en')} (${pct(run.gas.ours.perItemOf100, run.gas.baseline.perItemOf100)}) |
 
-## On-chain creates, anvil with 1 s blocks, 50 connections for ${run.duration} s (same run)
-
-| relayer | creates/s | p50 ms | p99 ms | non-2xx |
-|---|---:|---:|---:|---:|
-${run.onchain.map((f) => `| ${f.name} | ${f.createsPerSecond} | ${f.p50} | ${f.p99} | ${f.non2xx} |`).join('\n')}
-
-One signer sends one transaction at a time and waits for its receipt, so without coalescing the relayer manages
-about one create per block; with it, each transaction carries every create that arrived meanwhile.
-
+${renderOnchain(run.onchain).trimStart()}
 ## What caps each figure
 
 - Every database round trip costs two system calls, which on these machines dominate a request's CPU (profiles:

@@ -18,6 +18,7 @@ import { benchDatabases } from './databases.ts';
 import { measureSigning } from './signing.ts';
 import { measureGas } from './gas.ts';
 import { measureOnchain } from './onchain.ts';
+import { enterpriseKeys } from './keys.ts';
 import { measureWebhooks, renderWebhooks } from './webhooks.ts';
 import { measureAuditExport, renderAuditExport } from './audit-export.ts';
 import { measureVerify, renderVerify } from './verify.ts';
@@ -181,18 +182,7 @@ async function main(): Promise<void> {
     const gas = await measureGas();
     const onchain = await measureOnchain(
       (name) => databases.make(name),
-      async (url) => {
-        const p = createPrisma(url);
-        const pool = createPool(url, 1);
-        try {
-          await applyMigrations(url);
-          return (await createKeyService(p, pool, systemClock).create({ tier: 'enterprise', account: 'bench-onchain' }))
-            .key;
-        } finally {
-          await p.$disconnect();
-          await pool.end();
-        }
-      },
+      (url, count) => enterpriseKeys(url, count, 'bench-onchain'),
       duration,
     );
     const webhooks = await measureWebhooks((name) => databases.make(name));
