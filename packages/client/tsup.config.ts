@@ -8,6 +8,7 @@ export default defineConfig({
   sourcemap: true,
   target: 'node22',
   platform: 'node',
-  // the tRPC client is bundled, so the published SDK has no runtime dependencies
+  // the tRPC client is bundled; the one runtime dependency is @openzeppelin/merkle-tree (verifyAnchor checks proofs
+  // with the maintained verifier the service's trees come from)
   noExternal: [/^@trpc\//],
 });

@@ -29,6 +29,15 @@ export {
   type ErrorDetailsByCode,
 } from './errors.ts';
 export { verifyWebhookSignature, signWebhookBody } from './webhooks.ts';
+export {
+  verifyAnchor,
+  anchorProofHolds,
+  EAS_PREDEPLOY,
+  type AnchoredRecord,
+  type AnchorFailure,
+  type AnchorVerification,
+  type VerifyAnchorOptions,
+} from './anchor.ts';
 export type { RetryOptions } from './transport.ts';
 
 export interface ClientOptions {

@@ -50,6 +50,19 @@ export interface CreatedAttestation {
   offchain?: OffchainPackage | undefined;
 }
 
+/** Where an off-chain attestation's uid was anchored: a Merkle root timestamped on chain with `EAS.timestamp`. */
+export interface AttestationAnchor {
+  /** The root of the standard Merkle tree (`@openzeppelin/merkle-tree`, leaves `[uid]`, encoding `['bytes32']`). */
+  root: string;
+  /** The uid's proof in that tree. */
+  proof: string[];
+  /** The transaction that called `EAS.timestamp(root)`. */
+  txHash: string;
+  blockNumber: number;
+  /** The block's time, ISO 8601, as the service recorded it (verifyAnchor reads the chain's own). */
+  timestamp: string;
+}
+
 export interface Attestation {
   uid: string;
   type: Origin;

@@ -11,7 +11,7 @@ const CLIENT_DIR = join(import.meta.dirname, '..');
 const TSC = join(CLIENT_DIR, '../../node_modules/typescript/bin/tsc');
 
 describe('the packed SDK', () => {
-  it('installs into a fresh TypeScript project that type-checks a call to attestations.create (no server source)', async () => {
+  it('installs into a fresh TypeScript project that type-checks calls to attestations.create and verifyAnchor (no server source)', async () => {
     const scratch = await mkdtemp(join(tmpdir(), 'sdk-consumer-'));
     // packs the dist that `./dev test` built before the suite; rebuilding here would empty dist under the examples' feet
     expect(existsSync(join(CLIENT_DIR, 'dist/index.js')), 'build the SDK first (./dev test does)').toBe(true);
@@ -35,7 +35,7 @@ describe('the packed SDK', () => {
     }).catch(() => run('npm', ['install', '--no-audit', '--no-fund', join(scratch, tarball)], { cwd: scratch }));
     await writeFile(
       join(scratch, 'app.ts'),
-      `import { createClient, isServiceError, type CreatedAttestation } from '@attestation-service/client';
+      `import { createClient, isServiceError, verifyAnchor, type CreatedAttestation } from '@attestation-service/client';
 const client = createClient({ baseUrl: 'http://localhost:8080', apiKey: 'svc_free_000000000000_00000000000000000000000000000000' });
 export async function attest(): Promise<CreatedAttestation> {
   try {
@@ -44,6 +44,10 @@ export async function attest(): Promise<CreatedAttestation> {
     if (isServiceError(error, 'QUOTA_EXCEEDED')) console.log(error.details.resetsAt.toFixed(0));
     throw error;
   }
+}
+export async function existedBy(uid: string): Promise<Date | undefined> {
+  const result = await verifyAnchor(await client.attestations.get(uid), { rpcUrl: 'http://localhost:8545' });
+  return result.valid ? result.existedBy : undefined;
 }
 // @ts-expect-error: 'robot' is not an origin
 client.attestations.create({ type: 'robot', content: 'x', contentType: 'text/plain' });
