@@ -181,17 +181,18 @@ export function renderOnchain(figures: OnchainFigure[]): string {
   return `
 ## On-chain creates, anvil at its default gas limit (same run)
 
-${ONCHAIN_CONNECTIONS} connections (creates rotating over ${KEYS} enterprise keys), ${figures[0]?.seconds ?? '?'} s at 1 s blocks and
-twice that at 2 s blocks, each run on a fresh anvil (gas limit ${gasLimit}) with the service (\`serve\`: API,
-worker and relayer in one process) on this machine. Capacity is the block's: gas limit ÷ gas per item of the run's
-fullest \`multiAttest\` ÷ block time. Target: ≥ 80% of it, p50 ≤ two block times.
+${ONCHAIN_CONNECTIONS} connections (creates rotating over ${KEYS} enterprise keys, none AI-generated), ${figures[0]?.seconds ?? '?'} s at 1 s
+blocks and twice that at 2 s blocks, each run on a fresh anvil (gas limit ${gasLimit}) with the service (\`serve\`:
+API, worker and relayer in one process) on this machine. Capacity is the block's: gas limit ÷ gas per item of the
+run's fullest \`multiAttest\` ÷ block time. Target: ≥ 80% of it, p50 ≤ two block times.
 
 | blocks | relayer | creates/s | capacity/s | share | p50 ms | p99 ms | gas per item | items per tx | non-2xx + errors |
 |---|---|---:|---:|---:|---:|---:|---:|---:|---:|
 ${figures.map(row).join('\n')}
 
 - Each transaction carries as many pending creates as fit \`RELAY_GAS_TARGET\` (default half the block's gas limit,
-  so two fill a block); gas per item counts each transaction's own cost (21 k + 38 k) over the items it carried.
+  so two fill a block). Gas per item spreads each transaction's own 38 k (its 21 k base included) over its items;
+  an AI-generated item costs 168 k (its flag is a storage word that is not zero), a human one 148 k.
 - One in flight sends the next transaction only after the previous one's receipt: at most one transaction (half
   a block) per block, less when the receipt comes too late for the next block. Pipelined, the next transactions
   are in the mempool when a block is built; one short of the target waits while a full one's worth is in flight.
