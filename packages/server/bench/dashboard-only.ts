@@ -1,23 +1,5 @@
-// pnpm bench:dashboard — just the dashboard figures: prints them and puts them in BENCHMARKS.md in place of the
-// section a full `pnpm bench` wrote (appended when there is none).
-import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+// pnpm bench:dashboard — just the dashboard figures, in place of their section of BENCHMARKS.md.
 import { measureDashboard, renderDashboard } from './dashboard.ts';
-import { benchDatabases } from './databases.ts';
+import { runSection } from './section.ts';
 
-const databases = benchDatabases(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres');
-try {
-  const section = renderDashboard(await measureDashboard((name) => databases.make(name)));
-  console.log(section);
-  const file = join(import.meta.dirname, '../../../BENCHMARKS.md');
-  const current = await readFile(file, 'utf8').catch(() => '# Benchmarks\n');
-  const start = current.indexOf('\n## Dashboard');
-  const next = start === -1 ? -1 : current.indexOf('\n## ', start + 1);
-  const updated =
-    start === -1
-      ? current.trimEnd() + '\n' + section
-      : current.slice(0, start) + section + (next === -1 ? '' : current.slice(next));
-  await writeFile(file, updated);
-} finally {
-  await databases.dropAll();
-}
+await runSection('## Dashboard', async (makeDatabase) => renderDashboard(await measureDashboard(makeDatabase)));
