@@ -60,6 +60,8 @@ function fakes(record: Attestation | null, chain: Partial<EasReader> = {}) {
     getRevokeOffchain: async () => 0n,
     version: async () => '1.4.0',
     attestedIn: async () => undefined,
+    getTimestamp: async () => 0n,
+    timestampedIn: async () => undefined,
     ...chain,
   };
   return { calls, verifier: createVerifier({ records, eas, anchors, cacheTtlMs: 60_000 }) };

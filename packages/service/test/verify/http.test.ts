@@ -45,6 +45,7 @@ describe('GET /api/attestation/<uid> (the JSON badge)', () => {
       createdAt: record.createdAt,
       verifyUrl: record.verifyUrl,
       status: 'verified',
+      anchor: null,
     });
     expect(badge.verifyUrl).toBe(`${stack.verify.url}/${onchain.uid}`);
   });

@@ -52,12 +52,15 @@ export function startAnotherApp(stack: Stack, opts: Partial<VerifyServerOptions>
 
 /**
  * The real API (with its relayer) on a fresh database and the run's anvil, and the verify app in front of it on a
- * port the API's VERIFY_BASE_URL names, so records' verifyUrl and the app agree.
+ * port the API's VERIFY_BASE_URL names, so records' verifyUrl and the app agree. `env` adds to the API's settings.
  */
-export async function startStack(opts: Partial<VerifyServerOptions> = {}): Promise<Stack> {
+export async function startStack(
+  opts: Partial<VerifyServerOptions> = {},
+  env: Record<string, string> = {},
+): Promise<Stack> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const svc = await startTestService({ env: { VERIFY_BASE_URL: base } });
+  const svc = await startTestService({ env: { ...env, VERIFY_BASE_URL: base } });
   const attester = privateKeyToAccount(svc.config.chain.relayerPrivateKey).address;
   try {
     const verify = await startApp(svc, attester, { port, ...opts });

@@ -12,6 +12,11 @@ export interface BadgeJson {
   verifyUrl: string;
   /** The verdict in one word: verified, revoked or mismatch. */
   status: 'verified' | 'revoked' | 'mismatch';
+  /**
+   * An off-chain attestation's anchor, checked on the chain: existed by the block time of its root's timestamp, or
+   * `verified: false` with the reason (and no time); null when not anchored yet, and for on-chain attestations.
+   */
+  anchor: { verified: true; existedBy: string; txHash: string } | { verified: false; reason: string } | null;
 }
 
 export function badgeJson(v: Verdict, verifyBaseUrl: string): BadgeJson | undefined {
@@ -26,6 +31,11 @@ export function badgeJson(v: Verdict, verifyBaseUrl: string): BadgeJson | undefi
     createdAt: r.createdAt,
     verifyUrl: `${verifyBaseUrl}/${r.uid}`,
     status: v.state,
+    anchor: !v.anchor
+      ? null
+      : v.anchor.verified
+        ? { verified: true, existedBy: v.anchor.existedBy, txHash: v.anchor.txHash }
+        : { verified: false, reason: v.anchor.reason },
   };
 }
 

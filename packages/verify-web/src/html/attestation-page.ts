@@ -11,9 +11,10 @@ const ORIGIN = { human: 'Human-made', ai: 'AI-generated' } as const;
 const HEADLINES: Record<Verdict['state'], { title: string; text: (r: Attestation | null, v: Verdict) => string }> = {
   verified: {
     title: 'Verified',
-    text: (r) =>
+    text: (r, v) =>
       r?.mode === 'offchain'
-        ? "The signature is the service attester's own, over exactly these fields, and the EAS contract records no revocation."
+        ? "The signature is the service attester's own, over exactly these fields, and the EAS contract records no revocation." +
+          (v.anchor?.verified ? ` Its anchor on the chain shows it existed by ${formatTime(v.anchor.existedBy)}.` : '')
         : 'The EAS contract on the chain holds this attestation from the service attester, and it says exactly what our record says.',
   },
   revoked: {
@@ -59,6 +60,35 @@ function row(term: string, value: SafeHtml | string): SafeHtml {
   </div>`;
 }
 
+/** An off-chain attestation's anchor: the chain's time of its root, "not anchored yet", or why the proof fails. */
+function anchorRow(r: Attestation, v: Verdict): SafeHtml | '' {
+  if (r.mode !== 'offchain') return '';
+  const a = v.anchor;
+  const term = 'Anchored on chain';
+  if (a?.verified)
+    return row(
+      term,
+      html`<span data-anchor="verified"
+          >Existed by <time datetime="${a.existedBy}">${formatTime(a.existedBy)}</time></span
+        >: the block time at which the EAS contract timestamped the Merkle root that holds it (transaction
+        ${maybeLink(txLink(r.chainId, a.txHash), a.txHash)}, block ${String(a.blockNumber)})`,
+    );
+  if (a)
+    return row(
+      term,
+      html`<span data-anchor="failed">The anchor does not hold</span>: ${a.reason}. This page makes no claim about when
+        it existed.`,
+    );
+  const claimed = (r as Attestation & { anchor?: unknown }).anchor;
+  if (v.state === 'unavailable' && claimed)
+    return row(term, html`<span data-anchor="unchecked">Not checked just now</span>: the chain did not answer.`);
+  return row(
+    term,
+    html`<span data-anchor="none">Not anchored yet</span>: the service timestamps new off-chain attestations on the
+      chain in batches; look again in a few minutes.`,
+  );
+}
+
 function details(r: Attestation, v: Verdict): SafeHtml {
   const onchain = r.mode === 'onchain';
   return html`<dl class="fields">
@@ -71,7 +101,7 @@ function details(r: Attestation, v: Verdict): SafeHtml {
     ${onchain && r.txHash ? row('Transaction', maybeLink(txLink(r.chainId, r.txHash), r.txHash)) : ''}
     ${onchain && r.blockNumber !== null ? row('Block', String(r.blockNumber)) : ''}
     ${onchain && attestationLink(r.chainId, r.uid) ? row('On EAS explorer', maybeLink(attestationLink(r.chainId, r.uid), r.uid)) : ''}
-    ${row('Attester', maybeLink(addressLink(r.chainId, r.attester), r.attester))}
+    ${anchorRow(r, v)} ${row('Attester', maybeLink(addressLink(r.chainId, r.attester), r.attester))}
     ${row('Schema', html`<code>${r.schemaUid}</code>`)}
     ${row('Revoked', v.chainRevokedAt ? `Yes, on chain at ${formatTime(v.chainRevokedAt)}` : r.revoked ? `Our record says so (${formatTime(r.revokedAt)}); the chain does not` : 'No')}
     ${r.revocationTxHash ? row('Revocation transaction', maybeLink(txLink(r.chainId, r.revocationTxHash), r.revocationTxHash)) : ''}

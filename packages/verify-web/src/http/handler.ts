@@ -121,7 +121,7 @@ export function createVerifyHandler(deps: HandlerDeps) {
       page(
         404,
         attestationPage(
-          { state: 'not-found', uid: path.slice(1, 80), record: null, checks: [], chainRevokedAt: null },
+          { state: 'not-found', uid: path.slice(1, 80), record: null, checks: [], chainRevokedAt: null, anchor: null },
           deps.verifyBaseUrl,
         ),
       ),

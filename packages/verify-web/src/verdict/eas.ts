@@ -52,6 +52,21 @@ export const EAS_ABI = [
     ],
     outputs: [{ name: '', type: 'uint64' }],
   },
+  {
+    type: 'function',
+    name: 'getTimestamp',
+    stateMutability: 'view',
+    inputs: [{ name: 'data', type: 'bytes32' }],
+    outputs: [{ name: '', type: 'uint64' }],
+  },
+  {
+    type: 'event',
+    name: 'Timestamped',
+    inputs: [
+      { name: 'data', type: 'bytes32', indexed: true },
+      { name: 'timestamp', type: 'uint64', indexed: true },
+    ],
+  },
   { type: 'function', name: 'version', stateMutability: 'view', inputs: [], outputs: [{ name: '', type: 'string' }] },
   {
     type: 'event',
@@ -91,6 +106,13 @@ export interface AttestedLog {
   schemaUID: Hex;
 }
 
+/** An EAS `Timestamped` log: `data` was timestamped at `timestamp` (seconds). */
+export interface TimestampedLog {
+  address: Hex;
+  data: Hex;
+  timestamp: bigint;
+}
+
 /** The chain reads a verdict needs, over JSON-RPC. */
 export interface EasReader {
   getAttestation(uid: Hex): Promise<OnchainAttestation>;
@@ -99,12 +121,21 @@ export interface EasReader {
   version(): Promise<string>;
   /** The block and the EAS `Attested` logs of a transaction; undefined when the chain has no such transaction. */
   attestedIn(txHash: Hex): Promise<{ blockNumber: bigint; logs: AttestedLog[] } | undefined>;
+  /** When EAS timestamped these 32 bytes (`getTimestamp`, seconds); 0 when it never did. */
+  getTimestamp(data: Hex): Promise<bigint>;
+  /** The block and the EAS `Timestamped` logs of a transaction; undefined when the chain has no such transaction. */
+  timestampedIn(txHash: Hex): Promise<{ blockNumber: bigint; logs: TimestampedLog[] } | undefined>;
 }
 
 /** Reads EAS through viem over the given RPC URL (short timeout: a page waits on it). */
 export function createEasReader(rpcUrl: string, anchors: TrustAnchors): EasReader {
   const client = createPublicClient({ transport: http(rpcUrl, { timeout: 5_000, retryCount: 1 }) }) as PublicClient;
   let version: Promise<string> | undefined;
+  const receiptOf = (hash: Hex) =>
+    client.getTransactionReceipt({ hash }).catch((error: unknown) => {
+      if (error instanceof Error && error.name === 'TransactionReceiptNotFoundError') return undefined;
+      throw error;
+    });
   return {
     getAttestation: (uid) =>
       client.readContract({
@@ -130,16 +161,25 @@ export function createEasReader(rpcUrl: string, anchors: TrustAnchors): EasReade
       return version;
     },
     async attestedIn(txHash) {
-      const receipt = await client.getTransactionReceipt({ hash: txHash }).catch((error: unknown) => {
-        if (error instanceof Error && error.name === 'TransactionReceiptNotFoundError') return undefined;
-        throw error;
-      });
+      const receipt = await receiptOf(txHash);
       if (!receipt) return undefined;
       const logs = parseEventLogs({ abi: EAS_ABI, eventName: 'Attested', logs: receipt.logs }).map((log) => ({
         address: log.address,
         uid: log.args.uid,
         attester: log.args.attester,
         schemaUID: log.args.schemaUID,
+      }));
+      return { blockNumber: receipt.blockNumber, logs };
+    },
+    getTimestamp: (data) =>
+      client.readContract({ address: anchors.eas, abi: EAS_ABI, functionName: 'getTimestamp', args: [data] }),
+    async timestampedIn(txHash) {
+      const receipt = await receiptOf(txHash);
+      if (!receipt) return undefined;
+      const logs = parseEventLogs({ abi: EAS_ABI, eventName: 'Timestamped', logs: receipt.logs }).map((log) => ({
+        address: log.address,
+        data: log.args.data,
+        timestamp: log.args.timestamp,
       }));
       return { blockNumber: receipt.blockNumber, logs };
     },

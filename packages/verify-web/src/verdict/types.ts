@@ -1,4 +1,5 @@
 import type { Attestation } from '@attestation-service/client';
+import type { AnchorVerdict } from './anchor.ts';
 
 /** What the page and the badge say about an attestation. */
 export type VerdictState = 'verified' | 'revoked' | 'mismatch' | 'not-found' | 'unavailable' | 'rate-limited';
@@ -19,6 +20,8 @@ export interface Verdict {
   checks: Check[];
   /** When the chain says the attestation was revoked (ISO 8601), independently of the record. */
   chainRevokedAt: string | null;
+  /** An off-chain attestation's anchor as the chain judges it; null when there is none (yet) or it is on-chain. */
+  anchor: AnchorVerdict | null;
   /** `rate-limited`: the seconds the API said to wait before this visitor looks up again. */
   retryAfterSeconds?: number;
 }

@@ -1,5 +1,6 @@
 import type { Hex } from 'viem';
 import { rateLimitedFor, type RecordSource } from '../records.ts';
+import { anchorChecks } from './anchor.ts';
 import { createTtlCache } from './cache.ts';
 import { recordChecks } from './compare.ts';
 import type { EasReader, TrustAnchors } from './eas.ts';
@@ -31,7 +32,7 @@ export function createVerifier(opts: VerifierOptions) {
   const cache = createTtlCache<Verdict>({ ttlMs: opts.cacheTtlMs, maxEntries: 10_000 });
 
   async function compute(uid: string, visitorIp: string): Promise<Verdict> {
-    const base = { uid, record: null, checks: [], chainRevokedAt: null };
+    const base = { uid, record: null, checks: [], chainRevokedAt: null, anchor: null };
     let record;
     try {
       record = await opts.records.get(uid, visitorIp);
@@ -43,14 +44,16 @@ export function createVerifier(opts: VerifierOptions) {
     }
     if (!record) return { ...base, state: 'not-found' };
     try {
-      const judged =
+      const [judged, anchored] = await Promise.all([
         record.mode === 'onchain'
-          ? await onchainChecks(record, opts.eas, opts.anchors, nowSeconds())
-          : await offchainChecks(record, opts.eas, opts.anchors, nowSeconds());
-      const checks = [...recordChecks(uid, record, opts.anchors), ...judged.checks];
+          ? onchainChecks(record, opts.eas, opts.anchors, nowSeconds())
+          : offchainChecks(record, opts.eas, opts.anchors, nowSeconds()),
+        anchorChecks(record, opts.eas, opts.anchors),
+      ]);
+      const checks = [...recordChecks(uid, record, opts.anchors), ...judged.checks, ...anchored.checks];
       const chainRevokedAt = judged.revokedAt > 0n ? new Date(Number(judged.revokedAt) * 1000).toISOString() : null;
       const state = checks.some((c) => !c.ok) ? 'mismatch' : chainRevokedAt ? 'revoked' : 'verified';
-      return { state, uid, record, checks, chainRevokedAt };
+      return { state, uid, record, checks, chainRevokedAt, anchor: anchored.anchor };
     } catch {
       return { ...base, record, state: 'unavailable' };
     }
@@ -60,7 +63,14 @@ export function createVerifier(opts: VerifierOptions) {
     /** The verdict for a uid (malformed ones are simply not found). */
     verify(uid: string, visitorIp: string): Promise<Verdict> {
       if (!UID_PATTERN.test(uid))
-        return Promise.resolve({ state: 'not-found', uid, record: null, checks: [], chainRevokedAt: null });
+        return Promise.resolve({
+          state: 'not-found',
+          uid,
+          record: null,
+          checks: [],
+          chainRevokedAt: null,
+          anchor: null,
+        });
       const key = uid.toLowerCase() as Hex;
       return cache.get(
         key,
