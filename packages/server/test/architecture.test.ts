@@ -10,8 +10,9 @@ import { describe, expect, it } from 'vitest';
  * 1. Every top-level folder is either infrastructure or a feature (a new folder must be classed here).
  *    - Infrastructure (db, http, chain, system, and generated: Prisma's client) knows no feature: what a feature
  *      gives it (relay work, a streamed body, route docs) goes through an interface the infrastructure declares.
- *    - Features (attestations, webhooks, audit, keys, idempotency, limits, dashboard) may use infrastructure and each
- *      other; dashboard/ (people, sessions, members) may use the others' services, none of them uses it.
+ *    - Features (attestations, anchoring, webhooks, audit, keys, idempotency, limits, dashboard) may use
+ *      infrastructure and each other; dashboard/ (people, sessions, members) may use the others' services, none of
+ *      them uses it.
  * 2. Folder dependencies form a graph without cycles.
  * 3. Files at src/ root are of two kinds:
  *    - the kernel (errors, clock, log, config, plural): anything may import them, and they import no folder;
@@ -22,7 +23,7 @@ import { describe, expect, it } from 'vitest';
  *      imports infrastructure.ts (the type of what a command is handed).
  */
 const INFRASTRUCTURE = ['db', 'http', 'chain', 'system', 'generated'];
-const FEATURES = ['attestations', 'webhooks', 'audit', 'keys', 'idempotency', 'limits', 'dashboard'];
+const FEATURES = ['attestations', 'anchoring', 'webhooks', 'audit', 'keys', 'idempotency', 'limits', 'dashboard'];
 const KERNEL = ['errors.ts', 'clock.ts', 'log.ts', 'config.ts', 'plural.ts'];
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../src');

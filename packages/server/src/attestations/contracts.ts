@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { anchorRecord } from '../anchoring/contracts.ts';
 import { timestamp } from '../http/openapi-fields.ts';
 import { EXAMPLE_CONTENT_HASH, EXAMPLE_UID, oneOfContentOrHash } from './openapi.ts';
 
@@ -115,6 +116,10 @@ export const attestationRecord = z
     revocationTxHash: hexHash.nullable(),
     verifyUrl,
     offchain: offchainPackageSchema.nullable(),
+    anchor: anchorRecord.nullable().meta({
+      description:
+        "An off-chain attestation's proof of existence on chain: null until the anchor that holds it is mined (ANCHOR_INTERVAL), and always for on-chain attestations, which are on chain already.",
+    }),
   })
   .meta({ id: 'Attestation' });
 export type AttestationRecord = z.infer<typeof attestationRecord>;

@@ -1,3 +1,4 @@
+import { toAnchor } from '../anchoring/record.ts';
 import type { AttestationRecord } from './contracts.ts';
 import type { AttestationRow } from './store.ts';
 import type { OffchainPackage } from './offchain.ts';
@@ -22,6 +23,7 @@ export function toRecord(row: AttestationRow, verifyBaseUrl: string): Attestatio
     revocationTxHash: row.revocationTxHash,
     verifyUrl: `${verifyBaseUrl}/${uid}`,
     offchain: (row.offchain as unknown as OffchainPackage | null) ?? null,
+    anchor: toAnchor(row),
   };
 }
 

@@ -1,3 +1,4 @@
+import { ANCHOR_COLUMNS, type AnchorColumns } from '../anchoring/record.ts';
 import type { PgRow, Prisma } from '../db/rows.ts';
 import type { Sql } from '../db/sql.ts';
 import type { AttestationMode, AttestationOrigin, AttestationStatus } from './states.ts';
@@ -7,7 +8,10 @@ type Model = Prisma.AttestationModel;
 /** Its text columns narrowed to their closed sets; the off-chain package is whatever the signer made. */
 type Narrowed = { type: AttestationOrigin; mode: AttestationMode; status: AttestationStatus; offchain: unknown };
 
-/** An attestation as stored (content is never stored, only its hash): Prisma's model, the columns the API reads. */
+/**
+ * An attestation as stored (content is never stored, only its hash): Prisma's model, the columns the API reads, and
+ * its anchor (an off-chain attestation's, once mined).
+ */
 export type AttestationRow = Pick<
   Model,
   | 'id'
@@ -25,14 +29,19 @@ export type AttestationRow = Pick<
   | 'revokedAt'
   | 'revocationTxHash'
 > &
-  Narrowed;
+  Narrowed &
+  AnchorColumns;
 
-export type NewAttestation = Omit<AttestationRow, 'id' | 'txHash' | 'blockNumber' | 'revokedAt' | 'revocationTxHash'> &
+export type NewAttestation = Omit<
+  AttestationRow,
+  'id' | 'txHash' | 'blockNumber' | 'revokedAt' | 'revocationTxHash' | keyof AnchorColumns
+> &
   Partial<Pick<Model, 'batchId' | 'batchIndex'>>;
 
 const COLUMNS = `id, uid, account_id AS "accountId", api_key_id AS "apiKeyId", type, mode, status, content_hash AS "contentHash",
   content_type AS "contentType", chain_id AS "chainId", schema_uid AS "schemaUid", attester, tx_hash AS "txHash",
-  block_number AS "blockNumber", offchain, created_at AS "createdAt", revoked_at AS "revokedAt", revocation_tx_hash AS "revocationTxHash"`;
+  block_number AS "blockNumber", offchain, created_at AS "createdAt", revoked_at AS "revokedAt", revocation_tx_hash AS "revocationTxHash",
+  ${ANCHOR_COLUMNS}`;
 
 type RawRow = PgRow<AttestationRow>;
 
