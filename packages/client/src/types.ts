@@ -81,6 +81,8 @@ export interface Attestation {
   revocationTxHash: string | null;
   verifyUrl: string;
   offchain: OffchainPackage | null;
+  /** Off-chain only: the on-chain proof of when it existed; null until anchored (check it with `verifyAnchor`). */
+  anchor: AttestationAnchor | null;
 }
 
 export interface SearchInput {

@@ -46,6 +46,7 @@ function offchainRecord(overrides: Partial<Attestation> = {}): Attestation {
     revocationTxHash: null,
     verifyUrl: 'x',
     offchain: pkg,
+    anchor: null,
     ...overrides,
   };
 }

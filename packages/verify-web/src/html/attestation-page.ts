@@ -79,8 +79,7 @@ function anchorRow(r: Attestation, v: Verdict): SafeHtml | '' {
       html`<span data-anchor="failed">The anchor does not hold</span>: ${a.reason}. This page makes no claim about when
         it existed.`,
     );
-  const claimed = (r as Attestation & { anchor?: unknown }).anchor;
-  if (v.state === 'unavailable' && claimed)
+  if (v.state === 'unavailable' && r.anchor)
     return row(term, html`<span data-anchor="unchecked">Not checked just now</span>: the chain did not answer.`);
   return row(
     term,
