@@ -12,7 +12,8 @@ let svc: TestService;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  svc = await startTestService({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
+  // ANCHOR_INTERVAL=0: no anchoring here, so a fresh off-chain attestation is "not anchored yet" however slow the run
+  svc = await startTestService({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', ANCHOR_INTERVAL: '0' } });
   env = { ...process.env, ATTESTATION_API_URL: svc.url, ATTESTATION_API_KEY: (await svc.createKey('pro')).key };
 });
 afterAll(() => svc?.stop());
@@ -48,6 +49,19 @@ describe('examples/ against a live server', () => {
     expect(stdout).toMatch(/revoked 0x[0-9a-f]{64} at .+ in transaction 0x[0-9a-f]{64}/);
     expect(stdout).toContain('the record now says revoked: true');
   }, 60_000);
+
+  it('verify-anchor.ts says "not anchored yet" and exits 0 for an off-chain attestation not anchored yet', async () => {
+    const uid = /created (0x[0-9a-f]{64})/.exec(
+      (await run(process.execPath, [join(DIR, 'quickstart.ts'), `anchor ${Math.random()}`], { env, cwd: DIR })).stdout,
+    )![1]!;
+    const chainEnv = { ...env, CHAIN_RPC_URL: svc.chain.rpcUrl };
+    const { stdout } = await run(process.execPath, [join(DIR, 'verify-anchor.ts'), uid], { env: chainEnv, cwd: DIR });
+    expect(stdout).toBe(`${uid}: not anchored yet; try again in a minute or two\n`);
+    const usage = await run(process.execPath, [join(DIR, 'verify-anchor.ts')], { env, cwd: DIR }).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(usage).toMatchObject({ code: 2, stderr: expect.stringContaining('usage: CHAIN_RPC_URL=') });
+  });
 
   it('quickstart.ts reports a typed error and exits non-zero with a bad key', async () => {
     const result = await run(process.execPath, [join(DIR, 'quickstart.ts')], {
