@@ -62,6 +62,12 @@ const schema = z.object({
           'must be four comma-separated durations such as 30s,5m,30m,2h',
         ),
     ),
+  ANCHOR_INTERVAL: z
+    .string()
+    .default('60s')
+    .pipe(
+      z.string().refine((v) => v === '0' || duration.safeParse(v).success, 'must be 0 (off) or a duration such as 60s'),
+    ),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(512).default(64),
   TRUST_PROXY: boolean.default(false),
   DASHBOARD_SIGNUP: z.enum(['open', 'closed']).default('closed'),
@@ -138,6 +144,8 @@ function toConfig(v: z.infer<typeof schema>) {
       allowPrivateUrls: v.WEBHOOK_ALLOW_PRIVATE_URLS,
       retryDelaysMs: v.WEBHOOK_RETRY_DELAYS.split(',').map((d) => parseDuration(d.trim())),
     },
+    /** How often the worker anchors the off-chain attestations made since the last anchor (ms); 0: never. */
+    anchorIntervalMs: v.ANCHOR_INTERVAL === '0' ? 0 : parseDuration(v.ANCHOR_INTERVAL),
     workerConcurrency: v.WORKER_CONCURRENCY,
     /** `open`: anyone may sign up and make an account on the free plan; `closed`: by invitation only. */
     dashboard: { signup: v.DASHBOARD_SIGNUP },

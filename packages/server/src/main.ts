@@ -3,6 +3,7 @@ import { buildServices } from './app.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { pgSql } from './db/sql.ts';
+import { anchoringWorker } from './anchoring/worker.ts';
 import { attestationRelayWorks } from './attestations/relay-work.ts';
 import { createRelayer } from './chain/relayer.ts';
 import { enqueueRelay, RELAY_TASK, relayTask } from './chain/relay.task.ts';
@@ -118,7 +119,10 @@ async function startMetricsPart(infra: Infrastructure, stack: Teardown): Promise
   return metrics;
 }
 
-/** The relayer and the webhook deliveries as jobs of this process, and the sweep for deliveries a dead worker left. */
+/**
+ * The relayer, anchoring and the webhook deliveries as jobs of this process, and the sweep for deliveries a dead
+ * worker left.
+ */
 async function startWorkerPart(
   infra: Infrastructure,
   webhookPolicy: UrlPolicy,
@@ -128,14 +132,18 @@ async function startWorkerPart(
   const { config, pool, clock, log, chain, databaseUrl } = infra;
   const sender = createSender(chain, pool, clock, { maxFeeCapWei: config.chain.maxFeeCapWei }, log);
   const watch = createWatch(chain.publicClient, chain.account.address, config.chain.confirmations);
-  const works = attestationRelayWorks({
-    pool,
-    eas: chain.eas,
-    clock,
-    log,
-    verifyBaseUrl: config.verifyBaseUrl,
-    maxItemsPerTx: config.chain.maxItemsPerTx,
-  });
+  const anchoring = anchoringWorker({ pool, clock, log, chain, intervalMs: config.anchorIntervalMs });
+  const works = [
+    ...attestationRelayWorks({
+      pool,
+      eas: chain.eas,
+      clock,
+      log,
+      verifyBaseUrl: config.verifyBaseUrl,
+      maxItemsPerTx: config.chain.maxItemsPerTx,
+    }),
+    anchoring.work,
+  ];
   const relayer = createRelayer(
     { pool, sender, watch, clock, log, works },
     {
@@ -156,12 +164,13 @@ async function startWorkerPart(
   const runner = await startWorker(
     databaseUrl,
     log,
-    { [RELAY_TASK]: relayTask(relayer, pool), [DELIVER_TASK]: deliver },
+    { [RELAY_TASK]: relayTask(relayer, pool), [DELIVER_TASK]: deliver, ...anchoring.tasks },
     config.workerConcurrency,
     config.databaseTimeouts,
   );
   stack.push(() => runner.stop());
   await enqueueRelay(pgSql(pool)); // reconcile whatever a previous run left in the journal
+  stack.push(await anchoring.start());
   // deliveries whose worker died mid-attempt: their jobs stay locked for hours, so new ones are queued
   const sweep = () =>
     sweepDeliveries(pgSql(pool), clock, SWEEP_GRACE_MS).catch((error: unknown) =>

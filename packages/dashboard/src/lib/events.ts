@@ -1,5 +1,10 @@
 /** The webhook event kinds (packages/server/src/webhooks/contracts.ts, EVENT_KINDS). */
-export const EVENT_KINDS = ['attestation.created', 'attestation.revoked', 'batch.completed'] as const;
+export const EVENT_KINDS = [
+  'attestation.created',
+  'attestation.revoked',
+  'batch.completed',
+  'attestation.anchored',
+] as const;
 
 export type EventKind = (typeof EVENT_KINDS)[number];
 

@@ -14,6 +14,7 @@ const KNOWN_ACTIONS = [
   'api_key.revoked',
   'attestation.created',
   'attestation.revoked',
+  'attestation.anchored',
   'webhook.subscribed',
   'webhook.deleted',
   'webhook_delivery.dead',

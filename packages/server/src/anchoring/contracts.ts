@@ -14,12 +14,10 @@ export const anchorRecord = z
       "The root of the Merkle tree holding the uid: @openzeppelin/merkle-tree's standard tree, leaves [uid], leaf encoding ['bytes32']",
       `0x${'7a'.repeat(32)}`,
     ),
-    proof: z
-      .array(bytes32('A sibling hash, from the leaf up', `0x${'3c'.repeat(32)}`))
-      .meta({
-        description:
-          'The proof that [uid] is a leaf of the tree: StandardMerkleTree.verify(root, ["bytes32"], [uid], proof)',
-      }),
+    proof: z.array(bytes32('A sibling hash, from the leaf up', `0x${'3c'.repeat(32)}`)).meta({
+      description:
+        'The proof that [uid] is a leaf of the tree: StandardMerkleTree.verify(root, ["bytes32"], [uid], proof)',
+    }),
     txHash: bytes32('The transaction that called EAS.timestamp(root)', `0x${'9d'.repeat(32)}`),
     blockNumber: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).meta({ example: 1234570 }),
     timestamp: timestamp(

@@ -4,8 +4,8 @@ import type { Sql } from '../db/sql.ts';
 
 type Model = Prisma.RelayTransactionModel;
 
-/** What a relay transaction carries: attestations, or revocations. */
-export type RelayKind = 'attest' | 'revoke';
+/** What a relay transaction carries: attestations, revocations, or a Merkle root to timestamp (an anchor). */
+export type RelayKind = 'attest' | 'revoke' | 'anchor';
 
 /** A relay transaction's life: `intent` (items claimed, nothing signed), `sent` (signed, journaled), `mined` or `failed`. */
 export type RelayStatus = 'intent' | 'sent' | 'mined' | 'failed';

@@ -1,0 +1,64 @@
+import type { Task } from 'graphile-worker';
+import { pgSql, type Pool, type Sql } from '../db/sql.ts';
+import { describeError } from '../errors.ts';
+import type { Logger } from '../log.ts';
+import type { Anchorer } from './anchorer.ts';
+
+export const ANCHOR_TASK = 'anchor';
+/** The PostgreSQL advisory lock that makes one anchor run at a time, across every worker. */
+const ANCHOR_LOCK = 0x7e1a7e7;
+
+/**
+ * Asks for an anchor run in `delayMs` (on the database's clock, where jobs run). One job at most waits (its job
+ * key): `keep` leaves a waiting one's time as it is (a worker starting), otherwise its time moves (the next run).
+ */
+export async function scheduleAnchor(sql: Sql, delayMs: number, mode: 'keep' | 'move' = 'move'): Promise<void> {
+  await sql.query(
+    `SELECT graphile_worker.add_job($1, '{}'::json, run_at => now() + make_interval(secs => $2), job_key => $1,
+       job_key_mode => $3, max_attempts => 1)`,
+    [ANCHOR_TASK, delayMs / 1000, mode === 'keep' ? 'preserve_run_at' : 'replace'],
+  );
+}
+
+/**
+ * Makes sure a run is coming, in case the worker that held the last one died with it (graphile-worker keeps a dead
+ * worker's job locked for hours): adds one in `delayMs` when no job waits. A run it adds while another is under way
+ * finds the lock taken and ends.
+ */
+export async function ensureAnchorScheduled(sql: Sql, delayMs: number): Promise<void> {
+  await sql.query(
+    `SELECT graphile_worker.add_job($1, '{}'::json, run_at => now() + make_interval(secs => $2), job_key => $1,
+       job_key_mode => 'preserve_run_at', max_attempts => 1)
+     WHERE NOT EXISTS (SELECT 1 FROM graphile_worker.jobs
+       WHERE task_identifier = $1 AND locked_at IS NULL AND attempts < max_attempts)`,
+    [ANCHOR_TASK, delayMs / 1000],
+  );
+}
+
+/**
+ * The anchor job: one run under an advisory lock (PostgreSQL drops it the moment a crashed holder's connection dies),
+ * then the next run scheduled an interval later, whatever the run did. A job that finds the lock taken ends: the
+ * run under way schedules the next one.
+ */
+export function anchorTask(anchorer: Anchorer, pool: Pool, intervalMs: number, log: Logger): Task {
+  return async () => {
+    const session = await pool.connect();
+    let locked = false;
+    try {
+      locked = (await session.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [ANCHOR_LOCK])).rows[0]!
+        .ok;
+      if (!locked) return;
+      await anchorer.run().catch((error: unknown) => log.error({ error: describeError(error) }, 'anchor run failed'));
+    } finally {
+      // a connection that cannot say it unlocked is not given out again (closing it drops the lock)
+      let broken: Error | undefined;
+      if (locked) {
+        await session.query('SELECT pg_advisory_unlock($1)', [ANCHOR_LOCK]).catch((error: Error) => (broken = error));
+        await scheduleAnchor(pgSql(pool), intervalMs).catch((error: unknown) =>
+          log.error({ error: describeError(error) }, 'could not schedule the next anchor run'),
+        );
+      }
+      session.release(broken);
+    }
+  };
+}

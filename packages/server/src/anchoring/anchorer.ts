@@ -1,0 +1,132 @@
+import type { Hex, PublicClient } from 'viem';
+import { EAS_ARTIFACT } from '../chain/eas-artifacts.ts';
+import { enqueueRelay } from '../chain/relay.task.ts';
+import type { Clock } from '../clock.ts';
+import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
+import { describeError } from '../errors.ts';
+import type { Logger } from '../log.ts';
+import { confirmAnchor } from './confirm.ts';
+import {
+  anchorWaiting,
+  assignLeaves,
+  failedAnchors,
+  insertAnchor,
+  offerAgain,
+  unanchored,
+  type AnchorRow,
+  type Timestamped,
+} from './store.ts';
+import { buildAnchorTree } from './tree.ts';
+
+/**
+ * The most attestations one anchor holds: its tree (64 bytes a leaf) and proofs stay a few tens of MB. More waiting
+ * (a backlog after an outage) go into the next anchors, one a run.
+ */
+export const MAX_LEAVES_PER_ANCHOR = 250_000;
+/** Attestations given their anchor and proof per statement. */
+const ASSIGN_CHUNK = 5_000;
+/** How far back a root timestamped by someone else's transaction is looked for (blocks). */
+const LOOKBACK_BLOCKS = 50_000n;
+
+export interface AnchorerDeps {
+  pool: Pool;
+  clock: Clock;
+  log: Logger;
+  chain: { publicClient: PublicClient; eas: Hex };
+  maxLeaves?: number;
+}
+
+export type Anchorer = ReturnType<typeof createAnchorer>;
+
+/** One anchor run's work (the anchor task runs it once at a time, every ANCHOR_INTERVAL). */
+export function createAnchorer(deps: AnchorerDeps) {
+  const { pool, clock, log, chain } = deps;
+  const sql = pgSql(pool);
+  const maxLeaves = deps.maxLeaves ?? MAX_LEAVES_PER_ANCHOR;
+
+  /** Where the chain timestamped `root`, if anyone's transaction did (undefined: not timestamped, or not found). */
+  async function timestampedOnChain(root: Hex): Promise<Timestamped | undefined> {
+    const { publicClient, eas } = chain;
+    const seconds = await publicClient.readContract({
+      address: eas,
+      abi: EAS_ARTIFACT.abi,
+      functionName: 'getTimestamp',
+      args: [root],
+    });
+    if (seconds === 0n) return undefined;
+    const latest = await publicClient.getBlockNumber();
+    const [event] = await publicClient.getContractEvents({
+      address: eas,
+      abi: EAS_ARTIFACT.abi,
+      eventName: 'Timestamped',
+      args: { data: root },
+      fromBlock: latest > LOOKBACK_BLOCKS ? latest - LOOKBACK_BLOCKS : 0n,
+      toBlock: latest,
+    });
+    if (!event?.transactionHash || event.blockNumber === null) return undefined;
+    return {
+      txHash: event.transactionHash,
+      blockNumber: event.blockNumber,
+      timestamp: new Date(Number(seconds) * 1000),
+    };
+  }
+
+  /**
+   * Anchors whose transaction failed go back to the relayer; one whose root the chain holds already (another
+   * transaction timestamped it first: EAS then refuses ours) is confirmed with that transaction instead.
+   */
+  async function reviewFailed(): Promise<void> {
+    for (const anchor of await failedAnchors(sql)) {
+      const onChain = await timestampedOnChain(anchor.root).catch((error: unknown) => {
+        log.warn({ root: anchor.root, error: describeError(error) }, 'could not ask the chain about a root');
+        return undefined;
+      });
+      if (onChain) {
+        await inTransaction(pool, (tx) => confirmAnchor(tx, anchor, onChain, new Date(clock.now())));
+        log.warn({ root: anchor.root, txHash: onChain.txHash }, 'root timestamped by another transaction: taken');
+      } else await offerAgain(sql, { anchorId: anchor.id });
+    }
+  }
+
+  /** A new anchor of the attestations no anchor holds yet, committed with them; undefined when none wait. */
+  async function makeAnchor(): Promise<AnchorRow | undefined> {
+    const leaves = await unanchored(sql, maxLeaves);
+    if (leaves.length === 0) return undefined;
+    const tree = await buildAnchorTree(leaves.map((l) => l.uid));
+    return inTransaction(pool, async (tx) => {
+      const id = await insertAnchor(tx, tree.root, leaves.length, new Date(clock.now()));
+      let taken = 0;
+      for (let from = 0; from < leaves.length; from += ASSIGN_CHUNK) {
+        const chunk = leaves.slice(from, from + ASSIGN_CHUNK);
+        const proofs = chunk.map((_, i) => tree.proofOf(from + i));
+        taken += await assignLeaves(
+          tx,
+          id,
+          chunk.map((l) => l.id),
+          proofs,
+        );
+      }
+      // another anchor took some of them meanwhile: this tree is not theirs to prove (rolled back; the next run retries)
+      if (taken !== leaves.length) throw new Error(`${leaves.length - taken} of the anchor's attestations were taken`);
+      await enqueueRelay(tx);
+      return { id, root: tree.root, leafCount: leaves.length };
+    });
+  }
+
+  return {
+    /**
+     * Offers failed anchors again, then, unless an anchor still waits to be sent (the chain is down: what comes
+     * meanwhile waits for the next anchor rather than making one each run), anchors what no anchor holds yet.
+     */
+    async run(): Promise<AnchorRow | undefined> {
+      await reviewFailed();
+      if (await anchorWaiting(sql)) {
+        await inTransaction(pool, (tx) => enqueueRelay(tx));
+        return undefined;
+      }
+      const anchor = await makeAnchor();
+      if (anchor) log.info({ root: anchor.root, attestations: anchor.leafCount }, 'anchor made');
+      return anchor;
+    },
+  };
+}
