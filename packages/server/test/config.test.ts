@@ -40,6 +40,22 @@ describe('VERIFY_BASE_URL', () => {
   });
 });
 
+describe('ANCHOR_INTERVAL', () => {
+  it('is a minute by default, any duration when set, and 0 turns anchoring off', () => {
+    expect(loadConfig({}).anchorIntervalMs).toBe(60_000);
+    expect(loadConfig({ ANCHOR_INTERVAL: '90s' }).anchorIntervalMs).toBe(90_000);
+    expect(loadConfig({ ANCHOR_INTERVAL: '5m' }).anchorIntervalMs).toBe(300_000);
+    expect(loadConfig({ ANCHOR_INTERVAL: '0' }).anchorIntervalMs).toBe(0);
+  });
+
+  it('refuses anything else, naming it', () => {
+    for (const ANCHOR_INTERVAL of ['soon', '60', '-1s', '1d'])
+      expect(() => loadConfig({ ANCHOR_INTERVAL }), ANCHOR_INTERVAL).toThrow(
+        /ANCHOR_INTERVAL must be 0 \(off\) or a duration/,
+      );
+  });
+});
+
 describe('.env.example', () => {
   const root = join(import.meta.dirname, '../../..');
   const example = readFileSync(join(root, '.env.example'), 'utf8');
