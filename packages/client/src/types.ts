@@ -116,7 +116,7 @@ export interface RevokeResult {
   txHash: string | null;
 }
 
-export type EventKind = 'attestation.created' | 'attestation.revoked' | 'batch.completed';
+export type EventKind = 'attestation.created' | 'attestation.revoked' | 'batch.completed' | 'attestation.anchored';
 
 export interface CreateWebhookInput {
   url: string;
