@@ -27,41 +27,36 @@ async function anchorOf(
 }
 
 describe('examples/verify-anchor.ts against a service that anchors', () => {
-  // todo until the server anchors (issue 16's server side): the record carries no anchor yet
-  it.todo(
-    'says when an anchored off-chain attestation existed, by the chain, and exits 0',
-    async () => {
-      const { key } = await svc.createKey('free');
-      const created = await call(svc.url, 'POST', '/v1/attestations', {
-        key,
-        body: {
-          type: 'human',
-          content: `anchored example ${Math.random()}`,
-          contentType: 'text/plain',
-          mode: 'offchain',
-        },
-      });
-      expect(created.status).toBe(201);
-      const uid = created.body.uid as string;
-      const anchor = await anchorOf(uid);
-      const env = {
-        ...process.env,
-        ATTESTATION_API_URL: svc.url,
-        CHAIN_RPC_URL: svc.chain.rpcUrl,
-        EAS_ADDRESS: svc.chain.eas,
-      };
-      const { stdout } = await run(process.execPath, [join(DIR, 'verify-anchor.ts'), uid], { env, cwd: DIR });
-      expect(stdout).toBe(
-        `${uid} existed by ${new Date(anchor.timestamp).toISOString()}\n` +
-          `  root ${anchor.root}, timestamped in transaction ${anchor.txHash} (block ${anchor.blockNumber})\n`,
-      );
-      // without EAS_ADDRESS on a chain with no default: it says what to set, and gives no verdict
-      const { EAS_ADDRESS: _, ...noEas } = env;
-      const refused = await run(process.execPath, [join(DIR, 'verify-anchor.ts'), uid], { env: noEas, cwd: DIR }).catch(
-        (e: { code: number; stderr: string }) => e,
-      );
-      expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining('set EAS_ADDRESS') });
-    },
-    60_000,
-  );
+  it('says when an anchored off-chain attestation existed, by the chain, and exits 0', async () => {
+    const { key } = await svc.createKey('free');
+    const created = await call(svc.url, 'POST', '/v1/attestations', {
+      key,
+      body: {
+        type: 'human',
+        content: `anchored example ${Math.random()}`,
+        contentType: 'text/plain',
+        mode: 'offchain',
+      },
+    });
+    expect(created.status).toBe(201);
+    const uid = created.body.uid as string;
+    const anchor = await anchorOf(uid);
+    const env = {
+      ...process.env,
+      ATTESTATION_API_URL: svc.url,
+      CHAIN_RPC_URL: svc.chain.rpcUrl,
+      EAS_ADDRESS: svc.chain.eas,
+    };
+    const { stdout } = await run(process.execPath, [join(DIR, 'verify-anchor.ts'), uid], { env, cwd: DIR });
+    expect(stdout).toBe(
+      `${uid} existed by ${new Date(anchor.timestamp).toISOString()}\n` +
+        `  root ${anchor.root}, timestamped in transaction ${anchor.txHash} (block ${anchor.blockNumber})\n`,
+    );
+    // without EAS_ADDRESS on a chain with no default: it says what to set, and gives no verdict
+    const { EAS_ADDRESS: _, ...noEas } = env;
+    const refused = await run(process.execPath, [join(DIR, 'verify-anchor.ts'), uid], { env: noEas, cwd: DIR }).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining('set EAS_ADDRESS') });
+  }, 60_000);
 });

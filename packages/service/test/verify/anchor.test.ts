@@ -82,41 +82,63 @@ describe('the anchor on the verification page and in the badge', () => {
     expect(await badge(unanchored, created.uid)).toMatchObject({ status: 'verified', anchor: null });
   });
 
-  // todo until the server anchors (issue 16's server side): the record carries no anchor yet
-  it.todo(
-    'says "Existed by <block time>" once anchored, the time the chain holds for the root, and the badge carries it',
-    async () => {
-      const { created } = await createAttestation(anchoring.svc, {
-        type: 'ai',
-        content: `anchored ${Math.random()}`,
-        mode: 'offchain',
-      });
-      const { anchor } = await anchoredRecord(anchoring, created.uid);
-      const chain = createPublicClient({ transport: http(anchoring.svc.chain.rpcUrl) });
-      const seconds = await chain.readContract({
-        address: anchoring.svc.chain.eas as Hex,
-        abi: EAS_ABI,
-        functionName: 'getTimestamp',
-        args: [anchor.root],
-      });
-      expect(seconds * 1000n).toBe(BigInt(Date.parse(anchor.timestamp)));
-      const existedBy = new Date(Number(seconds) * 1000).toISOString();
+  it('says "Existed by <block time>" once anchored, the time the chain holds for the root, and the badge carries it', async () => {
+    const { created } = await createAttestation(anchoring.svc, {
+      type: 'ai',
+      content: `anchored ${Math.random()}`,
+      mode: 'offchain',
+    });
+    const { anchor } = await anchoredRecord(anchoring, created.uid);
+    const chain = createPublicClient({ transport: http(anchoring.svc.chain.rpcUrl) });
+    const seconds = await chain.readContract({
+      address: anchoring.svc.chain.eas as Hex,
+      abi: EAS_ABI,
+      functionName: 'getTimestamp',
+      args: [anchor.root],
+    });
+    expect(seconds * 1000n).toBe(BigInt(Date.parse(anchor.timestamp)));
+    const existedBy = new Date(Number(seconds) * 1000).toISOString();
 
-      const page = await open(anchoring, created.uid, 'offchain-anchored');
-      expect(await page.locator('[data-verdict]').getAttribute('data-verdict')).toBe('verified');
-      expect(await page.locator('[data-anchor]').getAttribute('data-anchor')).toBe('verified');
-      expect(await page.locator('[data-anchor] time').getAttribute('datetime')).toBe(existedBy);
-      expect(await page.locator('[data-check="Anchor"]').getAttribute('class')).toBe('pass');
-      const text = await page.locator('main').textContent();
-      expect(text).toContain('Existed by');
-      expect(text).toContain(anchor.txHash);
-      expect(await seriousViolations(page)).toEqual([]);
-      await page.close();
-      expect(await badge(anchoring, created.uid)).toMatchObject({
-        status: 'verified',
-        anchor: { verified: true, existedBy, txHash: anchor.txHash },
-      });
-    },
-    60_000,
-  );
+    const page = await open(anchoring, created.uid, 'offchain-anchored');
+    expect(await page.locator('[data-verdict]').getAttribute('data-verdict')).toBe('verified');
+    expect(await page.locator('[data-anchor]').getAttribute('data-anchor')).toBe('verified');
+    expect(await page.locator('[data-anchor] time').getAttribute('datetime')).toBe(existedBy);
+    expect(await page.locator('[data-check="Anchor"]').getAttribute('class')).toBe('pass');
+    const text = await page.locator('main').textContent();
+    expect(text).toContain('Existed by');
+    expect(text).toContain(anchor.txHash);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.close();
+    expect(await badge(anchoring, created.uid)).toMatchObject({
+      status: 'verified',
+      anchor: { verified: true, existedBy, txHash: anchor.txHash },
+    });
+  }, 60_000);
+
+  it('says plainly that an anchor whose proof fails does not hold, and claims no time (a mismatch)', async () => {
+    const { created } = await createAttestation(anchoring.svc, {
+      type: 'human',
+      content: `tampered anchor ${Math.random()}`,
+      mode: 'offchain',
+    });
+    await anchoredRecord(anchoring, created.uid);
+    // the database changed behind the chain's back: one more sibling hash makes any proof fail
+    await anchoring.svc.sql.query(
+      `UPDATE attestations SET anchor_proof = anchor_proof || decode(repeat('ab', 32), 'hex') WHERE uid = $1`,
+      [created.uid],
+    );
+    const page = await open(anchoring, created.uid, 'offchain-anchor-fails');
+    expect(await page.locator('[data-verdict]').getAttribute('data-verdict')).toBe('mismatch');
+    expect(await page.locator('[data-anchor]').getAttribute('data-anchor')).toBe('failed');
+    expect(await page.locator('[data-check="Anchor"]').getAttribute('class')).toBe('fail');
+    const text = await page.locator('main').textContent();
+    expect(text).toContain('The anchor does not hold');
+    expect(text).not.toMatch(/existed by/i);
+    await page.close();
+    expect(await badge(anchoring, created.uid)).toMatchObject({
+      verified: false,
+      status: 'mismatch',
+      anchor: { verified: false, reason: expect.stringContaining('does not lead from') },
+    });
+  }, 60_000);
 });
