@@ -9,10 +9,14 @@ import { confirmAnchor } from './confirm.ts';
 import {
   anchorWaiting,
   assignLeaves,
+  deleteAnchor,
   failedAnchors,
   insertAnchor,
+  markAssigned,
   offerAgain,
+  releaseLeaves,
   unanchored,
+  unassignedAnchors,
   type AnchorRow,
   type Timestamped,
 } from './store.ts';
@@ -23,7 +27,10 @@ import { buildAnchorTree } from './tree.ts';
  * (a backlog after an outage) go into the next anchors, one a run.
  */
 export const MAX_LEAVES_PER_ANCHOR = 250_000;
-/** Attestations given their anchor and proof per statement. */
+/**
+ * Attestations given their anchor and proof per transaction: each holds its rows locked for well under a second (a
+ * revocation of one of them waits that long at most), where one transaction for 100,000 held them for seconds.
+ */
 const ASSIGN_CHUNK = 5_000;
 /** How far back a root timestamped by someone else's transaction is looked for (blocks). */
 const LOOKBACK_BLOCKS = 50_000n;
@@ -88,37 +95,47 @@ export function createAnchorer(deps: AnchorerDeps) {
     }
   }
 
-  /** A new anchor of the attestations no anchor holds yet, committed with them; undefined when none wait. */
+  /** Gives an unassigned anchor's attestations back and deletes it (its tree is made again from what waits). */
+  async function abandon(anchorId: string): Promise<void> {
+    while ((await releaseLeaves(sql, anchorId, ASSIGN_CHUNK)) > 0);
+    await deleteAnchor(sql, anchorId);
+  }
+
+  /**
+   * A new anchor of the attestations no anchor holds yet, each given it with its proof, then left to the relayer;
+   * undefined when none wait.
+   */
   async function makeAnchor(): Promise<AnchorRow | undefined> {
     const leaves = await unanchored(sql, maxLeaves);
     if (leaves.length === 0) return undefined;
     const tree = await buildAnchorTree(leaves.map((l) => l.uid));
-    return inTransaction(pool, async (tx) => {
-      const id = await insertAnchor(tx, tree.root, leaves.length, new Date(clock.now()));
-      let taken = 0;
-      for (let from = 0; from < leaves.length; from += ASSIGN_CHUNK) {
-        const chunk = leaves.slice(from, from + ASSIGN_CHUNK);
-        const proofs = chunk.map((_, i) => tree.proofOf(from + i));
-        taken += await assignLeaves(
-          tx,
-          id,
-          chunk.map((l) => l.id),
-          proofs,
-        );
+    const id = await insertAnchor(sql, tree.root, leaves.length, new Date(clock.now()));
+    for (let from = 0; from < leaves.length; from += ASSIGN_CHUNK) {
+      const chunk = leaves.slice(from, from + ASSIGN_CHUNK);
+      const proofs = chunk.map((_, i) => tree.proofOf(from + i));
+      const ids = chunk.map((l) => l.id);
+      const taken = await inTransaction(pool, (tx) => assignLeaves(tx, id, ids, proofs));
+      // another anchor holds some of them: this tree is not theirs to prove (the next run makes another)
+      if (taken !== chunk.length) {
+        await abandon(id);
+        throw new Error(`${chunk.length - taken} of the anchor's attestations are in another anchor`);
       }
-      // another anchor took some of them meanwhile: this tree is not theirs to prove (rolled back; the next run retries)
-      if (taken !== leaves.length) throw new Error(`${leaves.length - taken} of the anchor's attestations were taken`);
+    }
+    await inTransaction(pool, async (tx) => {
+      if (!(await markAssigned(tx, id, new Date(clock.now())))) throw new Error('the anchor was abandoned meanwhile');
       await enqueueRelay(tx);
-      return { id, root: tree.root, leafCount: leaves.length };
     });
+    return { id, root: tree.root, leafCount: leaves.length };
   }
 
   return {
     /**
-     * Offers failed anchors again, then, unless an anchor still waits to be sent (the chain is down: what comes
-     * meanwhile waits for the next anchor rather than making one each run), anchors what no anchor holds yet.
+     * Gives back what a crash left unassigned, offers failed anchors again, then, unless an anchor still waits to be
+     * sent (the chain is down: what comes meanwhile waits for the next anchor rather than making one each run),
+     * anchors what no anchor holds yet. One run at a time (the anchor task's lock).
      */
     async run(): Promise<AnchorRow | undefined> {
+      for (const anchorId of await unassignedAnchors(sql)) await abandon(anchorId);
       await reviewFailed();
       if (await anchorWaiting(sql)) {
         await inTransaction(pool, (tx) => enqueueRelay(tx));

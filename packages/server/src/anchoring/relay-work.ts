@@ -9,7 +9,7 @@ import { confirmAnchor } from './confirm.ts';
 import { anchorOf, claimAnchor, offerAgain, type Timestamped } from './store.ts';
 
 /**
- * Gas of `EAS.timestamp(root)` as the relayer sizes transactions by it: 45.6 k measured on anvil (bench/anchoring.ts),
+ * Gas of `EAS.timestamp(root)` as the relayer sizes transactions by it: 45.9 k measured on anvil (bench/anchoring.ts),
  * rounded up. One transaction per anchor, whatever its number of attestations.
  */
 export const ANCHOR_GAS = 50_000n;

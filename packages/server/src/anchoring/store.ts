@@ -20,7 +20,7 @@ export async function unanchored(sql: Sql, limit: number): Promise<Array<{ id: s
   );
 }
 
-/** Records an anchor about to be given its attestations (in the same transaction). */
+/** Records an anchor about to be given its attestations (unassigned: the relayer leaves it until markAssigned). */
 export async function insertAnchor(sql: Sql, root: Hex, leafCount: number, at: Date): Promise<string> {
   const [row] = await sql.query<{ id: string }>(
     `INSERT INTO anchors (root, leaf_count, created_at) VALUES ($1, $2, $3) RETURNING id::text`,
@@ -46,9 +46,43 @@ export async function assignLeaves(sql: Sql, anchorId: string, ids: string[], pr
   return row!.taken;
 }
 
-/** Whether an anchor waits for the relayer to take it (made, or offered again, and not yet sent). */
+/** Every attestation of the anchor has it: the relayer may send it. False when the anchor is gone (abandoned). */
+export async function markAssigned(sql: Sql, anchorId: string, at: Date): Promise<boolean> {
+  const rows = await sql.query(`UPDATE anchors SET assigned_at = $2 WHERE id = $1::bigint RETURNING id`, [
+    anchorId,
+    at,
+  ]);
+  return rows.length === 1;
+}
+
+/** Anchors a crash left while their attestations were being given them. */
+export async function unassignedAnchors(sql: Sql): Promise<string[]> {
+  const rows = await sql.query<{ id: string }>(`SELECT id::text FROM anchors WHERE assigned_at IS NULL ORDER BY id`);
+  return rows.map((r) => r.id);
+}
+
+/** Gives up to `limit` of an unassigned anchor's attestations back (no anchor, no proof); returns how many. */
+export async function releaseLeaves(sql: Sql, anchorId: string, limit: number): Promise<number> {
+  const [row] = await sql.query<{ released: number }>(
+    `WITH released AS (
+       UPDATE attestations SET anchor_id = NULL, anchor_proof = NULL
+       WHERE id IN (SELECT id FROM attestations WHERE anchor_id = $1::bigint LIMIT $2) RETURNING 1)
+     SELECT count(*)::int AS released FROM released`,
+    [anchorId, limit],
+  );
+  return row!.released;
+}
+
+/** Deletes an unassigned anchor whose attestations were all given back. */
+export async function deleteAnchor(sql: Sql, anchorId: string): Promise<void> {
+  await sql.query(`DELETE FROM anchors WHERE id = $1::bigint AND assigned_at IS NULL`, [anchorId]);
+}
+
+/** Whether an anchor waits for the relayer to take it (assigned, or offered again, and not yet sent). */
 export async function anchorWaiting(sql: Sql): Promise<boolean> {
-  const rows = await sql.query(`SELECT 1 FROM anchors WHERE tx_hash IS NULL AND relay_tx_id IS NULL LIMIT 1`);
+  const rows = await sql.query(
+    `SELECT 1 FROM anchors WHERE tx_hash IS NULL AND relay_tx_id IS NULL AND assigned_at IS NOT NULL LIMIT 1`,
+  );
   return rows.length > 0;
 }
 
@@ -68,21 +102,21 @@ export async function offerAgain(sql: Sql, where: { anchorId: string } | { journ
 
 /**
  * Ties the oldest anchor waiting for the relayer to the journal entry `open` makes (undefined: declined, it waits).
- * SKIP LOCKED: a second relayer never takes the same anchor.
+ * SKIP LOCKED: a second relayer never takes the same anchor. The transaction carries one item: the root.
  */
 export async function claimAnchor(
   sql: Sql,
   open: () => Promise<string | undefined>,
 ): Promise<{ journalId: string; count: number } | undefined> {
-  const [anchor] = await sql.query<{ id: string; leafCount: number }>(
-    `SELECT id::text, leaf_count AS "leafCount" FROM anchors WHERE tx_hash IS NULL AND relay_tx_id IS NULL
+  const [anchor] = await sql.query<{ id: string }>(
+    `SELECT id::text FROM anchors WHERE tx_hash IS NULL AND relay_tx_id IS NULL AND assigned_at IS NOT NULL
      ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`,
   );
   if (!anchor) return undefined;
   const journalId = await open();
   if (journalId === undefined) return undefined;
   await sql.query(`UPDATE anchors SET relay_tx_id = $2::bigint WHERE id = $1::bigint`, [anchor.id, journalId]);
-  return { journalId, count: anchor.leafCount };
+  return { journalId, count: 1 };
 }
 
 /** The anchor a journal entry carries. */

@@ -110,4 +110,23 @@ describe('one anchor per attestation', () => {
     }
     await until(async () => ((await anchorOf(uids[0]!)) ? true : undefined), 60_000);
   }, 90_000);
+
+  it('gives back the attestations of an anchor a crash left half-assigned, which is never sent, and anchors them anew', async () => {
+    const { uids } = await account(4);
+    const { pool, chain, clock, log } = svc.infrastructure;
+    const rows = await svc.sql.query<{ id: string }>(
+      `SELECT id::text FROM attestations WHERE uid = ANY($1) ORDER BY id`,
+      [uids],
+    );
+    // what a worker killed between two of an anchor's transactions leaves: some rows given it, the anchor unassigned
+    const stale = await insertAnchor(svc.sql, `0x${'cd'.repeat(32)}`, uids.length, new Date());
+    const half = rows.slice(0, 2).map((r) => r.id);
+    expect(await assignLeaves(svc.sql, stale, half, [Buffer.alloc(32), Buffer.alloc(32)])).toBe(2);
+
+    const made = await createAnchorer({ pool, clock, log, chain }).run();
+    expect(made?.leafCount).toBe(uids.length);
+    expect(await svc.sql.query(`SELECT id FROM anchors WHERE id = $1::bigint`, [stale])).toEqual([]);
+    await until(async () => ((await anchorOf(uids.at(-1)!)) ? true : undefined), 60_000);
+    for (const uid of uids) expect((await anchorOf(uid)).root).toBe(made!.root);
+  }, 90_000);
 });
