@@ -25,6 +25,17 @@ describe("an anchor's Merkle tree", () => {
     }
   });
 
+  it('is the same tree at thousands of leaves (its sort goes by first byte, then within each)', async () => {
+    const uids = Array.from({ length: 3_000 }, uid);
+    const ours = await buildAnchorTree(uids);
+    const theirs = StandardMerkleTree.of(
+      uids.map((u) => [u]),
+      ['bytes32'],
+    );
+    expect(ours.root).toBe(theirs.root);
+    for (let i = 0; i < uids.length; i += 97) expect(hexProof(ours.proofOf(i))).toEqual(theirs.getProof(i));
+  });
+
   it('proves nothing for a uid that is not in it, or against another root', async () => {
     const uids = Array.from({ length: 10 }, uid);
     const tree = await buildAnchorTree(uids);
