@@ -23,6 +23,7 @@ import { measureWebhooks, renderWebhooks } from './webhooks.ts';
 import { measureAuditExport, renderAuditExport } from './audit-export.ts';
 import { measureVerify, renderVerify } from './verify.ts';
 import { measureDashboard, renderDashboard } from './dashboard.ts';
+import { measureAnchoring, renderAnchoring } from './anchoring.ts';
 
 const SERVER_DIR = join(import.meta.dirname, '..');
 const SEEDED = 100_000;
@@ -189,6 +190,7 @@ async function main(): Promise<void> {
     const auditExport = await measureAuditExport(await databases.make('audit'));
     const verify = await measureVerify((name) => databases.make(name), duration);
     const dashboard = await measureDashboard((name) => databases.make(name));
+    const anchoring = await measureAnchoring((name) => databases.make(name));
     const report = render({
       figures,
       signing,
@@ -206,7 +208,8 @@ async function main(): Promise<void> {
         renderWebhooks(webhooks) +
         renderVerify(verify, duration) +
         renderAuditExport(auditExport) +
-        renderDashboard(dashboard),
+        renderDashboard(dashboard) +
+        renderAnchoring(anchoring),
     );
     console.log(report);
   } finally {
