@@ -2,6 +2,7 @@
 // uid with EAS.multiTimestamp (bench/anchoring-gas.ts), and the anchor run at 100,000 in a child process of its own
 // (bench/anchoring-task.ts): its time, memory and event-loop stalls, next to recomputing proofs on read and to
 // @openzeppelin/merkle-tree's own builder. Same run, same machine.
+import { cpus, loadavg } from 'node:os';
 import { runMigrations } from 'graphile-worker';
 import { systemClock } from '../src/clock.ts';
 import { applyMigrations } from '../src/db/migrate.ts';
@@ -17,6 +18,8 @@ const COUNTS = (process.env.ANCHOR_COUNTS ?? '100,10000,100000').split(',').map(
 const TASK_LEAVES = Number(process.env.ANCHOR_LEAVES ?? 100_000);
 
 export interface AnchoringBench {
+  /** The machine, and how busy it was when the section started (it may be shared with other work). */
+  machine: string;
   gas: AnchorGas;
   seedSeconds: number;
   task: {
@@ -86,6 +89,7 @@ async function seed(databaseUrl: string, count: number): Promise<number> {
 }
 
 export async function measureAnchoring(makeDatabase: (name: string) => Promise<string>): Promise<AnchoringBench> {
+  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, load average ${loadavg()[0]!.toFixed(1)} at the start`;
   const gas = await measureAnchorGas(COUNTS);
   const databaseUrl = await makeDatabase('anchoring');
   const seedSeconds = await seed(databaseUrl, TASK_LEAVES);
@@ -94,7 +98,7 @@ export async function measureAnchoring(makeDatabase: (name: string) => Promise<s
     { DATABASE_URL: databaseUrl },
     /^\{.*\}$/m,
   );
-  return { gas, seedSeconds, task: JSON.parse(match[0]) as AnchoringBench['task'] };
+  return { machine, gas, seedSeconds, task: JSON.parse(match[0]) as AnchoringBench['task'] };
 }
 
 const thousands = (value: number | bigint) => value.toLocaleString('en');
@@ -111,6 +115,8 @@ export function renderAnchoring(run: AnchoringBench): string {
     `| ${name} | ${seconds(f.ms)} | ${f.peakMemoryMb} | ${f.peakRssMb} | ${f.longestStallMs} |`;
   return `
 ## Anchoring off-chain attestations (same run)
+
+${run.machine} (a machine other work may share: times are this run's, gas is exact).
 
 Gas on a fresh anvil (block gas limit ${thousands(gas.blockGasLimit)}): one \`EAS.timestamp(root)\` of the Merkle root of N
 uids, next to timestamping each uid with \`EAS.multiTimestamp\` in transactions of ${thousands(gas.multiChunk)} uids
