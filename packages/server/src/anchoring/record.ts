@@ -28,5 +28,6 @@ export function toAnchor(row: AnchorColumns): AnchorRecord | null {
  * one JSON value, read only once its transaction is mined, and the proof.
  */
 export const ANCHOR_COLUMNS = `anchor_proof AS "anchorProof",
-  (SELECT json_build_object('root', n.root, 'txHash', n.tx_hash, 'blockNumber', n.block_number, 'timestamp', n."timestamp")
+  (SELECT json_build_object(
+     'root', n.root, 'txHash', n.tx_hash, 'blockNumber', n.block_number, 'timestamp', n."timestamp")
    FROM anchors n WHERE n.id = attestations.anchor_id AND n.tx_hash IS NOT NULL) AS anchor`;

@@ -89,7 +89,8 @@ export async function anchorWaiting(sql: Sql): Promise<boolean> {
 /** Anchors whose transaction failed (not sent, or reverted): the anchor task offers them again. */
 export async function failedAnchors(sql: Sql): Promise<AnchorRow[]> {
   return sql.query(
-    `SELECT a.id::text, a.root, a.leaf_count AS "leafCount" FROM anchors a JOIN relay_transactions r ON r.id = a.relay_tx_id
+    `SELECT a.id::text, a.root, a.leaf_count AS "leafCount"
+     FROM anchors a JOIN relay_transactions r ON r.id = a.relay_tx_id
      WHERE a.tx_hash IS NULL AND r.status = 'failed' ORDER BY a.id`,
   );
 }

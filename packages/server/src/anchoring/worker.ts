@@ -21,7 +21,10 @@ export interface AnchoringDeps {
   intervalMs: number;
 }
 
-/** Anchoring in a worker process: the relayer's work (always: anchors made before still finish), the task, the schedule. */
+/**
+ * Anchoring in a worker process: the relayer's work (always: anchors made before still finish), the task and its
+ * schedule (when ANCHOR_INTERVAL is not 0).
+ */
 export function anchoringWorker(deps: AnchoringDeps): {
   work: RoundWork;
   tasks: TaskList;
