@@ -41,14 +41,17 @@ export async function ensureAnchorScheduled(sql: Sql, delayMs: number): Promise<
  * run under way schedules the next one.
  */
 export function anchorTask(anchorer: Anchorer, pool: Pool, intervalMs: number, log: Logger): Task {
-  return async () => {
+  return async (_payload, helpers) => {
     const session = await pool.connect();
     let locked = false;
     try {
       locked = (await session.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [ANCHOR_LOCK])).rows[0]!
         .ok;
       if (!locked) return;
-      await anchorer.run().catch((error: unknown) => log.error({ error: describeError(error) }, 'anchor run failed'));
+      await anchorer.run(helpers.abortSignal).catch((error: unknown) => {
+        if (helpers.abortSignal.aborted) log.info('anchor run stopped with the worker: the next run takes it up');
+        else log.error({ error: describeError(error) }, 'anchor run failed');
+      });
     } finally {
       // a connection that cannot say it unlocked is not given out again (closing it drops the lock)
       let broken: Error | undefined;

@@ -103,9 +103,9 @@ export function createAnchorer(deps: AnchorerDeps) {
 
   /**
    * A new anchor of the attestations no anchor holds yet, each given it with its proof, then left to the relayer;
-   * undefined when none wait.
+   * undefined when none wait. Stopped (a worker shutting down): left unassigned, for the next run to give back.
    */
-  async function makeAnchor(): Promise<AnchorRow | undefined> {
+  async function makeAnchor(signal?: AbortSignal): Promise<AnchorRow | undefined> {
     const started = performance.now();
     const leaves = await unanchored(sql, maxLeaves);
     if (leaves.length === 0) return undefined;
@@ -114,6 +114,7 @@ export function createAnchorer(deps: AnchorerDeps) {
     const built = performance.now();
     const id = await insertAnchor(sql, tree.root, leaves.length, new Date(clock.now()));
     for (let from = 0; from < leaves.length; from += ASSIGN_CHUNK) {
+      signal?.throwIfAborted();
       const chunk = leaves.slice(from, from + ASSIGN_CHUNK);
       const proofs = chunk.map((_, i) => tree.proofOf(from + i));
       const ids = chunk.map((l) => l.id);
@@ -144,14 +145,14 @@ export function createAnchorer(deps: AnchorerDeps) {
      * sent (the chain is down: what comes meanwhile waits for the next anchor rather than making one each run),
      * anchors what no anchor holds yet. One run at a time (the anchor task's lock).
      */
-    async run(): Promise<AnchorRow | undefined> {
+    async run(signal?: AbortSignal): Promise<AnchorRow | undefined> {
       for (const anchorId of await unassignedAnchors(sql)) await abandon(anchorId);
       await reviewFailed();
       if (await anchorWaiting(sql)) {
         await inTransaction(pool, (tx) => enqueueRelay(tx));
         return undefined;
       }
-      return makeAnchor();
+      return makeAnchor(signal);
     },
   };
 }
