@@ -99,7 +99,7 @@ try {
     chain: { publicClient: createPublicClient({ transport: http('http://127.0.0.1:9') }), eas: '0x' },
   });
   const run = await phase(() => anchorer.run());
-  const anchor = run.result;
+  const anchor = run.result.busy ? undefined : run.result.anchor;
   if (!anchor) throw new Error('nothing was anchored');
   const [stored] = await sql.query<{ bytes: number; rows: number }>(
     `SELECT sum(octet_length(anchor_proof))::int AS bytes, count(*)::int AS rows FROM attestations WHERE anchor_id = $1`,

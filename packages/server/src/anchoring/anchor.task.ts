@@ -5,8 +5,6 @@ import type { Logger } from '../log.ts';
 import type { Anchorer } from './anchorer.ts';
 
 export const ANCHOR_TASK = 'anchor';
-/** The PostgreSQL advisory lock that makes one anchor run at a time, across every worker. */
-const ANCHOR_LOCK = 0x7e1a7e7;
 
 /**
  * Asks for an anchor run in `delayMs` (on the database's clock, where jobs run). One job at most waits (its job
@@ -36,32 +34,19 @@ export async function ensureAnchorScheduled(sql: Sql, delayMs: number): Promise<
 }
 
 /**
- * The anchor job: one run under an advisory lock (PostgreSQL drops it the moment a crashed holder's connection dies),
- * then the next run scheduled an interval later, whatever the run did. A job that finds the lock taken ends: the
- * run under way schedules the next one.
+ * The anchor job: one run (one at a time: the anchorer's lock), then the next run scheduled an interval later,
+ * whatever the run did. A job that finds another run under way ends: that one schedules the next.
  */
 export function anchorTask(anchorer: Anchorer, pool: Pool, intervalMs: number, log: Logger): Task {
   return async (_payload, helpers) => {
-    const session = await pool.connect();
-    let locked = false;
-    try {
-      locked = (await session.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [ANCHOR_LOCK])).rows[0]!
-        .ok;
-      if (!locked) return;
-      await anchorer.run(helpers.abortSignal).catch((error: unknown) => {
-        if (helpers.abortSignal.aborted) log.info('anchor run stopped with the worker: the next run takes it up');
-        else log.error({ error: describeError(error) }, 'anchor run failed');
-      });
-    } finally {
-      // a connection that cannot say it unlocked is not given out again (closing it drops the lock)
-      let broken: Error | undefined;
-      if (locked) {
-        await session.query('SELECT pg_advisory_unlock($1)', [ANCHOR_LOCK]).catch((error: Error) => (broken = error));
-        await scheduleAnchor(pgSql(pool), intervalMs).catch((error: unknown) =>
-          log.error({ error: describeError(error) }, 'could not schedule the next anchor run'),
-        );
-      }
-      session.release(broken);
-    }
+    const run = await anchorer.run(helpers.abortSignal).catch((error: unknown) => {
+      if (helpers.abortSignal.aborted) log.info('anchor run stopped with the worker: the next run takes it up');
+      else log.error({ error: describeError(error) }, 'anchor run failed');
+      return undefined;
+    });
+    if (run?.busy) return;
+    await scheduleAnchor(pgSql(pool), intervalMs).catch((error: unknown) =>
+      log.error({ error: describeError(error) }, 'could not schedule the next anchor run'),
+    );
   };
 }

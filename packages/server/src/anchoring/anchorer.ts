@@ -32,6 +32,8 @@ export const MAX_LEAVES_PER_ANCHOR = 250_000;
  * revocation of one of them waits that long at most), where one transaction for 100,000 held them for seconds.
  */
 const ASSIGN_CHUNK = 5_000;
+/** The PostgreSQL advisory lock that makes one anchor run at a time, across every worker (and any other caller). */
+const RUN_LOCK = 0x7e1a7e7;
 /** How far back a root timestamped by someone else's transaction is looked for (blocks). */
 const LOOKBACK_BLOCKS = 50_000n;
 
@@ -44,6 +46,9 @@ export interface AnchorerDeps {
 }
 
 export type Anchorer = ReturnType<typeof createAnchorer>;
+
+/** What a run did: nothing (another run holds the lock), or its work, with the anchor it made if any. */
+export type AnchorRun = { busy: true } | { busy: false; anchor: AnchorRow | undefined };
 
 /** One anchor run's work (the anchor task runs it once at a time, every ANCHOR_INTERVAL). */
 export function createAnchorer(deps: AnchorerDeps) {
@@ -139,20 +144,41 @@ export function createAnchorer(deps: AnchorerDeps) {
     return { id, root: tree.root, leafCount: leaves.length };
   }
 
+  /**
+   * Gives back what a crash left unassigned, offers failed anchors again, then, unless an anchor still waits to be
+   * sent (the chain is down: what comes meanwhile waits for the next anchor rather than making one each run),
+   * anchors what no anchor holds yet.
+   */
+  async function runLocked(signal?: AbortSignal): Promise<AnchorRow | undefined> {
+    for (const anchorId of await unassignedAnchors(sql)) await abandon(anchorId);
+    await reviewFailed();
+    if (await anchorWaiting(sql)) {
+      await inTransaction(pool, (tx) => enqueueRelay(tx));
+      return undefined;
+    }
+    return makeAnchor(signal);
+  }
+
   return {
     /**
-     * Gives back what a crash left unassigned, offers failed anchors again, then, unless an anchor still waits to be
-     * sent (the chain is down: what comes meanwhile waits for the next anchor rather than making one each run),
-     * anchors what no anchor holds yet. One run at a time (the anchor task's lock).
+     * One run, under an advisory lock (PostgreSQL drops it the moment a crashed holder's connection dies): two at once
+     * could give back rows of an anchor the other is about to mark assigned. A run that finds it taken does nothing.
      */
-    async run(signal?: AbortSignal): Promise<AnchorRow | undefined> {
-      for (const anchorId of await unassignedAnchors(sql)) await abandon(anchorId);
-      await reviewFailed();
-      if (await anchorWaiting(sql)) {
-        await inTransaction(pool, (tx) => enqueueRelay(tx));
-        return undefined;
+    async run(signal?: AbortSignal): Promise<AnchorRun> {
+      const session = await pool.connect();
+      // a connection that cannot say it unlocked is not given out again (closing it drops the lock)
+      let broken: Error | undefined;
+      try {
+        const [lock] = (await session.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [RUN_LOCK])).rows;
+        if (!lock!.ok) return { busy: true };
+        try {
+          return { busy: false, anchor: await runLocked(signal) };
+        } finally {
+          await session.query('SELECT pg_advisory_unlock($1)', [RUN_LOCK]).catch((error: Error) => (broken = error));
+        }
+      } finally {
+        session.release(broken);
       }
-      return makeAnchor(signal);
     },
   };
 }
