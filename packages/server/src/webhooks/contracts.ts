@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { timestamp } from '../http/openapi-fields.ts';
 
-export const EVENT_KINDS = ['attestation.created', 'attestation.revoked', 'batch.completed', 'attestation.anchored'] as const;
+export const EVENT_KINDS = [
+  'attestation.created',
+  'attestation.revoked',
+  'batch.completed',
+  'attestation.anchored',
+] as const;
 
 export type EventKind = (typeof EVENT_KINDS)[number];
 
