@@ -27,7 +27,13 @@ async function timestampOnChain(root: string): Promise<{ txHash: string; blockNu
   await rpc('anvil_setBalance', [from, '0x3635c9adc5dea00000']);
   await rpc('anvil_impersonateAccount', [from]);
   const txHash = await rpc<string>('eth_sendTransaction', [{ from, to: chain.eas, data: TIMESTAMP + root.slice(2) }]);
-  const receipt = await rpc<{ status: string; blockNumber: string }>('eth_getTransactionReceipt', [txHash]);
+  // the run's anvil is shared: it may be mining on an interval for another file, so wait for the receipt
+  let receipt: { status: string; blockNumber: string } | null = null;
+  for (let i = 0; i < 300 && !receipt; i++) {
+    receipt = await rpc<{ status: string; blockNumber: string } | null>('eth_getTransactionReceipt', [txHash]);
+    if (!receipt) await new Promise((r) => setTimeout(r, 100));
+  }
+  if (!receipt) throw new Error(`no receipt for ${txHash} after 30 s`);
   expect(receipt.status).toBe('0x1');
   const block = await rpc<{ timestamp: string }>('eth_getBlockByNumber', [receipt.blockNumber, false]);
   return { txHash, blockNumber: Number(receipt.blockNumber), time: Number(block.timestamp) };
