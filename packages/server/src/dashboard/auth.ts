@@ -1,10 +1,5 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { passkey } from '@better-auth/passkey';
-import { betterAuth } from 'better-auth';
-import { prismaAdapter } from 'better-auth/adapters/prisma';
-import { APIError, createAuthMiddleware } from 'better-auth/api';
+import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.ts';
-import { describeError } from '../errors.ts';
 import type { Db } from '../db/prisma.ts';
 import type { WindowStore } from '../limits/sliding-window.ts';
 import type { Logger } from '../log.ts';
@@ -51,80 +46,17 @@ export interface DashboardAuth {
 }
 
 /**
- * better-auth for the dashboard's people: email + password (scrypt) and passkeys, sessions in PostgreSQL (idle
- * and absolute expiry, listed and revocable), rate-limited sign-in. Members, roles and invitations are ours
- * (docs/decisions.md, "Dashboard sign-in").
+ * better-auth for the dashboard's people (dashboard/better-auth.ts), loaded at the first dashboard request: its
+ * modules hold about 70 MB (better-auth 56 MB, the passkey plugin 15 MB, measured), which an API process serving only
+ * the REST API need not carry.
  */
 export function createDashboardAuth(opts: AuthOptions): DashboardAuth {
-  const origin = new URL(opts.publicBaseUrl).origin;
-  return betterAuth({
-    appName: 'Attestation Service',
-    baseURL: opts.publicBaseUrl,
-    basePath: AUTH_BASE_PATH,
-    secret: opts.secret,
-    trustedOrigins: [origin],
-    telemetry: { enabled: false },
-    database: prismaAdapter(opts.db, { provider: 'postgresql' }),
-    account: { modelName: 'authAccount' },
-    emailAndPassword: { enabled: true, minPasswordLength: 10, maxPasswordLength: 256, autoSignIn: true },
-    session: { expiresIn: SESSION_IDLE_SECONDS, updateAge: 3600 },
-    rateLimit: {
-      enabled: true,
-      storage: 'database',
-      window: 60,
-      max: 100,
-      customRules: {
-        '/sign-in/email': { window: 60, max: 5 },
-        '/sign-up/email': { window: 60, max: 5 },
-        '/sign-in/passkey': { window: 60, max: 10 },
-        '/change-password': { window: 60, max: 5 },
-      },
-    },
-    advanced: {
-      cookiePrefix: SESSION_COOKIE_PREFIX,
-      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
-      database: { generateId: () => randomUUID() },
-    },
-    plugins: [passkey({ rpID: new URL(opts.publicBaseUrl).hostname, rpName: 'Attestation Service', origin })],
-    logger: {
-      level: 'warn',
-      // an error's type and code only: a database error's message may carry SQL or values (docs/operations.md)
-      log: (level, message, ...args) => {
-        const error = args.find((a) => a instanceof Error);
-        opts.log[level]({ component: 'auth', ...(error ? { error: describeError(error) } : {}) }, message);
-      },
-    },
-    hooks: {
-      before: createAuthMiddleware(async (ctx) => {
-        if (ctx.path !== '/sign-in/email') return;
-        const email = String((ctx.body as { email?: unknown } | undefined)?.email ?? '').toLowerCase();
-        const { limit, windowMs } = SIGN_IN_PER_EMAIL;
-        const decision = await opts.windows.hit(`signin-email:${email}`, limit, windowMs, opts.clock.now());
-        if (!decision.allowed) {
-          const retryAfter = Math.max(1, Math.ceil(decision.resetMs / 1000));
-          throw new APIError(
-            'TOO_MANY_REQUESTS',
-            { message: `Too many sign-in attempts for this email. Retry in ${retryAfter} s.` },
-            { 'Retry-After': String(retryAfter) },
-          );
-        }
-      }),
-    },
-    databaseHooks: {
-      user: {
-        create: {
-          before: async (user, ctx) => {
-            if (opts.signup === 'open') return;
-            const token = ctx?.headers?.get(INVITATION_TOKEN_HEADER) ?? undefined;
-            if (!(await opts.mayCreateUser(token, user.email.toLowerCase())))
-              throw new APIError('FORBIDDEN', {
-                message: 'Sign-up is by invitation: open the invitation link you were sent.',
-              });
-          },
-        },
-      },
-    },
-  });
+  let loaded: Promise<DashboardAuth> | undefined;
+  const load = () => (loaded ??= import('./better-auth.ts').then((m) => m.createBetterAuth(opts)));
+  return {
+    handler: async (request) => (await load()).handler(request),
+    api: { getSession: async (ctx) => (await load()).api.getSession(ctx) },
+  };
 }
 
 /** The secret that signs session cookies: made once and kept in the database, so every replica shares it. */
