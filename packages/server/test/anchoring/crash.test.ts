@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { StandardMerkleTree } from '@openzeppelin/merkle-tree';
 import pg from 'pg';
 import { createPublicClient, http, parseAbiItem, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPrivateChain, until, type PrivateChain } from '../support/anvil.ts';
-import { CLI, runCli } from '../support/cli.ts';
+import { runCli, serveChild } from '../support/cli.ts';
 import { createTestDatabase } from '../support/database.ts';
 import { call, fundedKey } from '../support/service.ts';
 import { freePort } from '../../src/system/ports.ts';
@@ -15,18 +14,6 @@ const TIMESTAMPED = parseAbiItem('event Timestamped(bytes32 indexed data, uint64
 let chain: PrivateChain;
 let env: NodeJS.ProcessEnv;
 let db: pg.Client;
-
-/** `serve` (API and worker in one process) in a child of its own, ready when /healthz answers. */
-async function serve(port: number): Promise<ChildProcess> {
-  const ports = { PORT: String(port), VERIFY_PORT: String(await freePort()) };
-  const child = spawn(process.execPath, [CLI, 'serve'], { env: { ...env, ...ports }, stdio: 'ignore' });
-  await until(() =>
-    fetch(`http://127.0.0.1:${port}/healthz`)
-      .then((r) => (r.ok ? true : undefined))
-      .catch(() => undefined),
-  );
-  return child;
-}
 
 beforeAll(async () => {
   chain = await startPrivateChain();
@@ -58,7 +45,7 @@ const sentAnchor = async () =>
 describe('a worker killed (SIGKILL) between the broadcast of an anchor and its receipt', () => {
   it('is reconciled at restart: one Timestamped log for the root, and every record carries that transaction', async () => {
     const port = await freePort();
-    let child = await serve(port);
+    let child = await serveChild(env, port);
     const base = `http://127.0.0.1:${port}`;
     const { key } = JSON.parse((await runCli(env, 'keys', 'create', '--tier', 'pro', '--json')).stdout) as {
       key: string;
@@ -81,7 +68,7 @@ describe('a worker killed (SIGKILL) between the broadcast of an anchor and its r
     await chain.rpc('anvil_dropTransaction', [hash]);
     expect(await chain.rpc('eth_getTransactionByHash', [hash])).toBeNull();
 
-    child = await serve(port);
+    child = await serveChild(env, port);
     try {
       await until(async () => ((await chain.rpc('eth_getTransactionByHash', [hash])) ? true : undefined));
       await chain.rpc('evm_setAutomine', [true]);

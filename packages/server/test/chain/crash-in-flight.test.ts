@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPrivateChain, until, type PrivateChain } from '../support/anvil.ts';
-import { CLI, runCli } from '../support/cli.ts';
+import { runCli, serveChild } from '../support/cli.ts';
 import { createTestDatabase } from '../support/database.ts';
 import { call, fundedKey } from '../support/service.ts';
 import { freePort } from '../../src/system/ports.ts';
@@ -13,18 +12,6 @@ let chain: PrivateChain;
 let env: NodeJS.ProcessEnv;
 let db: pg.Client;
 let relayer: string;
-
-/** `serve` (API and worker in one process) in a child of its own, ready when /healthz answers. */
-async function serve(port: number): Promise<ChildProcess> {
-  const ports = { PORT: String(port), VERIFY_PORT: String(await freePort()) };
-  const child = spawn(process.execPath, [CLI, 'serve'], { env: { ...env, ...ports }, stdio: 'ignore' });
-  await until(() =>
-    fetch(`http://127.0.0.1:${port}/healthz`)
-      .then((r) => (r.ok ? true : undefined))
-      .catch(() => undefined),
-  );
-  return child;
-}
 
 beforeAll(async () => {
   chain = await startPrivateChain();
@@ -57,7 +44,7 @@ const sentHashes = async () =>
 describe('a worker killed (SIGKILL) with three transactions in flight', () => {
   it('is reconciled at restart: one attestation per item on chain and in the database, each Idempotency-Key retry answers its uid', async () => {
     const port = await freePort();
-    let child = await serve(port);
+    let child = await serveChild(env, port);
     const base = `http://127.0.0.1:${port}`;
     const { key } = JSON.parse((await runCli(env, 'keys', 'create', '--tier', 'pro', '--json')).stdout) as {
       key: string;
@@ -85,7 +72,7 @@ describe('a worker killed (SIGKILL) with three transactions in flight', () => {
     await chain.rpc('anvil_dropTransaction', [inFlight[1]]);
     expect(await chain.rpc('eth_getTransactionByHash', [inFlight[1]])).toBeNull();
 
-    child = await serve(port);
+    child = await serveChild(env, port);
     try {
       await until(async () => ((await chain.rpc('eth_getTransactionByHash', [inFlight[1]])) ? true : undefined));
       await chain.rpc('evm_setAutomine', [true]);

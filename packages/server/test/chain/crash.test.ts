@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevChain, type DevChain } from '../../src/chain/dev-chain.ts';
 import { createTestDatabase } from '../support/database.ts';
 import { call, fundedKey } from '../support/service.ts';
+import { CLI, serveChild } from '../support/cli.ts';
 import { freePort } from '../../src/system/ports.ts';
 
 const ANVIL_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
-const CLI = join(import.meta.dirname, '../../../service/bin/attestation-service.mjs');
 const dir = await mkdtemp(join(tmpdir(), 'crash-'));
 let chain: DevChain;
 let env: NodeJS.ProcessEnv;
@@ -24,24 +24,6 @@ async function rpc(method: string, params: unknown[] = []): Promise<unknown> {
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
   return ((await res.json()) as { result: unknown }).result;
-}
-
-async function serve(port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [CLI, 'serve'], {
-    // the verification app starts too: on a free port, not the default one another run may hold
-    env: { ...env, PORT: String(port), VERIFY_PORT: String(await freePort()) },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  for (let i = 0; i < 300; i++) {
-    if (
-      await fetch(`http://127.0.0.1:${port}/healthz`)
-        .then((r) => r.ok)
-        .catch(() => false)
-    )
-      return child;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the service did not start');
 }
 
 async function until<T>(read: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
@@ -78,7 +60,7 @@ afterAll(async () => {
 describe('a crash between broadcast and receipt', () => {
   it('is reconciled from the journal at restart: one attestation, and an Idempotency-Key retry returns its uid', async () => {
     const port = await freePort();
-    let child = await serve(port);
+    let child = await serveChild(env, port);
     const base = `http://127.0.0.1:${port}`;
     const created = JSON.parse(
       await new Promise<string>((resolve, reject) => {
@@ -112,7 +94,7 @@ describe('a crash between broadcast and receipt', () => {
     await rpc('evm_mine');
     await rpc('evm_setAutomine', [true]);
 
-    child = await serve(port);
+    child = await serveChild(env, port);
     try {
       const retry = await call(base, 'POST', '/v1/attestations', {
         key: created.key,

@@ -1,6 +1,7 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from '../../src/system/ports.ts';
 
 /** The `attestation-service` command (the launcher's bin, packages/service), run with this Node as an operator runs it. */
 export const CLI = join(import.meta.dirname, '../../../service/bin/attestation-service.mjs');
@@ -17,4 +18,23 @@ export async function runCli(
     const e = error as { code: number; stdout: string; stderr: string };
     return { code: e.code, stdout: e.stdout, stderr: e.stderr };
   }
+}
+
+/**
+ * `serve` (API and worker in one process) in a child of its own, as an operator runs it, on `port`, with the
+ * verification app on a free port (not the default one another run may hold); resolves once /healthz answers.
+ */
+export async function serveChild(env: NodeJS.ProcessEnv, port: number): Promise<ChildProcess> {
+  const ports = { PORT: String(port), VERIFY_PORT: String(await freePort()) };
+  const child = spawn(process.execPath, [CLI, 'serve'], { env: { ...env, ...ports }, stdio: 'ignore' });
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const up = await fetch(`http://127.0.0.1:${port}/healthz`)
+      .then((r) => r.ok)
+      .catch(() => false);
+    if (up) return child;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error('the service did not start');
 }
