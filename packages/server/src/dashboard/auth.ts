@@ -40,7 +40,7 @@ export interface DashboardAuth {
   api: {
     getSession(ctx: { headers: Headers; query?: { disableCookieCache?: boolean } }): Promise<{
       session: { id: string; createdAt: Date; userId: string };
-      user: { id: string; name: string; email: string };
+      user: { id: string; name: string; email: string; support?: boolean | null };
     } | null>;
   };
 }

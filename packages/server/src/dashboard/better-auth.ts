@@ -31,6 +31,8 @@ export function createBetterAuth(opts: AuthOptions): DashboardAuth {
     telemetry: { enabled: false },
     database: prismaAdapter(opts.db, { provider: 'postgresql' }),
     account: { modelName: 'authAccount' },
+    // read with the session (one query less per dashboard call); set only by a support invitation, never by input
+    user: { additionalFields: { support: { type: 'boolean', required: false, defaultValue: false, input: false } } },
     emailAndPassword: { enabled: true, minPasswordLength: 10, maxPasswordLength: 256, autoSignIn: true },
     session: { expiresIn: SESSION_IDLE_SECONDS, updateAge: 3600 },
     rateLimit: {

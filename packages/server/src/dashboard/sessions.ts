@@ -76,10 +76,9 @@ export function createSessionService(deps: { db: Db; auth: DashboardAuth; clock:
         await db.session.deleteMany({ where: { id: found.session.id } });
         throw unauthenticated();
       }
-      const user = await db.user.findUnique({ where: { id: found.user.id }, select: { support: true } });
-      if (!user) throw unauthenticated();
+      const { id, name, email, support } = found.user;
       return {
-        user: { id: found.user.id, name: found.user.name, email: found.user.email, support: user.support },
+        user: { id, name, email, support: support === true },
         sessionId: found.session.id,
       };
     },
