@@ -1,7 +1,7 @@
 import { initTRPC } from '@trpc/server';
 import type { RequestContext as HttpRequestContext } from './http/context.ts';
 import { toErrorResponse } from './http/error-response.ts';
-import { assertAcceptableText } from './http/input-rules.ts';
+import { assertAcceptableInput } from './http/input-rules.ts';
 import type { Meta } from './http/route-meta.ts';
 import { shortCircuit } from './http/trpc-internals.ts';
 import './http/zod-messages.ts';
@@ -28,11 +28,12 @@ const t = initTRPC
 export const router = t.router;
 
 /**
- * Text no procedure takes (NUL, lone surrogates; docs/decisions.md, "Input rules"): checked once the caller is
+ * Input no procedure takes (too deep or wide, NUL, lone surrogates; docs/decisions.md, "Input rules"): checked once the caller is
  * authenticated and limited, before the input's schema, idempotency and any query, so it never joins a group.
  */
-const inputRules = t.middleware(async ({ getRawInput, next }) => {
-  assertAcceptableText(await getRawInput());
+const inputRules = t.middleware(async ({ ctx, getRawInput, next }) => {
+  if (ctx.inputRefusal) throw ctx.inputRefusal;
+  assertAcceptableInput(await getRawInput());
   return next();
 });
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { exportInput } from '../audit/contracts.ts';
 import type { AuditService } from '../audit/service.ts';
 import { AppError } from '../errors.ts';
-import { assertAcceptableText } from '../http/input-rules.ts';
+import { assertAcceptableInput } from '../http/input-rules.ts';
 import { headerOf } from '../http/request.ts';
 import type { Mount } from '../http/server.ts';
 import { sendStreamed } from '../http/streamed.ts';
@@ -45,7 +45,7 @@ export function auditExportMount(services: {
       const limit = await services.rateLimiter.forKey(`member:${signedIn.user.id}`, 'pro');
       for (const [name, value] of Object.entries(limit)) res.setHeader(name, value);
       const raw = Object.fromEntries(url.searchParams);
-      assertAcceptableText(raw);
+      assertAcceptableInput(raw);
       const { account, ...input } = downloadInput.parse(raw);
       const member = await sessions.member(signedIn, account ?? headerOf(req, 'x-account-id'));
       requireRole(member.role, 'viewer');

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { AppError } from '../errors.ts';
+import { assertJsonDepth } from './input-rules.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** A body declared larger than this is never read: the answer closes the connection instead. */
@@ -7,7 +8,8 @@ export const DRAIN_LIMIT_BYTES = 8 * MAX_BODY_BYTES;
 
 const JSON_TYPE = /^application\/json\s*(;|$)/i;
 
-function tooLarge(): AppError {
+/** 413 PAYLOAD_TOO_LARGE, the answer to a body over MAX_BODY_BYTES. */
+export function tooLarge(): AppError {
   return new AppError('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB.', { limitBytes: MAX_BODY_BYTES });
 }
 
@@ -16,9 +18,7 @@ function tooLarge(): AppError {
  * revoke without a reason); a non-empty one must be a JSON object sent as application/json.
  */
 export async function readJsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > DRAIN_LIMIT_BYTES) throw tooLarge();
-  const raw = await readRaw(req);
+  const raw = await readBodyWithinLimit(req);
   if (raw === undefined) throw tooLarge();
   if (raw.length === 0) return {};
   if (!JSON_TYPE.test(req.headers['content-type'] ?? '')) {
@@ -26,6 +26,8 @@ export async function readJsonBody(req: IncomingMessage): Promise<Record<string,
       contentType: req.headers['content-type'] ?? null,
     });
   }
+  // nesting is capped before the parser and anything after it walks the value
+  assertJsonDepth(raw);
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw.toString('utf8'));
@@ -41,10 +43,12 @@ export async function readJsonBody(req: IncomingMessage): Promise<Record<string,
 }
 
 /**
- * The body, or undefined when it is over the limit. An oversized body is still read to its end (and thrown
- * away) up to a few MiB, so that the client is reading when the 413 comes rather than writing into a reset.
+ * The body, or undefined when it is over MAX_BODY_BYTES: declared so (never read past DRAIN_LIMIT_BYTES), or found
+ * so while reading. An oversized body is still read to its end (and thrown away) up to a few MiB, so that the client
+ * is reading when the 413 comes rather than writing into a reset.
  */
-function readRaw(req: IncomingMessage): Promise<Buffer | undefined> {
+export function readBodyWithinLimit(req: IncomingMessage): Promise<Buffer | undefined> {
+  if (Number(req.headers['content-length'] ?? 0) > DRAIN_LIMIT_BYTES) return Promise.resolve(undefined);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -1,3 +1,4 @@
+import type { AppError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 
 /**
@@ -20,6 +21,9 @@ export interface RequestContext<TServices> {
   origin?: string | undefined;
   fetchSite?: string | undefined;
   accountId?: string | undefined;
+  /** Why the body cannot be taken (over the limit, nested too deep), found while reading it ahead of tRPC: answered
+   * by the input rules, after authentication and the rate limit, as REST answers it. */
+  inputRefusal?: AppError | undefined;
   /** Headers the HTTP layer adds to the response, success or error (rate-limit fields, replay marker). */
   responseHeaders: Record<string, string>;
 }

@@ -38,7 +38,10 @@ function queryInput(params: URLSearchParams): Record<string, unknown> {
   const input: Record<string, unknown> = {};
   for (const [name, value] of params) {
     const seen = input[name];
-    input[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+    // pushed in place: copying the list at each repeat would cost the square of a long query string
+    if (seen === undefined) input[name] = value;
+    else if (Array.isArray(seen)) seen.push(value);
+    else input[name] = [seen, value];
   }
   return input;
 }

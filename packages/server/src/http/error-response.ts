@@ -1,5 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import { isDatabaseUnavailable } from '../db/sql.ts';
+import { MAX_REPORTED_PROBLEMS } from './input-rules.ts';
 import { AppError, ERROR_STATUS, type ErrorBody, type ErrorCode } from '../errors.ts';
 
 export interface ErrorResponse {
@@ -48,7 +49,9 @@ export function toErrorResponse(error: unknown): ErrorResponse {
 
   const cause = error instanceof TRPCError ? error.cause : error;
   if (isZodError(cause)) {
-    const errors = cause.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+    const errors = cause.issues
+      .slice(0, MAX_REPORTED_PROBLEMS)
+      .map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
     const first = errors[0];
     const message = first
       ? `Invalid request: ${first.path ? `${first.path}: ` : ''}${first.message}`

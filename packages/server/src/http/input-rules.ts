@@ -6,9 +6,18 @@ interface InputProblem {
   message: string;
 }
 
+/** How deep objects and arrays may nest in any input: no procedure takes more than a few levels. */
+export const MAX_INPUT_DEPTH = 32;
+/** How many items an array, or fields an object, may hold: the largest input (a batch) takes 100. */
+export const MAX_CONTAINER_ENTRIES = 1000;
+/** How many problems one answer lists: a caller needs the first few, not one per item of a hostile body. */
+export const MAX_REPORTED_PROBLEMS = 20;
+
 const NUL = 'must not contain the NUL character (U+0000)';
 const LONE_SURROGATE = 'must be well-formed Unicode text (it holds a lone surrogate)';
-const MAX_PROBLEMS = 20;
+export const TOO_DEEP = `must not nest objects or lists deeper than ${MAX_INPUT_DEPTH} levels`;
+const TOO_MANY_ITEMS = `must hold at most ${MAX_CONTAINER_ENTRIES} items`;
+const TOO_MANY_FIELDS = `must hold at most ${MAX_CONTAINER_ENTRIES} fields`;
 
 // ES2024's String.prototype.isWellFormed (Node 20+); the TypeScript lib here is ES2023
 const isWellFormed = (text: string): boolean => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
@@ -21,44 +30,113 @@ function textProblem(text: string): string | undefined {
 }
 
 /**
- * Every string of an input, at any depth, object keys included, that holds a NUL or a lone surrogate. Walks with
- * its own stack (not recursion): a 1 MiB body of nested arrays must not overflow the call stack.
+ * A value met on the walk. Each frame points at its parent instead of carrying its path, so the walk stays linear
+ * in the input's size; a path is spelled out (at most MAX_INPUT_DEPTH steps) only for a problem that is reported.
  */
-function findTextProblems(input: unknown): InputProblem[] {
+interface Frame {
+  value: unknown;
+  key: string;
+  depth: number;
+  parent: Frame | undefined;
+}
+
+function pathOf(frame: Frame | undefined): string {
+  const keys: string[] = [];
+  for (let at = frame; at?.parent !== undefined; at = at.parent) keys.push(at.key);
+  return keys.reverse().join('.');
+}
+
+/**
+ * Every problem of an input, up to MAX_REPORTED_PROBLEMS, in one pass that visits each value once: text that
+ * PostgreSQL or UTF-8 cannot hold (object keys included), nesting past MAX_INPUT_DEPTH and containers past
+ * MAX_CONTAINER_ENTRIES (neither is walked into). Its own stack, not recursion: no input overflows the call stack.
+ */
+function findProblems(input: unknown): InputProblem[] {
   const problems: InputProblem[] = [];
-  const stack: Array<{ value: unknown; path: string[] }> = [{ value: input, path: [] }];
-  while (stack.length > 0 && problems.length < MAX_PROBLEMS) {
-    const { value, path } = stack.pop()!;
+  const report = (frame: Frame | undefined, message: string) => problems.push({ path: pathOf(frame), message });
+  const stack: Frame[] = [{ value: input, key: '', depth: 0, parent: undefined }];
+  while (stack.length > 0 && problems.length < MAX_REPORTED_PROBLEMS) {
+    const frame = stack.pop()!;
+    const { value } = frame;
     if (typeof value === 'string') {
       const problem = textProblem(value);
-      if (problem) problems.push({ path: path.join('.'), message: problem });
+      if (problem) report(frame, problem);
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    const depth = frame.depth + 1;
+    if (depth > MAX_INPUT_DEPTH) {
+      report(frame, TOO_DEEP);
     } else if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], path: [...path, String(i)] });
-    } else if (value !== null && typeof value === 'object') {
-      const entries = Object.entries(value);
-      for (let i = entries.length - 1; i >= 0; i--) {
-        const [key, child] = entries[i]!;
+      if (value.length > MAX_CONTAINER_ENTRIES) report(frame, TOO_MANY_ITEMS);
+      else
+        for (let i = value.length - 1; i >= 0; i--)
+          stack.push({ value: value[i], key: String(i), depth, parent: frame });
+    } else {
+      const keys = Object.keys(value);
+      if (keys.length > MAX_CONTAINER_ENTRIES) report(frame, TOO_MANY_FIELDS);
+      for (let i = keys.length - 1; i >= 0 && keys.length <= MAX_CONTAINER_ENTRIES; i--) {
+        const key = keys[i]!;
         const keyProblem = textProblem(key);
         // a bad field name is named by where it is, never echoed (it is not text we can print)
-        if (keyProblem) problems.push({ path: path.join('.'), message: `field names ${keyProblem}` });
-        else stack.push({ value: child, path: [...path, key] });
+        if (keyProblem) report(frame, `field names ${keyProblem}`);
+        else stack.push({ value: (value as Record<string, unknown>)[key], key, depth, parent: frame });
       }
     }
   }
   return problems;
 }
 
-/**
- * Refuses (400 VALIDATION_FAILED) an input holding text that PostgreSQL would refuse or that has no UTF-8 form,
- * before it reaches any schema, store or batched query: one member's bad text must never fail a group.
- */
-export function assertAcceptableText(input: unknown): void {
-  const problems = findTextProblems(input);
-  if (problems.length === 0) return;
+/** 400 VALIDATION_FAILED listing these problems, the first in the message. */
+export function inputRefused(problems: InputProblem[]): AppError {
   const [first] = problems;
   const where = first!.path ? `${first!.path}: ` : '';
-  throw new AppError('VALIDATION_FAILED', `Invalid request: ${where}${first!.message}`, { errors: problems });
+  return new AppError('VALIDATION_FAILED', `Invalid request: ${where}${first!.message}`, {
+    errors: problems.slice(0, MAX_REPORTED_PROBLEMS),
+  });
 }
+
+/**
+ * Refuses (400 VALIDATION_FAILED) an input nested too deep, too wide, or holding text that PostgreSQL would refuse
+ * or that has no UTF-8 form, before any schema, store or batched query walks it: one member's bad input must never
+ * fail a group, and no input may cost more than its size (docs/decisions.md, "Input rules").
+ */
+export function assertAcceptableInput(input: unknown): void {
+  const problems = findProblems(input);
+  if (problems.length > 0) throw inputRefused(problems);
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACKET = 0x5b;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACKET = 0x5d;
+const CLOSE_BRACE = 0x7d;
+
+/**
+ * Refuses JSON text nesting deeper than MAX_INPUT_DEPTH before it is parsed: one pass over the bytes, so a body of
+ * a million brackets costs a millisecond here instead of a parse and a walk. Malformed text is left to the parser.
+ */
+export function assertJsonDepth(text: Uint8Array): void {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const byte = text[i]!;
+    if (inString) {
+      if (byte === BACKSLASH) i++;
+      else if (byte === QUOTE) inString = false;
+    } else if (byte === QUOTE) {
+      inString = true;
+    } else if (byte === OPEN_BRACKET || byte === OPEN_BRACE) {
+      if (++depth > MAX_INPUT_DEPTH) throw inputRefused([{ path: '', message: TOO_DEEP }]);
+    } else if (byte === CLOSE_BRACKET || byte === CLOSE_BRACE) {
+      depth--;
+    }
+  }
+}
+
+/** @deprecated the earlier name of assertAcceptableInput, kept while callers move over. */
+export const assertAcceptableText = assertAcceptableInput;
 
 /** A page cursor we did not issue (bad shape, out of range, or an impossible date): 400 before any query. */
 export function invalidCursor(): AppError {

@@ -3,7 +3,8 @@ import type { AnyRouter } from '@trpc/server';
 import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import { AppError, type ErrorCode } from '../errors.ts';
 import type { RequestContext } from './context.ts';
-import { MAX_BODY_BYTES } from './body.ts';
+import { readBodyWithinLimit, tooLarge } from './body.ts';
+import { assertJsonDepth } from './input-rules.ts';
 import { toErrorResponse } from './error-response.ts';
 import { formattedErrorShape } from './trpc-internals.ts';
 
@@ -63,6 +64,29 @@ function sendTrpcError(router: AnyRouter, res: ServerResponse, error: AppError):
   res.end(body);
 }
 
+/**
+ * Reads a POST body within the limit and checks its nesting before tRPC parses it (tRPC takes a string `req.body`
+ * as the body's text). A refusal waits in the context for the input rules, so it comes after authentication and the
+ * rate limit, as on REST.
+ */
+async function readAheadOfTrpc(req: IncomingMessage, res: ServerResponse, ctx: RequestContext<unknown>) {
+  const raw = await readBodyWithinLimit(req);
+  const body = req as IncomingMessage & { body?: string };
+  body.body = '';
+  if (raw === undefined) {
+    res.setHeader('Connection', 'close');
+    ctx.inputRefusal = tooLarge();
+    return;
+  }
+  try {
+    assertJsonDepth(raw);
+  } catch (error) {
+    ctx.inputRefusal = error as AppError;
+    return;
+  }
+  body.body = raw.toString('utf8');
+}
+
 /** The router's /trpc surface: JSON in and out, at most MAX_BATCH_CALLS per batch, rate-limit fields on every answer. */
 export async function serveTrpc(
   router: AnyRouter,
@@ -74,12 +98,12 @@ export async function serveTrpc(
   const path = url.pathname.slice('/trpc/'.length);
   const refused = refusal(req, url, path);
   if (refused) return sendTrpcError(router, res, refused);
+  if (req.method !== 'GET') await readAheadOfTrpc(req, res, ctx);
   await nodeHTTPRequestHandler({
     router,
     req,
     res,
     path,
-    maxBodySize: MAX_BODY_BYTES,
     maxBatchSize: MAX_BATCH_CALLS,
     createContext: () => ctx,
     // the first failure's own headers (Retry-After) go with it, as on REST

@@ -72,9 +72,13 @@ function invalidUnion(issue: Extract<Issue, { code: 'invalid_union' }>): string 
   return 'is not in any of the accepted forms';
 }
 
+const NAMED_KEYS = 5;
+
 function unrecognizedKeys(issue: Extract<Issue, { code: 'unrecognized_keys' }>): string {
-  const names = issue.keys.map((key) => JSON.stringify(key)).join(', ');
-  return `${names} ${issue.keys.length === 1 ? 'is not a field' : 'are not fields'} of this request`;
+  // a few names, not every one of a hostile body's thousand keys
+  const shown = issue.keys.slice(0, NAMED_KEYS).map((key) => JSON.stringify(key.slice(0, 64)));
+  const more = issue.keys.length > NAMED_KEYS ? ` and ${issue.keys.length - NAMED_KEYS} more` : '';
+  return `${shown.join(', ')}${more} ${issue.keys.length === 1 ? 'is not a field' : 'are not fields'} of this request`;
 }
 
 /** zod's default messages ("Invalid input: expected number, received NaN") as plain sentences about the field. */
