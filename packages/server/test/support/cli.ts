@@ -26,9 +26,15 @@ export async function runCli(
  */
 export async function serveChild(env: NodeJS.ProcessEnv, port: number): Promise<ChildProcess> {
   const ports = { PORT: String(port), VERIFY_PORT: String(await freePort()) };
-  const child = spawn(process.execPath, [CLI, 'serve'], { env: { ...env, ...ports }, stdio: 'ignore' });
+  const child = spawn(process.execPath, [CLI, 'serve'], {
+    env: { ...env, ...ports },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  // what it said before dying, for the error below (the last few KB are enough)
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4096)));
   const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
+  while (Date.now() < deadline && child.exitCode === null) {
     const up = await fetch(`http://127.0.0.1:${port}/healthz`)
       .then((r) => r.ok)
       .catch(() => false);
@@ -36,5 +42,5 @@ export async function serveChild(env: NodeJS.ProcessEnv, port: number): Promise<
     await new Promise((r) => setTimeout(r, 100));
   }
   child.kill('SIGKILL');
-  throw new Error('the service did not start');
+  throw new Error(`the service did not start: ${stderr.trim() || '(nothing on stderr)'}`);
 }
