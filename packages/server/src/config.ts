@@ -69,7 +69,12 @@ const schema = z.object({
       z.string().refine((v) => v === '0' || duration.safeParse(v).success, 'must be 0 (off) or a duration such as 60s'),
     ),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(512).default(64),
-  TRUST_PROXY: boolean.default(false),
+  // how many proxies in front append to X-Forwarded-For; true (one) and false (none) are kept from when it was a flag
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(true|false|yes|no|\d{1,2})$/, 'must be the number of proxies in front (0 for none), or true (one)')
+    .default('0')
+    .transform((v) => (v === 'true' || v === 'yes' ? 1 : v === 'false' || v === 'no' ? 0 : Number(v))),
   DASHBOARD_SIGNUP: z.enum(['open', 'closed']).default('closed'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -149,6 +154,7 @@ function toConfig(v: z.infer<typeof schema>) {
     workerConcurrency: v.WORKER_CONCURRENCY,
     /** `open`: anyone may sign up and make an account on the free plan; `closed`: by invitation only. */
     dashboard: { signup: v.DASHBOARD_SIGNUP },
+    /** How many proxies in front append to X-Forwarded-For (http/request.ts, clientIpOf); 0: the socket's address. */
     trustProxy: v.TRUST_PROXY,
     logLevel: v.LOG_LEVEL,
   };

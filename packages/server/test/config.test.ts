@@ -73,3 +73,17 @@ describe('.env.example', () => {
     expect(loadConfig(active)).toEqual(loadConfig({}));
   });
 });
+
+describe('TRUST_PROXY', () => {
+  it('is a number of proxies in front; true is one and false none, as when it was a flag', () => {
+    const hops = (TRUST_PROXY?: string) => loadConfig(TRUST_PROXY === undefined ? {} : { TRUST_PROXY }).trustProxy;
+    expect([hops(), hops('0'), hops('false'), hops('no')]).toEqual([0, 0, 0, 0]);
+    expect([hops('1'), hops('true'), hops('yes')]).toEqual([1, 1, 1]);
+    expect(hops('2')).toBe(2);
+  });
+
+  it('refuses anything else, naming it', () => {
+    for (const TRUST_PROXY of ['-1', 'on', '10.0.0.0/8', '1.5'])
+      expect(() => loadConfig({ TRUST_PROXY })).toThrow(/TRUST_PROXY/);
+  });
+});

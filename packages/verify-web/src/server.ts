@@ -26,8 +26,8 @@ export interface VerifyServerOptions {
   /** The rate-limit store (the service's memory or Redis store); badge calls per IP per minute (default 300). */
   windows: WindowStore;
   badgeLimitPerMinute?: number;
-  /** Believe X-Forwarded-For for the client address (the service's TRUST_PROXY). */
-  trustProxy?: boolean;
+  /** How many proxies in front append to X-Forwarded-For (the service's TRUST_PROXY; true is one); default none. */
+  trustProxy?: number | boolean;
   /** How long a verdict is reused, in ms (default 10 s). */
   cacheTtlMs?: number;
   /** Replaceable for tests. */
@@ -61,7 +61,7 @@ export async function startVerifyServer(opts: VerifyServerOptions): Promise<Runn
   const handle = createVerifyHandler({
     verifier,
     records,
-    trustProxy: opts.trustProxy ?? false,
+    trustProxy: Number(opts.trustProxy ?? 0),
     limit,
     get verifyBaseUrl() {
       return baseUrl;

@@ -19,16 +19,20 @@ function carriesToken(req: IncomingMessage, token: string | undefined): boolean 
 }
 
 /**
- * The client's address: the socket's, or the left-most X-Forwarded-For entry when a trusted proxy sets it (every
- * proxy with TRUST_PROXY; otherwise only a request carrying `proxyToken`, a secret that never leaves the process).
+ * The client's address. Behind `trustedHops` proxies that each append the address they were reached from to
+ * X-Forwarded-For (TRUST_PROXY=N), it is the N-th entry from the right: entries further left were written by
+ * the client and are not believed. With no trusted proxy, the socket's; a request carrying `proxyToken` (the
+ * verification app inside this process, a secret that never leaves it) counts as one trusted hop.
  */
-export function clientIpOf(req: IncomingMessage, trustProxy: boolean, proxyToken?: string): string {
-  if (trustProxy || carriesToken(req, proxyToken)) {
-    const forwarded = req.headers['x-forwarded-for'];
-    const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
-    if (first) return first;
-  }
-  return (req.socket.remoteAddress ?? 'unknown').replace(/^::ffff:/, '');
+export function clientIpOf(req: IncomingMessage, trustedHops: number, proxyToken?: string): string {
+  const hops = carriesToken(req, proxyToken) ? Math.max(trustedHops, 1) : trustedHops;
+  const socket = (req.socket.remoteAddress ?? 'unknown').replace(/^::ffff:/, '');
+  if (hops <= 0) return socket;
+  const forwarded = req.headers['x-forwarded-for'];
+  const entries = (Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? '')).split(',');
+  // a chain shorter than the trusted hops ends at its left-most entry, as Express's proxy-addr has it
+  const entry = entries[Math.max(0, entries.length - hops)]?.trim();
+  return entry || socket;
 }
 
 export function headerOf(req: IncomingMessage, name: string): string | undefined {

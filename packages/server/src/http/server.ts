@@ -55,7 +55,8 @@ export function createApiHandler<TRouter extends AnyRouter>(
   { router, services }: ApiParts<TRouter>,
   opts: {
     publicBaseUrl: string;
-    trustProxy: boolean;
+    /** TRUST_PROXY: how many proxies in front append to X-Forwarded-For. */
+    trustProxy: number;
     log: Logger;
     proxyToken?: string | undefined;
     /** Served by the longest matching prefix, before the router's routes. */

@@ -14,7 +14,8 @@ export interface HandlerDeps {
   verifier: Verifier;
   records: RecordSource;
   verifyBaseUrl: string;
-  trustProxy: boolean;
+  /** How many proxies in front append to X-Forwarded-For. */
+  trustProxy: number;
   limit: (ip: string) => Promise<LimitVerdict>;
 }
 

@@ -40,12 +40,15 @@ export function send(req: IncomingMessage, res: ServerResponse, reply: Reply): v
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
-/** The client's address: the socket's, or the left-most X-Forwarded-For entry behind a trusted proxy. */
-export function clientIp(req: IncomingMessage, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = req.headers['x-forwarded-for'];
-    const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
-    if (first) return first;
-  }
-  return (req.socket.remoteAddress ?? 'unknown').replace(/^::ffff:/, '');
+/**
+ * The client's address: the socket's, or behind `trustedHops` proxies that each append to X-Forwarded-For, the
+ * entry the outermost trusted one appended (the N-th from the right; entries left of it are the client's own words).
+ * The API's clientIpOf reads it the same way (TRUST_PROXY).
+ */
+export function clientIp(req: IncomingMessage, trustedHops: number): string {
+  const socket = (req.socket.remoteAddress ?? 'unknown').replace(/^::ffff:/, '');
+  if (trustedHops <= 0) return socket;
+  const forwarded = req.headers['x-forwarded-for'];
+  const entries = (Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? '')).split(',');
+  return entries[Math.max(0, entries.length - trustedHops)]?.trim() || socket;
 }
