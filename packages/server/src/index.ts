@@ -17,5 +17,6 @@ export { accountsCommand } from './dashboard/cli.ts';
 export { deliveriesCommand } from './webhooks/cli.ts';
 export { knownDeployment } from './chain/eas-artifacts.ts';
 export { PROXY_TOKEN_HEADER } from './http/request.ts';
+export { DASHBOARD_HEADERS } from './dashboard/page-headers.ts';
 export type { WindowStore } from './limits/sliding-window.ts';
 export type { Logger } from './log.ts';

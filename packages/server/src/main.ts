@@ -18,6 +18,7 @@ import { describeError } from './errors.ts';
 import { flushPeriodically } from './keys/last-used.ts';
 import { dashboardSecret } from './dashboard/auth.ts';
 import { authMount } from './dashboard/auth-mount.ts';
+import { cleanUpAuthPeriodically } from './dashboard/auth-cleanup.ts';
 import { auditExportMount } from './dashboard/audit-export-mount.ts';
 import type { Mount } from './http/server.ts';
 import type { Services } from './services.ts';
@@ -120,8 +121,8 @@ async function startMetricsPart(infra: Infrastructure, stack: Teardown): Promise
 }
 
 /**
- * The relayer, anchoring and the webhook deliveries as jobs of this process, and the sweep for deliveries a dead
- * worker left.
+ * The relayer, anchoring and the webhook deliveries as jobs of this process, the sweep for deliveries a dead
+ * worker left, and the deletion of expired sign-in challenges.
  */
 async function startWorkerPart(
   infra: Infrastructure,
@@ -179,6 +180,7 @@ async function startWorkerPart(
   await sweep();
   const sweeper = setInterval(sweep, SWEEP_EVERY_MS);
   stack.push(async () => clearInterval(sweeper));
+  stack.push(cleanUpAuthPeriodically({ db: infra.db, clock, log }));
 }
 
 /** The API on PORT; returns its base URL as bound. */
@@ -197,7 +199,7 @@ async function startApiPart(
       trustProxy: config.trustProxy,
       log,
       proxyToken,
-      mounts: [authMount(services.dashboard.auth), auditExportMount(services), ...mounts],
+      mounts: [authMount(services.dashboard.auth, config.publicBaseUrl), auditExportMount(services), ...mounts],
       onRequest: metrics?.onRequest,
     },
   );

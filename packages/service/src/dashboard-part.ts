@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
 import { dashboardDist } from '@attestation-service/dashboard';
-import type { StartOptions } from '@attestation-service/server';
+import { DASHBOARD_HEADERS, type StartOptions } from '@attestation-service/server';
 import { compressedAsset, type Encoding } from './dashboard-compress.ts';
 
 type Mount = NonNullable<StartOptions['mounts']>[number];
@@ -12,15 +12,8 @@ const ASSETS = `${DASHBOARD_PREFIX}/assets/`;
 /** Paths under it belong to the server's mounts (sign-in, the audit export); one that reaches this mount is unknown. */
 const API = `${DASHBOARD_PREFIX}/api/`;
 
-/** As on the verification app (DESIGN.md §6): no inline script, no framing; the app talks to its own origin only. */
-export const DASHBOARD_HEADERS: Record<string, string> = {
-  'Content-Security-Policy':
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
-  'X-Frame-Options': 'DENY',
-  'Cross-Origin-Opener-Policy': 'same-origin',
-};
+// the same headers as the sign-in endpoints' answers: declared once, in the server
+export { DASHBOARD_HEADERS };
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** Files Vite copies from public/ (favicon, robots.txt) keep their names across builds: short-lived. */

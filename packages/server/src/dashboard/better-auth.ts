@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { passkey } from '@better-auth/passkey';
 import { betterAuth } from 'better-auth';
 import { prismaAdapter } from 'better-auth/adapters/prisma';
-import { APIError, createAuthMiddleware } from 'better-auth/api';
+import { APIError, createAuthMiddleware, isAPIError } from 'better-auth/api';
 import { describeError } from '../errors.ts';
+import { PASSWORD_MAX } from './auth-input.ts';
 import {
   AUTH_BASE_PATH,
   CLIENT_IP_HEADER,
@@ -33,7 +34,7 @@ export function createBetterAuth(opts: AuthOptions): DashboardAuth {
     account: { modelName: 'authAccount' },
     // read with the session (one query less per dashboard call); set only by a support invitation, never by input
     user: { additionalFields: { support: { type: 'boolean', required: false, defaultValue: false, input: false } } },
-    emailAndPassword: { enabled: true, minPasswordLength: 10, maxPasswordLength: 256, autoSignIn: true },
+    emailAndPassword: { enabled: true, minPasswordLength: 10, maxPasswordLength: PASSWORD_MAX, autoSignIn: true },
     session: { expiresIn: SESSION_IDLE_SECONDS, updateAge: 3600 },
     rateLimit: {
       enabled: true,
@@ -45,6 +46,9 @@ export function createBetterAuth(opts: AuthOptions): DashboardAuth {
         '/sign-up/email': { window: 60, max: 5 },
         '/sign-in/passkey': { window: 60, max: 10 },
         '/change-password': { window: 60, max: 5 },
+        // each answer writes a challenge row (expired ones are swept by the worker: auth-cleanup.ts)
+        '/passkey/generate-authenticate-options': { window: 60, max: 10 },
+        '/passkey/generate-register-options': { window: 60, max: 10 },
       },
     },
     advanced: {
@@ -61,19 +65,22 @@ export function createBetterAuth(opts: AuthOptions): DashboardAuth {
         opts.log[level]({ component: 'auth', ...(error ? { error: describeError(error) } : {}) }, message);
       },
     },
+    // a refusal better-auth answers (a wrong password, an uninvited sign-up) is the client's, not an error of ours
+    onAPIError: {
+      onError: (error) => {
+        if (!isAPIError(error))
+          opts.log.error({ component: 'auth', error: describeError(error) }, 'auth request failed');
+      },
+    },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
-        if (ctx.path !== '/sign-in/email') return;
-        const email = String((ctx.body as { email?: unknown } | undefined)?.email ?? '').toLowerCase();
-        const { limit, windowMs } = SIGN_IN_PER_EMAIL;
-        const decision = await opts.windows.hit(`signin-email:${email}`, limit, windowMs, opts.clock.now());
-        if (!decision.allowed) {
-          const retryAfter = Math.max(1, Math.ceil(decision.resetMs / 1000));
-          throw new APIError(
-            'TOO_MANY_REQUESTS',
-            { message: `Too many sign-in attempts for this email. Retry in ${retryAfter} s.` },
-            { 'Retry-After': String(retryAfter) },
-          );
+        if (ctx.path === '/sign-in/email') await limitSignInPerEmail(opts, emailOf(ctx.body));
+        else if (ctx.path === '/sign-up/email' && opts.signup === 'closed') {
+          const token = ctx.headers?.get(INVITATION_TOKEN_HEADER) ?? undefined;
+          if (await opts.mayCreateUser(token, emailOf(ctx.body))) return;
+          // the hash a sign-up would cost, so that a known email and an unknown one take as long to refuse
+          await ctx.context.password.hash(stringField(ctx.body, 'password'));
+          throw signUpRefused();
         }
       }),
     },
@@ -83,13 +90,41 @@ export function createBetterAuth(opts: AuthOptions): DashboardAuth {
           before: async (user, ctx) => {
             if (opts.signup === 'open') return;
             const token = ctx?.headers?.get(INVITATION_TOKEN_HEADER) ?? undefined;
-            if (!(await opts.mayCreateUser(token, user.email.toLowerCase())))
-              throw new APIError('FORBIDDEN', {
-                message: 'Sign-up is by invitation: open the invitation link you were sent.',
-              });
+            // the before-hook refused anyone without an invitation; this holds if one is used up meanwhile
+            if (!(await opts.mayCreateUser(token, user.email.toLowerCase()))) throw signUpRefused();
           },
         },
       },
     },
   });
+}
+
+/** A body field's text, or '' when it is absent or not text (the mount has refused other types; this never throws). */
+function stringField(body: unknown, name: string): string {
+  const value = (body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
+}
+
+const emailOf = (body: unknown): string => stringField(body, 'email').toLowerCase();
+
+/**
+ * An uninvited sign-up while sign-up is closed, in the service's error body: the same answer whether the email is
+ * registered or not, so that it tells nobody which addresses have an account.
+ */
+function signUpRefused(): APIError {
+  const message = 'Sign-up is by invitation: open the invitation link you were sent.';
+  return new APIError('FORBIDDEN', { code: 'FORBIDDEN', message, details: {} });
+}
+
+/** Sign-in attempts per email address, whatever the address they come from (better-auth limits per address). */
+async function limitSignInPerEmail(opts: AuthOptions, email: string): Promise<void> {
+  const { limit, windowMs } = SIGN_IN_PER_EMAIL;
+  const decision = await opts.windows.hit(`signin-email:${email}`, limit, windowMs, opts.clock.now());
+  if (decision.allowed) return;
+  const retryAfter = Math.max(1, Math.ceil(decision.resetMs / 1000));
+  throw new APIError(
+    'TOO_MANY_REQUESTS',
+    { message: `Too many sign-in attempts for this email. Retry in ${retryAfter} s.` },
+    { 'Retry-After': String(retryAfter) },
+  );
 }

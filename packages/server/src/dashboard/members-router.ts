@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { memberProcedure, router } from '../trpc.ts';
 import { memberActor, requestOrigin } from './acting.ts';
+import { EMAIL_MAX } from './auth-input.ts';
 import { ROLES } from './roles.ts';
 import type { Member } from './sessions.ts';
 
@@ -43,7 +44,7 @@ export const membersRouter = router({
 
   /** A link valid 7 days for `email` to join with `role`; shown to the owner to hand over. */
   invite: owner
-    .input(z.object({ email: z.email().max(254), role }))
+    .input(z.object({ email: z.email().max(EMAIL_MAX), role }))
     .output(z.object({ id: z.string(), url: z.string(), expiresAt: z.string() }))
     .mutation(({ ctx, input }) => ctx.services.dashboard.invitations.inviteMember({ ...act(ctx), ...input })),
 
