@@ -1,7 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
 /** Fresh databases on the server of `url`, each named `bench_<name>_<time>`, all dropped by `dropAll()`. */
 export function benchDatabases(url: string): { make(name: string): Promise<string>; dropAll(): Promise<void> } {
+  // a service on an external database refuses to start without it; the bench's children inherit this one
+  process.env.SERVICE_SECRET ??= randomBytes(32).toString('base64');
   const made: string[] = [];
   const onAdmin = async (statements: string[]) => {
     const admin = new pg.Client({ connectionString: url });

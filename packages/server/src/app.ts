@@ -14,7 +14,8 @@ import type { RefusalObserver } from './limits/refusals.ts';
 import { createHealthService } from './system/health.ts';
 import { createWebhookService } from './webhooks/service.ts';
 import type { UrlPolicy } from './webhooks/url-guard.ts';
-import { createDashboardAuth } from './dashboard/auth.ts';
+import type { ServiceSecrets } from './system/service-secret.ts';
+import { createDashboardAuth, sessionCookieSecret } from './dashboard/auth.ts';
 import { invitationAllowsSignUp } from './dashboard/invitation-tokens.ts';
 import { createSessionService } from './dashboard/sessions.ts';
 import { createOverviewService } from './dashboard/overview.ts';
@@ -23,7 +24,7 @@ import { createPeopleServices } from './dashboard/services.ts';
 /** Builds every service from the opened infrastructure; nothing here listens, connects or reads the environment. */
 export function buildServices(
   infra: Infrastructure,
-  opts: { webhookPolicy: UrlPolicy; dashboardSecret: string; refusals?: RefusalObserver | undefined },
+  opts: { webhookPolicy: UrlPolicy; secrets: ServiceSecrets; refusals?: RefusalObserver | undefined },
 ): Services {
   const { config, db, pool, sql, clock, log, chain } = infra;
   const signer = createOffchainSigner({
@@ -49,7 +50,7 @@ export function buildServices(
   const auth = createDashboardAuth({
     db,
     publicBaseUrl: config.publicBaseUrl,
-    secret: opts.dashboardSecret,
+    secret: sessionCookieSecret(opts.secrets),
     signup: config.dashboard.signup,
     windows: infra.windows,
     clock,
@@ -63,7 +64,7 @@ export function buildServices(
       sessions: createSessionService({ db, auth, clock, publicBaseUrl: config.publicBaseUrl }),
       signup: config.dashboard.signup,
       overview: createOverviewService({ sql, clock }),
-      ...createPeopleServices({ ...infra, keys, secret: opts.dashboardSecret }),
+      ...createPeopleServices({ ...infra, keys, secrets: opts.secrets }),
     },
     rateLimiter: createRateLimiter(infra.windows, clock, opts.refusals),
     idempotency: createIdempotencyService(pool, clock),

@@ -11,6 +11,8 @@ const url = z.url({ protocol: /^https?$/ });
 const hex32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x followed by 64 hex characters');
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be 0x followed by 40 hex characters');
 const duration = z.string().regex(/^\d+(ms|s|m|h)$/, 'must be a duration such as 30s, 5m or 2h');
+// the message never carries the value: a config error is printed and logged
+const secret = z.string().min(32, 'must be at least 32 characters: 32+ random bytes, e.g. `openssl rand -base64 32`');
 
 const DURATION_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
 
@@ -77,6 +79,9 @@ const schema = z.object({
     .transform((v) => (v === 'true' || v === 'yes' ? 1 : v === 'false' || v === 'no' ? 0 : Number(v))),
   DASHBOARD_SIGNUP: z.enum(['open', 'closed']).default('closed'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SERVICE_SECRET: secret.optional(),
+  SERVICE_SECRET_PREVIOUS: secret.optional(),
+  NODE_ENV: z.string().optional(),
 });
 
 export type Config = ReturnType<typeof toConfig>;
@@ -85,6 +90,26 @@ export type Config = ReturnType<typeof toConfig>;
 function browserHost(host: string): string {
   if (['127.0.0.1', '0.0.0.0', '::'].includes(host)) return 'localhost';
   return host.includes(':') ? `[${host}]` : host;
+}
+
+/** A value that prints as `[redacted]` (logs, JSON, inspect), so a config dump never shows it; `reveal()` reads it. */
+export class Secret {
+  readonly #value: string;
+  constructor(value: string) {
+    this.#value = value;
+  }
+  reveal(): string {
+    return this.#value;
+  }
+  toJSON(): string {
+    return '[redacted]';
+  }
+  toString(): string {
+    return '[redacted]';
+  }
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return 'Secret [redacted]';
+  }
 }
 
 /** Thrown at boot for a malformed variable; its message is the one line the operator sees. */
@@ -157,5 +182,17 @@ function toConfig(v: z.infer<typeof schema>) {
     /** How many proxies in front append to X-Forwarded-For (http/request.ts, clientIpOf); 0: the socket's address. */
     trustProxy: v.TRUST_PROXY,
     logLevel: v.LOG_LEVEL,
+    /** SERVICE_SECRET and the one it replaced; unset in development: a file in DATA_DIR (system/service-secret.ts). */
+    serviceSecret: {
+      current: v.SERVICE_SECRET === undefined ? undefined : new Secret(v.SERVICE_SECRET),
+      previous: v.SERVICE_SECRET_PREVIOUS === undefined ? undefined : new Secret(v.SERVICE_SECRET_PREVIOUS),
+    },
+    /** Why this is a real deployment (no development stand-ins for secrets), or undefined in development. */
+    productionBecause:
+      v.DATABASE_URL !== undefined
+        ? 'DATABASE_URL is set'
+        : v.NODE_ENV === 'production'
+          ? 'NODE_ENV=production'
+          : undefined,
   };
 }

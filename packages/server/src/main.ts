@@ -16,7 +16,6 @@ import type { ProcessMetrics } from './metrics.ts';
 import { appRouter } from './router.ts';
 import { describeError } from './errors.ts';
 import { flushPeriodically } from './keys/last-used.ts';
-import { dashboardSecret } from './dashboard/auth.ts';
 import { authMount } from './dashboard/auth-mount.ts';
 import { cleanUpAuthPeriodically } from './dashboard/auth-cleanup.ts';
 import { auditExportMount } from './dashboard/audit-export-mount.ts';
@@ -24,6 +23,7 @@ import type { Mount } from './http/server.ts';
 import type { Services } from './services.ts';
 import type { ReadinessCheck } from './system/health.ts';
 import { createTeardown, type Teardown } from './system/teardown.ts';
+import { loadServiceSecrets } from './system/service-secret.ts';
 import { startWorker } from './worker.ts';
 import { deliverTask, sweepDeliveries } from './webhooks/deliver.task.ts';
 import { DELIVER_TASK } from './webhooks/outbox.ts';
@@ -73,6 +73,7 @@ export interface RunningService {
  */
 export async function startService(config: Config, opts: StartOptions = {}): Promise<RunningService> {
   const parts = opts.parts ?? { api: true, worker: true };
+  const secrets = await loadServiceSecrets(config); // before anything starts: a missing secret stops the boot
   const infra = await openInfrastructure(config, { clock: opts.clock, log: opts.log, readiness: opts.readiness });
   const { log, chain } = infra;
   const stack = createTeardown(log);
@@ -82,7 +83,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     const webhookPolicy = { allowPrivate: config.webhooks.allowPrivateUrls, resolve: opts.resolve ?? systemResolver };
     const services = buildServices(infra, {
       webhookPolicy,
-      dashboardSecret: await dashboardSecret(infra.db),
+      secrets,
       refusals: metrics?.refusals,
     });
     stack.push(flushPeriodically(services.keys.lastUse, log)); // after the API stops: its last requests' uses too

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/prisma.ts';
 import type { WindowStore } from '../limits/sliding-window.ts';
 import type { Logger } from '../log.ts';
+import { purposeKey, type ServiceSecrets } from '../system/service-secret.ts';
 
 /** Where better-auth's endpoints live: under the dashboard, on the API's origin (one cookie, no CORS). */
 export const AUTH_BASE_PATH = '/dashboard/api/auth';
@@ -11,6 +11,8 @@ export const CLIENT_IP_HEADER = 'x-service-client-ip';
 /** Sent with a sign-up while DASHBOARD_SIGNUP is closed: the invitation (or setup) link's token. */
 export const INVITATION_TOKEN_HEADER = 'x-invitation-token';
 export const SESSION_COOKIE_PREFIX = 'attestation';
+/** better-auth's endpoints that hand session tokens to the page or take them from it: the dashboard's own by id. */
+export const TOKEN_PATHS = ['/list-sessions', '/revoke-session'] as const;
 
 /** Idle expiry (each use within it slides the session on, written at most once an hour) and absolute expiry. */
 export const SESSION_IDLE_SECONDS = 7 * 24 * 3600;
@@ -54,18 +56,46 @@ export function createDashboardAuth(opts: AuthOptions): DashboardAuth {
   let loaded: Promise<DashboardAuth> | undefined;
   const load = () => (loaded ??= import('./better-auth.ts').then((m) => m.createBetterAuth(opts)));
   return {
-    handler: async (request) => (await load()).handler(request),
+    handler: async (request) => withoutSessionTokens(await (await load()).handler(request)),
     api: { getSession: async (ctx) => (await load()).api.getSession(ctx) },
   };
 }
 
-/** The secret that signs session cookies: made once and kept in the database, so every replica shares it. */
-export async function dashboardSecret(db: Db): Promise<string> {
-  const name = 'dashboard-auth';
-  await db.serviceSecret.createMany({
-    data: [{ name, value: randomBytes(32).toString('base64url') }],
-    skipDuplicates: true,
-  });
-  const row = await db.serviceSecret.findUniqueOrThrow({ where: { name } });
-  return row.value;
+/**
+ * better-auth's JSON answers without the session tokens it puts in them (sign-in, sign-up, get-session): the HttpOnly
+ * cookie carries the token, and page JavaScript has no use for it.
+ */
+async function withoutSessionTokens(response: Response): Promise<Response> {
+  if (!response.headers.get('content-type')?.includes('application/json')) return response;
+  const text = await response.text();
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  const init = { status: response.status, statusText: response.statusText, headers };
+  const body = parseRecord(text);
+  if (!body) return new Response(text, init);
+  delete body.token;
+  const session = isRecord(body.session) ? { ...body.session } : undefined;
+  if (session) delete session.token;
+  return new Response(JSON.stringify(session ? { ...body, session } : body), init);
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function parseRecord(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isRecord(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The secret better-auth signs session cookies with, derived from SERVICE_SECRET (not kept in the database, so a
+ * session token read from a dump cannot be made into a cookie). better-auth signs with one secret only: a new
+ * SERVICE_SECRET signs every member out (docs/operations.md, "Service secret").
+ */
+export function sessionCookieSecret(secrets: ServiceSecrets): string {
+  return purposeKey(secrets.current, 'dashboard-session-cookie').toString('base64url');
 }

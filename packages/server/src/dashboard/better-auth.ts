@@ -12,6 +12,7 @@ import {
   SESSION_COOKIE_PREFIX,
   SESSION_IDLE_SECONDS,
   SIGN_IN_PER_EMAIL,
+  TOKEN_PATHS,
   type AuthOptions,
   type DashboardAuth,
 } from './auth.ts';
@@ -30,6 +31,7 @@ export function createBetterAuth(opts: AuthOptions): DashboardAuth {
     secret: opts.secret,
     trustedOrigins: [origin],
     telemetry: { enabled: false },
+    disabledPaths: [...TOKEN_PATHS],
     database: prismaAdapter(opts.db, { provider: 'postgresql' }),
     account: { modelName: 'authAccount' },
     // read with the session (one query less per dashboard call); set only by a support invitation, never by input

@@ -3,8 +3,8 @@ import { UsageError } from '../errors.ts';
 import type { CommandInfrastructure, WithInfrastructure } from '../infrastructure.ts';
 import { createKeyService } from '../keys/service.ts';
 import { upsertAccount } from '../keys/store.ts';
-import { PLANS, type Plan } from './accounts.ts';
-import { dashboardSecret } from './auth.ts';
+import { loadServiceSecrets } from '../system/service-secret.ts';
+import { createAccountService, PLANS, type Plan } from './accounts.ts';
 import { isRole, ROLES, type Role } from './roles.ts';
 import { createPeopleServices } from './services.ts';
 
@@ -23,10 +23,14 @@ const accountRow = (cells: string[]) =>
     .join('  ')
     .trimEnd();
 
-async function people(infra: CommandInfrastructure) {
+/** The invitations service: it seals links, so it needs SERVICE_SECRET (docs/operations.md, "Service secret"). */
+async function invitationsOf(infra: CommandInfrastructure) {
   const keys = createKeyService(infra.db, infra.pool, infra.clock);
-  return createPeopleServices({ ...infra, keys, secret: await dashboardSecret(infra.db) });
+  return createPeopleServices({ ...infra, keys, secrets: await loadServiceSecrets(infra.config) }).invitations;
 }
+
+const accountsOf = (infra: CommandInfrastructure) =>
+  createAccountService({ db: infra.db, clock: infra.clock, signup: infra.config.dashboard.signup });
 
 /** The invitation a command line asks for, checked before the database is opened. */
 function invitationOf(
@@ -60,7 +64,7 @@ export async function accountsCommand(
   if (action === 'invite') {
     const wanted = invitationOf(flags);
     return withInfrastructure(async (infra) => {
-      const { invitations } = await people(infra);
+      const invitations = await invitationsOf(infra);
       const link =
         'support' in wanted
           ? await invitations.inviteSupport(wanted.email)
@@ -84,7 +88,7 @@ export async function accountsCommand(
     if (!name || !PLANS.includes(plan as Plan))
       throw new UsageError(`accounts set-plan needs the account's name and a plan: ${PLANS.join('|')}`);
     return withInfrastructure(async (infra) => {
-      const { accounts } = await people(infra);
+      const accounts = accountsOf(infra);
       const accountId = await accounts.idOf(name);
       if (!accountId) {
         console.error(`attestation-service: no account named ${name}`);
@@ -97,7 +101,7 @@ export async function accountsCommand(
   }
   if (action === 'list') {
     return withInfrastructure(async (infra) => {
-      const list = await (await people(infra)).accounts.list();
+      const list = await accountsOf(infra).list();
       if (!json && list.length === 0) console.error('no accounts');
       else if (!json) console.log(accountRow(['NAME', 'PLAN', 'MEMBERS', 'CREATED']));
       for (const a of list)

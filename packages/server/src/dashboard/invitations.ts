@@ -6,6 +6,7 @@ import type { Db, Tx } from '../db/prisma.ts';
 import { prismaSql } from '../db/sql.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { Logger } from '../log.ts';
+import type { ServiceSecrets } from '../system/service-secret.ts';
 import { acceptInvitation, linkNotFound, type Person } from './invitation-accept.ts';
 import { tokenSealer } from './invitation-seal.ts';
 import {
@@ -52,10 +53,10 @@ export function createInvitationService(deps: {
   clock: Clock;
   log: Logger;
   publicBaseUrl: string;
-  secret: string;
+  secrets: ServiceSecrets;
 }) {
   const { db, clock, log } = deps;
-  const sealer = tokenSealer(deps.secret);
+  const sealer = tokenSealer(deps.secrets);
   const urlOf = (token: string) => `${deps.publicBaseUrl}/dashboard/invite/${token}`;
 
   async function create(

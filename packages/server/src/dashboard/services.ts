@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/prisma.ts';
 import type { KeyService } from '../keys/service.ts';
 import type { Logger } from '../log.ts';
+import type { ServiceSecrets } from '../system/service-secret.ts';
 import { createAccountService, type AccountService } from './accounts.ts';
 import type { DashboardAuth } from './auth.ts';
 import { createInvitationService, type InvitationService } from './invitations.ts';
@@ -29,14 +30,14 @@ export interface DashboardServices extends PeopleServices {
   overview: OverviewService;
 }
 
-/** Builds the people services (the CLI's commands use them too); `secret` seals invitation tokens. */
+/** Builds the people services (the CLI's commands use them too); `secrets` seal invitation tokens. */
 export function createPeopleServices(deps: {
   config: Config;
   db: Db;
   clock: Clock;
   log: Logger;
   keys: KeyService;
-  secret: string;
+  secrets: ServiceSecrets;
 }): PeopleServices {
   const { db, clock, log } = deps;
   const accounts = createAccountService({ db, clock, signup: deps.config.dashboard.signup });
@@ -47,7 +48,7 @@ export function createPeopleServices(deps: {
       clock,
       log,
       publicBaseUrl: deps.config.publicBaseUrl,
-      secret: deps.secret,
+      secrets: deps.secrets,
     }),
     members: createMemberService({ db, clock }),
     support: createSupportService({ db, clock, keys: deps.keys, accounts }),

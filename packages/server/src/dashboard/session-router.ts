@@ -9,7 +9,19 @@ const membership = z.object({
   plan: z.string(),
 });
 
-/** Who is signed in, and the accounts they may act in. */
+const sessionRow = z.object({
+  id: z.string(),
+  /** The session this call came with. */
+  current: z.boolean(),
+  ipAddress: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  createdAt: z.string(),
+  /** When the session was last slid on (at most once an hour). */
+  updatedAt: z.string(),
+  expiresAt: z.string(),
+});
+
+/** Who is signed in, the accounts they may act in, and their sessions (by id: a token never reaches the page). */
 export const sessionRouter = router({
   /** Whether anyone may sign up (DASHBOARD_SIGNUP): the sign-in page offers sign-up only when it is open. */
   signup: publicProcedure
@@ -33,5 +45,19 @@ export const sessionRouter = router({
         support: user.support,
         signup: ctx.services.dashboard.signup,
       };
+    }),
+
+  /** The person's signed-in sessions, newest first. */
+  sessions: sessionProcedure
+    .output(z.array(sessionRow))
+    .query(({ ctx }) => ctx.services.dashboard.sessions.list(ctx.signedIn)),
+
+  /** Signs one of the person's sessions out (its next request is refused). */
+  revokeSession: sessionProcedure
+    .input(z.object({ id: z.uuid() }))
+    .output(z.object({ revoked: z.literal(true) }))
+    .mutation(async ({ ctx, input }) => {
+      await ctx.services.dashboard.sessions.revoke(ctx.signedIn, input.id);
+      return { revoked: true as const };
     }),
 });

@@ -1,9 +1,10 @@
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/prisma.ts';
-import { AppError } from '../errors.ts';
+import { AppError, notFound } from '../errors.ts';
 import { SESSION_ABSOLUTE_MS, type DashboardAuth } from './auth.ts';
 import { assertSameOrigin } from './cross-site.ts';
 import { isRole, type Role } from './roles.ts';
+import { deleteSessionOf, liveSessionsOf } from './session-store.ts';
 
 /** The person behind a dashboard call, once their session checked out. */
 export interface SignedIn {
@@ -81,6 +82,29 @@ export function createSessionService(deps: { db: Db; auth: DashboardAuth; clock:
         user: { id, name, email, support: support === true },
         sessionId: found.session.id,
       };
+    },
+
+    /**
+     * The person's sessions by id (the page never sees a token: it is what the cookie carries), with the one this
+     * call came with marked.
+     */
+    async list(signedIn: SignedIn) {
+      const now = clock.now();
+      const rows = await liveSessionsOf(db, signedIn.user.id, new Date(now), new Date(now - SESSION_ABSOLUTE_MS));
+      return rows.map((row) => ({
+        id: row.id,
+        current: row.id === signedIn.sessionId,
+        ipAddress: row.ipAddress,
+        userAgent: row.userAgent,
+        createdAt: row.createdAt.toISOString(),
+        updatedAt: row.updatedAt.toISOString(),
+        expiresAt: row.expiresAt.toISOString(),
+      }));
+    },
+
+    /** Signs one of the person's sessions out at its next request; NOT_FOUND for an id that is not theirs. */
+    async revoke(signedIn: SignedIn, sessionId: string): Promise<void> {
+      if (!(await deleteSessionOf(db, signedIn.user.id, sessionId))) throw notFound('That session');
     },
 
     /**

@@ -10,8 +10,14 @@ import { createMember, startDashboardService, trpc, type TestMember } from './su
 
 /** Procedures reachable without a session (an invitation link is opened before its person has an account). */
 const PUBLIC = new Set(['dashboard.invitations.get', 'dashboard.session.signup']);
-/** Procedures of a signed-in person that act in no account (who am I; accept a link; open an account). */
-const NO_ACCOUNT = new Set(['dashboard.session.me', 'dashboard.invitations.accept', 'dashboard.accounts.create']);
+/** Procedures of a signed-in person that act in no account (who am I, my sessions; accept a link; open an account). */
+const NO_ACCOUNT = new Set([
+  'dashboard.session.me',
+  'dashboard.session.sessions',
+  'dashboard.session.revokeSession',
+  'dashboard.invitations.accept',
+  'dashboard.accounts.create',
+]);
 
 const dashboard = allProcedures(appRouter).filter((p) => p.name.startsWith('dashboard.'));
 const support = dashboard.filter((p) => p.name.startsWith('dashboard.support.'));

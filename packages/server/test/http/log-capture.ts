@@ -3,6 +3,7 @@ import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { startService, type RunningService } from '../../src/main.ts';
 import { createTestDatabase } from '../support/database.ts';
+import { TEST_SERVICE_SECRET } from '../support/secret.ts';
 import { fundedKey } from '../support/service.ts';
 import '../support/provided.ts';
 
@@ -27,6 +28,7 @@ export async function startLoggedService(
     EAS_ADDRESS: chain.eas,
     SCHEMA_REGISTRY_ADDRESS: chain.schemaRegistry,
     RELAYER_PRIVATE_KEY: await fundedKey(chain.rpcUrl),
+    SERVICE_SECRET: TEST_SERVICE_SECRET,
     ...env,
   });
   const service = await startService(config, { parts: { api: true, worker: false }, log });

@@ -7,6 +7,7 @@ import type { TestProject } from 'vitest/node';
 import './provided.ts';
 import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.ts';
 import { startDevChain } from '../../src/chain/dev-chain.ts';
+import { TEST_SERVICE_SECRET } from './secret.ts';
 
 const ANVIL_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 
@@ -15,6 +16,8 @@ const STALE_AFTER_SECONDS = 6 * 60 * 60;
 
 /** Provides a PostgreSQL server for the whole run: the machine's (`DATABASE_URL`) or an embedded one in a temp dir. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // the test workers inherit it, and the CLI children they start with their environment
+  process.env.SERVICE_SECRET ??= TEST_SERVICE_SECRET;
   const runPrefix = `${PREFIX}${Math.floor(Date.now() / 1000)}_${randomBytes(4).toString('hex')}_`;
   project.provide('testDatabasePrefix', runPrefix);
   const chainDir = await mkdtemp(join(tmpdir(), 'attestation-test-chain-'));

@@ -8,6 +8,7 @@ import type { Tier } from '../../src/keys/format.ts';
 import type { ReadinessCheck } from '../../src/system/health.ts';
 import type { Resolver } from '../../src/webhooks/url-guard.ts';
 import { createTestDatabase } from './database.ts';
+import { TEST_SERVICE_SECRET } from './secret.ts';
 import { inject } from 'vitest';
 import './provided.ts';
 
@@ -47,6 +48,7 @@ export async function startTestService(
     SCHEMA_REGISTRY_ADDRESS: chain.schemaRegistry,
     RELAYER_PRIVATE_KEY: await fundedKey(chain.rpcUrl),
     RELAY_STUCK_AFTER: '2s',
+    SERVICE_SECRET: TEST_SERVICE_SECRET,
     ...opts.env,
   });
   const service = await startService(config, {

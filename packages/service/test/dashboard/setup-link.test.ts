@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, inject, it } from 'vitest';
-import { CLI, createTestDatabase, freePort, fundedKey } from '@attestation-service/server/testing';
+import { CLI, createTestDatabase, freePort, fundedKey, TEST_SERVICE_SECRET } from '@attestation-service/server/testing';
 
 /** Runs `serve --api` until its ready line; returns what it printed and how to stop it. */
 async function serve(env: Record<string, string>): Promise<{ stderr: string; stop(): Promise<void> }> {
@@ -43,6 +43,7 @@ describe('serve on a database with no dashboard member', () => {
       EAS_ADDRESS: chain.eas,
       SCHEMA_REGISTRY_ADDRESS: chain.schemaRegistry,
       RELAYER_PRIVATE_KEY: await fundedKey(chain.rpcUrl),
+      SERVICE_SECRET: TEST_SERVICE_SECRET,
     };
     const first = await serve(env);
     await first.stop();

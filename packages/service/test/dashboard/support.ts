@@ -3,7 +3,13 @@ import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 import { loadConfig } from '@attestation-service/server';
-import { createTestDatabase, freePort, fundedKey, randomIp } from '@attestation-service/server/testing';
+import {
+  createTestDatabase,
+  freePort,
+  fundedKey,
+  randomIp,
+  TEST_SERVICE_SECRET,
+} from '@attestation-service/server/testing';
 import { startService, type RunningStack } from '../../src/start.ts';
 
 // the test files' one import: the stack and its people here, the browser's side and the other servers beside
@@ -51,6 +57,7 @@ export async function startDashboardStack(
     SCHEMA_REGISTRY_ADDRESS: chain.schemaRegistry,
     RELAYER_PRIVATE_KEY: await fundedKey(chain.rpcUrl),
     RELAY_STUCK_AFTER: '2s',
+    SERVICE_SECRET: TEST_SERVICE_SECRET,
     ...opts.env,
   });
   const service = await startService(config, { parts: { api: true, worker: opts.worker ?? false } });

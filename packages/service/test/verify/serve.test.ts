@@ -4,7 +4,13 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { loadConfig } from '@attestation-service/server';
-import { call, createTestDatabase, fundedKey, randomIp } from '@attestation-service/server/testing';
+import {
+  call,
+  createTestDatabase,
+  fundedKey,
+  randomIp,
+  TEST_SERVICE_SECRET,
+} from '@attestation-service/server/testing';
 import { startService, type RunningStack as RunningService } from '../../src/start.ts';
 
 const CLI = join(import.meta.dirname, '../../bin/attestation-service.mjs');
@@ -25,6 +31,7 @@ beforeAll(async () => {
     EAS_ADDRESS: chain.eas,
     SCHEMA_REGISTRY_ADDRESS: chain.schemaRegistry,
     RELAYER_PRIVATE_KEY: key,
+    SERVICE_SECRET: TEST_SERVICE_SECRET,
   });
   service = await startService(config, { parts: { api: true, worker: true, verify: true } });
 });

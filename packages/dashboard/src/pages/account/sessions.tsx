@@ -6,42 +6,26 @@ import { DataTable } from '../../components/table.tsx';
 import { authClient } from '../../lib/auth.ts';
 import { unwrapAuth } from '../../lib/errors.ts';
 import { when } from '../../lib/format.ts';
+import { useRefresh } from '../../lib/refresh.ts';
 import { navigate } from '../../lib/router.tsx';
-
-const SESSIONS = ['auth', 'sessions'] as const;
-
-interface SessionRow {
-  id: string;
-  token: string;
-  createdAt: Date | string;
-  updatedAt: Date | string;
-  expiresAt: Date | string;
-  ipAddress?: string | null | undefined;
-  userAgent?: string | null | undefined;
-  current: boolean;
-}
-
-const iso = (value: Date | string) => new Date(value).toISOString();
+import { useTRPC } from '../../lib/trpc.ts';
 
 /** The member's signed-in sessions: revoke one, or sign out everywhere. */
 export function Sessions() {
+  const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [done, setDone] = useState('');
-  const list = useQuery({
-    queryKey: SESSIONS,
-    queryFn: async (): Promise<SessionRow[]> => {
-      const [sessions, current] = await Promise.all([authClient.listSessions(), authClient.getSession()]);
-      const token = current.data?.session.token;
-      return (unwrapAuth(sessions) ?? []).map((s) => ({ ...s, current: s.token === token }));
-    },
-  });
-  const revoke = useMutation({
-    mutationFn: async (token: string) => unwrapAuth(await authClient.revokeSession({ token })),
-    onSuccess: () => {
-      setDone('Session signed out.');
-      return queryClient.invalidateQueries({ queryKey: SESSIONS });
-    },
-  });
+  // by id, from the service: the page never holds a session token (docs/decisions.md, "Secrets at rest")
+  const list = useQuery(trpc.dashboard.session.sessions.queryOptions());
+  const refresh = useRefresh(trpc.dashboard.session.sessions.queryKey());
+  const revoke = useMutation(
+    trpc.dashboard.session.revokeSession.mutationOptions({
+      onSuccess: () => {
+        setDone('Session signed out.');
+        return refresh();
+      },
+    }),
+  );
   const everywhere = useMutation({
     mutationFn: async () => unwrapAuth(await authClient.revokeSessions()),
     onSuccess: () => {
@@ -67,16 +51,16 @@ export function Sessions() {
                 {s.current ? <span className="badge ok">this session</span> : null}
               </th>
               <td>{s.ipAddress || '—'}</td>
-              <td>{when(iso(s.createdAt))}</td>
-              <td>{when(iso(s.updatedAt))}</td>
-              <td>{when(iso(s.expiresAt))}</td>
+              <td>{when(s.createdAt)}</td>
+              <td>{when(s.updatedAt)}</td>
+              <td>{when(s.expiresAt)}</td>
               <td>
                 {s.current ? null : (
                   <ItemButton
                     label="Sign out"
                     item="this session"
                     disabled={revoke.isPending}
-                    onClick={() => revoke.mutate(s.token)}
+                    onClick={() => revoke.mutate({ id: s.id })}
                   />
                 )}
               </td>
