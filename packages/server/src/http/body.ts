@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { AppError } from '../errors.ts';
-import { assertJsonDepth } from './input-rules.ts';
+import { assertJsonShape } from './input-rules.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** A body declared larger than this is never read: the answer closes the connection instead. */
@@ -27,7 +27,7 @@ export async function readJsonBody(req: IncomingMessage): Promise<Record<string,
     });
   }
   // nesting is capped before the parser and anything after it walks the value
-  assertJsonDepth(raw);
+  assertJsonShape(raw);
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw.toString('utf8'));

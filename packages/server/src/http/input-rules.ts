@@ -108,28 +108,47 @@ export function assertAcceptableInput(input: unknown): void {
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
 const OPEN_BRACKET = 0x5b;
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACKET = 0x5d;
 const CLOSE_BRACE = 0x7d;
 
+/** Where the string whose opening quote is at `open` ends (its closing quote), or the text's length. */
+function stringEnd(text: Uint8Array, open: number): number {
+  for (let at = open + 1; ; at++) {
+    at = text.indexOf(QUOTE, at);
+    if (at === -1) return text.length;
+    let backslashes = 0;
+    while (text[at - 1 - backslashes] === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return at;
+  }
+}
+
 /**
- * Refuses JSON text nesting deeper than MAX_INPUT_DEPTH before it is parsed: one pass over the bytes, so a body of
- * a million brackets costs a millisecond here instead of a parse and a walk. Malformed text is left to the parser.
+ * Refuses JSON text nesting deeper than MAX_INPUT_DEPTH or holding a list or object of more than
+ * MAX_CONTAINER_ENTRIES entries, before it is parsed: one pass over the bytes (strings skipped by a native search),
+ * so a body of a million brackets or a hundred thousand fields costs a millisecond or two here instead of a parse
+ * and a walk. Malformed text is left to the parser.
  */
-export function assertJsonDepth(text: Uint8Array): void {
+export function assertJsonShape(text: Uint8Array): void {
+  // per open level: its entries so far, and whether it is an object
+  const entries = new Uint32Array(MAX_INPUT_DEPTH + 1);
+  const isObject = new Uint8Array(MAX_INPUT_DEPTH + 1);
   let depth = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const byte = text[i]!;
-    if (inString) {
-      if (byte === BACKSLASH) i++;
-      else if (byte === QUOTE) inString = false;
-    } else if (byte === QUOTE) {
-      inString = true;
+    if (byte === QUOTE) {
+      i = stringEnd(text, i);
+    } else if (byte === COMMA) {
+      if (++entries[depth]! >= MAX_CONTAINER_ENTRIES) {
+        throw inputRefused([{ path: '', message: isObject[depth] ? TOO_MANY_FIELDS : TOO_MANY_ITEMS }]);
+      }
     } else if (byte === OPEN_BRACKET || byte === OPEN_BRACE) {
       if (++depth > MAX_INPUT_DEPTH) throw inputRefused([{ path: '', message: TOO_DEEP }]);
-    } else if (byte === CLOSE_BRACKET || byte === CLOSE_BRACE) {
+      entries[depth] = 0;
+      isObject[depth] = byte === OPEN_BRACE ? 1 : 0;
+    } else if ((byte === CLOSE_BRACKET || byte === CLOSE_BRACE) && depth > 0) {
       depth--;
     }
   }

@@ -4,7 +4,7 @@ import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import { AppError, type ErrorCode } from '../errors.ts';
 import type { RequestContext } from './context.ts';
 import { readBodyWithinLimit, tooLarge } from './body.ts';
-import { assertJsonDepth } from './input-rules.ts';
+import { assertJsonShape } from './input-rules.ts';
 import { toErrorResponse } from './error-response.ts';
 import { formattedErrorShape } from './trpc-internals.ts';
 
@@ -79,7 +79,7 @@ async function readAheadOfTrpc(req: IncomingMessage, res: ServerResponse, ctx: R
     return;
   }
   try {
-    assertJsonDepth(raw);
+    assertJsonShape(raw);
   } catch (error) {
     ctx.inputRefusal = error as AppError;
     return;

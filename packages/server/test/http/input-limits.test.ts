@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors.ts';
 import {
   assertAcceptableInput,
-  assertJsonDepth,
+  assertJsonShape,
   MAX_CONTAINER_ENTRIES,
   MAX_INPUT_DEPTH,
   MAX_REPORTED_PROBLEMS,
@@ -51,20 +51,20 @@ describe('nesting is capped at MAX_INPUT_DEPTH levels', () => {
   });
 
   it('scans JSON text for depth before it is parsed, counting no bracket inside a string', () => {
-    expect(refusal(() => assertJsonDepth(utf8(`${'['.repeat(32)}${']'.repeat(32)}`)))).toBeUndefined();
-    expect(refusal(() => assertJsonDepth(utf8(`${'['.repeat(33)}${']'.repeat(33)}`)))).toEqual([
+    expect(refusal(() => assertJsonShape(utf8(`${'['.repeat(32)}${']'.repeat(32)}`)))).toBeUndefined();
+    expect(refusal(() => assertJsonShape(utf8(`${'['.repeat(33)}${']'.repeat(33)}`)))).toEqual([
       { path: '', message: 'must not nest objects or lists deeper than 32 levels' },
     ]);
     const quoted = JSON.stringify({ a: '['.repeat(100), b: '\\"{{{{', c: '"[[[' });
-    expect(refusal(() => assertJsonDepth(utf8(quoted)))).toBeUndefined();
-    // siblings close their levels: 1,000 lists side by side are one level deep
-    expect(refusal(() => assertJsonDepth(utf8(`[${'[0],'.repeat(1000)}0]`)))).toBeUndefined();
-    expect(refusal(() => assertJsonDepth(utf8(`${'[[],0,'.repeat(40)}${']'.repeat(40)}`)))).toHaveLength(1);
+    expect(refusal(() => assertJsonShape(utf8(quoted)))).toBeUndefined();
+    // siblings close their levels: 999 lists side by side are one level deep
+    expect(refusal(() => assertJsonShape(utf8(`[${'[0],'.repeat(999)}0]`)))).toBeUndefined();
+    expect(refusal(() => assertJsonShape(utf8(`${'[[],0,'.repeat(40)}${']'.repeat(40)}`)))).toHaveLength(1);
   });
 
   it('multi-byte characters (é, emoji) never look like brackets or quotes', () => {
     const text = JSON.stringify({ a: 'é😀"[', b: [['ü']] });
-    expect(refusal(() => assertJsonDepth(utf8(text)))).toBeUndefined();
+    expect(refusal(() => assertJsonShape(utf8(text)))).toBeUndefined();
   });
 });
 
@@ -84,6 +84,35 @@ describe('lists and objects hold at most MAX_CONTAINER_ENTRIES entries', () => {
     expect(refusal(() => assertAcceptableInput({ x: fields(100_000) }))).toEqual([
       { path: 'x', message: 'must hold at most 1000 fields' },
     ]);
+  });
+});
+
+describe('the JSON text is judged for width before it is parsed', () => {
+  const list = (n: number) => utf8(JSON.stringify(Array(n).fill(0)));
+  const object = (n: number) =>
+    utf8(JSON.stringify(Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, 0]))));
+
+  it('takes 1,000 items or fields at any level and refuses one more, naming which', () => {
+    expect(refusal(() => assertJsonShape(list(1000)))).toBeUndefined();
+    expect(refusal(() => assertJsonShape(object(1000)))).toBeUndefined();
+    expect(refusal(() => assertJsonShape(list(1001)))).toEqual([{ path: '', message: 'must hold at most 1000 items' }]);
+    const nested = utf8(
+      `{"a":[{"b":${JSON.stringify(Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [i, 1])))}}]}`,
+    );
+    expect(refusal(() => assertJsonShape(nested))).toEqual([{ path: '', message: 'must hold at most 1000 fields' }]);
+  });
+
+  it('counts entries per container: 999 small lists of 999 items each are fine', () => {
+    const row = JSON.stringify(Array(999).fill(1));
+    expect(refusal(() => assertJsonShape(utf8(`[${Array(999).fill(row).join(',')}]`)))).toBeUndefined();
+  });
+
+  it('skips strings whole: commas, brackets and escaped quotes inside them count for nothing', () => {
+    const text = JSON.stringify({ a: ','.repeat(5000), b: '\\"[[[,,,', c: 'x\\', d: ['"', '\\'] });
+    expect(refusal(() => assertJsonShape(utf8(text)))).toBeUndefined();
+    // an escaped backslash before a quote ends the string: the brackets after it are counted
+    const closing = utf8(`["a\\\\",${'['.repeat(40)}${']'.repeat(40)}]`);
+    expect(refusal(() => assertJsonShape(closing))?.[0]?.message).toMatch(/deeper than 32/);
   });
 });
 
