@@ -154,9 +154,6 @@ export function assertJsonShape(text: Uint8Array): void {
   }
 }
 
-/** @deprecated the earlier name of assertAcceptableInput, kept while callers move over. */
-export const assertAcceptableText = assertAcceptableInput;
-
 /** A page cursor we did not issue (bad shape, out of range, or an impossible date): 400 before any query. */
 export function invalidCursor(): AppError {
   const message = 'is not a cursor this API returned';
