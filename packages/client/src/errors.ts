@@ -30,8 +30,17 @@ export type ErrorCode =
 /** What `details` holds for the codes that carry structured details. */
 export interface ErrorDetailsByCode {
   VALIDATION_FAILED: { errors: { path: string; message: string }[] };
-  RATE_LIMITED: { limit: number; windowSeconds: number; retryAfterSeconds: number };
-  QUOTA_EXCEEDED: { tier: string; kind: 'onchain'; used: number; limit: number; resetsAt: number };
+  /** `scope`: the bucket that was full — the key's, its account's ceiling, or the client IP's. */
+  RATE_LIMITED: { limit: number; windowSeconds: number; retryAfterSeconds: number; scope: 'key' | 'account' | 'ip' };
+  /** `scope`: the limit that bound — the key's tier, or its account's plan across all its keys. */
+  QUOTA_EXCEEDED: {
+    tier: string;
+    kind: 'onchain';
+    used: number;
+    limit: number;
+    resetsAt: number;
+    scope: 'key' | 'account';
+  };
   NOT_READY: { components: Record<string, string>; failing: string[] };
   ALREADY_EXISTS: { id: string };
 }

@@ -51,6 +51,7 @@ describe('SDK: on-chain, batch, revoke, quota', () => {
       used: 20,
       limit: 20,
       resetsAt: expect.any(Number),
+      scope: 'key',
     });
     expect(error!.status).toBe(429);
   });

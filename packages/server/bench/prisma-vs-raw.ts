@@ -56,7 +56,10 @@ async function measure(fn: (i: number) => Promise<unknown>, calls: number, calle
 
 async function seed(sql: Sql): Promise<{ prefixes: string[]; accounts: string[] }> {
   const accounts = Array.from({ length: ACCOUNTS }, () => randomUUID());
-  await sql.query(`INSERT INTO accounts (id, name) SELECT a, 'bench-' || a FROM unnest($1::uuid[]) AS a`, [accounts]);
+  await sql.query(
+    `INSERT INTO accounts (id, name, name_key) SELECT a, 'bench-' || a, 'bench-' || a FROM unnest($1::uuid[]) AS a`,
+    [accounts],
+  );
   const keys = accounts.flatMap((account) =>
     Array.from({ length: KEYS_PER_ACCOUNT }, () => ({ account, prefix: randomBytes(6).toString('hex') })),
   );

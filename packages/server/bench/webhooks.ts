@@ -112,7 +112,9 @@ export async function measureWebhooks(databaseFor: (name: string) => Promise<str
       try {
         await runMigrations({ pgPool: pool, logger: new Logger(() => () => undefined) });
         const accountId = randomUUID();
-        await pool.query(`INSERT INTO accounts (id, name) VALUES ($1, 'bench-webhooks')`, [accountId]);
+        await pool.query(`INSERT INTO accounts (id, name, name_key) VALUES ($1, 'bench-webhooks', 'bench-webhooks')`, [
+          accountId,
+        ]);
         await pool.query(
           `INSERT INTO webhook_subscriptions (id, account_id, url, events, secret, created_at) VALUES ($1, $2, $3, $4, $5, now())`,
           [randomUUID(), accountId, hook.url, ['attestation.created'], 'a'.repeat(64)],

@@ -41,8 +41,17 @@ export type FieldProblem = { path: string; message: string };
  */
 export type ErrorDetailsByCode = {
   VALIDATION_FAILED: { errors: FieldProblem[] };
-  RATE_LIMITED: { limit: number; windowSeconds: number; retryAfterSeconds: number };
-  QUOTA_EXCEEDED: { tier: string; kind: 'onchain'; used: number; limit: number; resetsAt: number };
+  /** `scope`: the bucket that was full — the key's, its account's ceiling, or the client IP's. */
+  RATE_LIMITED: { limit: number; windowSeconds: number; retryAfterSeconds: number; scope: 'key' | 'account' | 'ip' };
+  /** `scope`: the limit that bound — the key's tier, or its account's plan across all its keys. */
+  QUOTA_EXCEEDED: {
+    tier: string;
+    kind: 'onchain';
+    used: number;
+    limit: number;
+    resetsAt: number;
+    scope: 'key' | 'account';
+  };
   NOT_READY: { components: Record<string, string>; failing: string[] };
   ALREADY_EXISTS: { id: string };
 };

@@ -73,7 +73,10 @@ const authenticated = t.procedure.use(async ({ ctx, next, path }) => {
   return result;
 });
 
-/** The caller's key, charged one call against its tier's limit; a failure counts against the IP and is audited. */
+/**
+ * The caller's key, charged one call against its tier's limit and its account's ceiling; a failure counts against
+ * the IP and is audited.
+ */
 async function authenticateCaller(ctx: RequestContext, path: string): Promise<AuthenticatedKey> {
   let auth: AuthenticatedKey;
   let knownKeyFailure = undefined as KnownKeyFailure | undefined; // set by the callback (a plain `let` would narrow to undefined)
@@ -86,7 +89,7 @@ async function authenticateCaller(ctx: RequestContext, path: string): Promise<Au
       ctx.services.audit.recordAuthFailure(knownKeyFailure, { ip: ctx.ip, requestId: ctx.requestId, procedure: path });
     throw error;
   }
-  Object.assign(ctx.responseHeaders, await ctx.services.rateLimiter.forKey(auth.prefix, auth.tier));
+  Object.assign(ctx.responseHeaders, await ctx.services.rateLimiter.forKey(auth.prefix, auth.tier, auth));
   return auth;
 }
 

@@ -13,14 +13,16 @@ const cli = (...args: string[]) =>
   runCli({ ...process.env, DATABASE_URL: svc.databaseUrl, LOG_LEVEL: 'warn' }, ...args);
 
 describe('attestation-service keys', () => {
-  it('create --json prints { key, prefix, tier, account } once; the key works; revoke makes it 401 API_KEY_REVOKED', async () => {
+  it('create --json prints { key, prefix, tier, account, accountId, opened } once; the key works; revoke makes it 401 API_KEY_REVOKED', async () => {
     const created = await cli('keys', 'create', '--tier', 'pro', '--account', 'cli-acme', '--json');
     expect(created.code).toBe(0);
     const printed = JSON.parse(created.stdout);
-    expect(Object.keys(printed).sort()).toEqual(['account', 'key', 'prefix', 'tier']);
+    expect(Object.keys(printed).sort()).toEqual(['account', 'accountId', 'key', 'opened', 'prefix', 'tier']);
     expect(printed).toMatchObject({
       tier: 'pro',
       account: 'cli-acme',
+      accountId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      opened: true,
       key: expect.stringMatching(new RegExp(`^svc_pro_${printed.prefix}_[0-9a-f]{32}$`)),
     });
 

@@ -95,20 +95,32 @@ export async function confirmItems(
 
 /** Fails a journal entry's items, gives back their quota and their Idempotency-Key claims (a retry runs afresh). */
 export async function failItems(sql: Sql, journalId: string, reason: string): Promise<void> {
-  const failed = await sql.query<{ api_key_id: string; quota_period: string | null; idempotency_key: string | null }>(
+  const failed = await sql.query<{
+    account_id: string;
+    api_key_id: string;
+    quota_period: string | null;
+    idempotency_key: string | null;
+  }>(
     `UPDATE attestations SET status = 'failed', failure_reason = $2 WHERE relay_tx_id = $1::bigint AND status = 'pending'
-     RETURNING api_key_id, quota_period, idempotency_key`,
+     RETURNING account_id, api_key_id, quota_period, idempotency_key`,
     [journalId, reason.slice(0, 500)],
   );
-  const charged = new Map<string, { keyId: string; period: string; count: number }>();
+  const charged = new Map<string, { keyId: string; accountId: string; period: string; count: number }>();
   for (const row of failed) {
     if (!row.quota_period) continue;
-    const id = `${row.api_key_id}/${row.quota_period}`;
-    const entry = charged.get(id) ?? { keyId: row.api_key_id, period: row.quota_period, count: 0 };
+    const id = `${row.account_id}/${row.api_key_id}/${row.quota_period}`;
+    const entry = charged.get(id) ?? {
+      keyId: row.api_key_id,
+      accountId: row.account_id,
+      period: row.quota_period,
+      count: 0,
+    };
     entry.count++;
     charged.set(id, entry);
   }
-  for (const { keyId, period, count } of charged.values()) await releaseOnchainQuota(sql, keyId, { period, count });
+  // in one order (account, then key) as reservations lock them, so two give-backs cannot wait on each other
+  for (const [, { period, count, ...holder }] of [...charged].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    await releaseOnchainQuota(sql, holder, { period, count });
   await releaseMany(
     sql,
     failed.filter((row) => row.idempotency_key).map((row) => ({ apiKeyId: row.api_key_id, key: row.idempotency_key! })),

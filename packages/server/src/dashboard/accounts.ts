@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { auditEntry, type MemberActor, type RequestOrigin } from '../audit/entry.ts';
 import { appendAudit } from '../audit/log.ts';
 import type { Clock } from '../clock.ts';
@@ -6,14 +5,16 @@ import type { Db, Tx } from '../db/prisma.ts';
 import { prismaSql } from '../db/sql.ts';
 import { AppError, notFound } from '../errors.ts';
 import { TIERS, type Tier } from '../keys/format.ts';
-import { accountIdByName, insertAccount, insertMember, listAccounts, lockMembers, updatePlan } from './member-store.ts';
+import { accountNameKey } from '../keys/account-name.ts';
+import { insertAccount } from '../keys/store.ts';
+import { insertMember, listAccounts, lockMembers, updatePlan } from './member-store.ts';
 
 /** A plan is the highest key tier an account's members may mint (DESIGN.md §6): the tiers' names. */
 export const PLANS = TIERS;
 export type Plan = Tier;
 
-/** An account's name as a person types it: what the CLI's `--account` takes, without surrounding spaces. */
-export const accountNameSchema = z.string().trim().min(1).max(64);
+/** An account's name as a person types it (keys/account-name.ts: NFKC, ASCII, no lookalikes or invisibles). */
+export { accountNameSchema } from '../keys/account-name.ts';
 
 /** The person who opens an account and becomes its owner. */
 export interface Opener {
@@ -35,7 +36,14 @@ export async function openAccount(
   tx: Tx,
   input: { name: string; plan: Plan; opener: Opener; at: Date; origin: RequestOrigin | null; via: string },
 ): Promise<{ accountId: string }> {
-  const account = await insertAccount(tx, { name: input.name, plan: input.plan });
+  // a sign-up is anyone's; the setup link is the operator's (serve printed it), so the CLI may name that account
+  const createdBy = input.via === 'signup' ? 'dashboard' : 'cli';
+  const account = await insertAccount(tx, {
+    name: input.name,
+    nameKey: accountNameKey(input.name),
+    plan: input.plan,
+    createdBy,
+  });
   if (!account) throw nameTaken(input.name);
   await insertMember(tx, { accountId: account.id, userId: input.opener.userId, role: 'owner' });
   await appendAudit(
@@ -96,8 +104,5 @@ export function createAccountService(deps: { db: Db; clock: Clock; signup: 'open
 
     /** Every account with its plan and member count, by name (the operator's `accounts list`). */
     list: () => listAccounts(db),
-
-    /** The id of the account of this name, if there is one. */
-    idOf: (name: string) => accountIdByName(db, name),
   };
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { UsageError } from '../errors.ts';
 import type { CommandInfrastructure, WithInfrastructure } from '../infrastructure.ts';
 import { createKeyService } from '../keys/service.ts';
-import { upsertAccount } from '../keys/store.ts';
+import { cliAccount, parseAccountRef, refusedAsFalse, type AccountRef } from '../keys/cli-account.ts';
 import { loadServiceSecrets } from '../system/service-secret.ts';
 import { createAccountService, PLANS, type Plan } from './accounts.ts';
 import { isRole, ROLES, type Role } from './roles.ts';
@@ -35,7 +35,7 @@ const accountsOf = (infra: CommandInfrastructure) =>
 /** The invitation a command line asks for, checked before the database is opened. */
 function invitationOf(
   flags: AccountsFlags,
-): { support: true; email: string } | { account: string; email: string; role: Role } {
+): { support: true; email: string } | { account: AccountRef; email: string; role: Role } {
   const email = z.email().safeParse(flags.email);
   if (!email.success) throw new UsageError('accounts invite needs --email with an email address');
   if (flags.support) {
@@ -45,14 +45,15 @@ function invitationOf(
   }
   if (!flags.account) throw new UsageError('accounts invite needs --account NAME (or --support)');
   if (!isRole(flags.role ?? '')) throw new UsageError(`accounts invite needs --role ${ROLES.join('|')}`);
-  return { account: flags.account, email: email.data, role: flags.role as Role };
+  return { account: parseAccountRef(flags.account), email: email.data, role: flags.role as Role };
 }
 
 /**
- * `accounts invite --account NAME --email E --role R [--json]` (the account is opened if it does not exist yet),
- * `accounts invite --support --email E [--json]`, `accounts set-plan NAME free|pro|enterprise [--json]` and `accounts
- * list [--json]`: the operator's way to let people into the dashboard without e-mail. Arguments are checked before
- * the database is opened. Returns false when the command failed (the CLI exits 1).
+ * `accounts invite --account NAME|id:UUID --email E --role R [--json]` (a name no account has is opened; one opened
+ * in the dashboard is reached by id only: keys/cli-account.ts), `accounts invite --support --email E [--json]`,
+ * `accounts set-plan NAME|id:UUID free|pro|enterprise [--json]` and `accounts list [--json]`: the operator's way to
+ * let people into the dashboard without e-mail. Arguments are checked before the database is opened. Returns false
+ * when the command failed (the CLI exits 1).
  */
 export async function accountsCommand(
   withInfrastructure: WithInfrastructure,
@@ -65,37 +66,42 @@ export async function accountsCommand(
     const wanted = invitationOf(flags);
     return withInfrastructure(async (infra) => {
       const invitations = await invitationsOf(infra);
-      const link =
-        'support' in wanted
-          ? await invitations.inviteSupport(wanted.email)
-          : await invitations.inviteMember({
-              accountId: (await upsertAccount(infra.db, wanted.account)).id,
-              email: wanted.email,
-              role: wanted.role,
-              actor: null,
-              origin: null,
-            });
-      const what = 'support' in wanted ? 'the support team' : `account ${wanted.account} as ${wanted.role}`;
+      if ('support' in wanted) {
+        const link = await invitations.inviteSupport(wanted.email);
+        console.log(
+          json
+            ? JSON.stringify({ url: link.url, expiresAt: link.expiresAt })
+            : `${link.url}\n(for ${wanted.email}: joins the support team; one use, valid until ${link.expiresAt})`,
+        );
+        return true;
+      }
+      const account = await refusedAsFalse(() => cliAccount(infra.db, wanted.account, { open: true }));
+      if (!account) return false;
+      const { email, role } = wanted;
+      const link = await invitations.inviteMember({ accountId: account.id, email, role, actor: null, origin: null });
+      const opened = account.opened ? ', opened now' : '';
       console.log(
         json
-          ? JSON.stringify({ url: link.url, expiresAt: link.expiresAt })
-          : `${link.url}\n(for ${wanted.email}: joins ${what}; one use, valid until ${link.expiresAt})`,
+          ? JSON.stringify({ url: link.url, expiresAt: link.expiresAt, account: account.name, accountId: account.id })
+          : `${link.url}\n(for ${email}: joins account ${account.name} (id ${account.id}${opened}) as ${role}; ` +
+              `one use, valid until ${link.expiresAt})`,
       );
       return true;
     });
   }
   if (action === 'set-plan') {
     if (!name || !PLANS.includes(plan as Plan))
-      throw new UsageError(`accounts set-plan needs the account's name and a plan: ${PLANS.join('|')}`);
+      throw new UsageError(`accounts set-plan needs the account's name (or id:UUID) and a plan: ${PLANS.join('|')}`);
+    const ref = parseAccountRef(name);
     return withInfrastructure(async (infra) => {
-      const accounts = accountsOf(infra);
-      const accountId = await accounts.idOf(name);
-      if (!accountId) {
-        console.error(`attestation-service: no account named ${name}`);
-        return false;
-      }
-      await accounts.setPlan(accountId, plan as Plan);
-      console.log(json ? JSON.stringify({ account: name, plan }) : `account ${name}: plan ${plan}`);
+      const account = await refusedAsFalse(() => cliAccount(infra.db, ref, { open: false }));
+      if (!account) return false;
+      await accountsOf(infra).setPlan(account.id, plan as Plan);
+      console.log(
+        json
+          ? JSON.stringify({ account: account.name, accountId: account.id, plan })
+          : `account ${account.name} (id ${account.id}): plan ${plan}`,
+      );
       return true;
     });
   }

@@ -57,19 +57,6 @@ export async function deleteMember(tx: Tx, id: string): Promise<void> {
   await tx.member.delete({ where: { id }, select: { id: true } });
 }
 
-/** A new account; undefined when the name is taken (the unique index decides, so two creates of a name race safely). */
-export async function insertAccount(
-  tx: Tx,
-  row: { name: string; plan: string },
-): Promise<{ id: string; name: string } | undefined> {
-  const [created] = await tx.account.createManyAndReturn({
-    data: [{ id: randomUUID(), ...row }],
-    skipDuplicates: true,
-    select: { id: true, name: true },
-  });
-  return created;
-}
-
 /** Sets an account's plan; the plan it had, or undefined when there is no such account. */
 export async function updatePlan(tx: Tx, accountId: string, plan: string): Promise<string | undefined> {
   const before = await tx.account.findUnique({ where: { id: accountId }, select: { plan: true } });
@@ -91,10 +78,6 @@ export async function listAccounts(db: Db | Tx) {
     members: r._count.members,
     createdAt: r.createdAt.toISOString(),
   }));
-}
-
-export async function accountIdByName(db: Db | Tx, name: string): Promise<string | undefined> {
-  return (await db.account.findUnique({ where: { name }, select: { id: true } }))?.id;
 }
 
 export async function accountNameOf(db: Db | Tx, id: string): Promise<string | undefined> {

@@ -1,5 +1,6 @@
 import { UsageError } from '../errors.ts';
 import type { WithInfrastructure } from '../infrastructure.ts';
+import { parseAccountRef, refusedAsFalse } from './cli-account.ts';
 import { isPrefix, TIERS, type Tier } from './format.ts';
 import { createKeyService, type KeySummary } from './service.ts';
 
@@ -24,7 +25,7 @@ function listKeys(list: KeySummary[], json: boolean): void {
 }
 
 /**
- * `keys create --tier T [--account NAME] [--name LABEL] [--json]`, `keys list [--account NAME] [--json]`, `keys
+ * `keys create --tier T [--account NAME|id:UUID] [--name LABEL] [--json]`, `keys list [--account NAME] [--json]`, `keys
  * revoke PREFIX12`: the operator's key management. Arguments are checked before the database is opened. Returns
  * false when the command failed (the CLI exits 1).
  */
@@ -46,18 +47,24 @@ export async function keysCommand(
     throw new UsageError('keys revoke needs the 12-hex-character key prefix');
   if (action !== 'create' && action !== 'list' && action !== 'revoke')
     throw new UsageError(`unknown keys command: ${action ?? '(none)'}`);
+  const account = parseAccountRef(flags.account ?? 'default');
   return withInfrastructure(async ({ db, pool, clock }) => {
     const service = createKeyService(db, pool, clock);
     if (action === 'create') {
-      const created = await service.create({
-        tier: flags.tier as Tier,
-        account: flags.account ?? 'default',
-        name: flags.name,
-      });
+      const created = await refusedAsFalse(() =>
+        service.create({
+          tier: flags.tier as Tier,
+          account,
+          ...(flags.name === undefined ? {} : { name: flags.name }),
+        }),
+      );
+      if (!created) return false;
+      const opened = created.opened ? ', opened now' : '';
       print(
         json,
         created,
-        `${created.key}\n(shown once: store it now; prefix ${created.prefix}, tier ${created.tier}, account ${created.account})`,
+        `${created.key}\n(shown once: store it now; prefix ${created.prefix}, tier ${created.tier}, ` +
+          `account ${created.account} (id ${created.accountId}${opened}))`,
       );
     } else if (action === 'list') {
       listKeys(await service.list(flags.account), json);

@@ -6,18 +6,11 @@ import { auditEntry, type MemberActor, type RequestOrigin } from '../audit/entry
 import { appendAudit } from '../audit/log.ts';
 import { pgSql, prismaSql, type Pool } from '../db/sql.ts';
 import { batched } from '../db/batch.ts';
-import { generateKey, hashSecret, parseKey, type Tier } from './format.ts';
+import { generateKey, hashSecret, parseKey, TIERS, type Tier } from './format.ts';
+import { cliAccount, type AccountRef } from './cli-account.ts';
 import { createLastUseRecorder } from './last-used.ts';
 import { memberKeys } from './member-keys.ts';
-import {
-  findKeyByPrefix,
-  findKeysForAuth,
-  insertKey,
-  listKeys,
-  markRevoked,
-  upsertAccount,
-  type KeyRecord,
-} from './store.ts';
+import { findKeyByPrefix, findKeysForAuth, insertKey, listKeys, markRevoked, type KeyRecord } from './store.ts';
 
 /** Who is calling, once a key has been checked. */
 export interface AuthenticatedKey {
@@ -26,6 +19,18 @@ export interface AuthenticatedKey {
   accountName: string;
   prefix: string;
   tier: Tier;
+  /**
+   * The tier whose numbers bound the account as a whole (its monthly on-chain quota, its per-minute ceiling): its
+   * plan, or the key's tier when the operator's CLI minted the key above the plan (a member can mint only within it).
+   */
+  accountTier: Tier;
+}
+
+/** The account-wide tier of a key: members' keys never lift it above the plan (docs/decisions.md). */
+export function accountTierOf(plan: string, key: { tier: Tier; createdBy: string | null }): Tier {
+  const planTier = TIERS.includes(plan as Tier) ? (plan as Tier) : 'free';
+  if (key.createdBy !== null) return planTier;
+  return TIERS.indexOf(key.tier) > TIERS.indexOf(planTier) ? key.tier : planTier;
 }
 
 /** A failed authentication of a key that exists, for the audit log (never the secret). */
@@ -127,20 +132,25 @@ export function createKeyService(db: Db, pool: Pool, clock: Clock) {
         accountName: row.accountName,
         prefix: row.prefix,
         tier: parsed.tier,
+        accountTier: accountTierOf(row.accountPlan, { tier: parsed.tier, createdBy: row.createdBy }),
       };
     },
 
-    /** Mints a key; the full key is in the result and nowhere else, ever. */
+    /**
+     * Mints a key for the operator (keys/cli-account.ts: an account named for the first time is opened, one opened
+     * in the dashboard only by id); the full key is in the result and nowhere else, ever.
+     */
     async create(input: {
       tier: Tier;
-      account: string;
+      account: AccountRef | string;
       name?: string;
-    }): Promise<{ key: string; prefix: string; tier: Tier; account: string }> {
+    }): Promise<{ key: string; prefix: string; tier: Tier; account: string; accountId: string; opened: boolean }> {
       const minted = generateKey(input.tier);
-      await db.$transaction(async (tx) => {
-        const account = await upsertAccount(tx, input.account);
+      const ref = typeof input.account === 'string' ? { name: input.account } : input.account;
+      const account = await db.$transaction(async (tx) => {
+        const found = await cliAccount(tx, ref, { open: true });
         await insertKey(tx, {
-          accountId: account.id,
+          accountId: found.id,
           prefix: minted.prefix,
           secretHash: hashSecret(minted.secret),
           tier: input.tier,
@@ -149,15 +159,23 @@ export function createKeyService(db: Db, pool: Pool, clock: Clock) {
         await appendAudit(
           prismaSql(tx),
           auditEntry({
-            accountId: account.id,
+            accountId: found.id,
             at: new Date(clock.now()),
             action: 'api_key.created',
             resource: `api_key:${minted.prefix}`,
             details: { tier: input.tier, via: 'cli' },
           }),
         );
+        return found;
       });
-      return { key: minted.key, prefix: minted.prefix, tier: input.tier, account: input.account };
+      return {
+        key: minted.key,
+        prefix: minted.prefix,
+        tier: input.tier,
+        account: account.name,
+        accountId: account.id,
+        opened: account.opened,
+      };
     },
 
     async list(account?: string): Promise<KeySummary[]> {

@@ -4,11 +4,14 @@ import type { Tier } from './format.ts';
 import type { Prisma } from '../db/rows.ts';
 import type { Sql } from '../db/sql.ts';
 
-/** An api_keys row as authentication reads it (raw SQL: exactly the columns findKeysForAuth selects), with its account's name. */
+/**
+ * An api_keys row as authentication reads it (raw SQL: exactly the columns findKeysForAuth selects), with its
+ * account's name and plan.
+ */
 export type KeyRow = Pick<
   Prisma.ApiKeyModel,
-  'id' | 'accountId' | 'prefix' | 'secretHash' | 'tier' | 'createdAt' | 'revokedAt'
-> & { accountName: string };
+  'id' | 'accountId' | 'prefix' | 'secretHash' | 'tier' | 'createdAt' | 'revokedAt' | 'createdBy'
+> & { accountName: string; accountPlan: string };
 
 /** A key as the operator sees it: every column (the label, provenance, last use: not read on the hot auth path). */
 export type KeyRecord = Prisma.ApiKeyModel & { accountName: string };
@@ -20,14 +23,35 @@ export async function findKeyByPrefix(db: Db | Tx, prefix: string): Promise<KeyR
   return { ...row, accountName: row.account.name };
 }
 
-/** The account of that name, made on first use. */
-export async function upsertAccount(db: Db | Tx, name: string): Promise<{ id: string; name: string }> {
-  return db.account.upsert({
-    where: { name },
-    update: {},
-    create: { id: randomUUID(), name },
-    select: { id: true, name: true },
+/** An account as the operator's CLI finds it: who opened it decides whether a name may reach it. */
+export interface AccountRow {
+  id: string;
+  name: string;
+  createdBy: string;
+}
+
+const ACCOUNT_ROW = { id: true, name: true, createdBy: true } as const;
+
+export async function findAccountById(db: Db | Tx, id: string): Promise<AccountRow | undefined> {
+  return (await db.account.findUnique({ where: { id }, select: ACCOUNT_ROW })) ?? undefined;
+}
+
+/** The account whose name has this key (NFKC, lower case: keys/account-name.ts). */
+export async function findAccountByNameKey(db: Db | Tx, nameKey: string): Promise<AccountRow | undefined> {
+  return (await db.account.findUnique({ where: { nameKey }, select: ACCOUNT_ROW })) ?? undefined;
+}
+
+/** A new account; undefined when its name key is taken (the unique index decides, so two opens race safely). */
+export async function insertAccount(
+  db: Db | Tx,
+  row: { name: string; nameKey: string; plan?: string; createdBy: 'cli' | 'dashboard' },
+): Promise<AccountRow | undefined> {
+  const [created] = await db.account.createManyAndReturn({
+    data: [{ id: randomUUID(), ...row }],
+    skipDuplicates: true,
+    select: ACCOUNT_ROW,
   });
+  return created;
 }
 
 export async function insertKey(
@@ -87,8 +111,9 @@ export async function markRevoked(db: Db | Tx, prefix: string, at: Date): Promis
  */
 export async function findKeysForAuth(sql: Sql, prefixes: string[]): Promise<Map<string, KeyRow>> {
   const rows = await sql.query<KeyRow>(
-    `SELECT k.id, k.account_id AS "accountId", a.name AS "accountName", k.prefix, k.secret_hash AS "secretHash", k.tier,
-            k.created_at AS "createdAt", k.revoked_at AS "revokedAt"
+    `SELECT k.id, k.account_id AS "accountId", a.name AS "accountName", a.plan AS "accountPlan", k.prefix,
+            k.secret_hash AS "secretHash", k.tier, k.created_at AS "createdAt", k.revoked_at AS "revokedAt",
+            k.created_by AS "createdBy"
      FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.prefix = ANY($1::bpchar[])`,
     [prefixes],
   );

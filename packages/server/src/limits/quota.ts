@@ -23,71 +23,120 @@ export function resetsAtOf(at: number): number {
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
 }
 
+/** Which limit refused: the key's tier (the spec's per-key rule) or the account's plan, across all its keys. */
+export type QuotaScope = 'key' | 'account';
+
 /**
  * The 429 of a request the month's on-chain quota cannot cover: says how many were asked for and how many are left,
- * and that the quota is exhausted when nothing is left (the spec's wording); details are the spec's.
+ * and that the quota is exhausted when nothing is left (the spec's wording). Details are the spec's, of the limit
+ * that bound (`tier` is the plan's name when the account's limit did), and `scope` says which one.
  */
-export function quotaExceeded(tier: Tier, used: number, limit: number, resetsAt: number, requested = 1): AppError {
+export function quotaExceeded(
+  tier: Tier,
+  used: number,
+  limit: number,
+  resetsAt: number,
+  requested = 1,
+  scope: QuotaScope = 'key',
+): AppError {
   const remaining = Math.max(limit - used, 0);
   const state = remaining === 0 ? 'is exhausted' : `cannot cover this ${requested > 1 ? 'batch' : 'request'}`;
+  const whose = scope === 'key' ? `The ${tier} tier's` : `The account's ${tier} plan (all its keys together) has its`;
   return new AppError(
     'QUOTA_EXCEEDED',
-    `The ${tier} tier's monthly on-chain quota ${state}: ${requested} asked, ${remaining} left ` +
+    `${whose} monthly on-chain quota ${state}: ${requested} asked, ${remaining} left ` +
       `(${used} of ${limit} used). ` +
       `It resets at ${new Date(resetsAt).toISOString()}. Off-chain attestations are not metered.`,
-    { tier, kind: 'onchain', used, limit, resetsAt },
+    { tier, kind: 'onchain', used, limit, resetsAt, scope },
   );
 }
 
 /** What the counter statements return (raw SQL: every on-chain create reserves here). */
 type UsageRow = Pick<PgSnakeRow<Prisma.MonthlyUsageModel>, 'onchain_used'>;
 
+/** The key a reservation is charged to, with its account and the tier whose numbers bound the account. */
+export interface QuotaHolder {
+  keyId: string;
+  accountId: string;
+  tier: Tier;
+  /** The account's plan, or the key's tier when the operator minted it above the plan (keys/service.ts). */
+  accountTier: Tier;
+}
+
 export interface Reservation {
   period: string;
   count: number;
 }
 
+const INT_MAX = 2_147_483_647;
+const capOf = (tier: Tier) => (Number.isFinite(ONCHAIN_MONTHLY_QUOTA[tier]) ? ONCHAIN_MONTHLY_QUOTA[tier] : INT_MAX);
+
+const ADD_TO_ACCOUNT = `INSERT INTO account_monthly_usage (account_id, period, onchain_used) VALUES ($1::uuid, $2, $3)
+  ON CONFLICT (account_id, period) DO UPDATE
+  SET onchain_used = account_monthly_usage.onchain_used + EXCLUDED.onchain_used
+  WHERE account_monthly_usage.onchain_used + EXCLUDED.onchain_used <= $4
+  RETURNING onchain_used`;
+const ADD_TO_KEY = `INSERT INTO monthly_usage (api_key_id, period, onchain_used) VALUES ($1::uuid, $2, $3)
+  ON CONFLICT (api_key_id, period) DO UPDATE SET onchain_used = monthly_usage.onchain_used + EXCLUDED.onchain_used
+  WHERE monthly_usage.onchain_used + EXCLUDED.onchain_used <= $4
+  RETURNING onchain_used`;
+const TAKE_FROM_ACCOUNT = `UPDATE account_monthly_usage SET onchain_used = GREATEST(onchain_used - $3, 0)
+  WHERE account_id = $1::uuid AND period = $2`;
+const TAKE_FROM_KEY = `UPDATE monthly_usage SET onchain_used = GREATEST(onchain_used - $3, 0)
+  WHERE api_key_id = $1::uuid AND period = $2`;
+const KEY_USED = `SELECT onchain_used FROM monthly_usage WHERE api_key_id = $1::uuid AND period = $2`;
+const ACCOUNT_USED = `SELECT onchain_used FROM account_monthly_usage WHERE account_id = $1::uuid AND period = $2`;
+
+async function usedOf(sql: Sql, query: string, id: string, period: string): Promise<number> {
+  const [row] = await sql.query<UsageRow>(query, [id, period]);
+  return row?.onchain_used ?? 0;
+}
+
 /**
- * Reserves `count` on-chain attestations for a key in the current month, all or none, atomically (one upsert that
- * only adds while the sum stays within the limit); throws 429 QUOTA_EXCEEDED otherwise. Run it inside the
- * transaction that stores the pending attestations, so a failure leaves nothing reserved.
+ * Reserves `count` on-chain attestations for a key in the current month, all or none, against both its tier's limit
+ * (per key) and its account's (all its keys together); throws 429 QUOTA_EXCEEDED naming the limit that bound (the
+ * key's when both do). The account's counter is added to first: its row, locked until the transaction ends, makes the
+ * account's reservations one at a time, so the key's check after it is exact; a key refusal takes the account's
+ * addition back. Run it inside the transaction that stores the pending attestations.
  */
 export async function reserveOnchainQuota(
   sql: Sql,
   clock: Clock,
-  key: { keyId: string; tier: Tier },
+  holder: QuotaHolder,
   count: number,
   refusals: RefusalObserver = UNOBSERVED,
 ): Promise<Reservation> {
   const now = clock.now();
   const period = periodOf(now);
-  const limit = ONCHAIN_MONTHLY_QUOTA[key.tier];
-  const cap = Number.isFinite(limit) ? limit : 2_147_483_647;
-  const rows =
-    count > cap
-      ? []
-      : await sql.query<UsageRow>(
-          `INSERT INTO monthly_usage (api_key_id, period, onchain_used) VALUES ($1::uuid, $2, $3)
-     ON CONFLICT (api_key_id, period) DO UPDATE SET onchain_used = monthly_usage.onchain_used + EXCLUDED.onchain_used
-     WHERE monthly_usage.onchain_used + EXCLUDED.onchain_used <= $4
-     RETURNING onchain_used`,
-          [key.keyId, period, count, cap],
-        );
-  if (rows.length === 1) return { period, count };
-  const [current] = await sql.query<UsageRow>(
-    `SELECT onchain_used FROM monthly_usage WHERE api_key_id = $1::uuid AND period = $2`,
-    [key.keyId, period],
-  );
-  refusals.quotaRefused(key.tier);
-  throw quotaExceeded(key.tier, current?.onchain_used ?? 0, limit, resetsAtOf(now), count);
+  const refuse = async (scope: QuotaScope): Promise<never> => {
+    const keyUsed = await usedOf(sql, KEY_USED, holder.keyId, period);
+    if (scope === 'account' && keyUsed + count <= capOf(holder.tier)) {
+      const used = await usedOf(sql, ACCOUNT_USED, holder.accountId, period);
+      refusals.quotaRefused(holder.accountTier);
+      const limit = ONCHAIN_MONTHLY_QUOTA[holder.accountTier];
+      throw quotaExceeded(holder.accountTier, used, limit, resetsAtOf(now), count, 'account');
+    }
+    refusals.quotaRefused(holder.tier);
+    throw quotaExceeded(holder.tier, keyUsed, ONCHAIN_MONTHLY_QUOTA[holder.tier], resetsAtOf(now), count, 'key');
+  };
+  if (count > capOf(holder.tier)) return refuse('key');
+  if (count > capOf(holder.accountTier)) return refuse('account');
+  const added = await sql.query<UsageRow>(ADD_TO_ACCOUNT, [holder.accountId, period, count, capOf(holder.accountTier)]);
+  if (added.length === 0) return refuse('account');
+  const keyAdded = await sql.query<UsageRow>(ADD_TO_KEY, [holder.keyId, period, count, capOf(holder.tier)]);
+  if (keyAdded.length === 1) return { period, count };
+  await sql.query(TAKE_FROM_ACCOUNT, [holder.accountId, period, count]);
+  return refuse('key');
 }
 
-/** Gives back a reservation whose transaction definitively failed. */
-export async function releaseOnchainQuota(sql: Sql, keyId: string, reservation: Reservation): Promise<void> {
-  await sql.query(
-    `UPDATE monthly_usage SET onchain_used = GREATEST(onchain_used - $3, 0) WHERE api_key_id = $1::uuid AND period = $2`,
-    [keyId, reservation.period, reservation.count],
-  );
+/** Gives back a reservation whose transaction definitively failed: to the account's counter, then the key's. */
+export async function releaseOnchainQuota(
+  sql: Sql,
+  holder: Pick<QuotaHolder, 'keyId' | 'accountId'>,
+  reservation: Reservation,
+): Promise<void> {
+  await sql.query(TAKE_FROM_ACCOUNT, [holder.accountId, reservation.period, reservation.count]);
+  await sql.query(TAKE_FROM_KEY, [holder.keyId, reservation.period, reservation.count]);
 }
 
 /** What a key has used of its on-chain quota this month. */
@@ -97,9 +146,11 @@ export async function onchainUsage(
   key: { keyId: string; tier: Tier },
 ): Promise<{ used: number; limit: number; resetsAt: number }> {
   const now = clock.now();
-  const [row] = await sql.query<UsageRow>(
-    `SELECT onchain_used FROM monthly_usage WHERE api_key_id = $1::uuid AND period = $2`,
-    [key.keyId, periodOf(now)],
-  );
-  return { used: row?.onchain_used ?? 0, limit: ONCHAIN_MONTHLY_QUOTA[key.tier], resetsAt: resetsAtOf(now) };
+  const used = await usedOf(sql, KEY_USED, key.keyId, periodOf(now));
+  return { used, limit: ONCHAIN_MONTHLY_QUOTA[key.tier], resetsAt: resetsAtOf(now) };
+}
+
+/** What an account has used of its on-chain quota this month, all its keys together. */
+export async function accountOnchainUsage(sql: Sql, accountId: string, period: string): Promise<number> {
+  return usedOf(sql, ACCOUNT_USED, accountId, period);
 }

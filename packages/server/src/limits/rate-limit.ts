@@ -7,8 +7,16 @@ import type { WindowDecision, WindowStore } from './sliding-window.ts';
 /** Requests per sliding minute: per key by tier, and per client IP for anonymous calls. */
 export const RATE_LIMITS: Record<Tier | 'anonymous', number> = { free: 30, pro: 600, enterprise: 6000, anonymous: 30 };
 export const WINDOW_SECONDS = 60;
+/** An account's keys together may make this many times its plan's per-key rate (docs/decisions.md). */
+export const ACCOUNT_RATE_FACTOR = 2;
 
-type Policy = 'key' | 'ip';
+type Policy = 'key' | 'account' | 'ip';
+
+/** The account a key belongs to and the tier whose rate sets its ceiling (keys/service.ts: `accountTier`). */
+export interface RateAccount {
+  accountId: string;
+  accountTier: Tier;
+}
 
 export interface RateLimitResult {
   decision: WindowDecision;
@@ -25,11 +33,11 @@ export function rateLimitHeaders(policy: Policy, decision: WindowDecision): Reco
 
 function limited(policy: Policy, decision: WindowDecision, headers: Record<string, string>): AppError {
   const retryAfterSeconds = Math.max(1, Math.ceil(decision.resetMs / 1000));
-  const who = policy === 'key' ? 'this API key' : 'anonymous calls from your address';
+  const who = { key: 'this API key', account: "this account's keys together", ip: 'anonymous calls from your address' };
   return new AppError(
     'RATE_LIMITED',
-    `Too many requests: ${who} may make ${decision.limit} per minute. Retry in ${retryAfterSeconds} s.`,
-    { limit: decision.limit, windowSeconds: WINDOW_SECONDS, retryAfterSeconds },
+    `Too many requests: ${who[policy]} may make ${decision.limit} per minute. Retry in ${retryAfterSeconds} s.`,
+    { limit: decision.limit, windowSeconds: WINDOW_SECONDS, retryAfterSeconds, scope: policy },
     { ...headers, 'Retry-After': String(retryAfterSeconds) },
   );
 }
@@ -48,8 +56,16 @@ export function createRateLimiter(store: WindowStore, clock: Clock, refusals: Re
     return headers;
   }
   return {
-    /** An authenticated call, in its key's bucket. */
-    forKey: (prefix: string, tier: Tier) => take('key', prefix, RATE_LIMITS[tier]),
+    /**
+     * An authenticated call, in its key's bucket, then (when given) its account's, whose ceiling is
+     * ACCOUNT_RATE_FACTOR times the rate of the account's tier: more keys do not make more rate. The headers are the
+     * key's; a call the account's ceiling refuses answers the account's.
+     */
+    async forKey(prefix: string, tier: Tier, account?: RateAccount): Promise<Record<string, string>> {
+      const headers = await take('key', prefix, RATE_LIMITS[tier]);
+      if (account) await take('account', account.accountId, RATE_LIMITS[account.accountTier] * ACCOUNT_RATE_FACTOR);
+      return headers;
+    },
     /** An anonymous call (or one whose key failed), in its client IP's bucket. */
     forIp: (ip: string) => take('ip', ip, RATE_LIMITS.anonymous),
   };

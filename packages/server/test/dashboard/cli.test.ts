@@ -43,7 +43,12 @@ describe('attestation-service accounts', () => {
     const result = await cli('accounts', 'invite', '--account', account, '--email', email, '--role', 'owner', '--json');
     expect(result.code).toBe(0);
     const printed = JSON.parse(result.stdout);
-    expect(printed).toEqual({ url: expect.any(String), expiresAt: expect.any(String) });
+    expect(printed).toEqual({
+      url: expect.any(String),
+      expiresAt: expect.any(String),
+      account,
+      accountId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
     expect(printed.url).toMatch(new RegExp(`^${service.config.publicBaseUrl}/dashboard/invite/[A-Za-z0-9_-]{43}$`));
 
     const { accepted, me } = await join(printed.url, email);
@@ -72,7 +77,9 @@ describe('attestation-service accounts', () => {
     expect(result.code).toBe(0);
     const [url, note] = result.stdout.trim().split('\n');
     expect(url).toMatch(/\/dashboard\/invite\//);
-    expect(note).toContain(`dev@example.com: joins account ${account} as developer`);
+    expect(note).toMatch(
+      new RegExp(`dev@example.com: joins account ${account} \\(id [0-9a-f-]{36}, opened now\\) as developer`),
+    );
   }, 60_000);
 
   it('invite --support makes a support-team link', async () => {
@@ -87,7 +94,8 @@ describe('attestation-service accounts', () => {
   it("set-plan changes the account's plan, audited as the CLI's; list shows it", async () => {
     const { account } = await service.createKey('free');
     const set = await cli('accounts', 'set-plan', account, 'enterprise');
-    expect(set).toMatchObject({ code: 0, stdout: `account ${account}: plan enterprise\n` });
+    const [row] = await service.sql.query<{ id: string }>(`SELECT id FROM accounts WHERE name = $1`, [account]);
+    expect(set).toMatchObject({ code: 0, stdout: `account ${account} (id ${row!.id}): plan enterprise\n` });
     const listed = (await cli('accounts', 'list', '--json')).stdout
       .trim()
       .split('\n')

@@ -141,10 +141,10 @@ export async function createMember(
   const account =
     accountId ??
     (
-      await service.sql.query<{ id: string }>(`INSERT INTO accounts (id, name) VALUES ($1, $2) RETURNING id`, [
-        randomUUID(),
-        `dash-${n}`,
-      ])
+      await service.sql.query<{ id: string }>(
+        `INSERT INTO accounts (id, name, name_key) VALUES ($1, $2, lower($2)) RETURNING id`,
+        [randomUUID(), `dash-${n}`],
+      )
     )[0]!.id;
   const email = `member-${n}@example.com`;
   const password = `pw-${n}-long-enough`;

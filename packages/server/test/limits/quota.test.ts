@@ -25,8 +25,12 @@ afterAll(async () => {
 
 async function keyOf(tier: 'free' | 'pro' | 'enterprise') {
   const { prefix } = await svc.createKey(tier);
-  const [row] = await pgSql(pool).query<{ id: string }>(`SELECT id FROM api_keys WHERE prefix = $1`, [prefix]);
-  return { keyId: row!.id, tier };
+  const [row] = await pgSql(pool).query<{ id: string; account_id: string }>(
+    `SELECT id, account_id FROM api_keys WHERE prefix = $1`,
+    [prefix],
+  );
+  // a key the CLI minted lifts its account's tier to its own (keys/service.ts, accountTierOf)
+  return { keyId: row!.id, accountId: row!.account_id, tier, accountTier: tier };
 }
 
 async function refusal(promise: Promise<unknown>): Promise<AppError> {
@@ -64,6 +68,7 @@ describe('reserving on-chain quota', () => {
       used: 20,
       limit: 20,
       resetsAt: Date.parse('2026-12-01T00:00:00Z'),
+      scope: 'key',
     });
     expect(error.message).toMatch(/free tier.*monthly on-chain quota is exhausted/);
   });
@@ -126,7 +131,7 @@ describe('reserving on-chain quota', () => {
     }).catch(() => undefined);
     expect((await onchainUsage(pgSql(pool), clock, key)).used).toBe(0);
     const reservation = await reserveOnchainQuota(pgSql(pool), clock, key, 3);
-    await releaseOnchainQuota(pgSql(pool), key.keyId, reservation);
+    await releaseOnchainQuota(pgSql(pool), key, reservation);
     expect((await onchainUsage(pgSql(pool), clock, key)).used).toBe(0);
   });
 

@@ -26,7 +26,7 @@ describe('per-key rate limits (sliding minute, by tier)', () => {
     expect(limited.body).toEqual({
       code: 'RATE_LIMITED',
       message: expect.stringContaining('30 per minute'),
-      details: { limit: 30, windowSeconds: 60, retryAfterSeconds: 60 },
+      details: { limit: 30, windowSeconds: 60, retryAfterSeconds: 60, scope: 'key' },
     });
     expect(limited.headers.get('retry-after')).toBe('60');
     expect(limited.headers.get('ratelimit')).toBe('"key";r=0;t=60');

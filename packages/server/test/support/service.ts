@@ -19,7 +19,7 @@ export interface TestService extends RunningService {
   config: Config;
   /** A fresh key of its own account (each test seeds its own tenant). */
   createKey(tier?: Tier, account?: string): Promise<{ key: string; prefix: string; account: string }>;
-  /** Marks `used` on-chain attestations as spent this UTC month by the key with this prefix. */
+  /** Marks `used` on-chain attestations as spent this UTC month by the key with this prefix (and its account). */
   chargeQuota(prefix: string, used: number): Promise<void>;
 }
 
@@ -68,8 +68,16 @@ export async function startTestService(
       return { key: created.key, prefix: created.prefix, account: name };
     },
     async chargeQuota(prefix, used) {
+      const period = `to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM')`;
       await service.infrastructure.sql.query(
-        `INSERT INTO monthly_usage (api_key_id, period, onchain_used) SELECT id, to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM'), $2 FROM api_keys WHERE prefix = $1`,
+        `INSERT INTO monthly_usage (api_key_id, period, onchain_used) SELECT id, ${period}, $2 FROM api_keys WHERE prefix = $1`,
+        [prefix, used],
+      );
+      // the account's counter holds every key's use (limits/quota.ts)
+      await service.infrastructure.sql.query(
+        `INSERT INTO account_monthly_usage (account_id, period, onchain_used)
+         SELECT account_id, ${period}, $2 FROM api_keys WHERE prefix = $1
+         ON CONFLICT (account_id, period) DO UPDATE SET onchain_used = account_monthly_usage.onchain_used + $2`,
         [prefix, used],
       );
     },

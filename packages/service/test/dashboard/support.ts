@@ -119,10 +119,10 @@ export async function createMember(stack: DashboardStack, role: Role, accountId?
   const account =
     accountId ??
     (
-      await stack.sql.query<{ id: string }>(`INSERT INTO accounts (id, name) VALUES ($1, $2) RETURNING id`, [
-        randomUUID(),
-        accountName,
-      ])
+      await stack.sql.query<{ id: string }>(
+        `INSERT INTO accounts (id, name, name_key) VALUES ($1, $2, lower($2)) RETURNING id`,
+        [randomUUID(), accountName],
+      )
     )[0]!.id;
   const token = await seedInvitation(stack.sql, { accountId: account, email: person.email, role });
   const res = await fetch(`${stack.base}/dashboard/api/auth/sign-up/email`, {

@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manualClock } from '../../src/clock.ts';
+import { createPool, inTransaction, pgSql, type Pool } from '../../src/db/sql.ts';
+import { AppError } from '../../src/errors.ts';
+import type { Tier } from '../../src/keys/format.ts';
+import { accountTierOf } from '../../src/keys/service.ts';
+import {
+  accountOnchainUsage,
+  onchainUsage,
+  releaseOnchainQuota,
+  reserveOnchainQuota,
+  type QuotaHolder,
+} from '../../src/limits/quota.ts';
+import { call, startTestService, type TestService } from '../support/service.ts';
+
+let svc: TestService;
+let pool: Pool;
+
+beforeAll(async () => {
+  svc = await startTestService({ env: { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' } });
+  pool = createPool(svc.databaseUrl, 20);
+});
+afterAll(async () => {
+  await pool?.end();
+  await svc?.stop();
+});
+
+let seq = 0;
+const freshAccount = () => `acct-quota-${process.pid}-${++seq}`;
+
+/** A key minted in `account`, as the quota sees it, with the account's tier given as the members' plan would set it. */
+async function holderOf(tier: Tier, account: string, accountTier: Tier): Promise<QuotaHolder> {
+  const { prefix } = await svc.createKey(tier, account);
+  const [row] = await pgSql(pool).query<{ id: string; account_id: string }>(
+    `SELECT id, account_id FROM api_keys WHERE prefix = $1`,
+    [prefix],
+  );
+  return { keyId: row!.id, accountId: row!.account_id, tier, accountTier };
+}
+
+async function refusal(promise: Promise<unknown>): Promise<AppError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
+}
+
+const body = () => ({ type: 'human', content: `account quota ${Math.random()}`, contentType: 'text/plain' });
+
+describe('the account-wide on-chain quota (its plan across all its keys)', () => {
+  it("40 concurrent on-chain creates over 4 free keys of a free account: exactly 20 succeed, 20 are refused naming the account's limit", async () => {
+    const account = freshAccount();
+    const keys = await Promise.all(Array.from({ length: 4 }, () => svc.createKey('free', account)));
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        call(svc.url, 'POST', '/v1/attestations', { key: keys[i % 4]!.key, body: body() }),
+      ),
+    );
+    const created = results.filter((r) => r.status === 201);
+    const refused = results.filter((r) => r.status === 429);
+    expect(created).toHaveLength(20);
+    expect(refused, JSON.stringify(results.filter((r) => r.status !== 201).map((r) => r.body))).toHaveLength(20);
+    for (const r of refused)
+      expect(r.body).toMatchObject({
+        code: 'QUOTA_EXCEEDED',
+        message: expect.stringContaining("account's free plan"),
+        details: { tier: 'free', kind: 'onchain', used: 20, limit: 20, scope: 'account', resetsAt: expect.any(Number) },
+      });
+    const [usage] = await svc.sql.query<{ account: number; keys: number }>(
+      `SELECT (SELECT sum(onchain_used) FROM account_monthly_usage WHERE account_id = k.account_id)::int AS account,
+              (SELECT sum(onchain_used) FROM monthly_usage u JOIN api_keys x ON x.id = u.api_key_id
+               WHERE x.account_id = k.account_id)::int AS keys
+       FROM api_keys k WHERE k.prefix = $1`,
+      [keys[0]!.prefix],
+    );
+    expect(usage).toEqual({ account: 20, keys: 20 });
+    // a fifth key minted now gets nothing either: the account, not the key, is out of quota
+    const fifth = await svc.createKey('free', account);
+    expect((await call(svc.url, 'POST', '/v1/attestations', { key: fifth.key, body: body() })).status).toBe(429);
+    const offchain = { ...body(), mode: 'offchain' };
+    expect((await call(svc.url, 'POST', '/v1/attestations', { key: fifth.key, body: offchain })).status).toBe(201);
+  }, 120_000);
+
+  it('40 concurrent reservations over 4 keys of one free account: exactly 20 are granted', async () => {
+    const clock = manualClock(new Date('2026-11-20T00:00:00Z'));
+    const account = freshAccount();
+    const holders = await Promise.all(Array.from({ length: 4 }, () => holderOf('free', account, 'free')));
+    const results = await Promise.allSettled(
+      Array.from({ length: 40 }, (_, i) =>
+        inTransaction(pool, (sql) => reserveOnchainQuota(sql, clock, holders[i % 4]!, 1)),
+      ),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(20);
+    expect(await accountOnchainUsage(pgSql(pool), holders[0]!.accountId, '2026-11')).toBe(20);
+  });
+
+  it("still holds each key to its tier's limit in an account with room, and a key's refusal takes nothing", async () => {
+    const clock = manualClock(new Date('2026-11-20T00:00:00Z'));
+    const account = freshAccount();
+    const [a, b] = [await holderOf('free', account, 'pro'), await holderOf('free', account, 'pro')];
+    await reserveOnchainQuota(pgSql(pool), clock, a, 20);
+    const error = await refusal(reserveOnchainQuota(pgSql(pool), clock, a, 1));
+    expect(error.details).toMatchObject({ tier: 'free', used: 20, limit: 20, scope: 'key' });
+    expect(error.message).toMatch(/^The free tier's monthly on-chain quota is exhausted/);
+    expect(await accountOnchainUsage(pgSql(pool), a.accountId, '2026-11')).toBe(20);
+    await reserveOnchainQuota(pgSql(pool), clock, b, 20);
+    expect(await accountOnchainUsage(pgSql(pool), a.accountId, '2026-11')).toBe(40);
+  });
+
+  it('names the key when both limits bind (the spec’s rule comes first)', async () => {
+    const clock = manualClock(new Date('2026-11-20T00:00:00Z'));
+    const key = await holderOf('free', freshAccount(), 'free');
+    await reserveOnchainQuota(pgSql(pool), clock, key, 20);
+    expect((await refusal(reserveOnchainQuota(pgSql(pool), clock, key, 1))).details).toMatchObject({ scope: 'key' });
+  });
+
+  it("a batch reserves all of its items or none against the account's room", async () => {
+    const clock = manualClock(new Date('2026-11-20T00:00:00Z'));
+    const account = freshAccount();
+    const [a, b] = [await holderOf('free', account, 'free'), await holderOf('free', account, 'free')];
+    await reserveOnchainQuota(pgSql(pool), clock, a, 15);
+    const error = await refusal(reserveOnchainQuota(pgSql(pool), clock, b, 6));
+    expect(error.details).toMatchObject({ tier: 'free', used: 15, limit: 20, scope: 'account' });
+    expect(error.message).toContain('cannot cover this batch: 6 asked, 5 left');
+    expect((await onchainUsage(pgSql(pool), clock, b)).used).toBe(0);
+    await reserveOnchainQuota(pgSql(pool), clock, b, 5);
+    expect(await accountOnchainUsage(pgSql(pool), a.accountId, '2026-11')).toBe(20);
+  });
+
+  it('a batch larger than the plan allows is refused without a write', async () => {
+    const clock = manualClock(new Date('2026-11-20T00:00:00Z'));
+    const key = await holderOf('pro', freshAccount(), 'free');
+    const error = await refusal(reserveOnchainQuota(pgSql(pool), clock, key, 21));
+    expect(error.details).toMatchObject({ tier: 'free', used: 0, limit: 20, scope: 'account' });
+    expect(await accountOnchainUsage(pgSql(pool), key.accountId, '2026-11')).toBe(0);
+  });
+
+  it('a give-back after a failed transaction returns both the key’s and the account’s counts', async () => {
+    const clock = manualClock(new Date('2026-11-20T00:00:00Z'));
+    const key = await holderOf('free', freshAccount(), 'free');
+    const reservation = await reserveOnchainQuota(pgSql(pool), clock, key, 7);
+    await releaseOnchainQuota(pgSql(pool), key, reservation);
+    expect((await onchainUsage(pgSql(pool), clock, key)).used).toBe(0);
+    expect(await accountOnchainUsage(pgSql(pool), key.accountId, '2026-11')).toBe(0);
+    await inTransaction(pool, async (sql) => {
+      await reserveOnchainQuota(sql, clock, key, 5);
+      throw new Error('store failed');
+    }).catch(() => undefined);
+    expect(await accountOnchainUsage(pgSql(pool), key.accountId, '2026-11')).toBe(0);
+  });
+});
+
+describe("an account's tier", () => {
+  it("is its plan for members' keys, and the operator's key tier when the CLI minted one above the plan", () => {
+    expect(accountTierOf('free', { tier: 'free', createdBy: 'user-1' })).toBe('free');
+    expect(accountTierOf('free', { tier: 'pro', createdBy: 'user-1' })).toBe('free');
+    expect(accountTierOf('free', { tier: 'pro', createdBy: null })).toBe('pro');
+    expect(accountTierOf('pro', { tier: 'free', createdBy: null })).toBe('pro');
+    expect(accountTierOf('gold', { tier: 'free', createdBy: 'user-1' })).toBe('free');
+  });
+});
