@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EAS } from '@ethereum-attestation-service/eas-sdk';
@@ -6,6 +6,7 @@ import { JsonRpcProvider } from 'ethers';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { startService } from '../src/main.ts';
+import { SERVICE_SECRET_FILE } from '../src/system/service-secret.ts';
 import { call } from './support/service.ts';
 
 const dataDir = await mkdtemp(join(tmpdir(), 'attestation-restart-'));
@@ -32,12 +33,16 @@ describe('restarting on the same DATA_DIR (embedded PostgreSQL and dev chain)', 
       });
       expect(onchain.status).toBe(201);
       onchainUid = onchain.body.uid;
+      // the embedded default keeps the service's secret in DATA_DIR, readable by its owner only
+      expect((await stat(join(dataDir, SERVICE_SECRET_FILE))).mode & 0o777).toBe(0o600);
     } finally {
       await first.stop();
     }
 
     const second = await startService(config, { parts: { api: true, worker: true } });
     try {
+      // the same secret again: the pending setup link it sealed is unsealed and printed as it was
+      expect(second.setupLink?.url).toBe(first.setupLink!.url);
       const read = await call(second.apiUrl, 'GET', `/v1/attestations/${uid}`);
       expect(read).toMatchObject({ status: 200, body: { uid, type: 'ai', mode: 'offchain' } });
       const again = await call(second.apiUrl, 'POST', '/v1/attestations', {
