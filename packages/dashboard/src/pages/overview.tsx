@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { QueryState } from '../components/messages.tsx';
 import { DataTable } from '../components/table.tsx';
 import { count, day, when } from '../lib/format.ts';
@@ -33,15 +33,33 @@ function Sections({ data }: { data: OverviewData }) {
       <section aria-labelledby="quota-title">
         <h2 id="quota-title">On-chain quota this month</h2>
         <p className="muted">
-          Period {data.period}, plan {data.plan}. Quotas reset {when(data.resetsAt)}.
+          Period {data.period}, plan {data.plan}. Quotas reset {when(data.resetsAt)}. Each key has its tier&apos;s
+          quota, and all keys together have the account&apos;s.
         </p>
+        <Meter
+          label={<strong>All keys together</strong>}
+          name="All keys together"
+          detail={`${data.account.tier} plan`}
+          used={data.account.used}
+          quota={data.account.quota}
+        />
         {data.keys.length === 0 ? (
           <p>No API keys yet.</p>
         ) : (
           <ul className="quotas">
             {data.keys.map((key) => (
               <li key={key.prefix}>
-                <Quota {...key} />
+                <Meter
+                  label={
+                    <>
+                      <strong>{key.name}</strong> <code>{key.prefix}</code>
+                    </>
+                  }
+                  name={key.name ?? key.prefix}
+                  detail={key.tier}
+                  used={key.used}
+                  quota={key.quota}
+                />
               </li>
             ))}
           </ul>
@@ -65,7 +83,20 @@ function Sections({ data }: { data: OverviewData }) {
   );
 }
 
-function Quota({ name, prefix, tier, used, quota }: OverviewData['keys'][number]) {
+/** One quota's use: a key's against its tier, or the account's keys together against its plan. */
+function Meter({
+  label,
+  name,
+  detail,
+  used,
+  quota,
+}: {
+  label: ReactNode;
+  name: string;
+  detail: string;
+  used: number;
+  quota: number | null;
+}) {
   // null: the tier's on-chain use is unlimited (enterprise)
   const max = quota !== null && quota > 0 ? quota : null;
   const ratio = max !== null ? Math.min(1, used / max) : 0;
@@ -73,7 +104,7 @@ function Quota({ name, prefix, tier, used, quota }: OverviewData['keys'][number]
     <>
       <p className="quota-label">
         <span>
-          <strong>{name}</strong> <code>{prefix}</code> <span className="muted">({tier})</span>
+          {label} <span className="muted">({detail})</span>
         </span>
         <span>
           {count(used)} / {max !== null ? count(max) : quota === null ? 'unlimited' : 'no on-chain quota'}

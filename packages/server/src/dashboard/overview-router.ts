@@ -11,6 +11,9 @@ export const overviewRouter = router({
         period: z.string(),
         resetsAt: z.string(),
         plan: z.string(),
+        account: z
+          .object({ tier: z.string(), used: z.number(), quota: z.number().nullable().describe('null: unlimited') })
+          .describe("all the account's keys together, against its tier's monthly on-chain quota"),
         keys: z.array(
           z.object({
             prefix: z.string(),

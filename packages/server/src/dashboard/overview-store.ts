@@ -11,13 +11,16 @@ export interface KeyUsageRow {
   name: string | null;
   tier: string;
   revokedAt: Date | null;
+  /** Minted by the operator's CLI (no member): its tier may lift the account's (keys/service.ts, accountTierOf). */
+  byOperator: boolean;
   used: number;
 }
 
 /** The account's keys with their on-chain use in `period`: every live key, and revoked ones that used some. */
 export function keyUsage(sql: Sql, accountId: string, period: string): Promise<KeyUsageRow[]> {
   return sql.query<KeyUsageRow>(
-    `SELECT k.prefix, k.name, k.tier, k.revoked_at AS "revokedAt", COALESCE(u.onchain_used, 0)::int AS used
+    `SELECT k.prefix, k.name, k.tier, k.revoked_at AS "revokedAt", k.created_by IS NULL AS "byOperator",
+            COALESCE(u.onchain_used, 0)::int AS used
      FROM api_keys k LEFT JOIN monthly_usage u ON u.api_key_id = k.id AND u.period = $2
      WHERE k.account_id = $1::uuid AND (k.revoked_at IS NULL OR u.onchain_used > 0)
      ORDER BY k.created_at, k.id`,

@@ -1,8 +1,9 @@
 import type { Clock } from '../clock.ts';
 import type { Sql } from '../db/sql.ts';
 import type { Tier } from '../keys/format.ts';
-import { ONCHAIN_MONTHLY_QUOTA, periodOf, resetsAtOf } from '../limits/quota.ts';
-import { dailyAttestations, dailyDeliveries, keyUsage } from './overview-store.ts';
+import { accountTierOf } from '../keys/service.ts';
+import { accountOnchainUsage, ONCHAIN_MONTHLY_QUOTA, periodOf, resetsAtOf } from '../limits/quota.ts';
+import { dailyAttestations, dailyDeliveries, keyUsage, type KeyUsageRow } from './overview-store.ts';
 
 const DAY_MS = 86_400_000;
 const ATTESTATION_DAYS = 30;
@@ -12,6 +13,8 @@ export interface Overview {
   period: string;
   resetsAt: string;
   plan: string;
+  /** All keys together against the account's tier (its plan, or an operator's key above it); null: unlimited. */
+  account: { tier: string; used: number; quota: number | null };
   /** `quota` null: unlimited (the enterprise tier). */
   keys: Array<{
     prefix: string;
@@ -39,6 +42,17 @@ const quotaOf = (tier: string) => {
   return Number.isFinite(quota) ? quota : null;
 };
 
+/** The account's tier as its quota sees it: its plan, lifted by a live key the operator minted above it. */
+function accountTierOfKeys(plan: string, keys: KeyUsageRow[]): Tier {
+  const member = 'member';
+  return keys
+    .filter((key) => !key.revokedAt)
+    .reduce<Tier>(
+      (tier, key) => accountTierOf(tier, { tier: key.tier as Tier, createdBy: key.byOperator ? null : member }),
+      accountTierOf(plan, { tier: 'free', createdBy: member }),
+    );
+}
+
 export type OverviewService = ReturnType<typeof createOverviewService>;
 
 /** The dashboard's first page: this month's quota use per key, 30 days of attestations, 7 days of deliveries. */
@@ -50,8 +64,9 @@ export function createOverviewService(deps: { sql: Sql; clock: Clock }) {
       const period = periodOf(now);
       const attestationDays = days(now, ATTESTATION_DAYS);
       const deliveryDays = days(now, DELIVERY_DAYS);
-      const [keys, attestations, deliveries] = await Promise.all([
+      const [keys, accountUsed, attestations, deliveries] = await Promise.all([
         keyUsage(sql, account.accountId, period),
+        accountOnchainUsage(sql, account.accountId, period),
         dailyAttestations(sql, account.accountId, attestationDays.from, attestationDays.to),
         dailyDeliveries(sql, account.accountId, deliveryDays.from, deliveryDays.to),
       ]);
@@ -69,6 +84,7 @@ export function createOverviewService(deps: { sql: Sql; clock: Clock }) {
         >;
         if (entry && field in entry) entry[field] += row.n;
       }
+      const accountTier = accountTierOfKeys(account.plan, keys);
       const outcomes = new Map(deliveryDays.labels.map((day) => [day, { day, completed: 0, failed: 0, dead: 0 }]));
       for (const row of deliveries) {
         const entry = outcomes.get(row.day);
@@ -78,6 +94,7 @@ export function createOverviewService(deps: { sql: Sql; clock: Clock }) {
         period,
         resetsAt: new Date(resetsAtOf(now)).toISOString(),
         plan: account.plan,
+        account: { tier: accountTier, used: accountUsed, quota: quotaOf(accountTier) },
         keys: keys.map((key) => ({
           prefix: key.prefix,
           name: key.name,

@@ -76,6 +76,13 @@ describe('the account-wide on-chain quota (its plan across all its keys)', () =>
       [keys[0]!.prefix],
     );
     expect(usage).toEqual({ account: 20, keys: 20 });
+    // the dashboard's overview shows the account's total against its plan beside each key's use
+    const [{ id: accountId }] = (await svc.sql.query<{ id: string }>(`SELECT id FROM accounts WHERE name = $1`, [
+      account,
+    ])) as [{ id: string }];
+    const overview = await svc.services.dashboard.overview.get({ accountId, plan: 'free' });
+    expect(overview.account).toEqual({ tier: 'free', used: 20, quota: 20 });
+    expect(overview.keys.reduce((sum, key) => sum + key.used, 0)).toBe(20);
     // a fifth key minted now gets nothing either: the account, not the key, is out of quota
     const fifth = await svc.createKey('free', account);
     expect((await call(svc.url, 'POST', '/v1/attestations', { key: fifth.key, body: body() })).status).toBe(429);
