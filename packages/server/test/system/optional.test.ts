@@ -7,7 +7,7 @@ describe('optional development dependencies', () => {
     const check = () => requireOptional('embedded-postgres-not-installed', 'DATABASE_URL', 'the embedded PostgreSQL');
     expect(check).toThrow(ConfigError);
     expect(check).toThrow(
-      'DATABASE_URL is not set and the embedded PostgreSQL (optional dependency embedded-postgres-not-installed) is not installed; set DATABASE_URL or install the optional dependencies',
+      'DATABASE_URL is not set and the embedded PostgreSQL (development dependency embedded-postgres-not-installed) is not in this install; set DATABASE_URL',
     );
   });
 
