@@ -1,21 +1,25 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { ConfirmAction } from '../components/confirm.tsx';
 import { CopyButton, SecretValue } from '../components/copy.tsx';
 import { ItemButton } from '../components/item-button.tsx';
+import { LoadMore } from '../components/load-more.tsx';
 import { Messages, QueryState } from '../components/messages.tsx';
 import { SelectOf } from '../components/select-of.tsx';
 import { Submit } from '../components/submit.tsx';
 import { DataTable } from '../components/table.tsx';
 import { useConfirmTarget } from '../lib/confirm.ts';
 import { when } from '../lib/format.ts';
+import { useKeysetPages, withCursor } from '../lib/pages.ts';
 import { useRefresh } from '../lib/refresh.ts';
 import { ROLES, type Role } from '../lib/roles.ts';
 import { useCan, useSession } from '../lib/session.tsx';
 import { useTitle } from '../lib/title.ts';
-import { useTRPC, type Out } from '../lib/trpc.ts';
+import { useTRPC, useTRPCClient, type Out } from '../lib/trpc.ts';
 
 type Member = Out<'members', 'list'>['members'][number];
+
+const MEMBER_PAGES = 'dashboard.members.list';
 
 /** The owner's view of the account's people: roles, removal, invitations by link. */
 export default function Members() {
@@ -35,10 +39,16 @@ export default function Members() {
 function OwnerView() {
   const trpc = useTRPC();
   const { me } = useSession();
-  const list = useQuery(trpc.dashboard.members.list.queryOptions());
+  const client = useTRPCClient();
+  // members come 50 a page behind "Load more"; every page carries the pending invitations (capped, not paged)
+  const list = useKeysetPages([MEMBER_PAGES], async (cursor) => {
+    const page = await client.dashboard.members.list.query(withCursor({ limit: 50 }, cursor));
+    return { items: page.members, nextCursor: page.nextCursor, invitations: page.invitations };
+  });
+  const invitations = list.data?.pages[0]?.invitations;
   const removing = useConfirmTarget<Member>();
   const { done, setDone } = removing;
-  const refresh = useRefresh(trpc.dashboard.members.list.queryKey());
+  const refresh = useRefresh([MEMBER_PAGES]);
   const setRole = useMutation(trpc.dashboard.members.setRole.mutationOptions({ onSettled: refresh }));
   const remove = useMutation(trpc.dashboard.members.remove.mutationOptions({ onSuccess: refresh }));
   const revokeInvitation = useMutation(trpc.dashboard.members.revokeInvitation.mutationOptions({ onSuccess: refresh }));
@@ -61,7 +71,7 @@ function OwnerView() {
         <QueryState pending={list.isPending} error={list.error} label="members" />
         {list.data ? (
           <DataTable label="Members" columns={['Name', 'Email', 'Role', 'Since', 'Action']}>
-            {list.data.members.map((member) => (
+            {list.items.map((member) => (
               <tr key={member.userId}>
                 <th scope="row">
                   {member.name}
@@ -87,13 +97,14 @@ function OwnerView() {
             ))}
           </DataTable>
         ) : null}
+        <LoadMore pages={list} />
       </section>
-      {list.data ? (
+      {invitations ? (
         <section aria-labelledby="invitations-title">
           <h2 id="invitations-title">Pending invitations</h2>
-          {list.data.invitations.length === 0 ? <p>None.</p> : null}
+          {invitations.length === 0 ? <p>None.</p> : null}
           <ul className="plain">
-            {list.data.invitations.map((inv) => (
+            {invitations.map((inv) => (
               <li key={inv.id} className="card">
                 <p>
                   <strong>{inv.email ?? 'anyone with the link'}</strong> as {inv.role}, expires {when(inv.expiresAt)}

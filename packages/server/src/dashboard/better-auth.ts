@@ -5,6 +5,7 @@ import { prismaAdapter } from 'better-auth/adapters/prisma';
 import { APIError, createAuthMiddleware, isAPIError } from 'better-auth/api';
 import { describeError } from '../errors.ts';
 import { PASSWORD_MAX } from './auth-input.ts';
+import { capSessions } from './session-cap.ts';
 import {
   AUTH_BASE_PATH,
   CLIENT_IP_HEADER,
@@ -87,6 +88,8 @@ export function createBetterAuth(opts: AuthOptions): DashboardAuth {
       }),
     },
     databaseHooks: {
+      // a sign-in past the cap ends the person's oldest sessions
+      session: { create: { after: (session) => capSessions(opts.db, session.userId) } },
       user: {
         create: {
           before: async (user, ctx) => {

@@ -55,6 +55,11 @@ export async function pendingInvitations(db: Db | Tx, accountId: string, now: Da
   });
 }
 
+/** How many member invitations of the account are pending at `now`. */
+export async function countPendingInvitations(db: Db | Tx, accountId: string, now: Date): Promise<number> {
+  return db.invitation.count({ where: { accountId, kind: 'member', ...pendingAt(now) } });
+}
+
 /** The owner setup link still pending, if any (the newest). */
 export async function pendingSetupInvitation(tx: Tx, now: Date) {
   return tx.invitation.findFirst({

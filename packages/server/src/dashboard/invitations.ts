@@ -11,6 +11,7 @@ import { acceptInvitation, linkNotFound, type Person } from './invitation-accept
 import { tokenSealer } from './invitation-seal.ts';
 import {
   anyMember,
+  countPendingInvitations,
   insertInvitation,
   lockOwnerSetup,
   markRevoked,
@@ -19,11 +20,20 @@ import {
   type InvitationKind,
 } from './invitation-store.ts';
 import { findPendingInvitation, newInvitationToken, tokenHash } from './invitation-tokens.ts';
-import { accountNameOf, memberByEmail } from './member-store.ts';
+import { accountNameOf, lockMembers, memberByEmail } from './member-store.ts';
 import type { Role } from './roles.ts';
 
 /** How long a member's or support invitation link works, and the owner setup link (DESIGN.md §6). */
 export const INVITATION_TTL_MS = 7 * 24 * 3600_000;
+/** Pending member invitations an account may hold at once (docs/decisions.md, "Caps per account"). */
+export const MAX_PENDING_INVITATIONS = 50;
+
+function tooManyInvitations(): AppError {
+  const message = `at most ${MAX_PENDING_INVITATIONS} pending invitations`;
+  return new AppError('VALIDATION_FAILED', `An account may have ${message}; revoke one first.`, {
+    errors: [{ path: '', message }],
+  });
+}
 export const SETUP_TTL_MS = 24 * 3600_000;
 
 /** A link to hand over: its invitation's id, the URL, until when it works (ISO 8601). */
@@ -102,6 +112,9 @@ export function createInvitationService(deps: {
         const existing = await memberByEmail(tx, input.accountId, email);
         if (existing)
           throw new AppError('ALREADY_EXISTS', `${email} is a member of this account already.`, { id: existing });
+        await lockMembers(tx, input.accountId); // two invites at once cannot both pass the cap
+        if ((await countPendingInvitations(tx, input.accountId, new Date(clock.now()))) >= MAX_PENDING_INVITATIONS)
+          throw tooManyInvitations();
         const row = { kind: 'member' as const, accountId: input.accountId, email, role: input.role };
         const link = await create(tx, { ...row, createdBy: input.actor?.userId ?? null }, INVITATION_TTL_MS);
         await appendAudit(

@@ -11,12 +11,25 @@ export async function lockMembers(tx: Tx, accountId: string): Promise<void> {
   await tx.$executeRaw`SELECT 1 FROM accounts WHERE id = ${accountId}::uuid FOR NO KEY UPDATE`;
 }
 
-/** An account's members with their names and emails, oldest first. */
-export async function listMembers(db: Db | Tx, accountId: string) {
+/** Where a page of members starts: after the member who joined at `createdAt` with this row id. */
+export interface MemberPosition {
+  createdAt: Date;
+  id: string;
+}
+
+/** A page of an account's members with their names and emails, oldest first (by time, then row id). */
+export async function listMembers(db: Db | Tx, accountId: string, page: { after?: MemberPosition; limit: number }) {
+  const { after } = page;
   return db.member.findMany({
-    where: { accountId },
-    select: { userId: true, role: true, createdAt: true, user: { select: { name: true, email: true } } },
-    orderBy: { createdAt: 'asc' },
+    where: {
+      accountId,
+      ...(after
+        ? { OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] }
+        : {}),
+    },
+    select: { id: true, userId: true, role: true, createdAt: true, user: { select: { name: true, email: true } } },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    take: page.limit,
   });
 }
 

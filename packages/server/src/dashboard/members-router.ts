@@ -16,14 +16,25 @@ const act = (ctx: { member: Member; requestId: string; ip: string }) => ({
   origin: requestOrigin(ctx),
 });
 
-/** An account's people (owners only): members and their roles, pending invitations with their links. */
+/** A page of the members list: at most 100, 50 unless asked. */
+const memberPage = z
+  .object({ limit: z.number().int().min(1).max(100).default(50), cursor: z.string().max(200).optional() })
+  .strict()
+  .default({ limit: 50 });
+
+/**
+ * An account's people (owners only): a page of members and their roles, oldest first (`nextCursor` while more
+ * follow), and the pending invitations with their links (at most MAX_PENDING_INVITATIONS: not paged).
+ */
 export const membersRouter = router({
   list: owner
+    .input(memberPage)
     .output(
       z.object({
         members: z.array(
           z.object({ userId: z.string(), name: z.string(), email: z.string(), role, createdAt: z.string() }),
         ),
+        nextCursor: z.string().nullable(),
         invitations: z.array(
           z.object({
             id: z.string(),
@@ -36,10 +47,11 @@ export const membersRouter = router({
         ),
       }),
     )
-    .query(async ({ ctx }) => {
+    .query(async ({ ctx, input }) => {
       const { accountId } = ctx.member;
       const { members, invitations } = ctx.services.dashboard;
-      return { members: await members.list(accountId), invitations: await invitations.pending(accountId) };
+      const page = await members.list(accountId, input);
+      return { ...page, invitations: await invitations.pending(accountId) };
     }),
 
   /** A link valid 7 days for `email` to join with `role`; shown to the owner to hand over. */

@@ -4,6 +4,7 @@ import type { Clock } from '../clock.ts';
 import type { Db, Tx } from '../db/prisma.ts';
 import { prismaSql } from '../db/sql.ts';
 import { AppError, notFound } from '../errors.ts';
+import { decodeMemberCursor, encodeMemberCursor } from './member-cursor.ts';
 import { countOwners, deleteMember, findMember, listMembers, lockMembers, updateRole } from './member-store.ts';
 import { isRole, type Role } from './roles.ts';
 
@@ -72,21 +73,31 @@ export function createMemberService(deps: { db: Db; clock: Clock }) {
   }
 
   return {
-    async list(accountId: string): Promise<MemberView[]> {
-      const rows = await listMembers(db, accountId);
-      return rows.flatMap((row) =>
-        isRole(row.role)
-          ? [
-              {
-                userId: row.userId,
-                name: row.user.name,
-                email: row.user.email,
-                role: row.role,
-                createdAt: row.createdAt.toISOString(),
-              },
-            ]
-          : [],
-      );
+    /** A page of the account's members, oldest first; `nextCursor` while more follow. */
+    async list(
+      accountId: string,
+      page: { limit: number; cursor?: string | undefined },
+    ): Promise<{ members: MemberView[]; nextCursor: string | null }> {
+      const after = page.cursor === undefined ? undefined : decodeMemberCursor(page.cursor);
+      const rows = await listMembers(db, accountId, { ...(after ? { after } : {}), limit: page.limit + 1 });
+      const shown = rows.slice(0, page.limit);
+      const last = shown.at(-1);
+      return {
+        members: shown.flatMap((row) =>
+          isRole(row.role)
+            ? [
+                {
+                  userId: row.userId,
+                  name: row.user.name,
+                  email: row.user.email,
+                  role: row.role,
+                  createdAt: row.createdAt.toISOString(),
+                },
+              ]
+            : [],
+        ),
+        nextCursor: rows.length > page.limit && last ? encodeMemberCursor(last) : null,
+      };
     },
 
     /** Gives a member another role; the last owner cannot be demoted. */

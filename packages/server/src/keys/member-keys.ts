@@ -5,6 +5,7 @@ import { AppError, notFound } from '../errors.ts';
 import { auditEntry, type RequestOrigin } from '../audit/entry.ts';
 import { appendAudit } from '../audit/log.ts';
 import { generateKey, hashSecret, TIERS, type Tier } from './format.ts';
+import { assertRoomForKey } from './key-cap.ts';
 import type { LastUseRecorder } from './last-used.ts';
 import { accountKeys, insertKey } from './store.ts';
 
@@ -84,6 +85,7 @@ export function memberKeys(db: Db, clock: Clock, lastUse: LastUseRecorder) {
         const account = await tx.account.findUnique({ where: { id: member.accountId }, select: { plan: true } });
         if (!account) throw notFound('Account');
         if (TIERS.indexOf(input.tier) > planRank(account.plan)) throw aboveThePlan(account.plan, input.tier);
+        await assertRoomForKey(tx, member.accountId);
         const row = await insertKey(tx, {
           accountId: member.accountId,
           prefix: minted.prefix,

@@ -8,6 +8,7 @@ import { pgSql, prismaSql, type Pool } from '../db/sql.ts';
 import { batched } from '../db/batch.ts';
 import { generateKey, hashSecret, parseKey, TIERS, type Tier } from './format.ts';
 import { cliAccount, type AccountRef } from './cli-account.ts';
+import { assertRoomForKey } from './key-cap.ts';
 import { createLastUseRecorder } from './last-used.ts';
 import { memberKeys } from './member-keys.ts';
 import { findKeyByPrefix, findKeysForAuth, insertKey, listKeys, markRevoked, type KeyRecord } from './store.ts';
@@ -149,6 +150,7 @@ export function createKeyService(db: Db, pool: Pool, clock: Clock) {
       const ref = typeof input.account === 'string' ? { name: input.account } : input.account;
       const account = await db.$transaction(async (tx) => {
         const found = await cliAccount(tx, ref, { open: true });
+        await assertRoomForKey(tx, found.id);
         await insertKey(tx, {
           accountId: found.id,
           prefix: minted.prefix,

@@ -54,6 +54,19 @@ export async function insertAccount(
   return created;
 }
 
+/**
+ * Holds the account's row until the transaction ends, so two mints at once cannot both pass the cap. NO KEY UPDATE:
+ * inserts that only reference the account are not held up. Raw SQL: Prisma has no row locks.
+ */
+export async function lockAccountForKeys(tx: Tx, accountId: string): Promise<void> {
+  await tx.$executeRaw`SELECT 1 FROM accounts WHERE id = ${accountId}::uuid FOR NO KEY UPDATE`;
+}
+
+/** The account's keys that are not revoked. */
+export async function countActiveKeys(db: Db | Tx, accountId: string): Promise<number> {
+  return db.apiKey.count({ where: { accountId, revokedAt: null } });
+}
+
 export async function insertKey(
   db: Db | Tx,
   key: {
