@@ -16,16 +16,16 @@ import { serve } from './serve.ts';
 const USAGE = `attestation-service <command>
 
   serve [--api] [--worker] [--verify]      run the service (everything unless parts are named)
-  keys create --tier free|pro|enterprise [--account NAME] [--name LABEL] [--json]
+  keys create --tier free|pro|enterprise [--account NAME|id:UUID] [--name LABEL] [--json]
   keys list [--account NAME] [--json]
   keys revoke PREFIX12
   audit verify [--account NAME] [--json]   walk each audit chain; name the first broken link (exit 1)
   deliveries list [--state pending|completed|dead|dropped] [--account NAME] [--limit N] [--json]
   deliveries replay DELIVERY_ID            send a dead delivery again (same X-Service-Delivery)
-  accounts invite --account NAME --email E --role owner|admin|developer|viewer [--json]
+  accounts invite --account NAME|id:UUID --email E --role owner|admin|developer|viewer [--json]
                                            a one-time dashboard invitation link (7 days)
   accounts invite --support --email E [--json]   a member of the operator's support team
-  accounts set-plan NAME free|pro|enterprise     the highest key tier its members may mint
+  accounts set-plan NAME|id:UUID free|pro|enterprise   its plan: quota, rate, mintable tiers
   accounts list [--json]
   migrate                                  apply database migrations
 `;
