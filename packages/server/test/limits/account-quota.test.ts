@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failItems } from '../../src/attestations/relay-store.ts';
 import { manualClock } from '../../src/clock.ts';
 import { createPool, inTransaction, pgSql, type Pool } from '../../src/db/sql.ts';
 import { AppError } from '../../src/errors.ts';
@@ -7,6 +8,7 @@ import { accountTierOf } from '../../src/keys/service.ts';
 import {
   accountOnchainUsage,
   onchainUsage,
+  periodOf,
   releaseOnchainQuota,
   reserveOnchainQuota,
   type QuotaHolder,
@@ -156,6 +158,37 @@ describe('the account-wide on-chain quota (its plan across all its keys)', () =>
       throw new Error('store failed');
     }).catch(() => undefined);
     expect(await accountOnchainUsage(pgSql(pool), key.accountId, '2026-11')).toBe(0);
+  });
+});
+
+describe('giving back after a definitive failure', () => {
+  it("a failed relay transaction returns its items' quota to every key and to their account", async () => {
+    const clock = manualClock(new Date());
+    const account = freshAccount();
+    const [a, b] = [await holderOf('free', account, 'free'), await holderOf('free', account, 'free')];
+    const sql = pgSql(pool);
+    const [journal] = await sql.query<{ id: string }>(
+      `INSERT INTO relay_transactions (kind, status) VALUES ('attest', 'failed') RETURNING id`,
+    );
+    for (const [holder, count] of [
+      [a, 3],
+      [b, 2],
+    ] as const) {
+      const { period } = await reserveOnchainQuota(sql, clock, holder, count);
+      await sql.query(
+        `INSERT INTO attestations (account_id, api_key_id, type, mode, status, content_hash, content_type, chain_id,
+           schema_uid, attester, quota_period, relay_tx_id)
+         SELECT $1, $2, 'human', 'onchain', 'pending', '0x' || repeat('a', 64), 'text/plain', 31337,
+           '0x' || repeat('b', 64), '0x' || repeat('c', 40), $3, $4 FROM generate_series(1, $5)`,
+        [holder.accountId, holder.keyId, period, journal!.id, count],
+      );
+    }
+    const period = periodOf(clock.now());
+    expect(await accountOnchainUsage(sql, a.accountId, period)).toBe(5);
+    await failItems(sql, journal!.id, 'reverted');
+    expect(await accountOnchainUsage(sql, a.accountId, period)).toBe(0);
+    expect((await onchainUsage(sql, clock, a)).used).toBe(0);
+    expect((await onchainUsage(sql, clock, b)).used).toBe(0);
   });
 });
 
