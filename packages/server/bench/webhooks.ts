@@ -90,7 +90,8 @@ async function baseline(url: string): Promise<number> {
 function startWorker(env: NodeJS.ProcessEnv): ChildProcess {
   return spawn(process.execPath, ['../service/bin/attestation-service.mjs', 'serve', '--worker'], {
     cwd: SERVER_DIR,
-    env: { ...process.env, ...env, LOG_LEVEL: 'warn' },
+    // two workers on one machine: each its own free port for its probes
+    env: { ...process.env, ...env, LOG_LEVEL: 'warn', WORKER_HEALTH_PORT: '0' },
     stdio: 'ignore',
   });
 }

@@ -11,6 +11,7 @@ import { createKeyService } from './keys/service.ts';
 import { createIdempotencyService } from './idempotency/service.ts';
 import { createRateLimiter } from './limits/rate-limit.ts';
 import type { RefusalObserver } from './limits/refusals.ts';
+import { chainComponents } from './chain/health.ts';
 import { createHealthService } from './system/health.ts';
 import { createWebhookService } from './webhooks/service.ts';
 import type { UrlPolicy } from './webhooks/url-guard.ts';
@@ -89,12 +90,16 @@ export function buildServices(
       chainId: chain.chainId,
       verifyBaseUrl: config.verifyBaseUrl,
     }),
-    health: createHealthService({
-      // both pools answer: the pg pool serves the hot paths, Prisma's the cold ones (docs/decisions.md, "Persistence")
-      database: async () => {
-        await Promise.all([pool.query('SELECT 1'), db.$queryRaw`SELECT 1`]);
+    health: createHealthService(
+      {
+        // both pools answer: the pg pool serves the hot paths, Prisma's the cold ones (docs/decisions.md, "Persistence")
+        database: async () => {
+          await Promise.all([pool.query('SELECT 1'), db.$queryRaw`SELECT 1`]);
+        },
+        ...infra.readiness,
       },
-      ...infra.readiness,
-    }),
+      // reads, off-chain writes and the dashboard need no chain: an empty wallet must not take replicas out
+      [() => chainComponents(infra.chainHealth.latest())],
+    ),
   };
 }

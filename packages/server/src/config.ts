@@ -40,6 +40,11 @@ const schema = z.object({
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   DATABASE_STATEMENT_TIMEOUT: duration.default('10s'),
   DATABASE_ACQUIRE_TIMEOUT: duration.default('5s'),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(1000).default(14),
+  WORKER_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  WORKER_DATABASE_POOL_SIZE: z.coerce.number().int().min(4).max(1000).default(16),
+  WORKER_HEALTH_PORT: port.default(8082),
+  SHUTDOWN_DRAIN_TIMEOUT: duration.default('20s'),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   CHAIN_RPC_URL: z.url({ protocol: /^(https?|wss?)$/ }).optional(),
   RELAYER_PRIVATE_KEY: hex32.optional(),
@@ -124,6 +129,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`invalid configuration: ${String(issue.path[0])} ${issue.message}`);
   }
   const { METRICS_PORT, PORT, VERIFY_PORT } = parsed.data;
+  // the worker's URL replaces DATABASE_URL, which is also what says this is a real deployment
+  if (parsed.data.WORKER_DATABASE_URL !== undefined && parsed.data.DATABASE_URL === undefined)
+    throw new ConfigError('invalid configuration: WORKER_DATABASE_URL needs DATABASE_URL (the API and the CLI use it)');
   // the metrics are unauthenticated: never on a port the public reaches (DESIGN.md §8)
   if (METRICS_PORT !== undefined && METRICS_PORT !== 0 && (METRICS_PORT === PORT || METRICS_PORT === VERIFY_PORT))
     throw new ConfigError('invalid configuration: METRICS_PORT must differ from PORT and VERIFY_PORT');
@@ -154,6 +162,14 @@ function toConfig(v: z.infer<typeof schema>) {
       statementMs: parseDuration(v.DATABASE_STATEMENT_TIMEOUT),
       acquireMs: parseDuration(v.DATABASE_ACQUIRE_TIMEOUT),
     },
+    /** The most connections a process's pools open: an API's (`api`), a worker's (`worker`; db/pool-budget.ts). */
+    databasePoolSize: { api: v.DATABASE_POOL_SIZE, worker: v.WORKER_DATABASE_POOL_SIZE },
+    /** What a process running the worker connects to instead of DATABASE_URL (it needs a session: no pooler). */
+    workerDatabaseUrl: v.WORKER_DATABASE_URL,
+    /** Where `serve --worker` answers /healthz and /readyz (on HOST); 0: a free port. */
+    workerHealthPort: v.WORKER_HEALTH_PORT,
+    /** How long a stopping API lets its requests in flight finish before it cuts their connections (ms). */
+    shutdownDrainMs: parseDuration(v.SHUTDOWN_DRAIN_TIMEOUT),
     redisUrl: v.REDIS_URL,
     chain: {
       rpcUrl: v.CHAIN_RPC_URL,

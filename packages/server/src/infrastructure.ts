@@ -18,7 +18,7 @@ export interface BaseInfrastructure {
   config: Config;
   log: Logger;
   clock: Clock;
-  /** Checks /readyz runs besides the database (Redis, the chain). */
+  /** Checks /readyz runs besides the database (Redis); the chain is a degraded state, never not-ready. */
   readiness: Record<string, ReadinessCheck>;
   /** Closes what was opened, last opened first, and flushes the log. */
   close(): Promise<void>;
@@ -53,6 +53,8 @@ export interface OpenOptions {
   clock?: Clock;
   log?: Logger;
   readiness?: Record<string, ReadinessCheck>;
+  /** The pg pool's and Prisma's sizes (db/pool-budget.ts); a service's default is an API's. */
+  poolSizes?: { pool: number; prisma: number };
 }
 
 /**
@@ -60,9 +62,9 @@ export interface OpenOptions {
  * verify` may walk a whole chain) and keeps its output clean: no migration lines, info logging only as warnings.
  */
 const SCOPES = {
-  service: { database: true, poolSize: 10, timeouts: true, quiet: false, windows: true, chain: true },
-  command: { database: true, poolSize: 1, timeouts: false, quiet: true, windows: false, chain: false },
-  verify: { database: false, poolSize: 0, timeouts: false, quiet: false, windows: true, chain: false },
+  service: { database: true, poolSize: 10, prismaSize: 4, timeouts: true, quiet: false, windows: true, chain: true },
+  command: { database: true, poolSize: 1, prismaSize: 1, timeouts: false, quiet: true, windows: false, chain: false },
+  verify: { database: false, poolSize: 0, prismaSize: 0, timeouts: false, quiet: false, windows: true, chain: false },
 } as const;
 
 type Settings = (typeof SCOPES)[Scope];
@@ -80,16 +82,22 @@ async function openDatabase(config: Config, log: Logger, teardown: Teardown): Pr
   return embedded.databaseUrl;
 }
 
-async function openStorage(config: Config, log: Logger, teardown: Teardown, scope: Settings) {
+async function openStorage(
+  config: Config,
+  log: Logger,
+  teardown: Teardown,
+  scope: Settings,
+  sizes: { pool: number; prisma: number } = { pool: scope.poolSize, prisma: scope.prismaSize },
+) {
   const databaseUrl = await openDatabase(config, log, teardown);
   const migrations = await applyMigrations(
     databaseUrl,
     scope.quiet ? undefined : (line) => log.info({ component: 'migrate' }, line),
   );
   const timeouts = scope.timeouts ? config.databaseTimeouts : undefined;
-  const db = createPrisma(databaseUrl, timeouts);
+  const db = createPrisma(databaseUrl, timeouts, sizes.prisma);
   teardown.push(() => db.$disconnect());
-  const pool = createPool(databaseUrl, scope.poolSize, timeouts);
+  const pool = createPool(databaseUrl, sizes.pool, timeouts);
   teardown.push(() => pool.end());
   return { databaseUrl, migrations, db, pool, sql: pgSql(pool) };
 }
@@ -107,21 +115,12 @@ async function openWindows(
   return redisWindowStore(redis);
 }
 
-async function openChainParts(
-  config: Config,
-  log: Logger,
-  teardown: Teardown,
-  readiness: Record<string, ReadinessCheck>,
-) {
+async function openChainParts(config: Config, log: Logger, teardown: Teardown) {
   const chain = await openChain(config, (line) => log.info({ component: 'chain' }, line));
   teardown.push(chain.stop);
   const chainHealth = createChainHealth(chain, { minBalanceWei: config.chain.minBalanceWei });
   teardown.push(async () => chainHealth.stop());
   await chainHealth.check();
-  readiness.chain = async () => {
-    const status = await chainHealth.check();
-    if (!status.ok) throw new Error(status.reason);
-  };
   return { chain, chainHealth };
 }
 
@@ -152,9 +151,9 @@ export async function openInfrastructure(
   };
   const readiness = { ...opts.readiness };
   try {
-    const storage = scope.database ? await openStorage(config, log, teardown, scope) : undefined;
+    const storage = scope.database ? await openStorage(config, log, teardown, scope, opts.poolSizes) : undefined;
     const windows = scope.windows ? { windows: await openWindows(config, teardown, readiness) } : undefined;
-    const chain = scope.chain ? await openChainParts(config, log, teardown, readiness) : undefined;
+    const chain = scope.chain ? await openChainParts(config, log, teardown) : undefined;
     // the job tables must exist before any API replica enqueues a relay job, worker or not
     if (chain && storage)
       await runMigrations({ pgPool: storage.pool, logger: new WorkerLogger(() => () => undefined) });

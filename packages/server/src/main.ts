@@ -24,7 +24,9 @@ import type { Services } from './services.ts';
 import type { ReadinessCheck } from './system/health.ts';
 import { createTeardown, type Teardown } from './system/teardown.ts';
 import { loadServiceSecrets } from './system/service-secret.ts';
-import { startWorker } from './worker.ts';
+import { serveWorkerHealth, startWorker } from './worker.ts';
+import { poolBudget } from './db/pool-budget.ts';
+import { requireSession } from './db/session-check.ts';
 import { deliverTask, sweepDeliveries } from './webhooks/deliver.task.ts';
 import { DELIVER_TASK } from './webhooks/outbox.ts';
 import { systemResolver, type Resolver, type UrlPolicy } from './webhooks/url-guard.ts';
@@ -57,6 +59,8 @@ export interface RunningService {
   databaseUrl: string;
   /** The metrics listener's base URL as bound (`${metricsUrl}/metrics`), when METRICS_PORT is set. */
   metricsUrl?: string;
+  /** A worker without the API: where its /healthz and /readyz answer (WORKER_HEALTH_PORT). */
+  workerHealthUrl?: string;
   /** Where on-chain attestations go (the embedded anvil's port changes at each start). */
   chain: { rpcUrl: string; chainId: number; eas: string };
   services: Services;
@@ -71,10 +75,19 @@ export interface RunningService {
  * The service's processes from one infrastructure: metrics → services → worker → HTTP. `stop()` undoes it in reverse
  * (the metrics answer while the API drains and the worker stops).
  */
-export async function startService(config: Config, opts: StartOptions = {}): Promise<RunningService> {
+export async function startService(given: Config, opts: StartOptions = {}): Promise<RunningService> {
   const parts = opts.parts ?? { api: true, worker: true };
+  // the worker's URL bypasses the API's transaction-mode pooler: it needs a session (docs/operations.md)
+  const config = parts.worker && given.workerDatabaseUrl ? { ...given, databaseUrl: given.workerDatabaseUrl } : given;
   const secrets = await loadServiceSecrets(config); // before anything starts: a missing secret stops the boot
-  const infra = await openInfrastructure(config, { clock: opts.clock, log: opts.log, readiness: opts.readiness });
+  if (parts.worker && config.databaseUrl) await requireSession(config.databaseUrl, 'the worker');
+  const budget = poolBudget(config.databasePoolSize, parts);
+  const infra = await openInfrastructure(config, {
+    clock: opts.clock,
+    log: opts.log,
+    readiness: opts.readiness,
+    poolSizes: budget,
+  });
   const { log, chain } = infra;
   const stack = createTeardown(log);
   stack.push(infra.close);
@@ -87,7 +100,9 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
       refusals: metrics?.refusals,
     });
     stack.push(flushPeriodically(services.keys.lastUse, log)); // after the API stops: its last requests' uses too
-    if (parts.worker) await startWorkerPart(infra, webhookPolicy, stack, metrics);
+    const worker = parts.worker
+      ? await startWorkerPart(infra, webhookPolicy, stack, metrics, { poolSize: budget.jobs, probes: !parts.api })
+      : undefined;
     let apiUrl = config.publicBaseUrl;
     if (parts.api) apiUrl = await startApiPart(infra, services, opts, stack, metrics);
     // nobody can sign in to the dashboard yet: the first owner's way in (DESIGN.md §6)
@@ -98,6 +113,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     return {
       apiUrl,
       ...(metrics && { metricsUrl: metrics.url }),
+      ...(worker?.healthUrl && { workerHealthUrl: worker.healthUrl }),
       databaseUrl: infra.databaseUrl,
       chain: where,
       services,
@@ -123,14 +139,15 @@ async function startMetricsPart(infra: Infrastructure, stack: Teardown): Promise
 
 /**
  * The relayer, anchoring and the webhook deliveries as jobs of this process, the sweep for deliveries a dead
- * worker left, and the deletion of expired sign-in challenges.
+ * worker left, and the deletion of expired sign-in challenges; with `probes` (no API here), /healthz and /readyz.
  */
 async function startWorkerPart(
   infra: Infrastructure,
   webhookPolicy: UrlPolicy,
   stack: Teardown,
   metrics: ProcessMetrics | undefined,
-): Promise<void> {
+  { poolSize, probes }: { poolSize: number; probes: boolean },
+): Promise<{ healthUrl?: string }> {
   const { config, pool, clock, log, chain, databaseUrl } = infra;
   const sender = createSender(chain, pool, clock, { maxFeeCapWei: config.chain.maxFeeCapWei }, log);
   const watch = createWatch(chain.publicClient, chain.account.address, config.chain.confirmations);
@@ -167,8 +184,7 @@ async function startWorkerPart(
     databaseUrl,
     log,
     { [RELAY_TASK]: relayTask(relayer, pool), [DELIVER_TASK]: deliver, ...anchoring.tasks },
-    config.workerConcurrency,
-    config.databaseTimeouts,
+    { concurrency: config.workerConcurrency, poolSize, timeouts: config.databaseTimeouts },
   );
   stack.push(() => runner.stop());
   await enqueueRelay(pgSql(pool)); // reconcile whatever a previous run left in the journal
@@ -182,6 +198,11 @@ async function startWorkerPart(
   const sweeper = setInterval(sweep, SWEEP_EVERY_MS);
   stack.push(async () => clearInterval(sweeper));
   stack.push(cleanUpAuthPeriodically({ db: infra.db, clock, log }));
+  if (!probes) return {};
+  const where = { port: config.workerHealthPort, host: config.host };
+  const health = await serveWorkerHealth(runner, { pool, chainHealth: infra.chainHealth, ...where, log });
+  stack.push(health.close);
+  return { healthUrl: health.url };
 }
 
 /** The API on PORT; returns its base URL as bound. */
@@ -205,7 +226,7 @@ async function startApiPart(
     },
   );
   const server = await listen(handler, config.port, config.host);
-  stack.push(() => closeServer(server));
+  stack.push(() => closeServer(server, config.shutdownDrainMs));
   const address = server.address();
   let apiUrl = config.publicBaseUrl;
   if (address && typeof address === 'object')
@@ -214,17 +235,14 @@ async function startApiPart(
   return apiUrl;
 }
 
-/** How long a stopping API waits for its requests in flight (an on-chain create waits for its receipt). */
-const DRAIN_MS = 30_000;
-
 /**
- * Stops accepting, lets the requests in flight finish (DRAIN_MS at most, then their connections are cut) and closes
- * keep-alive connections as they fall idle; resolves when the last one is gone.
+ * Stops accepting, lets the requests in flight finish (`drainMs` at most, SHUTDOWN_DRAIN_TIMEOUT; then their
+ * connections are cut) and closes keep-alive connections as they fall idle; resolves when the last one is gone.
  */
-function closeServer(server: Server): Promise<void> {
+function closeServer(server: Server, drainMs: number): Promise<void> {
   return new Promise((resolve) => {
     const idle = setInterval(() => server.closeIdleConnections(), 100);
-    const cut = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
+    const cut = setTimeout(() => server.closeAllConnections(), drainMs);
     server.close(() => {
       clearInterval(idle);
       clearTimeout(cut);

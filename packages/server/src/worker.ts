@@ -1,14 +1,32 @@
 import { Logger as WorkerLogger, run, type Runner, type TaskList } from 'graphile-worker';
 import type { Logger } from './log.ts';
-import { createPool, type DatabaseTimeouts } from './db/sql.ts';
+import { chainComponents, type ChainHealth } from './chain/health.ts';
+import { createPool, type DatabaseTimeouts, type Pool } from './db/sql.ts';
+import { createHealthService } from './system/health.ts';
+import { serveHealth, type HealthListener } from './system/health-listener.ts';
 
 /** graphile-worker's log lines, through our logger (its debug chatter only at debug level). */
 function workerLogger(log: Logger): WorkerLogger {
   return new WorkerLogger(() => (level, message) => {
-    const method = level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'info' ? 'info' : 'debug';
+    let method: 'error' | 'warn' | 'info' | 'debug' =
+      level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'info' ? 'info' : 'debug';
+    // its pool is kept small on purpose (WorkerOptions.poolSize): not a warning here
+    if (message.startsWith('WARNING: having maxPoolSize')) method = 'debug';
     // graphile-worker puts stack traces in its messages; a log line of ours carries the first line only
     log[method]({ component: 'worker' }, message.split('\n')[0]);
   });
+}
+
+export interface WorkerOptions {
+  concurrency: number;
+  /** graphile-worker's own pool (db/pool-budget.ts): its LISTEN connection and the batched fetches and completions. */
+  poolSize: number;
+  timeouts?: DatabaseTimeouts | undefined;
+}
+
+/** A running job runner; `running` turns false once it stops or fails (a worker's /readyz reads it). */
+export interface StartedWorker extends Runner {
+  readonly running: boolean;
 }
 
 /** Starts the job runner in this process (graphile-worker installs its schema in our database on first run). */
@@ -16,12 +34,11 @@ export async function startWorker(
   databaseUrl: string,
   log: Logger,
   taskList: TaskList,
-  concurrency = 4,
-  timeouts?: DatabaseTimeouts,
-): Promise<Runner> {
-  // graphile-worker wants concurrency + 2; connections open on demand, and with jobs fetched and completed in
-  // batches (below) only a few ever do
-  const pgPool = createPool(databaseUrl, concurrency + 2, timeouts);
+  { concurrency, poolSize, timeouts }: WorkerOptions,
+): Promise<StartedWorker> {
+  // not concurrency + 2 as graphile-worker suggests: jobs are fetched and completed in batches (below), and our tasks
+  // query through the process's own pool, so a few connections serve any concurrency
+  const pgPool = createPool(databaseUrl, poolSize, timeouts);
   const runner = await run({
     pgPool,
     concurrency,
@@ -36,11 +53,45 @@ export async function startWorker(
     crontab: '',
     logger: workerLogger(log),
   });
-  log.info({ concurrency }, 'worker started');
+  log.info({ concurrency, poolSize }, 'worker started');
+  let running = true;
+  let stopping = false;
+  const ended = () => {
+    running = false;
+    if (!stopping) log.error({ component: 'worker' }, 'the job runner stopped: no more jobs until a restart');
+  };
+  runner.promise.then(ended, ended);
   const stop = runner.stop.bind(runner);
   runner.stop = async () => {
+    stopping = true;
+    running = false;
     await stop();
     await pgPool.end();
   };
-  return runner;
+  return Object.defineProperty(runner, 'running', { get: () => running }) as StartedWorker;
+}
+
+/**
+ * `serve --worker`'s probes on WORKER_HEALTH_PORT: /healthz while the process answers and its job runner runs (with
+ * the chain's degraded parts, as the API's), /readyz while the database answers too. graphile-worker stops its runner
+ * for good when it cannot record a job's outcome (the database went away mid-job): /healthz then answers 503, so the
+ * orchestrator restarts the process.
+ */
+export async function serveWorkerHealth(
+  runner: StartedWorker,
+  deps: { pool: Pool; chainHealth: ChainHealth; port: number; host: string; log: Logger },
+): Promise<HealthListener> {
+  const health = createHealthService(
+    {
+      database: async () => void (await deps.pool.query('SELECT 1')),
+      worker: async () => {
+        if (!runner.running) throw new Error('the job runner stopped');
+      },
+    },
+    [() => chainComponents(deps.chainHealth.latest())],
+  );
+  const alive = () => (runner.running ? undefined : 'the job runner stopped');
+  const listener = await serveHealth(health, { port: deps.port, host: deps.host, alive });
+  deps.log.info({ url: listener.url }, 'worker health listening (/healthz, /readyz)');
+  return listener;
 }

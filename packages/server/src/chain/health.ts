@@ -1,7 +1,10 @@
 import type { Chain } from './connect.ts';
+import type { ComponentReport } from '../system/health.ts';
 
 export interface ChainStatus {
   ok: boolean;
+  /** Whether the RPC answered the last probe (false: the balance is unknown). */
+  rpcUp: boolean;
   reason?: string;
   checkedAt: number;
   /** The relayer's balance at the last probe that read it (the metrics report it). */
@@ -19,7 +22,7 @@ export function createChainHealth(
 ) {
   const intervalMs = opts.intervalMs ?? 2_000;
   const timeoutMs = opts.timeoutMs ?? 1_500;
-  let status: ChainStatus = { ok: false, reason: 'not checked yet', checkedAt: 0 };
+  let status: ChainStatus = { ok: false, rpcUp: false, reason: 'not checked yet', checkedAt: 0 };
   let inFlight: Promise<ChainStatus> | undefined;
 
   async function probe(): Promise<ChainStatus> {
@@ -30,10 +33,16 @@ export function createChainHealth(
       const balance = await Promise.race([chain.publicClient.getBalance({ address: chain.account.address }), timeout]);
       status =
         balance >= opts.minBalanceWei
-          ? { ok: true, checkedAt: Date.now(), balanceWei: balance }
-          : { ok: false, reason: 'the relayer is out of funds', checkedAt: Date.now(), balanceWei: balance };
+          ? { ok: true, rpcUp: true, checkedAt: Date.now(), balanceWei: balance }
+          : {
+              ok: false,
+              rpcUp: true,
+              reason: 'the relayer is out of funds',
+              checkedAt: Date.now(),
+              balanceWei: balance,
+            };
     } catch {
-      status = { ok: false, reason: 'the chain RPC is unreachable', checkedAt: Date.now() };
+      status = { ok: false, rpcUp: false, reason: 'the chain RPC is unreachable', checkedAt: Date.now() };
     }
     return status;
   }
@@ -53,9 +62,26 @@ export function createChainHealth(
     async current(): Promise<ChainStatus> {
       return Date.now() - status.checkedAt > 2 * intervalMs ? check() : status;
     },
+    /** The last probe's status as it stands, without waiting (what /healthz reports). */
+    latest: (): ChainStatus => status,
     check,
     stop: () => clearInterval(timer),
   };
 }
 
 export type ChainHealth = ReturnType<typeof createChainHealth>;
+
+/**
+ * The chain as /healthz reports it: `chain` (the RPC answers) and `relayer` (its balance is at least the minimum;
+ * `unknown` while the RPC does not answer). Degraded, never not-ready: reads and off-chain writes do not need them.
+ */
+export function chainComponents(status: ChainStatus): ComponentReport {
+  if (!status.rpcUp)
+    return {
+      components: { chain: 'degraded', relayer: 'unknown' },
+      reasons: { chain: status.reason ?? 'the chain RPC is unreachable', relayer: 'no balance without the chain RPC' },
+    };
+  if (!status.ok)
+    return { components: { chain: 'ok', relayer: 'degraded' }, reasons: { relayer: status.reason ?? 'out of funds' } };
+  return { components: { chain: 'ok', relayer: 'ok' }, reasons: {} };
+}

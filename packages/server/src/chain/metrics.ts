@@ -61,6 +61,12 @@ export function relayerChainMetrics(
   }).set(Number(formatEther(deps.minBalanceWei)));
   scrapedGauge(
     registry,
+    { name: 'chain_rpc_up', help: 'Whether the chain RPC answered the last probe (1), every 2 s.' },
+    async () => ((await health()).rpcUp ? 1 : 0),
+    failed,
+  );
+  scrapedGauge(
+    registry,
     {
       name: 'relayer_chain_available',
       help: 'Whether on-chain writes can go out (1): the RPC answers and the balance is at least the minimum.',

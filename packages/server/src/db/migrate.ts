@@ -61,10 +61,10 @@ export async function applyMigrations(
   migrationsDir: string = MIGRATIONS_DIR,
 ): Promise<string[]> {
   const migrations = await readMigrations(migrationsDir);
+  const lock = await lockMigrations(databaseUrl, log);
   const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
   try {
-    await lockMigrations(client, log);
+    await client.connect();
     await client.query(CREATE_BOOKKEEPING_TABLE);
     const { rows } = await client.query<BookkeepingRow>(
       `SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations" ORDER BY started_at`,
@@ -78,18 +78,35 @@ export async function applyMigrations(
     }
     return appliedNow;
   } finally {
-    // Ending the session also releases the session-level advisory lock.
     await client.end();
+    await lock.release();
   }
 }
 
-async function lockMigrations(client: pg.Client, log: (line: string) => void): Promise<void> {
-  const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [
-    PRISMA_MIGRATE_LOCK,
-  ]);
-  if (rows[0]?.locked) return;
-  log('another process is migrating this database; waiting for it to finish');
-  await client.query('SELECT pg_advisory_lock($1)', [PRISMA_MIGRATE_LOCK]);
+/**
+ * Takes the migration lock as a transaction-level lock held by an open transaction on a connection of its own, so
+ * it holds through a transaction-mode pooler too (a session-level one would stay with whichever server connection
+ * took it); it goes with that transaction, at `release()` or when the connection dies.
+ */
+async function lockMigrations(databaseUrl: string, log: (line: string) => void): Promise<{ release(): Promise<void> }> {
+  const holder = new pg.Client({ connectionString: databaseUrl });
+  try {
+    await holder.connect();
+    await holder.query('BEGIN');
+    const { rows } = await holder.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [
+      PRISMA_MIGRATE_LOCK,
+    ]);
+    if (!rows[0]?.locked) {
+      log('another process is migrating this database; waiting for it to finish');
+      await holder.query('SELECT pg_advisory_xact_lock($1)', [PRISMA_MIGRATE_LOCK]);
+    }
+  } catch (error) {
+    await holder.end().catch(() => undefined);
+    throw error;
+  }
+  // nothing to undo at release: a failed COMMIT (the connection died) has released the lock already
+  const commit = () => holder.query('COMMIT').catch(() => undefined);
+  return { release: () => commit().then(() => holder.end().catch(() => undefined)) };
 }
 
 // Returns the names already applied; throws where Prisma's `migrate deploy` would refuse, and on edited files.

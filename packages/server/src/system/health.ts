@@ -3,6 +3,24 @@ import { AppError } from '../errors.ts';
 /** One thing the service needs to be ready: answers `ok` or throws with the reason. */
 export type ReadinessCheck = () => Promise<void>;
 
+/** How a part the service can serve without stands: `degraded` works less well, `unknown` cannot be told now. */
+export type ComponentState = 'ok' | 'degraded' | 'unknown';
+
+/** Parts the service serves without (the chain, the relayer's funds), with a reason for each that is not `ok`. */
+export interface ComponentReport {
+  components: Record<string, ComponentState>;
+  reasons: Record<string, string>;
+}
+
+/** Reads such parts' last known state without waiting on anything: liveness must answer at once. */
+export type DegradedCheck = () => ComponentReport;
+
+export interface Health {
+  status: 'ok' | 'degraded';
+  components: Record<string, ComponentState>;
+  reasons: Record<string, string>;
+}
+
 export type HealthService = ReturnType<typeof createHealthService>;
 
 const CHECK_TIMEOUT_MS = 2_000;
@@ -16,11 +34,21 @@ function withTimeout(check: ReadinessCheck): Promise<void> {
   });
 }
 
-/** Liveness (the process answers) and readiness (every component it needs answers). */
-export function createHealthService(checks: Record<string, ReadinessCheck>) {
+/**
+ * Liveness with what is degraded (`health`: always answers; the chain and the relayer's funds are named here) and
+ * readiness (`ready`: every check in `checks` answers, i.e. this replica can serve its traffic).
+ */
+export function createHealthService(checks: Record<string, ReadinessCheck>, degraded: DegradedCheck[] = []) {
   return {
-    health(): { status: 'ok' } {
-      return { status: 'ok' };
+    health(): Health {
+      const report: ComponentReport = { components: {}, reasons: {} };
+      for (const read of degraded) {
+        const { components, reasons } = read();
+        Object.assign(report.components, components);
+        Object.assign(report.reasons, reasons);
+      }
+      const ok = Object.values(report.components).every((state) => state === 'ok');
+      return { status: ok ? 'ok' : 'degraded', ...report };
     },
 
     async ready(): Promise<{ status: 'ready'; components: Record<string, 'ok'> }> {

@@ -35,7 +35,7 @@ const body = (mode?: string) => ({
 });
 
 describe('when the chain goes away', () => {
-  it('on-chain creates answer 503 CHAIN_UNAVAILABLE within 5 s and charge nothing; off-chain creates and reads keep working; /readyz names the chain', async () => {
+  it('on-chain creates answer 503 CHAIN_UNAVAILABLE within 5 s and charge nothing; off-chain creates and reads keep working; the replica stays ready and /healthz says degraded', async () => {
     const { key, prefix } = await svc.createKey('pro');
     expect((await call(svc.url, 'POST', '/v1/attestations', { key, body: body() })).status).toBe(201);
     await chain.stop();
@@ -61,15 +61,22 @@ describe('when the chain goes away', () => {
     const offchain = await call(svc.url, 'POST', '/v1/attestations', { key, body: body('offchain') });
     expect(offchain.status).toBe(201);
     expect((await call(svc.url, 'GET', `/v1/attestations/${offchain.body.uid}`)).status).toBe(200);
-    expect(await call(svc.url, 'GET', '/readyz')).toMatchObject({
-      status: 503,
-      body: { details: { components: { chain: 'unavailable', database: 'ok' } } },
-    });
+    const ready = await call(svc.url, 'GET', '/readyz');
+    expect(ready).toMatchObject({ status: 200, body: { status: 'ready', components: { database: 'ok' } } });
+    expect(ready.body.components).not.toHaveProperty('chain');
+    // /healthz reports the background probe's last answer (every 2 s)
+    await expect
+      .poll(async () => (await call(svc.url, 'GET', '/healthz')).body, { timeout: 10_000 })
+      .toEqual({
+        status: 'degraded',
+        components: { chain: 'degraded', relayer: 'unknown' },
+        reasons: { chain: 'the chain RPC is unreachable', relayer: 'no balance without the chain RPC' },
+      });
   }, 60_000);
 });
 
 describe('when the relayer runs out of funds', () => {
-  it('on-chain creates answer 503 CHAIN_UNAVAILABLE and /readyz says why; nothing is charged', async () => {
+  it('on-chain creates answer 503 CHAIN_UNAVAILABLE and /healthz says why while /readyz stays 200; nothing is charged', async () => {
     const ownDir = await mkdtemp(join(tmpdir(), 'no-funds-'));
     const own = await startDevChain({ dataDir: ownDir, deployerKey: ANVIL_KEY });
     const key = await fundedKey(own.rpcUrl);
@@ -93,11 +100,15 @@ describe('when the relayer runs out of funds', () => {
           params: [privateKeyToAccount(key as `0x${string}`).address, '0x0'],
         }),
       });
-      // the probe runs every 2 s in the background; /readyz probes at once
-      expect(await call(poor.url, 'GET', '/readyz')).toMatchObject({
-        status: 503,
-        body: { details: { components: { chain: 'unavailable' } } },
-      });
+      // the probe runs every 2 s in the background; /healthz reports its last answer
+      await expect
+        .poll(async () => (await call(poor.url, 'GET', '/healthz')).body, { timeout: 10_000 })
+        .toEqual({
+          status: 'degraded',
+          components: { chain: 'ok', relayer: 'degraded' },
+          reasons: { relayer: 'the relayer is out of funds' },
+        });
+      expect(await call(poor.url, 'GET', '/readyz')).toMatchObject({ status: 200, body: { status: 'ready' } });
       const { key: apiKey, prefix } = await poor.createKey('pro');
       const res = await call(poor.url, 'POST', '/v1/attestations', { key: apiKey, body: body() });
       expect(res).toMatchObject({

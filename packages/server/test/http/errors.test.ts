@@ -95,7 +95,10 @@ describe('every REST error is the spec body { code, message, details }', () => {
 
 describe('health and readiness', () => {
   it('/healthz and /readyz answer 200 when all is well', async () => {
-    expect(await call(svc.url, 'GET', '/healthz')).toMatchObject({ status: 200, body: { status: 'ok' } });
+    expect(await call(svc.url, 'GET', '/healthz')).toMatchObject({
+      status: 200,
+      body: { status: 'ok', components: { chain: 'ok', relayer: 'ok' }, reasons: {} },
+    });
     expect(await call(svc.url, 'GET', '/readyz')).toMatchObject({
       status: 200,
       body: { status: 'ready', components: { database: 'ok' } },
@@ -110,7 +113,7 @@ describe('health and readiness', () => {
         status: 503,
         body: {
           code: 'NOT_READY',
-          details: { components: { database: 'ok', chain: 'ok', replica: 'unavailable' }, failing: ['replica'] },
+          details: { components: { database: 'ok', replica: 'unavailable' }, failing: ['replica'] },
         },
       });
       expect(JSON.stringify(res.body)).not.toContain('replica down');

@@ -239,6 +239,7 @@ describe('/metrics', () => {
     expect(valueOf(start, 'relayer_balance_eth')).toBe(1000);
     expect(valueOf(start, 'relayer_min_balance_eth')).toBe(0.001);
     expect(valueOf(start, 'relayer_chain_available')).toBe(1);
+    expect(valueOf(start, 'chain_rpc_up')).toBe(1);
     const attempts = (f: Map<string, Family>, outcome: string) =>
       valueOf(f, 'webhook_delivery_attempts_total', { outcome }) ?? Number.NaN;
     expect([attempts(start, 'completed'), attempts(start, 'failed'), attempts(start, 'dead')]).toEqual([0, 0, 0]);

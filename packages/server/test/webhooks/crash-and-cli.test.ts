@@ -22,6 +22,7 @@ beforeAll(async () => {
     RELAYER_PRIVATE_KEY: await fundedKey(svc.chain.rpcUrl),
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     LOG_LEVEL: 'warn',
+    WORKER_HEALTH_PORT: '0', // its workers at once, and other test files' on this machine
   };
 }, 60_000);
 afterAll(async () => {

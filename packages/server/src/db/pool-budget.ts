@@ -1,0 +1,43 @@
+/** How many connections each pool of one process may open: the pg pool (hot paths), Prisma's, graphile-worker's. */
+export interface PoolSizes {
+  pool: number;
+  prisma: number;
+  /** graphile-worker's own pool: its LISTEN connection and its batched fetches and completions; 0 without a worker. */
+  jobs: number;
+}
+
+/** An API's DATABASE_POOL_SIZE: a quarter (rounded up) to Prisma, the rest to the pg pool (14: 10 and 4). */
+function apiShare(total: number): PoolSizes {
+  const prisma = Math.ceil(total / 4);
+  return { pool: total - prisma, prisma, jobs: 0 };
+}
+
+/**
+ * A worker's WORKER_DATABASE_POOL_SIZE: a quarter to graphile-worker (two at least: LISTEN holds one), an eighth to
+ * Prisma (the worker's cold paths are few), the rest to the pg pool its tasks use (16: 4, 2 and 10). Independent of
+ * WORKER_CONCURRENCY: a task holds a connection only while it queries, not while it waits on a receiver or the chain.
+ */
+function workerShare(total: number): PoolSizes {
+  const jobs = Math.max(2, Math.ceil(total / 4));
+  const prisma = Math.max(1, Math.ceil(total / 8));
+  return { pool: total - jobs - prisma, prisma, jobs };
+}
+
+/**
+ * The pools of a process running these parts: each role's budget, summed when one process runs both, so that the
+ * connections a deployment needs are the sum of its processes' budgets (docs/operations.md, "Connection budget").
+ */
+export function poolBudget(
+  sizes: { api: number; worker: number },
+  parts: { api: boolean; worker: boolean },
+): PoolSizes {
+  const shares = [...(parts.api ? [apiShare(sizes.api)] : []), ...(parts.worker ? [workerShare(sizes.worker)] : [])];
+  return shares.reduce(
+    (sum, s) => ({ pool: sum.pool + s.pool, prisma: sum.prisma + s.prisma, jobs: sum.jobs + s.jobs }),
+    {
+      pool: 0,
+      prisma: 0,
+      jobs: 0,
+    },
+  );
+}
