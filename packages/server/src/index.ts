@@ -16,6 +16,8 @@ export { keysCommand } from './keys/cli.ts';
 export { accountsCommand } from './dashboard/cli.ts';
 export { deliveriesCommand } from './webhooks/cli.ts';
 export { knownDeployment } from './chain/eas-artifacts.ts';
+export { ensureDevEas } from './chain/deploy-eas.ts';
+export { DEV_EAS_ADDRESS, DEV_SCHEMA_REGISTRY_ADDRESS } from './chain/deployments.ts';
 export { PROXY_TOKEN_HEADER } from './http/request.ts';
 export { DASHBOARD_HEADERS } from './dashboard/page-headers.ts';
 export type { WindowStore } from './limits/sliding-window.ts';

@@ -2,9 +2,9 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { createPublicClient, createWalletClient, getAddress, http, type Hex } from 'viem';
+import { createPublicClient, createWalletClient, http, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { EAS_ARTIFACT, SCHEMA_REGISTRY_ARTIFACT } from './eas-artifacts.ts';
+import { deployEas } from './deploy-eas.ts';
 import { ensureSchemaRegistered } from './register-schema.ts';
 import { ANVIL_CHAIN_ID, rpcChain } from './rpc-chain.ts';
 import { spawnInOwnGroup } from '../system/children.ts';
@@ -100,16 +100,9 @@ export async function startDevChain(opts: {
       (await publicClient.getCode({ address: saved.schemaRegistry }));
     let addresses = saved;
     if (!deployed) {
-      const deploy = async (artifact: typeof EAS_ARTIFACT, args: unknown[]) => {
-        const hash = await wallet.deployContract({ abi: artifact.abi, bytecode: artifact.bytecode, args });
-        const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 100 });
-        return getAddress(receipt.contractAddress!);
-      };
-      const schemaRegistry = await deploy(SCHEMA_REGISTRY_ARTIFACT, []);
-      const eas = await deploy(EAS_ARTIFACT, [schemaRegistry]);
-      addresses = { eas, schemaRegistry };
+      addresses = await deployEas(publicClient, wallet);
       writeFileSync(deploymentPath, JSON.stringify(addresses, null, 2));
-      opts.log?.(`deployed SchemaRegistry at ${schemaRegistry} and EAS at ${eas}`);
+      opts.log?.(`deployed SchemaRegistry at ${addresses.schemaRegistry} and EAS at ${addresses.eas}`);
     }
     await ensureSchemaRegistered(publicClient, wallet, addresses!.schemaRegistry);
     return { rpcUrl, chainId: ANVIL_CHAIN_ID, eas: addresses!.eas, schemaRegistry: addresses!.schemaRegistry, stop };
