@@ -19,7 +19,7 @@ const tags = ['attestations'];
 
 /** Statuses of the on-chain writes besides the usual ones. */
 const WRITE_ERRORS = {
-  429: "QUOTA_EXCEEDED: the monthly on-chain quota of the key's tier is used up",
+  429: "QUOTA_EXCEEDED: the monthly on-chain quota of the key's tier, or of its account's plan, is used up",
   503: 'CHAIN_UNAVAILABLE: the chain cannot take on-chain writes right now; nothing was charged (see Retry-After)',
 };
 
