@@ -55,11 +55,15 @@ describe('the account-wide on-chain quota (its plan across all its keys)', () =>
   it("40 concurrent on-chain creates over 4 free keys of a free account: exactly 20 succeed, 20 are refused naming the account's limit", async () => {
     const account = freshAccount();
     const keys = await Promise.all(Array.from({ length: 4 }, () => svc.createKey('free', account)));
-    const results = await Promise.all(
-      Array.from({ length: 40 }, (_, i) =>
-        call(svc.url, 'POST', '/v1/attestations', { key: keys[i % 4]!.key, body: body() }),
-      ),
-    );
+    // a 503 (the chain probe late on a busy machine) charged nothing and is retried, as the SDK retries it
+    const create = async (key: string) => {
+      for (let attempt = 0; ; attempt++) {
+        const res = await call(svc.url, 'POST', '/v1/attestations', { key, body: body() });
+        if (res.status !== 503 || attempt === 5) return res;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    };
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => create(keys[i % 4]!.key)));
     const created = results.filter((r) => r.status === 201);
     const refused = results.filter((r) => r.status === 429);
     expect(created).toHaveLength(20);
