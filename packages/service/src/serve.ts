@@ -34,7 +34,9 @@ export async function serve(
     'apiUrl' in service
       ? [
           all || flags.api ? `API on ${service.apiUrl} (docs at ${service.apiUrl}/docs)` : '',
-          all || flags.worker ? 'worker running' : '',
+          all || flags.worker
+            ? `worker running${service.workerHealthUrl ? ` (/healthz, /readyz on ${service.workerHealthUrl})` : ''}`
+            : '',
           service.verifyUrl ? `verification app on ${service.verifyUrl}` : '',
         ]
       : [`verification app on ${service.url}`];
