@@ -44,7 +44,8 @@ while (queue.length > 0) {
   for (const name of [...needed, ...optional]) {
     const found = locate(dir, name);
     if (found) queue.push(found);
-    else if (!optional.includes(name) && !dropped.has(`${manifest.name}>${name}`)) missing.push(`${name} (needed by ${manifest.name})`);
+    else if (!optional.includes(name) && !dropped.has(`${manifest.name}>${name}`))
+      missing.push(`${name} (needed by ${manifest.name})`);
   }
 }
 if (missing.length > 0) {
@@ -69,7 +70,10 @@ for (const entry of readdirSync(store)) {
 
 // links to removed packages: the peers' links inside kept entries, pnpm's hoisted links, workspace links and bins
 let dangling = 0;
-const linkRoots = [join(root, 'node_modules'), ...readdirSync(join(root, 'packages')).map((p) => join(root, 'packages', p, 'node_modules'))];
+const linkRoots = [
+  join(root, 'node_modules'),
+  ...readdirSync(join(root, 'packages')).map((p) => join(root, 'packages', p, 'node_modules')),
+];
 for (const top of linkRoots) if (existsSync(top)) dangling += removeDanglingLinks(top);
 
 console.log(`prune-runtime: kept ${kept} packages; removed ${removed.length} and ${dangling} links to them`);
