@@ -14,6 +14,8 @@ import type {
   CreateWebhookInput,
   DeliveriesInput,
   DeliveryPage,
+  Health,
+  Readiness,
   RevokeResult,
   SearchInput,
   SearchResult,
@@ -164,9 +166,8 @@ export function createClient(options: ClientOptions) {
         ),
     },
     system: {
-      health: (): Promise<{ status: 'ok' }> => wrap(() => trpc.system.health.query({})),
-      ready: (): Promise<{ status: 'ready'; components: Record<string, 'ok'> }> =>
-        wrap(() => trpc.system.ready.query({})),
+      health: (): Promise<Health> => wrap(() => trpc.system.health.query({})),
+      ready: (): Promise<Readiness> => wrap(() => trpc.system.ready.query({})),
     },
   };
 }

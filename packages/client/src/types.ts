@@ -206,3 +206,21 @@ export interface AuditExportInput {
   /** Stops the download. */
   signal?: AbortSignal;
 }
+
+/** How a part the service can serve without stands: `degraded` while it fails, `unknown` when it cannot be told. */
+export type ComponentState = 'ok' | 'degraded' | 'unknown';
+
+/** `GET /healthz`: always answered while the process lives; `degraded` names what on-chain writes wait for. */
+export interface Health {
+  status: 'ok' | 'degraded';
+  /** `chain` (its RPC answers) and `relayer` (its balance is above the minimum). */
+  components: Record<string, ComponentState>;
+  /** Why each component that is not `ok` is not. */
+  reasons: Record<string, string>;
+}
+
+/** `GET /readyz`: this replica can serve its traffic (its database, and Redis where the limits live). */
+export interface Readiness {
+  status: 'ready';
+  components: Record<string, 'ok'>;
+}

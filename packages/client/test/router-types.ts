@@ -19,6 +19,8 @@ import type {
   AuditExportInput,
   DeliveriesInput,
   DeliveryPage,
+  Health,
+  Readiness,
   RevokeResult,
   SearchInput,
   SearchResult,
@@ -51,6 +53,8 @@ export type Checks = [
   Expect<Accepts<In['webhooks']['deliveries'], DeliveriesInput & { id: string }>>,
   Expect<Same<DeliveryPage, Out['webhooks']['deliveries']>>,
   Expect<Same<AuditEntry, ExportedEntry>>,
+  Expect<Same<Health, Out['system']['health']>>,
+  Expect<Same<Readiness, Out['system']['ready']>>,
   Expect<
     Accepts<
       In['audit']['export'],
