@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '../../src/system/ports.ts';
 
-/** Debian's PgBouncer, which `./dev test` installs (scripts/ensure-pgbouncer.sh); PGBOUNCER_PATH names another. */
+/** Debian's PgBouncer, which `./dev test` installs (scripts/ensure-debian-package.sh); PGBOUNCER_PATH names another. */
 export const PGBOUNCER = process.env.PGBOUNCER_PATH ?? '/usr/sbin/pgbouncer';
 
 export interface PgBouncer {
