@@ -8,6 +8,7 @@
 # each with SIGTERM and expects exit 0. Run as root.
 #   IMAGE       the image (default attestation-service:dev)
 #   PGHOST/PGPORT/PGUSER   the PostgreSQL it makes the database in (default 127.0.0.1:5432, postgres)
+#   ANVIL       the anvil binary (default: this checkout's, which ./dev setup installs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,7 +32,7 @@ mounted=()
 mnt=
 cleanup() {
   set +e
-  for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null; done
+  for pid in "${pids[@]}"; do { kill -KILL "$pid" && wait "$pid"; } 2>/dev/null; done
   for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do umount "${mounted[i]}"; done
   [ -n "$mnt" ] && podman image unmount "$image" >/dev/null
   dropdb -h "$pg_host" -p "$pg_port" -U "$pg_user" --if-exists "$database"
@@ -83,9 +84,9 @@ worker_port=$(free_port)
 chain_port=$(free_port)
 
 createdb -h "$pg_host" -p "$pg_port" -U "$pg_user" "$database"
-# the chain: anvil from this checkout's development install
-anvil=$(ls node_modules/.pnpm/@foundry-rs+anvil-linux-*/node_modules/@foundry-rs/anvil-linux-*/bin/anvil 2>/dev/null | head -n 1)
-[ -x "$anvil" ] || fail "no anvil in this checkout's node_modules (run ./dev setup)"
+# the chain: anvil from this checkout's development install, or ANVIL
+anvil=${ANVIL:-$(ls node_modules/.pnpm/@foundry-rs+anvil-linux-*/node_modules/@foundry-rs/anvil-linux-*/bin/anvil 2>/dev/null | head -n 1 || true)}
+[ -n "$anvil" ] && [ -x "$anvil" ] || fail "no anvil in this checkout's node_modules (run ./dev setup, or set ANVIL)"
 "$anvil" --host 127.0.0.1 --port "$chain_port" --silent &
 pids+=($!)
 
