@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountNameKey, accountNameProblem } from '../../src/keys/account-name.ts';
-import { runCli } from '../support/cli.ts';
 import type { TestService } from '../support/service.ts';
-import { signUp, startDashboardService, trpc } from './support.ts';
+import { serviceCli, signUp, startDashboardService, trpc, unique } from './support.ts';
 
 let service: TestService;
 beforeAll(async () => {
@@ -10,18 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => service?.stop());
 
-const cli = (...args: string[]) =>
-  runCli(
-    {
-      ...process.env,
-      DATABASE_URL: service.databaseUrl,
-      PUBLIC_BASE_URL: service.config.publicBaseUrl,
-      LOG_LEVEL: 'warn',
-    },
-    ...args,
-  );
-
-const unique = (tag: string) => `${tag}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+const cli = (...args: string[]) => serviceCli(service, ...args);
 
 /** Someone signs up (DASHBOARD_SIGNUP=open) and opens an account of this name in the dashboard. */
 async function openInDashboard(name: string): Promise<{ status: number; accountId?: string; body: any }> {

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.ts';
 import type { TestService } from '../support/service.ts';
-import { signUp, startDashboardService, tokenOf, trpc } from './support.ts';
+import { serviceCli, signUp, startDashboardService, tokenOf, trpc, unique } from './support.ts';
 
 let service: TestService;
 beforeAll(async () => {
@@ -9,18 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => service?.stop());
 
-const cli = (...args: string[]) =>
-  runCli(
-    {
-      ...process.env,
-      DATABASE_URL: service.databaseUrl,
-      PUBLIC_BASE_URL: service.config.publicBaseUrl,
-      LOG_LEVEL: 'warn',
-    },
-    ...args,
-  );
-
-const unique = (tag: string) => `${tag}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+const cli = (...args: string[]) => serviceCli(service, ...args);
 
 /** Signs up with the link's token and accepts it; the accept's answer and the new session's `session.me`. */
 async function join(url: string, email: string) {

@@ -3,6 +3,7 @@ import { freePort } from '../../src/system/ports.ts';
 import { newInvitationToken, tokenHash } from '../../src/dashboard/invitation-tokens.ts';
 import type { Role } from '../../src/dashboard/roles.ts';
 import type { Clock } from '../../src/clock.ts';
+import { runCli } from '../support/cli.ts';
 import { randomIp, startTestService, type TestService } from '../support/service.ts';
 
 /**
@@ -200,3 +201,17 @@ export async function trpc(
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
 }
+
+/** The operator's CLI against this service's database, as `attestation-service …` on its machine. */
+export function serviceCli(service: TestService, ...args: string[]) {
+  const env = {
+    ...process.env,
+    DATABASE_URL: service.databaseUrl,
+    PUBLIC_BASE_URL: service.config.publicBaseUrl,
+    LOG_LEVEL: 'warn',
+  };
+  return runCli(env, ...args);
+}
+
+/** A name no other test (or run) uses. */
+export const unique = (tag: string) => `${tag}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failItems } from '../../src/attestations/relay-store.ts';
 import { manualClock } from '../../src/clock.ts';
 import { createPool, inTransaction, pgSql, type Pool } from '../../src/db/sql.ts';
-import { AppError } from '../../src/errors.ts';
 import type { Tier } from '../../src/keys/format.ts';
 import { accountTierOf } from '../../src/keys/service.ts';
 import {
@@ -13,6 +12,7 @@ import {
   reserveOnchainQuota,
   type QuotaHolder,
 } from '../../src/limits/quota.ts';
+import { refusal } from '../support/refusal.ts';
 import { call, startTestService, type TestService } from '../support/service.ts';
 
 let svc: TestService;
@@ -38,15 +38,6 @@ async function holderOf(tier: Tier, account: string, accountTier: Tier): Promise
     [prefix],
   );
   return { keyId: row!.id, accountId: row!.account_id, tier, accountTier };
-}
-
-async function refusal(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
 }
 
 const body = () => ({ type: 'human', content: `account quota ${Math.random()}`, contentType: 'text/plain' });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/clock.ts';
 import { createPool, inTransaction, pgSql, type Pool } from '../../src/db/sql.ts';
-import { AppError } from '../../src/errors.ts';
+import type { AppError } from '../../src/errors.ts';
 import {
   onchainUsage,
   periodOf,
@@ -9,6 +9,7 @@ import {
   reserveOnchainQuota,
   resetsAtOf,
 } from '../../src/limits/quota.ts';
+import { refusal } from '../support/refusal.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
 let svc: TestService;
@@ -31,15 +32,6 @@ async function keyOf(tier: 'free' | 'pro' | 'enterprise') {
   );
   // a key the CLI minted lifts its account's tier to its own (keys/service.ts, accountTierOf)
   return { keyId: row!.id, accountId: row!.account_id, tier, accountTier: tier };
-}
-
-async function refusal(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
 }
 
 describe('monthly on-chain quota periods (UTC calendar months)', () => {
