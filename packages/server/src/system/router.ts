@@ -24,7 +24,10 @@ export const systemRouter = router({
       z.object({
         status: z.enum(['ok', 'degraded']),
         components: z.record(z.string(), componentState),
-        reasons: z.record(z.string(), z.string()),
+        reasons: z.record(
+          z.string(),
+          z.string().meta({ example: 'the relayer holds less than RELAYER_MIN_BALANCE_ETH' }),
+        ),
       }),
     )
     .query(({ ctx }) => ctx.services.health.health()),
