@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAttestation, randomIp, revoke, startAnotherApp, startStack, type Stack } from './support.ts';
 
@@ -125,6 +126,21 @@ describe('CORS and headers', () => {
       expect(res.headers.get('content-security-policy')).not.toContain('frame-ancestors');
     }
     expect((await get(`/api/attestation/${onchain.uid}`, {}, 'POST')).status).toBe(405);
+  });
+
+  it('never reads a body: a declared 64 MiB one is answered 405 at once and its connection closed', async () => {
+    const { port } = new URL(stack.verify.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1');
+      let data = '';
+      socket.on('data', (chunk) => (data += chunk.toString()));
+      socket.on('end', () => resolve(data));
+      socket.on('error', reject);
+      const head = `POST /check HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${64 * 1024 * 1024}\r\n\r\n`;
+      socket.write(`${head}{"a":`);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 405/);
+    expect(answer.toLowerCase()).toContain('connection: close');
   });
 
   it('sends the page with a CSP that allows no inline script or style and no framing', async () => {

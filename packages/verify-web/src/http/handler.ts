@@ -65,6 +65,12 @@ const CHECK_STATUS_OF = { form: 200, results: 200, invalid: 400, unavailable: 50
 const retryAfter = (seconds: number | undefined): Record<string, string> =>
   seconds ? { 'Retry-After': String(seconds) } : {};
 
+/** Whether a request comes with a body (declared by its length or sent chunked). */
+function carriesBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
 /** The verification app's routes: pages, static assets, the badge API and a liveness probe. */
 export function createVerifyHandler(deps: HandlerDeps) {
   const page = (status: number, body: string, extra: Record<string, string> = {}) => ({
@@ -73,6 +79,8 @@ export function createVerifyHandler(deps: HandlerDeps) {
     body,
   });
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    // no route here takes a body: one sent anyway is never read, and its connection ends with the answer
+    if (carriesBody(req)) res.setHeader('Connection', 'close');
     const url = new URL(req.url ?? '/', 'http://verify.invalid');
     const path = url.pathname;
     const ip = clientIp(req, deps.trustProxy);
