@@ -6,6 +6,9 @@ import { assertAuthBody, assertAuthQuery } from './auth-input.ts';
 import { AUTH_BASE_PATH, CLIENT_IP_HEADER, type DashboardAuth } from './auth.ts';
 import { DASHBOARD_HEADERS } from './page-headers.ts';
 
+/** The longest user agent a session keeps (real ones are under 300 characters). */
+export const USER_AGENT_MAX = 512;
+
 /** Request headers not handed on: the body goes over whole and re-encoded, so its framing no longer applies. */
 const NOT_FORWARDED = new Set(['content-length', 'content-type', 'transfer-encoding', 'connection', 'keep-alive']);
 
@@ -46,6 +49,9 @@ async function authRequest(req: IncomingMessage, origin: string, ip: string): Pr
     throw new AppError('MALFORMED_REQUEST', 'A request header holds a value HTTP does not allow.');
   }
   headers.set(CLIENT_IP_HEADER, ip);
+  // better-auth stores the user agent with each session and shows it to the member: held to a sane length
+  const agent = headers.get('user-agent');
+  if (agent && agent.length > USER_AGENT_MAX) headers.set('user-agent', agent.slice(0, USER_AGENT_MAX));
   let body: string | undefined;
   if (method !== 'GET' && method !== 'HEAD') {
     const parsed = await readJsonBody(req);

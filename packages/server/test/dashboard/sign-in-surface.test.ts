@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteExpiredVerifications } from '../../src/dashboard/auth-cleanup.ts';
+import { USER_AGENT_MAX } from '../../src/dashboard/auth-mount.ts';
 import { randomIp, type TestService } from '../support/service.ts';
 import { createMember, signIn, signUp, startDashboardService } from './support.ts';
 
@@ -135,6 +136,18 @@ describe('the dashboard sign-in surface', () => {
       const long = await signIn(service, { email: member.email, password: 'p'.repeat(257) });
       expect(long.body).toMatchObject({ code: 'VALIDATION_FAILED', details: { errors: [{ path: 'password' }] } });
     });
+  });
+
+  it('keeps at most USER_AGENT_MAX characters of a user agent with a session', async () => {
+    const member = await createMember(service, 'viewer');
+    const agent = `Mozilla/5.0 ${'x'.repeat(8000)}`;
+    const signedIn = await signIn(service, { email: member.email, password: member.password }, { 'user-agent': agent });
+    expect(signedIn.status).toBe(200);
+    const rows = await service.sql.query<{ n: number }>(
+      `SELECT max(length(user_agent))::int AS n FROM sessions WHERE user_id = $1`,
+      [member.userId],
+    );
+    expect(rows[0]!.n).toBe(USER_AGENT_MAX);
   });
 
   it("serves better-auth's HTML error page with the dashboard's headers: a CSP, no framing, no sniffing", async () => {
