@@ -163,8 +163,10 @@ declare -A liveness=(
   [worker1]="http://127.0.0.1:${port[worker1]}/healthz" [worker2]="http://127.0.0.1:${port[worker2]}/healthz"
   [verify]="http://127.0.0.1:${port[verify]}/healthz"
 )
+declare -A starting_since=()
 start_role() {
   local name=$1
+  starting_since[$name]=$SECONDS
   # shellcheck disable=SC2086 # the role's words are split on purpose
   (in_image ${role[$name]}) >>"$work/$name.log" 2>&1 &
   pid[$name]=$!
@@ -213,8 +215,8 @@ keys_json="[$(IFS=,; echo "${keys[*]}")]"
   exec node packages/server/test/topology/load.ts) &
 load=$!
 
-# The supervisor: restarts a role whose process exited, or whose /healthz failed 3 times running (the manifests'
-# liveness probe), unless it is held down on purpose until held_until[NAME].
+# The supervisor: restarts a role whose process exited, or whose /healthz failed 3 times running once it had answered
+# (the manifests' startup and liveness probes), unless it is held down on purpose until held_until[NAME].
 declare -A failures=() held_until=() restarts=()
 supervise() {
   local now=$1 name
@@ -225,7 +227,10 @@ supervise() {
       say "t=${now}s $name is not running: restarting it"
     elif curl -fsS --max-time 2 -o /dev/null "${liveness[$name]}" 2>/dev/null; then
       failures[$name]=0
+      starting_since[$name]=
       continue
+    elif [ -n "${starting_since[$name]:-}" ] && [ $((SECONDS - starting_since[$name])) -lt 120 ]; then
+      continue # the startup probe: liveness counts once /healthz has answered, or after 2 minutes
     else
       failures[$name]=$((${failures[$name]:-0} + 1))
       [ "${failures[$name]}" -lt 3 ] && continue
