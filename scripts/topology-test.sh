@@ -52,6 +52,10 @@ mounted=()
 mnt=
 cleanup() {
   set +e
+  # nginx's master stops its worker (a SIGKILL would leave it listening); everything else has no children
+  if [ -n "${pid[nginx]:-}" ] && kill -TERM "${pid[nginx]}" 2>/dev/null; then
+    for _ in $(seq 1 50); do kill -0 "${pid[nginx]}" 2>/dev/null || break; sleep 0.1; done
+  fi
   for name in "${!pid[@]}"; do kill -KILL "${pid[$name]}" 2>/dev/null; done
   for name in "${!pid[@]}"; do wait "${pid[$name]}" 2>/dev/null; done
   [ -f "$pg_data/postmaster.pid" ] && runuser -u postgres -- "$pg_bin/pg_ctl" -D "$pg_data" stop -m immediate >/dev/null 2>&1

@@ -119,7 +119,8 @@ async function revoke(keyIndex: number): Promise<void> {
   const pool = revocable.get(keys[keyIndex]!.account) ?? [];
   if (pool.length === 0) return create(keyIndex, 'offchain');
   const uid = pool.splice(Math.floor(Math.random() * pool.length), 1)[0]!;
-  const done = await write('revoke', (idempotencyKey) =>
+  const creator = outcome.accepted.get(uid)!.keyIndex;
+  const done = await write(`revoke (created with key ${creator}, revoked with key ${keyIndex})`, (idempotencyKey) =>
     clients[keyIndex]!.attestations.revoke(uid, { reason: 'topology test' }, { idempotencyKey }),
   );
   if (!done) return;
