@@ -18,23 +18,43 @@ export interface WindowStore {
   hit(bucket: string, limit: number, windowMs: number, now: number): Promise<WindowDecision>;
 }
 
-/** One process's windows, in memory: each bucket is its timestamps in order, pruned as they age out. */
-export function memoryWindowStore(): WindowStore & { size(): number } {
-  const logs = new Map<string, number[]>();
-  let hits = 0;
-  const sweep = (now: number, windowMs: number) => {
-    for (const [bucket, log] of logs) if ((log.at(-1) ?? 0) <= now - windowMs) logs.delete(bucket);
+/** The most buckets one process keeps; past it, the bucket hit longest ago is forgotten (docs/decisions.md). */
+export const MEMORY_WINDOW_BUCKETS = 100_000;
+/** How often buckets whose every request has left its window are dropped. */
+const SWEEP_EVERY_MS = 10_000;
+
+/**
+ * One process's windows, in memory: each bucket is its window and its timestamps in order, pruned as they age out.
+ * Every client address is a bucket, so their number is bounded: emptied buckets are swept every 10 s (each by its
+ * own window: a sign-in bucket lives 15 minutes, an address's one minute), and past `maxBuckets` the least recently
+ * hit one goes (the Map keeps buckets in the order of their last hit).
+ */
+export function memoryWindowStore(opts: { maxBuckets?: number } = {}): WindowStore & { size(): number } {
+  const maxBuckets = opts.maxBuckets ?? MEMORY_WINDOW_BUCKETS;
+  const buckets = new Map<string, { windowMs: number; log: number[] }>();
+  let nextSweep = 0;
+  const sweep = (now: number) => {
+    for (const [key, { windowMs, log }] of buckets) if ((log.at(-1) ?? 0) <= now - windowMs) buckets.delete(key);
   };
   return {
     async hit(bucket, limit, windowMs, now) {
-      if (++hits % 10_000 === 0) sweep(now, windowMs);
-      let log = logs.get(bucket);
-      if (!log) logs.set(bucket, (log = []));
+      if (now >= nextSweep) {
+        nextSweep = now + SWEEP_EVERY_MS;
+        sweep(now);
+      }
+      let entry = buckets.get(bucket);
+      if (entry) buckets.delete(bucket);
+      else entry = { windowMs, log: [] };
+      buckets.set(bucket, entry);
+      if (buckets.size > maxBuckets) buckets.delete(buckets.keys().next().value!);
+      let { log } = entry;
       let expired = 0;
       while (expired < log.length && log[expired]! <= now - windowMs) expired++;
       if (expired > 0) log.splice(0, expired);
       const allowed = log.length < limit;
-      if (allowed) log.push(now);
+      // a first request gets an array of one, not the 17 slots a push grows an empty one to: most buckets hold one
+      if (allowed && log.length === 0) log = entry.log = [now];
+      else if (allowed) log.push(now);
       const oldest = log[0];
       return {
         allowed,
@@ -43,7 +63,7 @@ export function memoryWindowStore(): WindowStore & { size(): number } {
         resetMs: oldest === undefined ? 0 : oldest + windowMs - now,
       };
     },
-    size: () => logs.size,
+    size: () => buckets.size,
   };
 }
 

@@ -56,3 +56,29 @@ describe.each(stores)('sliding window (%s store)', (_, makeStore) => {
     expect((await store.hit('b', 3, MINUTE, t0)).allowed).toBe(true);
   });
 });
+
+describe('sliding window (memory store) bounds', () => {
+  it('drops a bucket once its requests left its own window, and keeps a longer window whole', async () => {
+    const store = memoryWindowStore();
+    const t0 = 1_800_000_000_000;
+    for (let i = 0; i < 3; i++) await store.hit('signin', 3, 15 * MINUTE, t0);
+    await store.hit('ip', 30, MINUTE, t0);
+    // two minutes on, a sweep runs: the address's bucket is gone, the sign-in one still refuses
+    await store.hit('other', 30, MINUTE, t0 + 2 * MINUTE);
+    expect(store.size()).toBe(2);
+    expect((await store.hit('signin', 3, 15 * MINUTE, t0 + 2 * MINUTE)).allowed).toBe(false);
+  });
+
+  it('holds at most maxBuckets, forgetting the bucket hit longest ago', async () => {
+    const store = memoryWindowStore({ maxBuckets: 3 });
+    const t0 = 1_800_000_000_000;
+    await store.hit('a', 1, MINUTE, t0);
+    await store.hit('b', 1, MINUTE, t0);
+    await store.hit('c', 1, MINUTE, t0);
+    expect((await store.hit('a', 1, MINUTE, t0 + 1)).allowed).toBe(false); // a is now the most recent
+    await store.hit('d', 1, MINUTE, t0 + 2);
+    expect(store.size()).toBe(3);
+    expect((await store.hit('a', 1, MINUTE, t0 + 3)).allowed).toBe(false);
+    expect((await store.hit('b', 1, MINUTE, t0 + 3)).allowed).toBe(true); // b was forgotten
+  });
+});
