@@ -162,7 +162,16 @@ console.log(`load: done in ${Math.round((Date.now() - startedAt) / 1000)} s`);
 
 const db = new pg.Pool({ connectionString: env('TOPOLOGY_DATABASE_URL'), max: 2 });
 db.on('error', () => {}); // an idle connection cut by a restart is replaced at the next query
-const problems: string[] = [...outcome.failures.map((f) => `an SDK call failed: ${f}`)];
+// failed calls, one line per kind of call and code (with its first message), then every other problem
+const failedBy = new Map<string, { count: number; first: string }>();
+for (const failure of outcome.failures) {
+  const [what, code] = failure.split(': ');
+  const kind = `${what!.replace(/ \(.*\)$/, '')}: ${code}`;
+  failedBy.set(kind, { count: (failedBy.get(kind)?.count ?? 0) + 1, first: failedBy.get(kind)?.first ?? failure });
+}
+const problems = [...failedBy].map(
+  ([kind, { count, first }]) => `${count} SDK calls failed with ${kind}; first: ${first}`,
+);
 const drained = await waitForDrain(db, receiver, outcome, 150_000);
 if (drained) problems.push(drained);
 const enterprise = keys.findIndex((k) => k.tier === 'enterprise');
