@@ -6,6 +6,8 @@ export interface RetryOptions {
   maxDelayMs?: number;
 }
 
+/** 429 and 503 from the service; 502 and 504 from a proxy in front of it whose replica died or did not answer. */
+const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
 const RETRYABLE_CODES = new Set(['RATE_LIMITED', 'CHAIN_UNAVAILABLE', 'SERVICE_UNAVAILABLE', 'NOT_READY']);
 
 /** What an error body says its code is (tRPC's `error.data.code` or REST's `code`), when it says. */
@@ -28,7 +30,8 @@ function delayFor(res: Response | undefined, attempt: number, maxDelayMs: number
 
 /**
  * A fetch that retries a request which is safe to repeat — a GET, or a POST that carries an Idempotency-Key —
- * when the service answers 429 RATE_LIMITED or 503 (honouring Retry-After), or when the connection fails.
+ * when the service answers 429 RATE_LIMITED or 503 (honouring Retry-After), a proxy in front of it 502 or 504, or
+ * when the connection fails.
  * A monthly quota (429 QUOTA_EXCEEDED) is never retried: waiting seconds would not help.
  */
 export function retryingFetch(inner: typeof fetch, opts: RetryOptions = {}): typeof fetch {
@@ -46,7 +49,7 @@ export function retryingFetch(inner: typeof fetch, opts: RetryOptions = {}): typ
         if (!repeatable || attempt >= maxRetries || init?.signal?.aborted) throw error;
       }
       if (res) {
-        const retryable = res.status === 429 || res.status === 503;
+        const retryable = RETRYABLE_STATUSES.has(res.status);
         if (!retryable || !repeatable || attempt >= maxRetries) return res;
         const code = await codeOf(res);
         if (code !== undefined && !RETRYABLE_CODES.has(code)) return res;

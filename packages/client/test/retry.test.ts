@@ -59,6 +59,24 @@ describe('SDK retries', () => {
     expect(seen).toHaveLength(2);
   });
 
+  it.each([502, 504])('retries a %i a proxy in front answers (a replica died or timed out)', async (status) => {
+    const seen: { at: number; idempotencyKey: string | null }[] = [];
+    mock.use(
+      http.post(`${svc.url}/trpc/attestations.create`, ({ request }) => {
+        seen.push({ at: Date.now(), idempotencyKey: request.headers.get('idempotency-key') });
+        if (seen.length > 1) return passthrough();
+        return new HttpResponse('<html><body>Bad Gateway</body></html>', {
+          status,
+          headers: { 'content-type': 'text/html' },
+        });
+      }),
+    );
+    const created = await createClient({ baseUrl: svc.url, apiKey: key }).attestations.create(input);
+    expect(created.uid).toMatch(/^0x/);
+    expect(seen).toHaveLength(2);
+    expect(seen[1]!.idempotencyKey).toBe(seen[0]!.idempotencyKey);
+  });
+
   it('never retries 429 QUOTA_EXCEEDED: a monthly quota does not come back in seconds', async () => {
     const seen: { at: number; idempotencyKey: string | null }[] = [];
     failFirst(429, 'QUOTA_EXCEEDED', '1', seen);

@@ -84,6 +84,7 @@ const UNAVAILABLE_CODES = new Set([
   '08003',
   '08004',
   '08006', // connection exceptions
+  '08P01', // PgBouncer: its server connection crashed, or logging in to a restarting server fails
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',
