@@ -90,4 +90,24 @@ describe('POST /v1/attestations/:uid/revoke', () => {
     expect(first.status).toBe(200);
     expect(again.body).toEqual(first.body);
   }, 60_000);
+
+  it('replays for a second key of the account that revoked what the first made, and audits the second key', async () => {
+    const { key: maker, account } = await svc.createKey('pro');
+    const { key: revoker, prefix } = await svc.createKey('pro', account);
+    const { uid } = await create(maker, 'onchain');
+    const idem = randomUUID();
+    const send = () =>
+      call(svc.url, 'POST', `/v1/attestations/${uid}/revoke`, { key: revoker, headers: { 'idempotency-key': idem } });
+    const first = await send();
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const again = await send();
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    const [entry] = await svc.sql.query<{ actor_key_prefix: string }>(
+      `SELECT actor_key_prefix FROM audit_entries WHERE action = 'attestation.revoked' AND resource = $1`,
+      [`attestation:${uid}`],
+    );
+    expect(entry?.actor_key_prefix).toBe(prefix);
+  }, 60_000);
 });

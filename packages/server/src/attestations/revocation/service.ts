@@ -76,7 +76,7 @@ export function createRevokeService(deps: { pool: Pool; onchain: OnchainSubmitte
     ): Promise<RevokeResult> {
       const key = uid.toLowerCase();
       const idempotencyKey = request.idempotency?.key ?? null;
-      await claim(key, { reason: reason ?? null, idempotencyKey, actor: null }, (accountId) => {
+      await claim(key, { reason: reason ?? null, apiKeyId: auth.keyId, idempotencyKey, actor: null }, (accountId) => {
         if (accountId !== auth.accountId)
           throw new AppError('FORBIDDEN', 'Only the account that created an attestation may revoke it.');
       });
@@ -122,9 +122,13 @@ export function createRevokeService(deps: { pool: Pool; onchain: OnchainSubmitte
       reason: string | undefined,
     ): Promise<MemberRevokeResult> {
       const key = uid.toLowerCase();
-      await claim(key, { reason: reason ?? null, idempotencyKey: null, actor: member.actor }, (accountId) => {
-        if (accountId !== member.accountId) throw notFound(`Attestation ${uid}`);
-      });
+      await claim(
+        key,
+        { reason: reason ?? null, apiKeyId: null, idempotencyKey: null, actor: member.actor },
+        (accountId) => {
+          if (accountId !== member.accountId) throw notFound(`Attestation ${uid}`);
+        },
+      );
       const deadline = Date.now() + waitMs;
       return waitForRelayer<MemberRevokeResult>(
         async () => {

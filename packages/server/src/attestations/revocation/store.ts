@@ -7,7 +7,10 @@ import type { AttestationMode, RevokeState } from '../states.ts';
 
 type Model = Prisma.AttestationModel;
 
-/** An attestation a revocation transaction carries, with the prefix of the key that asked and the request's key. */
+/**
+ * An attestation a revocation transaction carries: `apiKeyId` and `keyPrefix` are the key that asked (the one that
+ * created it when a dashboard member asked), whose Idempotency-Key the request carried.
+ */
 export type RevokeItem = PgRow<Pick<Model, 'id' | 'accountId' | 'apiKeyId'>> & {
   uid: Hex;
   mode: AttestationMode;
@@ -21,6 +24,8 @@ export type RevokeItem = PgRow<Pick<Model, 'id' | 'accountId' | 'apiKeyId'>> & {
 /** Who asks for a revocation and why: the request's Idempotency-Key (API) or the member (dashboard) rides along. */
 export interface RevocationRequest {
   reason: string | null;
+  /** The key that asks; null for a dashboard member. */
+  apiKeyId: string | null;
   idempotencyKey: string | null;
   actor: MemberActor | null;
 }
@@ -32,9 +37,16 @@ export interface RevocationRequest {
  */
 export async function requestRevocation(sql: Sql, uid: string, request: RevocationRequest): Promise<boolean> {
   const rows = await sql.query(
-    `UPDATE attestations SET revoke_state = 'pending', revocation_reason = $2, revoke_idempotency_key = $3, revoke_actor = $4::jsonb
+    `UPDATE attestations SET revoke_state = 'pending', revocation_reason = $2, revoke_idempotency_key = $3, revoke_actor = $4::jsonb,
+            revoke_api_key_id = $5::uuid
      WHERE uid = $1 AND revoked_at IS NULL AND (revoke_state IS NULL OR revoke_state = 'failed') RETURNING id`,
-    [uid, request.reason, request.idempotencyKey, request.actor === null ? null : JSON.stringify(request.actor)],
+    [
+      uid,
+      request.reason,
+      request.idempotencyKey,
+      request.actor === null ? null : JSON.stringify(request.actor),
+      request.apiKeyId,
+    ],
   );
   return rows.length === 1;
 }
@@ -77,9 +89,10 @@ export async function claimRevocations(
 
 export async function revocationsOf(sql: Sql, journalId: string): Promise<RevokeItem[]> {
   return sql.query<RevokeItem>(
-    `SELECT a.id::text, a.uid, a.mode, a.account_id AS "accountId", a.api_key_id AS "apiKeyId", k.prefix AS "keyPrefix",
+    `SELECT a.id::text, a.uid, a.mode, a.account_id AS "accountId", k.id AS "apiKeyId", k.prefix AS "keyPrefix",
             a.revoke_idempotency_key AS "idempotencyKey", a.revocation_reason AS reason, a.revoke_actor AS actor
-     FROM attestations a JOIN api_keys k ON k.id = a.api_key_id WHERE a.revoke_relay_tx_id = $1::bigint ORDER BY a.id`,
+     FROM attestations a JOIN api_keys k ON k.id = COALESCE(a.revoke_api_key_id, a.api_key_id)
+     WHERE a.revoke_relay_tx_id = $1::bigint ORDER BY a.id`,
     [journalId],
   );
 }
@@ -95,7 +108,7 @@ export async function markRevoked(sql: Sql, journalId: string, txHash: string, a
 export async function failRevocations(sql: Sql, journalId: string): Promise<void> {
   const rows = await sql.query<{ api_key_id: string; revoke_idempotency_key: string | null }>(
     `UPDATE attestations SET revoke_state = 'failed', revoke_relay_tx_id = NULL WHERE revoke_relay_tx_id = $1::bigint AND revoke_state = 'pending'
-     RETURNING api_key_id, revoke_idempotency_key`,
+     RETURNING COALESCE(revoke_api_key_id, api_key_id) AS api_key_id, revoke_idempotency_key`,
     [journalId],
   );
   await releaseMany(
