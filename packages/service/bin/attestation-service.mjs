@@ -8,11 +8,19 @@ import { enableCompileCache } from './compile-cache.mjs';
  * young generation to its limit, two semi-spaces of 32 MB on a machine with a few GB. Capped at 2 × 8 MB, a
  * 1 000 000-row audit export peaks at 142 MB instead of 161, and the API holds 28–64 MB less under load, for about
  * 8 % of its read and 3–12 % of its create throughput. A worker alone keeps V8's default: with 8 MB it delivered
- * webhooks 15 % slower. docs/operations.md has the figures. V8 reads the flag only when the process starts, so a process
- * started without it replaces itself (execve: same pid, no second process) with one that has it. A flag the operator
- * sets, on the command line or in NODE_OPTIONS, wins.
+ * webhooks 15 % slower. After a full collection V8 lets the old generation grow to up to four times what survived
+ * before the next one, which under load is mostly promoted garbage kept resident; half at most keeps the API flat
+ * from round to round of load (docs/decisions.md, "Memory"). docs/operations.md has the figures. V8 reads the flags
+ * only when the process starts, so a process started without them replaces itself (execve: same pid, no second
+ * process) with one that has them. A flag the operator sets, on the command line or in NODE_OPTIONS, wins.
  */
-const API_V8_FLAGS = ['--max-semi-space-size=8'];
+const API_V8_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=50'];
+/**
+ * glibc gives each thread that allocates an arena of its own (up to 8 per core), and memory freed in one stays
+ * there: V8's and libuv's threads kept tens of MB so (docs/decisions.md, "Memory"). Read by glibc at start, like
+ * the flags; an operator's value wins.
+ */
+const API_MALLOC_ENV = { MALLOC_ARENA_MAX: '2' };
 
 const [command, ...rest] = process.argv.slice(2);
 const servesApi =
@@ -20,9 +28,13 @@ const servesApi =
 const nameOf = (flag) => flag.split('=')[0].replaceAll('_', '-');
 const given = new Set([...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].map(nameOf));
 const missing = API_V8_FLAGS.filter((flag) => !given.has(nameOf(flag)));
-if (servesApi && missing.length > 0 && typeof process.execve === 'function') {
+const missingEnv = Object.entries(API_MALLOC_ENV).filter(([name]) => process.env[name] === undefined);
+if (servesApi && missing.length + missingEnv.length > 0 && typeof process.execve === 'function') {
   try {
-    process.execve(process.execPath, [process.execPath, ...missing, ...process.execArgv, ...process.argv.slice(1)]);
+    process.execve(process.execPath, [process.execPath, ...missing, ...process.execArgv, ...process.argv.slice(1)], {
+      ...process.env,
+      ...Object.fromEntries(missingEnv),
+    });
   } catch (error) {
     // returns only when the exec failed: serve anyway, with V8's defaults
     console.error(`attestation-service: running without ${missing.join(' ')} (${error?.code ?? error})`);
