@@ -1,0 +1,329 @@
+// pnpm bench:soak (issue 21): rounds of mixed load against `serve` (API, worker, relayer and verification app in one
+// process) and against `serve --api`, the resident set after each round; fails when it keeps growing or passes the
+// targets, and writes the "Memory" section of BENCHMARKS.md.
+import { execFileSync, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { privateKeyToAccount } from 'viem/accounts';
+import { startDevChain } from '../src/chain/dev-chain.ts';
+import { rssMb, startChild } from './children.ts';
+import { enterpriseKeys } from './keys.ts';
+import { benchDatabases } from './databases.ts';
+import { runSection } from './section.ts';
+
+const SERVICE_DIR = join(import.meta.dirname, '../../service');
+const ANVIL_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+const ROUNDS = Number(process.env.SOAK_ROUNDS ?? 10);
+/** Requests in one round, whatever the machine's speed, so that every round is the same work (issue 21). */
+const REQUESTS = Number(process.env.SOAK_REQUESTS ?? 5000);
+/** Node flags for the served processes (say `--heapsnapshot-signal=SIGUSR2` or `--trace-gc` while investigating). */
+const EXTRA_NODE_ARGS = (process.env.SOAK_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+const COMPARE = (process.env.SOAK_COMPARE ?? '').split(/\s+/).filter(Boolean);
+const CONNECTIONS = 50;
+const TARGET_MB = { all: 300, api: 200 };
+const GROWTH_LIMIT = 0.1;
+/** The baseline: V8's own old-generation growth and glibc's own arena count (8 per core), which the bin overrides. */
+const DEFAULT_FLAGS = ['--heap-growing-percent=0'];
+const GLIBC_ARENAS = String(8 * cpus().length);
+const DEFAULTS = "(baseline: V8's and glibc's defaults)";
+
+export interface SoakRun {
+  name: string;
+  /** The baseline run is measured, not held to the targets. */
+  baseline: boolean;
+  target: number;
+  /** RSS MB when ready, before any load. */
+  idle: number;
+  /** RSS MB two seconds after each round. */
+  after: number[];
+  /** Peak RSS MB during each round (sampled every 100 ms). */
+  peak: number[];
+  requestsPerSecond: number[];
+  failed: number;
+}
+
+const ip = () =>
+  `10.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}`;
+const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]!;
+
+/** One request of the API's mix: reads by uid, searches, off-chain creates, a few on-chain ones, dashboard, healthz. */
+function apiRequest(keys: string[], uids: string[], hashes: string[]): autocannon.Request {
+  return {
+    setupRequest: (req) => {
+      const dice = Math.random();
+      const headers = { ...req.headers, 'x-forwarded-for': ip() };
+      if (dice < 0.4) return { ...req, method: 'GET', path: `/v1/attestations/${pick(uids)}`, headers };
+      if (dice < 0.55) return { ...req, method: 'GET', path: `/v1/attestations?hash=${pick(hashes)}`, headers };
+      if (dice < 0.65) return { ...req, method: 'GET', path: '/healthz', headers };
+      if (dice < 0.7) return { ...req, method: 'GET', path: '/dashboard/', headers };
+      const mode = dice < 0.702 ? 'onchain' : 'offchain';
+      return {
+        ...req,
+        method: 'POST',
+        path: '/v1/attestations',
+        headers: { ...headers, authorization: `Bearer ${pick(keys)}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          type: Math.random() < 0.5 ? 'human' : 'ai',
+          content: randomUUID() + randomBytes(8).toString('hex'),
+          contentType: 'text/plain',
+          mode,
+        }),
+      };
+    },
+  };
+}
+
+/** Badge JSON, SVG and page requests to the verification app, each from its own address. */
+function verifyRequest(uids: string[]): autocannon.Request {
+  return {
+    method: 'GET',
+    setupRequest: (req) => {
+      const dice = Math.random();
+      const uid = pick(uids);
+      const path =
+        dice < 0.5 ? `/api/attestation/${uid}` : dice < 0.8 ? `/api/attestation/${uid}/badge.svg` : `/${uid}`;
+      return { ...req, path, headers: { ...req.headers, 'x-forwarded-for': ip() } };
+    },
+  };
+}
+
+async function createSeed(api: string, key: string, count: number): Promise<{ uids: string[]; hashes: string[] }> {
+  const uids: string[] = [];
+  const hashes: string[] = [];
+  for (let i = 0; i < count; i += 50) {
+    const contents = Array.from({ length: Math.min(50, count - i) }, () => randomBytes(16).toString('hex'));
+    const bodies = contents.map((content) => ({ type: 'human', content, contentType: 'text/plain', mode: 'offchain' }));
+    const res = await fetch(`${api}/v1/attestations/batch`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ attestations: bodies }),
+    });
+    if (!res.ok) throw new Error(`seeding: ${res.status} ${await res.text()}`);
+    uids.push(...((await res.json()) as { attestations: { uid: string }[] }).attestations.map((a) => a.uid));
+    hashes.push(...contents.map((content) => `0x${createHash('sha256').update(content).digest('hex')}`));
+  }
+  return { uids, hashes };
+}
+
+async function until(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (await check().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${what} did not come up`);
+}
+
+/** A served process under soak, and what its rounds measured. */
+interface Soaked {
+  run: SoakRun;
+  pid: number;
+  loads: Array<{ url: string; connections: number; request: autocannon.Request }>;
+}
+
+/** One round of load against one process: its peak RSS during it and its RSS two seconds after. */
+async function round({ run, pid, loads }: Soaked): Promise<void> {
+  let peak = rssMb(pid);
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 100);
+  const results = await Promise.all(
+    loads.map(({ url, connections, request }) =>
+      autocannon({ url, connections, amount: Math.round((REQUESTS * connections) / CONNECTIONS), requests: [request] }),
+    ),
+  ).finally(() => clearInterval(sampler));
+  await new Promise((r) => setTimeout(r, 2000));
+  run.after.push(Math.round(rssMb(pid)));
+  run.peak.push(Math.round(peak));
+  run.requestsPerSecond.push(Math.round(results.reduce((sum, r) => sum + r.requests.average, 0)));
+  // 429s are the limits doing their job on the creates' keys; anything else is a failure
+  const sum = (count: (r: autocannon.Result) => number) => results.reduce((total, r) => total + count(r), 0);
+  const [errors, timeouts, serverErrors] = [sum((r) => r.errors), sum((r) => r.timeouts), sum((r) => r['5xx'])];
+  run.failed += errors + timeouts + serverErrors;
+  console.error(
+    `${run.name} round ${run.after.length}: ${run.requestsPerSecond.at(-1)} req/s, ` +
+      `peak ${run.peak.at(-1)} MB, after ${run.after.at(-1)} MB, ${errors} errors, ${timeouts} timeouts, ` +
+      `${serverErrors} 5xx`,
+  );
+}
+
+/** Why a run fails the soak, if it does. */
+export function verdict(run: SoakRun): string[] {
+  const problems: string[] = [];
+  const second = run.after[1] ?? run.after[0]!;
+  const last = run.after.at(-1)!;
+  if (last > second * (1 + GROWTH_LIMIT))
+    problems.push(`${run.name}: RSS after round ${run.after.length} ${last} MB, over round 2's ${second} MB + 10 %`);
+  const peak = Math.max(...run.peak);
+  if (peak > run.target) problems.push(`${run.name}: peak RSS ${peak} MB over the ${run.target} MB target`);
+  if (run.failed > 0) problems.push(`${run.name}: ${run.failed} errors, timeouts or 5xx`);
+  return problems;
+}
+
+async function measureSoak(databaseFor: (name: string) => Promise<string>): Promise<SoakRun[]> {
+  // what `./dev start` runs: every source from the compile cache, so no process loads the type stripper
+  execFileSync(process.execPath, [join(SERVICE_DIR, 'scripts/warm-compile-cache.mjs')], { stdio: 'ignore' });
+  const dir = await mkdtemp(join(tmpdir(), 'bench-soak-chain-'));
+  const chain = await startDevChain({ dataDir: dir, deployerKey: ANVIL_KEY });
+  const children: ChildProcess[] = [];
+  try {
+    const databaseUrl = await databaseFor('soak');
+    // two keys in each of ten accounts, so the creates stay under the account ceilings (docs/decisions.md)
+    const keys: string[] = [];
+    for (let account = 0; account < 10; account++)
+      keys.push(...(await enterpriseKeys(databaseUrl, 2, `bench-soak-${account}`)));
+    // a relayer key of its own for each process, so two relayers never race for one nonce
+    const fundedKey = async () => {
+      const key = `0x${randomBytes(32).toString('hex')}`;
+      await fetch(chain.rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'anvil_setBalance',
+          params: [privateKeyToAccount(key as `0x${string}`).address, '0x3635c9adc5dea00000'],
+        }),
+      });
+      return key;
+    };
+    const port = 19_500 + Math.floor(Math.random() * 400);
+    const env = {
+      DATABASE_URL: databaseUrl,
+      CHAIN_RPC_URL: chain.rpcUrl,
+      EAS_ADDRESS: chain.eas,
+      SCHEMA_REGISTRY_ADDRESS: chain.schemaRegistry,
+      TRUST_PROXY: 'true',
+      LOG_LEVEL: 'info',
+    };
+    // `serve` with the bin's settings, the same with V8's and glibc's own (the baseline), and `serve --api`, all
+    // started first and loaded in turn, round by round, so whatever else the machine runs weighs on each alike
+    const variants = [
+      { name: '`serve` (API, worker, relayer, verification app)', node: [], env: {}, all: true, baseline: false },
+      {
+        name: `\`serve\` ${DEFAULTS}`,
+        node: DEFAULT_FLAGS,
+        env: { MALLOC_ARENA_MAX: GLIBC_ARENAS },
+        all: true,
+        baseline: true,
+      },
+      { name: '`serve --api`', node: [], env: {}, all: false, baseline: false },
+      // SOAK_COMPARE="<node flags>": one more `serve`, with those flags, measured beside the others (while tuning)
+      ...(COMPARE.length > 0
+        ? [{ name: `\`serve\` ${COMPARE.join(' ')}`, node: COMPARE, env: {}, all: true, baseline: true }]
+        : []),
+    ];
+    const started: Array<{ variant: (typeof variants)[number]; pid: number; idle: number; api: string; app: string }> =
+      [];
+    for (const [i, variant] of variants.entries()) {
+      const at = port + 3 * i;
+      const api = `http://127.0.0.1:${at}`;
+      const app = `http://127.0.0.1:${at + 1}`;
+      const { child } = await startChild(
+        [
+          ...EXTRA_NODE_ARGS,
+          ...variant.node,
+          '../service/bin/attestation-service.mjs',
+          'serve',
+          ...(variant.all ? [] : ['--api']),
+        ],
+        {
+          ...env,
+          ...variant.env,
+          RELAYER_PRIVATE_KEY: await fundedKey(),
+          PORT: String(at),
+          VERIFY_PORT: String(at + 1),
+          VERIFY_BASE_URL: app,
+        },
+        /attestation-service: API on/,
+      );
+      children.push(child);
+      await until(
+        async () => (await fetch(`${api}/readyz`)).ok && (!variant.all || (await fetch(`${app}/healthz`)).ok),
+        'serve',
+      );
+      started.push({ variant, pid: child.pid!, idle: Math.round(rssMb(child.pid!)), api, app });
+    }
+    const seed = await createSeed(started[0]!.api, keys[0]!, 3000);
+    const soaked: Soaked[] = started.map(({ variant, pid, idle, api, app }) => ({
+      pid,
+      run: {
+        name: variant.name,
+        baseline: variant.baseline,
+        target: variant.all ? TARGET_MB.all : TARGET_MB.api,
+        idle,
+        after: [],
+        peak: [],
+        requestsPerSecond: [],
+        failed: 0,
+      },
+      loads: [
+        {
+          url: api,
+          connections: CONNECTIONS - (variant.all ? 10 : 0),
+          request: apiRequest(keys, seed.uids, seed.hashes),
+        },
+        ...(variant.all ? [{ url: app, connections: 10, request: verifyRequest(seed.uids.slice(0, 500)) }] : []),
+      ],
+    }));
+    for (let i = 0; i < ROUNDS; i++) for (const soakedProcess of soaked) await round(soakedProcess);
+    const runs = soaked.map(({ run }) => run);
+    return runs;
+  } finally {
+    for (const c of children) c.kill('SIGTERM');
+    await Promise.all(
+      children.map((c) => new Promise((r) => (c.exitCode === null ? c.once('exit', r) : r(undefined)))),
+    );
+    await chain.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The BENCHMARKS.md section. */
+export function renderSoak(runs: SoakRun[], machine: string): string {
+  const rounds = runs[0]!.after.map((_, i) => `${i + 1}`);
+  const header = `| process | idle | ${rounds.join(' | ')} | peak | mean req/s | target |`;
+  const align = `|---|---:|${rounds.map(() => '---:|').join('')}---:|---:|---|`;
+  const mean = (list: number[]) => Math.round(list.reduce((a, b) => a + b, 0) / list.length);
+  const rows = runs.map(
+    (r) =>
+      `| ${r.name} | ${r.idle.toFixed(0)} | ${r.after.join(' | ')} | ${Math.max(...r.peak)} | ` +
+      `${mean(r.requestsPerSecond).toLocaleString('en')} | ${r.baseline ? '' : `≤ ${r.target} MB`} |`,
+  );
+  return `
+## Memory
+
+Written by \`pnpm bench:soak\`. ${machine}. RSS in MB of each process two seconds after each of ${ROUNDS}
+rounds of ${REQUESTS.toLocaleString('en')} requests of mixed load (${CONNECTIONS} connections: reads by uid, searches,
+off-chain creates, 0.2 % on-chain creates, \`/healthz\`, \`/dashboard/\`; under \`serve\` 10 of them on badges and
+pages of the verification app; every request from its own client address), its peak during any round, and its mean
+rate. The three processes run side by side and are loaded in turn, round by round. The baseline is the same
+\`serve\` with V8's own old-generation growth (\`--heap-growing-percent=0\`) and glibc's own arenas
+(\`MALLOC_ARENA_MAX=${GLIBC_ARENAS}\`, 8 per core), which the bin otherwise sets (docs/decisions.md, "Memory").
+
+${header}
+${align}
+${rows.join('\n')}
+
+- The soak fails when RSS after the last round is over round 2's by more than ${GROWTH_LIMIT * 100} %, or a peak
+  is over its target.
+- The load generator shares the machine with the service, so the rates are this run's, not capacity.
+`;
+}
+
+if (import.meta.main) {
+  let failed: string[] = [];
+  const section = async (databaseFor: (name: string) => Promise<string>) => {
+    const started = loadavg()[0]!;
+    const runs = await measureSoak(databaseFor);
+    failed = runs.filter((run) => !run.baseline).flatMap(verdict);
+    return renderSoak(runs, `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, load average ${started.toFixed(1)}`);
+  };
+  // SOAK_DRY=1: print the section only, BENCHMARKS.md untouched (while investigating)
+  if (process.env.SOAK_DRY) {
+    const databases = benchDatabases(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres');
+    console.log(await section((name) => databases.make(name)).finally(() => databases.dropAll()));
+  } else await runSection('## Memory', section);
+  for (const problem of failed) console.error(problem);
+  if (failed.length > 0) process.exitCode = 1;
+}
