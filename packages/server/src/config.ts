@@ -132,7 +132,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   // the worker's URL replaces DATABASE_URL, which is also what says this is a real deployment
   if (parsed.data.WORKER_DATABASE_URL !== undefined && parsed.data.DATABASE_URL === undefined)
     throw new ConfigError('invalid configuration: WORKER_DATABASE_URL needs DATABASE_URL (the API and the CLI use it)');
-  // the metrics are unauthenticated: never on a port the public reaches (DESIGN.md §8)
+  // the metrics are unauthenticated: never on a port the public reaches (docs/operations.md, "Metrics")
   if (METRICS_PORT !== undefined && METRICS_PORT !== 0 && (METRICS_PORT === PORT || METRICS_PORT === VERIFY_PORT))
     throw new ConfigError('invalid configuration: METRICS_PORT must differ from PORT and VERIFY_PORT');
   return toConfig(parsed.data);
@@ -157,7 +157,7 @@ function toConfig(v: z.infer<typeof schema>) {
     },
     dataDir: resolve(v.DATA_DIR),
     databaseUrl: v.DATABASE_URL,
-    /** How long a request waits on the database before it answers 503 (DESIGN.md §7; db/sql.ts). */
+    /** How long a request waits on the database before it answers 503 (docs/decisions.md, "Input rules"; db/sql.ts). */
     databaseTimeouts: {
       statementMs: parseDuration(v.DATABASE_STATEMENT_TIMEOUT),
       acquireMs: parseDuration(v.DATABASE_ACQUIRE_TIMEOUT),

@@ -105,7 +105,7 @@ export async function startService(given: Config, opts: StartOptions = {}): Prom
       : undefined;
     let apiUrl = config.publicBaseUrl;
     if (parts.api) apiUrl = await startApiPart(infra, services, opts, stack, metrics);
-    // nobody can sign in to the dashboard yet: the first owner's way in (DESIGN.md §6)
+    // nobody can sign in to the dashboard yet: the first owner's way in (docs/decisions.md, "Dashboard sign-in")
     const setupLink = parts.api ? await services.dashboard.invitations.ownerSetupLink() : undefined;
     // the link is a credential: serve prints it on the terminal; the log says only that there is one
     if (setupLink) log.info({ expiresAt: setupLink.expiresAt }, 'dashboard owner setup link made (serve prints it)');
@@ -127,7 +127,7 @@ export async function startService(given: Config, opts: StartOptions = {}): Prom
   }
 }
 
-/** `/metrics` on METRICS_PORT (DESIGN.md §8), when it is set; its module is loaded only then. */
+/** `/metrics` on METRICS_PORT (docs/operations.md, "Metrics"), when it is set; its module is loaded only then. */
 async function startMetricsPart(infra: Infrastructure, stack: Teardown): Promise<ProcessMetrics | undefined> {
   const port = infra.config.metricsPort;
   if (port === undefined) return undefined;

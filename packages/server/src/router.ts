@@ -19,7 +19,10 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   audit: auditRouter,
   system: systemRouter,
-  /** The account dashboard's procedures (DESIGN.md §6): session-authorized, tRPC only, not in /openapi.json. */
+  /**
+   * The account dashboard's procedures (docs/decisions.md, "Dashboard sign-in"): session-authorized, tRPC only, not in
+   * /openapi.json.
+   */
   dashboard: router({
     session: sessionRouter,
     invitations: invitationsRouter,

@@ -23,6 +23,6 @@ export interface Services {
   webhooks: WebhookService;
   audit: AuditService;
   health: HealthService;
-  /** The account dashboard's people: sessions, members, invitations (DESIGN.md §6). */
+  /** The account dashboard's people: sessions, members, invitations (docs/decisions.md, "Dashboard sign-in"). */
   dashboard: DashboardServices;
 }

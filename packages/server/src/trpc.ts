@@ -28,7 +28,8 @@ const t = initTRPC
 export const router = t.router;
 
 /**
- * Input no procedure takes (too deep or wide, NUL, lone surrogates; docs/decisions.md, "Input rules"): checked once the caller is
+ * Input no procedure takes (too deep or wide, NUL, lone surrogates; docs/decisions.md, "Input rules"): checked once the
+ * caller is
  * authenticated and limited, before the input's schema, idempotency and any query, so it never joins a group.
  */
 const inputRules = t.middleware(async ({ ctx, getRawInput, next }) => {
@@ -140,7 +141,10 @@ export function memberProcedure(role: Role) {
   });
 }
 
-/** The operator's support team (DESIGN.md §6): any account, each action audited with the support member as actor. */
+/**
+ * The operator's support team (docs/decisions.md, "Dashboard sign-in"): any account, each action audited with the
+ * support member as actor.
+ */
 export const supportProcedure = sessionProcedure.use(async ({ ctx, next }) => {
   if (!ctx.signedIn.user.support)
     throw new AppError('FORBIDDEN', "This is the operator's support view: your user is not on the support team.");

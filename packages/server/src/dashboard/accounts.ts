@@ -9,7 +9,10 @@ import { accountNameKey } from '../keys/account-name.ts';
 import { insertAccount } from '../keys/store.ts';
 import { insertMember, listAccounts, lockMembers, updatePlan } from './member-store.ts';
 
-/** A plan is the highest key tier an account's members may mint (DESIGN.md §6): the tiers' names. */
+/**
+ * A plan is the highest key tier an account's members may mint (docs/decisions.md, "Dashboard sign-in"): the tiers'
+ * names.
+ */
 export const PLANS = TIERS;
 export type Plan = Tier;
 

@@ -1,7 +1,8 @@
 import { AppError } from '../errors.ts';
 
 /**
- * A cookie-authenticated change must come from the dashboard's own pages (DESIGN.md §6): refused when the browser
+ * A cookie-authenticated change must come from the dashboard's own pages (docs/decisions.md, "Dashboard sign-in"):
+ * refused when the browser
  * says the request is cross-site (Sec-Fetch-Site) or names another origin (Origin). Requests without either header
  * come from no browser, so carry no ambient cookie of a victim.
  */

@@ -23,7 +23,10 @@ import { findPendingInvitation, newInvitationToken, tokenHash } from './invitati
 import { accountNameOf, lockMembers, memberByEmail } from './member-store.ts';
 import type { Role } from './roles.ts';
 
-/** How long a member's or support invitation link works, and the owner setup link (DESIGN.md §6). */
+/**
+ * How long a member's or support invitation link works, and the owner setup link (docs/decisions.md, "Dashboard
+ * sign-in").
+ */
 export const INVITATION_TTL_MS = 7 * 24 * 3600_000;
 /** Pending member invitations an account may hold at once (docs/decisions.md, "Caps per account"). */
 export const MAX_PENDING_INVITATIONS = 50;

@@ -14,7 +14,7 @@ const act = (ctx: { signedIn: SignedIn; requestId: string; ip: string }) => ({
   origin: requestOrigin(ctx),
 });
 
-/** The operator's support team (DESIGN.md §6): any account, no account header. */
+/** The operator's support team (docs/decisions.md, "Dashboard sign-in"): any account, no account header. */
 export const supportRouter = router({
   find: supportProcedure
     .input(z.object({ query: z.string().trim().min(1).max(100) }))

@@ -38,7 +38,8 @@ export interface SupportAct {
 export type SupportService = ReturnType<typeof createSupportService>;
 
 /**
- * The operator's support view (DESIGN.md §6): find any account, read its usage and dead deliveries, set its plan,
+ * The operator's support view (docs/decisions.md, "Dashboard sign-in"): find any account, read its usage and dead
+ * deliveries, set its plan,
  * revoke a key, replay a dead delivery. Changes go through the features' own services, audited in the account
  * with the support member as actor.
  */

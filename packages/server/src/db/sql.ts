@@ -12,7 +12,10 @@ export interface Sql {
 
 export type Pool = pg.Pool;
 
-/** How long a served request may wait on the database (DESIGN.md §7): for a pooled connection, for one statement. */
+/**
+ * How long a served request may wait on the database (docs/decisions.md, "Input rules"): for a pooled connection, for
+ * one statement.
+ */
 export interface DatabaseTimeouts {
   acquireMs: number;
   statementMs: number;

@@ -17,7 +17,8 @@ export function procedureCaller(router: AnyRouter): ProcedureCaller {
 
 /**
  * A REST call's input, read only when the procedure's chain asks for it (after authentication and the rate limit:
- * DESIGN.md §7), once: the query string for a GET, else the JSON body; the path parameters win over both.
+ * docs/decisions.md, "Input rules"), once: the query string for a GET, else the JSON body; the path parameters win over
+ * both.
  */
 export function lazyInput(
   req: IncomingMessage,

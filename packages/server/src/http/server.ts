@@ -159,7 +159,8 @@ export function createApiHandler<TRouter extends AnyRouter>(
     const log = opts.log.child({ requestId });
     res.setHeader('X-Request-Id', requestId);
     res.setHeader('X-Content-Type-Options', 'nosniff');
-    // a body this large is never read (DESIGN.md §7: it may be answered, 401 say, before it would be): no keep-alive
+    // a body this large is never read (docs/decisions.md, "Input rules": it may be answered, 401 say, before it would
+    // be): no keep-alive
     if (Number(req.headers['content-length'] ?? 0) > DRAIN_LIMIT_BYTES) res.setHeader('Connection', 'close');
     const label: RouteLabel = { route: '(unmatched)' };
     res.on('finish', () => {

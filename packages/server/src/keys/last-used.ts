@@ -3,7 +3,9 @@ import type { Sql } from '../db/sql.ts';
 import { describeError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 
-/** A key's last use is recorded at most this often (DESIGN.md §6: never a write per request). */
+/**
+ * A key's last use is recorded at most this often (docs/decisions.md, "Dashboard sign-in": never a write per request).
+ */
 export const LAST_USE_RESOLUTION_MS = 60_000;
 
 /** How often the recorded uses go to the database in one statement. */

@@ -62,7 +62,8 @@ export interface MetricsListener {
 }
 
 /**
- * Serves the registry on its own port (never the API's: it is unauthenticated; DESIGN.md §8). A scrape that fails
+ * Serves the registry on its own port (never the API's: it is unauthenticated; docs/operations.md, "Metrics"). A scrape
+ * that fails
  * answers 500 with the reason's kind, never a partial text Prometheus would take for the truth.
  */
 export function serveMetrics(registry: Registry, port: number, host: string): Promise<MetricsListener> {

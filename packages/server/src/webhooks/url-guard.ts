@@ -36,7 +36,8 @@ const GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR('2000::/3');
 const ipv4Of = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 255, low >> 8, low & 255]);
 
 /**
- * The IPv4 addresses an IPv6 address carries (DESIGN.md §7), which decide where a packet to it really goes:
+ * The IPv4 addresses an IPv6 address carries (docs/decisions.md, "Input rules"), which decide where a packet to it
+ * really goes:
  * mapped `::ffff:0:0/96`, SIIT `::ffff:0:0:0/96`, NAT64 `64:ff9b::/96` and `64:ff9b:1::/48` (RFC 8215, last 32 bits),
  * IPv4-compatible `::/96` (deprecated; ipaddr.js calls it unicast), 6to4 `2002::/16` (bits 16–47), and Teredo
  * `2001::/32`: its server (bits 32–63) and its client (the last 32 bits inverted), both judged.

@@ -68,7 +68,7 @@ async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
   return [result, performance.now() - started];
 }
 
-describe('a database that does not answer (DESIGN.md §7)', () => {
+describe('a database that does not answer (docs/decisions.md, "Input rules")', () => {
   it('is a 503 SERVICE_UNAVAILABLE within the bound, /healthz still answers, and the service recovers', async () => {
     const { key } = await service.services.keys.create({ tier: 'free', account: 'db-timeouts' });
     const body = { type: 'ai', content: 'while frozen', contentType: 'text/plain', mode: 'offchain' };

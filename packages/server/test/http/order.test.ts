@@ -11,7 +11,7 @@ afterAll(() => svc?.stop());
 const MIB = 1024 * 1024;
 const json = { 'content-type': 'application/json' };
 
-describe('REST authenticates and rate-limits before it reads a body (DESIGN.md §7)', () => {
+describe('REST authenticates and rate-limits before it reads a body (docs/decisions.md, "Input rules")', () => {
   it('anonymous POSTs with malformed or 1 MiB bodies are 401 and cost the address its bucket: the 31st is 429', async () => {
     const headers = { ...json, 'x-forwarded-for': '203.0.113.140' };
     for (let i = 0; i < 30; i++) {

@@ -11,7 +11,7 @@ function teredo(server: string, client: string): string {
   return `2001:0:${hex(server, false)}:8000:63bf:${hex(client, true)}`;
 }
 
-/** Every IPv6 form that carries an IPv4 address (DESIGN.md §7), with that address written in. */
+/** Every IPv6 form that carries an IPv4 address (docs/decisions.md, "Input rules"), with that address written in. */
 const CARRIERS: Array<[string, (v4: string) => string]> = [
   ['IPv4-compatible ::a.b.c.d', (v4) => `::${v4}`],
   ['IPv4-mapped ::ffff:a.b.c.d', (v4) => `::ffff:${v4}`],
