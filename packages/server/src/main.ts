@@ -24,7 +24,7 @@ import type { Services } from './services.ts';
 import type { ReadinessCheck } from './system/health.ts';
 import { createTeardown, type Teardown } from './system/teardown.ts';
 import { loadServiceSecrets } from './system/service-secret.ts';
-import { serveWorkerHealth, startWorker } from './worker.ts';
+import { runnerComponent, serveWorkerHealth, startWorker, type StartedWorker } from './worker.ts';
 import { poolBudget } from './db/pool-budget.ts';
 import { requireSession } from './db/session-check.ts';
 import { deliverTask, sweepDeliveries } from './webhooks/deliver.task.ts';
@@ -104,6 +104,7 @@ export async function startService(given: Config, opts: StartOptions = {}): Prom
       ? await startWorkerPart(infra, webhookPolicy, stack, metrics, { poolSize: budget.jobs, probes: !parts.api })
       : undefined;
     let apiUrl = config.publicBaseUrl;
+    if (worker && parts.api) services.health.report(() => runnerComponent(worker.runner));
     if (parts.api) apiUrl = await startApiPart(infra, services, opts, stack, metrics);
     // nobody can sign in to the dashboard yet: the first owner's way in (docs/decisions.md, "Dashboard sign-in")
     const setupLink = parts.api ? await services.dashboard.invitations.ownerSetupLink() : undefined;
@@ -147,7 +148,7 @@ async function startWorkerPart(
   stack: Teardown,
   metrics: ProcessMetrics | undefined,
   { poolSize, probes }: { poolSize: number; probes: boolean },
-): Promise<{ healthUrl?: string }> {
+): Promise<{ runner: StartedWorker; healthUrl?: string }> {
   const { config, pool, clock, log, chain, databaseUrl } = infra;
   const sender = createSender(chain, pool, clock, { maxFeeCapWei: config.chain.maxFeeCapWei }, log);
   const watch = createWatch(chain.publicClient, chain.account.address, config.chain.confirmations);
@@ -198,11 +199,11 @@ async function startWorkerPart(
   const sweeper = setInterval(sweep, SWEEP_EVERY_MS);
   stack.push(async () => clearInterval(sweeper));
   stack.push(cleanUpAuthPeriodically({ db: infra.db, clock, log }));
-  if (!probes) return {};
+  if (!probes) return { runner };
   const where = { port: config.workerHealthPort, host: config.host };
   const health = await serveWorkerHealth(runner, { pool, chainHealth: infra.chainHealth, ...where, log });
   stack.push(health.close);
-  return { healthUrl: health.url };
+  return { runner, healthUrl: health.url };
 }
 
 /** The API on PORT; returns its base URL as bound. */

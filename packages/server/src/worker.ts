@@ -2,7 +2,7 @@ import { Logger as WorkerLogger, run, type Runner, type TaskList } from 'graphil
 import type { Logger } from './log.ts';
 import { chainComponents, type ChainHealth } from './chain/health.ts';
 import { createPool, type DatabaseTimeouts, type Pool } from './db/sql.ts';
-import { createHealthService } from './system/health.ts';
+import { createHealthService, type ComponentReport } from './system/health.ts';
 import { serveHealth, type HealthListener } from './system/health-listener.ts';
 
 /** graphile-worker's log lines, through our logger (its debug chatter only at debug level). */
@@ -69,6 +69,15 @@ export async function startWorker(
     await pgPool.end();
   };
   return Object.defineProperty(runner, 'running', { get: () => running }) as StartedWorker;
+}
+
+const RUNNER_STOPPED = 'the job runner stopped: no relaying, anchoring or webhook delivery until the process restarts';
+
+/** The job runner as a part of an all-in-one `serve`'s /healthz: degraded once it stopped for good. */
+export function runnerComponent(runner: StartedWorker): ComponentReport {
+  return runner.running
+    ? { components: { worker: 'ok' }, reasons: {} }
+    : { components: { worker: 'degraded' }, reasons: { worker: RUNNER_STOPPED } };
 }
 
 /**

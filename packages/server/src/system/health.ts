@@ -38,8 +38,14 @@ function withTimeout(check: ReadinessCheck): Promise<void> {
  * Liveness with what is degraded (`health`: always answers; the chain and the relayer's funds are named here) and
  * readiness (`ready`: every check in `checks` answers, i.e. this replica can serve its traffic).
  */
-export function createHealthService(checks: Record<string, ReadinessCheck>, degraded: DegradedCheck[] = []) {
+export function createHealthService(checks: Record<string, ReadinessCheck>, given: DegradedCheck[] = []) {
+  const degraded = [...given];
   return {
+    /** Adds a part started after the service was built (the job runner of an all-in-one `serve`). */
+    report(check: DegradedCheck): void {
+      degraded.push(check);
+    },
+
     health(): Health {
       const report: ComponentReport = { components: {}, reasons: {} };
       for (const read of degraded) {

@@ -69,7 +69,7 @@ describe('when the chain goes away', () => {
       .poll(async () => (await call(svc.url, 'GET', '/healthz')).body, { timeout: 10_000 })
       .toEqual({
         status: 'degraded',
-        components: { chain: 'degraded', relayer: 'unknown' },
+        components: { chain: 'degraded', relayer: 'unknown', worker: 'ok' },
         reasons: { chain: 'the chain RPC is unreachable', relayer: 'no balance without the chain RPC' },
       });
   }, 60_000);
@@ -105,7 +105,7 @@ describe('when the relayer runs out of funds', () => {
         .poll(async () => (await call(poor.url, 'GET', '/healthz')).body, { timeout: 10_000 })
         .toEqual({
           status: 'degraded',
-          components: { chain: 'ok', relayer: 'degraded' },
+          components: { chain: 'ok', relayer: 'degraded', worker: 'ok' },
           reasons: { relayer: 'the relayer is out of funds' },
         });
       expect(await call(poor.url, 'GET', '/readyz')).toMatchObject({ status: 200, body: { status: 'ready' } });

@@ -2,6 +2,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { startService, type RunningService } from '../../src/main.ts';
+import { createHealthService } from '../../src/system/health.ts';
+import { runnerComponent, type StartedWorker } from '../../src/worker.ts';
 import { createTestDatabase } from '../support/database.ts';
 import { TEST_SERVICE_SECRET } from '../support/secret.ts';
 import { fundedKey } from '../support/service.ts';
@@ -96,4 +98,19 @@ describe('a worker without the API', () => {
     await worker.stop();
     await expect(fetch(`${url}/healthz`)).rejects.toThrow();
   }, 30_000);
+});
+
+describe('the job runner of an all-in-one serve', () => {
+  it("shows on the API's /healthz: ok while it runs, degraded with the reason once it stopped for good", () => {
+    const runner = { running: true } as StartedWorker;
+    const health = createHealthService({});
+    health.report(() => runnerComponent(runner));
+    expect(health.health()).toEqual({ status: 'ok', components: { worker: 'ok' }, reasons: {} });
+    (runner as { running: boolean }).running = false;
+    expect(health.health()).toEqual({
+      status: 'degraded',
+      components: { worker: 'degraded' },
+      reasons: { worker: expect.stringContaining('the job runner stopped') },
+    });
+  });
 });
