@@ -2,7 +2,7 @@ import { createAuditService } from './audit/service.ts';
 import type { Infrastructure } from './infrastructure.ts';
 import type { Services } from './services.ts';
 import { createAttestationService } from './attestations/service.ts';
-import { createOffchainSigner } from './attestations/offchain.ts';
+import { createOffchainSigner, remoteOffchainSigner } from './attestations/offchain.ts';
 import { SCHEMA_UID } from './chain/schema.ts';
 import { createOnchainSubmitter } from './attestations/onchain.ts';
 import { createBatchService } from './attestations/batch.ts';
@@ -28,16 +28,17 @@ export function buildServices(
   opts: { webhookPolicy: UrlPolicy; secrets: ServiceSecrets; refusals?: RefusalObserver | undefined },
 ): Services {
   const { config, db, pool, sql, clock, log, chain } = infra;
-  const signer = createOffchainSigner({
-    privateKey: config.chain.relayerPrivateKey,
-    domain: {
-      name: 'EAS Attestation',
-      version: chain.easVersion,
-      chainId: chain.chainId,
-      verifyingContract: chain.eas,
-    },
-    schemaUid: SCHEMA_UID,
-  });
+  const domain = {
+    name: 'EAS Attestation',
+    version: chain.easVersion,
+    chainId: chain.chainId,
+    verifyingContract: chain.eas,
+  } as const;
+  // with a remote signer, off-chain attestations are signed there too: no process holds the key
+  const signer =
+    chain.signing === 'remote'
+      ? remoteOffchainSigner({ account: chain.account, domain, schemaUid: SCHEMA_UID })
+      : createOffchainSigner({ privateKey: config.chain.relayerPrivateKey, domain, schemaUid: SCHEMA_UID });
   const { webhookPolicy } = opts;
   const onchain = createOnchainSubmitter({
     pool,

@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
-const DEV_RELAYER_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'; // anvil account 0
+/** anvil's account 0: public, so accepted only on a development chain (chain/dev-keys.ts). */
+export const DEV_RELAYER_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 
 const boolean = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -10,6 +11,16 @@ const port = z.coerce.number().int().min(0).max(65_535);
 const url = z.url({ protocol: /^https?$/ });
 const hex32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x followed by 64 hex characters');
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be 0x followed by 40 hex characters');
+const rpcUrls = z
+  .string()
+  .transform((v) => v.split(',').map((u) => u.trim()))
+  .pipe(
+    z
+      .array(z.url({ protocol: /^(https?|wss?)$/, error: 'must be a comma-separated list of http(s) or ws(s) URLs' }))
+      .min(1)
+      .max(8, 'takes at most 8 URLs')
+      .refine((list) => new Set(list).size === list.length, 'lists the same URL twice'),
+  );
 const duration = z.string().regex(/^\d+(ms|s|m|h)$/, 'must be a duration such as 30s, 5m or 2h');
 // the message never carries the value: a config error is printed and logged
 const secret = z.string().min(32, 'must be at least 32 characters: 32+ random bytes, e.g. `openssl rand -base64 32`');
@@ -46,8 +57,15 @@ const schema = z.object({
   WORKER_HEALTH_PORT: port.default(8082),
   SHUTDOWN_DRAIN_TIMEOUT: duration.default('20s'),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
-  CHAIN_RPC_URL: z.url({ protocol: /^(https?|wss?)$/ }).optional(),
+  CHAIN_RPC_URL: rpcUrls.optional(),
+  CHAIN_ID: z
+    .string()
+    .regex(/^[1-9]\d{0,15}$/, 'must be a chain id (a positive integer)')
+    .transform(Number)
+    .optional(),
   RELAYER_PRIVATE_KEY: hex32.optional(),
+  RELAYER_SIGNER_URL: url.optional(),
+  RELAYER_ADDRESS: address.optional(),
   EAS_ADDRESS: address.optional(),
   SCHEMA_REGISTRY_ADDRESS: address.optional(),
   CONFIRMATIONS: z.coerce.number().int().min(1).max(64).default(1),
@@ -135,6 +153,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   // the metrics are unauthenticated: never on a port the public reaches (docs/operations.md, "Metrics")
   if (METRICS_PORT !== undefined && METRICS_PORT !== 0 && (METRICS_PORT === PORT || METRICS_PORT === VERIFY_PORT))
     throw new ConfigError('invalid configuration: METRICS_PORT must differ from PORT and VERIFY_PORT');
+  // two sources of signatures would be two attesters: which one signs must never be a guess
+  if (parsed.data.RELAYER_PRIVATE_KEY !== undefined && parsed.data.RELAYER_SIGNER_URL !== undefined)
+    throw new ConfigError(
+      'invalid configuration: RELAYER_PRIVATE_KEY and RELAYER_SIGNER_URL are both set; set one (the signer keeps the key out of the service)',
+    );
   return toConfig(parsed.data);
 }
 
@@ -152,7 +175,7 @@ function toConfig(v: z.infer<typeof schema>) {
     /** Where `serve --verify` on its own reads the API (default PUBLIC_BASE_URL); the service attester it trusts. */
     verify: {
       apiUrl: v.API_URL === undefined ? undefined : trimSlash(v.API_URL),
-      attester: v.ATTESTER_ADDRESS as `0x${string}` | undefined,
+      attester: (v.ATTESTER_ADDRESS ?? v.RELAYER_ADDRESS) as `0x${string}` | undefined,
       apiKey: v.VERIFY_API_KEY,
     },
     dataDir: resolve(v.DATA_DIR),
@@ -172,8 +195,20 @@ function toConfig(v: z.infer<typeof schema>) {
     shutdownDrainMs: parseDuration(v.SHUTDOWN_DRAIN_TIMEOUT),
     redisUrl: v.REDIS_URL,
     chain: {
-      rpcUrl: v.CHAIN_RPC_URL,
+      /** The first of CHAIN_RPC_URL's endpoints (the preferred one), or undefined for the embedded anvil. */
+      rpcUrl: v.CHAIN_RPC_URL?.[0],
+      /** Every CHAIN_RPC_URL endpoint, in the operator's order of preference (chain/transport.ts). */
+      rpcUrls: v.CHAIN_RPC_URL ?? [],
+      /** CHAIN_ID: every endpoint must answer it; unset, they must agree with each other. */
+      chainId: v.CHAIN_ID,
+      /** RELAYER_PRIVATE_KEY, else anvil's public account 0 (refused off a development chain: chain/dev-keys.ts). */
       relayerPrivateKey: (v.RELAYER_PRIVATE_KEY ?? DEV_RELAYER_KEY) as `0x${string}`,
+      /** Who signs: a key in the process (given, or the development default), or a JSON-RPC signer holding it. */
+      signer: (v.RELAYER_SIGNER_URL === undefined
+        ? { kind: 'key', given: v.RELAYER_PRIVATE_KEY !== undefined, address: v.RELAYER_ADDRESS }
+        : { kind: 'remote', url: v.RELAYER_SIGNER_URL, address: v.RELAYER_ADDRESS }) as
+        | { kind: 'key'; given: boolean; address: `0x${string}` | undefined }
+        | { kind: 'remote'; url: string; address: `0x${string}` | undefined },
       easAddress: v.EAS_ADDRESS as `0x${string}` | undefined,
       schemaRegistryAddress: v.SCHEMA_REGISTRY_ADDRESS as `0x${string}` | undefined,
       confirmations: v.CONFIRMATIONS,

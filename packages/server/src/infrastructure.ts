@@ -116,7 +116,7 @@ async function openWindows(
 }
 
 async function openChainParts(config: Config, log: Logger, teardown: Teardown) {
-  const chain = await openChain(config, (line) => log.info({ component: 'chain' }, line));
+  const chain = await openChain(config, log);
   teardown.push(chain.stop);
   const chainHealth = createChainHealth(chain, { minBalanceWei: config.chain.minBalanceWei });
   teardown.push(async () => chainHealth.stop());

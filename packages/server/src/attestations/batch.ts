@@ -62,9 +62,11 @@ export function createBatchService(deps: {
       const items = inputs.map((input, batchIndex) => prepareAttestation(input, batchIndex));
       const onchainItems = items.filter((item) => item.mode === 'onchain');
       if (onchainItems.length > 0) await onchain.ensureAvailable();
-      const offchainRows = items
-        .filter((item) => item.mode === 'offchain')
-        .map((item) => signOffchain(item, { auth, signer, chainId: deps.chainId, now, batchId }));
+      const offchainRows = await Promise.all(
+        items
+          .filter((item) => item.mode === 'offchain')
+          .map((item) => signOffchain(item, { auth, signer, chainId: deps.chainId, now, batchId })),
+      );
       const audit = (action: string, resource: string, details: Record<string, unknown>) =>
         auditEntry({
           accountId: auth.accountId,

@@ -28,11 +28,11 @@ export function prepareAttestation(input: CreateAttestationInput, batchIndex?: n
 }
 
 /** Signs an off-chain attestation at `now` (ms): its row, ready to insert. */
-export function signOffchain(
+export async function signOffchain(
   item: PreparedAttestation,
   ctx: { auth: AuthenticatedKey; signer: OffchainSigner; chainId: number; now: number; batchId?: string },
-): NewAttestation {
-  const pkg = ctx.signer.sign(encodeAttestationData(item.contentHash, item.type), Math.floor(ctx.now / 1000));
+): Promise<NewAttestation> {
+  const pkg = await ctx.signer.sign(encodeAttestationData(item.contentHash, item.type), Math.floor(ctx.now / 1000));
   return {
     uid: pkg.sig.uid,
     accountId: ctx.auth.accountId,

@@ -74,7 +74,7 @@ export function createAttestationService(deps: AttestationServiceDeps) {
         };
       }
       const now = clock.now();
-      const row = signOffchain(item, { auth, signer, chainId, now });
+      const row = await signOffchain(item, { auth, signer, chainId, now });
       const uid = row.uid!;
       const response: CreatedAttestation = {
         uid,

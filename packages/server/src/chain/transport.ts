@@ -1,0 +1,185 @@
+import { createTransport, http, webSocket, type EIP1193RequestFn, type Transport } from 'viem';
+import { ConfigError } from '../config.ts';
+
+/** How often every endpoint is asked for its block number (its health and latency). */
+const RANK_INTERVAL_MS = 2_000;
+/** The last samples an endpoint's health is judged on. */
+const SAMPLES = 5;
+/** An endpoint this many blocks behind the best one counts as failing: its nonces and receipts are stale. */
+const LAG_BLOCKS = 3n;
+
+type Sample = { ok: boolean; ms?: number };
+
+interface Endpoint {
+  /** `endpoint 2 (host)`: a provider's URL may carry its API key in the path, so logs never show more. */
+  label: string;
+  index: number;
+  rpc: ReturnType<Transport>;
+  /** `unchecked` until it answered its chain id (never used before); `wrong-chain` for good. */
+  state: 'unchecked' | 'ok' | 'wrong-chain';
+  samples: Sample[];
+}
+
+type Log = (level: 'info' | 'warn' | 'error', fields: Record<string, unknown>, message: string) => void;
+
+/** The node's answer to a request (a revert, "nonce too low") is final; a failure of the endpoint is not. */
+function endpointFailed(error: unknown): boolean {
+  for (let e = error as Record<string, unknown> | undefined, depth = 0; e && depth < 8; depth++) {
+    if (e.name === 'AbortError') return false;
+    const status = typeof e.status === 'number' ? e.status : undefined;
+    if (status !== undefined) return status === 403 || status === 408 || status === 413 || status >= 429;
+    const code = typeof e.code === 'number' ? e.code : undefined;
+    // unknown, internal, limit exceeded, rate limited, method not served here, unavailable
+    if (code !== undefined && [-1, -32603, -32005, -32007, 429, -32601, -32004, -32002].includes(code)) return true;
+    e = e.cause as Record<string, unknown> | undefined;
+  }
+  // no answer from a node at all (refused, reset, timed out): the endpoint failed
+  return !/execution reverted|nonce|underpriced|already known|insufficient funds|intrinsic gas|invalid/i.test(
+    String((error as Error)?.message ?? ''),
+  );
+}
+
+const stability = (e: Endpoint) =>
+  e.samples.length === 0 ? 1 : e.samples.filter((s) => s.ok).length / e.samples.length;
+const latency = (e: Endpoint) => {
+  const timed = e.samples.filter((s) => s.ok && s.ms !== undefined).map((s) => s.ms!);
+  return timed.length === 0 ? Infinity : timed.reduce((a, b) => a + b, 0) / timed.length;
+};
+
+/**
+ * One transport over CHAIN_RPC_URL's endpoints: each request goes to the best one and, when that endpoint fails
+ * (not when its node answers an error), to the next. Best: most healthy of its last samples, then latency (within
+ * twice the fastest plus 20 ms counts as equal, so the operator's order decides between peers). An endpoint is used
+ * only once it answered the expected chain id. viem's `fallback` ranks the same way but never stops its timer.
+ */
+export function failoverTransport(urls: string[], opts: { log?: Log; timeoutMs?: number } = {}) {
+  const log: Log = opts.log ?? (() => undefined);
+  const timeout = opts.timeoutMs ?? 10_000;
+  const endpoints: Endpoint[] = urls.map((url, index) => ({
+    label: `endpoint ${index + 1} (${new URL(url).host})`,
+    index,
+    rpc: (/^wss?:/.test(url) ? webSocket(url, { timeout, retryCount: 0 }) : http(url, { timeout, retryCount: 0 }))({
+      retryCount: 0,
+      timeout,
+    }),
+    state: 'unchecked',
+    samples: [],
+  }));
+  let expected: number | undefined;
+  let preferred: Endpoint | undefined;
+
+  function record(e: Endpoint, sample: Sample): void {
+    const wasOk = e.samples.at(-1)?.ok ?? true;
+    e.samples.push(sample);
+    if (e.samples.length > SAMPLES) e.samples.shift();
+    if (wasOk && !sample.ok) log('warn', { endpoint: e.label }, 'chain RPC endpoint failing');
+    if (!wasOk && sample.ok) log('info', { endpoint: e.label }, 'chain RPC endpoint answering again');
+  }
+
+  function ranked(): Endpoint[] {
+    const usable = endpoints.filter((e) => e.state === 'ok');
+    const fastest = Math.min(...usable.map(latency));
+    const slow = (e: Endpoint) => (latency(e) > 2 * fastest + 20 ? 1 : 0);
+    const order = usable.sort((a, b) => stability(b) - stability(a) || slow(a) - slow(b) || a.index - b.index);
+    if (order[0] && order[0] !== preferred) {
+      if (preferred) log('info', { endpoint: order[0].label }, 'chain RPC endpoint now preferred');
+      preferred = order[0];
+    }
+    return order;
+  }
+
+  async function chainIdOf(e: Endpoint): Promise<number | undefined> {
+    const id = await e.rpc.request({ method: 'eth_chainId' }).catch(() => undefined);
+    return id === undefined ? undefined : Number(id);
+  }
+
+  /** An endpoint answering for the first time: used from now on if it is on the expected chain. */
+  async function check(e: Endpoint): Promise<void> {
+    const id = await chainIdOf(e);
+    if (id === undefined || expected === undefined) return;
+    if (id === expected) {
+      e.state = 'ok';
+      log('info', { endpoint: e.label }, 'chain RPC endpoint checked: in use');
+    } else {
+      e.state = 'wrong-chain';
+      log('error', { endpoint: e.label, chainId: id, expected }, 'chain RPC endpoint is on another chain: never used');
+    }
+  }
+
+  async function sampleAll(): Promise<void> {
+    const heads = await Promise.all(
+      endpoints.map(async (e) => {
+        if (e.state === 'unchecked') await check(e);
+        if (e.state !== 'ok') return undefined;
+        const start = performance.now();
+        try {
+          const head = BigInt((await e.rpc.request({ method: 'eth_blockNumber' })) as string);
+          return { e, head, ms: performance.now() - start };
+        } catch {
+          record(e, { ok: false });
+          return undefined;
+        }
+      }),
+    );
+    const answered = heads.filter((h) => h !== undefined);
+    const best = answered.reduce((max, h) => (h.head > max ? h.head : max), 0n);
+    for (const { e, head, ms } of answered) record(e, { ok: head + LAG_BLOCKS >= best, ms });
+  }
+
+  let timer: NodeJS.Timeout | undefined;
+
+  const request: EIP1193RequestFn = async ({ method, params }, options) => {
+    let last: unknown = new Error('no CHAIN_RPC_URL endpoint answers');
+    for (const e of ranked()) {
+      try {
+        return (await e.rpc.request({ method, params } as never, options)) as never;
+      } catch (error) {
+        if (!endpointFailed(error)) throw error;
+        record(e, { ok: false });
+        last = error;
+      }
+    }
+    throw last;
+  };
+
+  return {
+    transport: (() =>
+      createTransport({ key: 'failover', name: 'Failover', type: 'failover', request, retryCount: 0 })) as Transport,
+
+    /**
+     * Asks every endpoint its chain id: refuses one that differs from CHAIN_ID (or, unset, from the others), and a
+     * list where none answers; one that does not answer yet is used once it does (and answers the same id). Then
+     * ranks them every 2 s.
+     */
+    async open(chainId: number | undefined): Promise<number> {
+      const ids = await Promise.all(endpoints.map(chainIdOf));
+      const answered = ids.flatMap((id, i) => (id === undefined ? [] : [{ id, e: endpoints[i]! }]));
+      if (answered.length === 0)
+        throw new ConfigError('invalid configuration: no CHAIN_RPC_URL endpoint answers eth_chainId');
+      expected = chainId ?? answered[0]!.id;
+      for (const { id, e } of answered) {
+        if (id === expected) continue;
+        const against =
+          chainId === undefined ? `${answered[0]!.e.label} is on chain ${expected}` : `CHAIN_ID is ${chainId}`;
+        throw new ConfigError(`invalid configuration: CHAIN_RPC_URL ${e.label} is on chain ${id}, but ${against}`);
+      }
+      for (const { e } of answered) e.state = 'ok';
+      for (const e of endpoints)
+        if (e.state === 'unchecked')
+          log('warn', { endpoint: e.label }, 'chain RPC endpoint does not answer: unused until it does');
+      await sampleAll();
+      timer = setInterval(() => void sampleAll(), RANK_INTERVAL_MS);
+      timer.unref();
+      return expected;
+    },
+
+    /** The endpoints as last ranked (for /healthz and the logs): label, state, share of healthy samples. */
+    status: () => endpoints.map((e) => ({ endpoint: e.label, state: e.state, healthy: stability(e) })),
+
+    stop(): void {
+      clearInterval(timer);
+    },
+  };
+}
+
+export type FailoverTransport = ReturnType<typeof failoverTransport>;
