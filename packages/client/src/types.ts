@@ -116,7 +116,12 @@ export interface RevokeResult {
   txHash: string | null;
 }
 
-export type EventKind = 'attestation.created' | 'attestation.revoked' | 'batch.completed' | 'attestation.anchored';
+export type EventKind =
+  | 'attestation.created'
+  | 'attestation.revoked'
+  | 'batch.completed'
+  | 'attestation.anchored'
+  | 'attestation.replaced';
 
 export interface CreateWebhookInput {
   url: string;

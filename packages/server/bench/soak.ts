@@ -25,7 +25,10 @@ const COMPARE = (process.env.SOAK_COMPARE ?? '').split(/\s+/).filter(Boolean);
 const CONNECTIONS = 50;
 const TARGET_MB = { all: 300, api: 200 };
 const GROWTH_LIMIT = 0.1;
-/** The baseline: V8's own old-generation growth and glibc's own arena count (8 per core), which the bin overrides. */
+/**
+ * The baseline: V8's own old-generation growth, glibc's own arena count (8 per core) and its own moving mmap threshold,
+ * which the bin overrides (a GLIBC_TUNABLES of the operator's leaves glibc's settings to them).
+ */
 const DEFAULT_FLAGS = ['--heap-growing-percent=0'];
 const GLIBC_ARENAS = String(8 * cpus().length);
 const DEFAULTS = "(baseline: V8's and glibc's defaults)";
@@ -127,18 +130,27 @@ async function measureSoak(databaseFor: (name: string) => Promise<string>): Prom
       TRUST_PROXY: 'true',
       LOG_LEVEL: 'info',
     };
-    // `serve` with the bin's settings, the same with V8's and glibc's own (the baseline), and `serve --api`, all
-    // started first and loaded in turn, round by round, so whatever else the machine runs weighs on each alike
+    // `serve` with the bin's settings, the same with V8's and glibc's own (the baseline), and `serve --api` with and
+    // without the fixed mmap threshold, all started first and loaded in turn, round by round, so whatever else the
+    // machine runs weighs on each alike
     const variants = [
       { name: '`serve` (API, worker, relayer, verification app)', node: [], env: {}, all: true, baseline: false },
       {
         name: `\`serve\` ${DEFAULTS}`,
         node: DEFAULT_FLAGS,
-        env: { MALLOC_ARENA_MAX: GLIBC_ARENAS },
+        env: { GLIBC_TUNABLES: `glibc.malloc.arena_max=${GLIBC_ARENAS}` },
         all: true,
         baseline: true,
       },
       { name: '`serve --api`', node: [], env: {}, all: false, baseline: false },
+      // the bin's settings but glibc's own moving mmap threshold: what the fixed one saves, and what it costs
+      {
+        name: "`serve --api` (baseline: glibc's moving mmap threshold)",
+        node: [],
+        env: { GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' },
+        all: false,
+        baseline: true,
+      },
       // SOAK_COMPARE="<node flags>": one more `serve`, with those flags, measured beside the others (while tuning)
       ...(COMPARE.length > 0
         ? [{ name: `\`serve\` ${COMPARE.join(' ')}`, node: COMPARE, env: {}, all: true, baseline: true }]
@@ -228,9 +240,11 @@ Written by \`pnpm bench:soak\`. ${machine}. RSS in MB of each process two second
 rounds of ${REQUESTS.toLocaleString('en')} requests of mixed load (${CONNECTIONS} connections: reads by uid, searches,
 off-chain creates, 0.2 % on-chain creates, \`/healthz\`, \`/dashboard/\`; under \`serve\` 10 of them on badges and
 pages of the verification app; every request from its own client address), its peak during any round, and its mean
-rate. The three processes run side by side and are loaded in turn, round by round. The baseline is the same
-\`serve\` with V8's own old-generation growth (\`--heap-growing-percent=0\`) and glibc's own arenas
-(\`MALLOC_ARENA_MAX=${GLIBC_ARENAS}\`, 8 per core), which the bin otherwise sets (docs/decisions.md, "Memory").
+rate. The processes run side by side and are loaded in turn, round by round. The bin sets V8's old-generation growth
+and glibc's arenas and mmap threshold for a process that serves the API (docs/decisions.md, "Memory"). The baseline
+of \`serve\` has V8's and glibc's own (\`--heap-growing-percent=0\`,
+\`GLIBC_TUNABLES=glibc.malloc.arena_max=${GLIBC_ARENAS}\`: 8 arenas per core, the moving threshold); that of
+\`serve --api\` has the bin's settings but glibc's moving mmap threshold.
 
 ${header}
 ${align}

@@ -17,10 +17,13 @@ import { enableCompileCache } from './compile-cache.mjs';
 const API_V8_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=50'];
 /**
  * glibc gives each thread that allocates an arena of its own (up to 8 per core), and memory freed in one stays
- * there: V8's and libuv's threads kept tens of MB so (docs/decisions.md, "Memory"). Read by glibc at start, like
- * the flags; an operator's value wins.
+ * there: V8's and libuv's threads kept tens of MB so. And after the first large block it frees, glibc raises the size
+ * from which it maps blocks of their own (returned to the system when freed) up to 32 MB, so later large blocks land
+ * in the arenas, where they stay resident around smaller live ones; a fixed 64 KB keeps them mapped
+ * (docs/decisions.md, "Memory"). Read by glibc at start, like the flags; an operator's value, or any
+ * GLIBC_TUNABLES, wins.
  */
-const API_MALLOC_ENV = { MALLOC_ARENA_MAX: '2' };
+const API_MALLOC_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '65536' };
 
 const [command, ...rest] = process.argv.slice(2);
 const servesApi =
@@ -28,7 +31,10 @@ const servesApi =
 const nameOf = (flag) => flag.split('=')[0].replaceAll('_', '-');
 const given = new Set([...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].map(nameOf));
 const missing = API_V8_FLAGS.filter((flag) => !given.has(nameOf(flag)));
-const missingEnv = Object.entries(API_MALLOC_ENV).filter(([name]) => process.env[name] === undefined);
+// an operator who tunes glibc with GLIBC_TUNABLES gets exactly that
+const missingEnv = process.env.GLIBC_TUNABLES
+  ? []
+  : Object.entries(API_MALLOC_ENV).filter(([name]) => process.env[name] === undefined);
 if (servesApi && missing.length + missingEnv.length > 0 && typeof process.execve === 'function') {
   try {
     process.execve(process.execPath, [process.execPath, ...missing, ...process.execArgv, ...process.argv.slice(1)], {

@@ -4,6 +4,7 @@ export const EVENT_KINDS = [
   'attestation.revoked',
   'batch.completed',
   'attestation.anchored',
+  'attestation.replaced',
 ] as const;
 
 export type EventKind = (typeof EVENT_KINDS)[number];

@@ -15,6 +15,7 @@ const KNOWN_ACTIONS = [
   'attestation.created',
   'attestation.revoked',
   'attestation.anchored',
+  'attestation.replaced',
   'webhook.subscribed',
   'webhook.deleted',
   'webhook_delivery.dead',

@@ -6,7 +6,7 @@ import type { Clock } from '../clock.ts';
 import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
 import type { Logger } from '../log.ts';
 import { confirmAnchor } from './confirm.ts';
-import { anchorOf, claimAnchor, offerAgain, type Timestamped } from './store.ts';
+import { anchorOf, claimAnchor, offerAgain, unmarkMined, type Timestamped } from './store.ts';
 
 /**
  * Gas of `EAS.timestamp(root)` as the relayer sizes transactions by it: 45.9 k measured on anvil (bench/anchoring.ts),
@@ -52,7 +52,8 @@ export interface AnchorWorkDeps {
  * reconciled like any relay transaction. Mined: the anchor, its events and audit entries in one transaction
  * (confirm.ts). Replaced by another transaction at its nonce, or never signed: waiting again at once. Not sent, or
  * reverted: left with its failed journal entry, which the anchor task offers again at its next run (a chain that is
- * down is not asked again and again meanwhile).
+ * down is not asked again and again meanwhile). Taken off the chain by a reorg: unmined until it is mined again, then
+ * announced again with its new block and time.
  */
 export function anchorWork(deps: AnchorWorkDeps): RoundWork {
   const { pool, clock, log } = deps;
@@ -77,7 +78,8 @@ export function anchorWork(deps: AnchorWorkDeps): RoundWork {
     }
     await inTransaction(pool, async (tx) => {
       await confirmAnchor(tx, anchor, at, now);
-      await recordMined(tx, journalId, { hash: at.txHash, blockNumber: at.blockNumber, gasUsed: outcome.gasUsed }, now);
+      const mined = { hash: at.txHash, blockNumber: at.blockNumber, blockHash: outcome.blockHash, gasUsed: outcome.gasUsed };
+      await recordMined(tx, journalId, mined, now);
     });
     log.info(
       {
@@ -107,6 +109,7 @@ export function anchorWork(deps: AnchorWorkDeps): RoundWork {
     // nothing reached the chain: the anchor keeps the failed entry until the anchor task offers it again
     fail: async () => undefined,
     requeue: (tx, journalId) => offerAgain(tx, { journalId }),
+    revive: unmarkMined,
     onNotSent: (journalId, reason) => log.warn({ journalId, reason }, 'anchor transaction not sent'),
   };
 }

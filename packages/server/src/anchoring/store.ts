@@ -147,3 +147,11 @@ export async function uidsByAccount(sql: Sql, anchorId: string): Promise<Array<{
     [anchorId],
   );
 }
+
+/** A reorg took the anchor's transaction off the chain: not timestamped until it is mined again (same journal entry). */
+export async function unmarkMined(sql: Sql, journalId: string): Promise<void> {
+  await sql.query(
+    `UPDATE anchors SET tx_hash = NULL, block_number = NULL, "timestamp" = NULL WHERE relay_tx_id = $1::bigint`,
+    [journalId],
+  );
+}

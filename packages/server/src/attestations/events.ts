@@ -4,14 +4,16 @@ import { toRecord } from './record.ts';
 import type { AttestationMode } from './states.ts';
 import { findByUids } from './store.ts';
 
+type RecordEventKind = 'attestation.created' | 'attestation.revoked' | 'attestation.replaced';
+
 /**
- * `attestation.created` / `attestation.revoked` for these uids, with the public record as `data` (read in the same
- * transaction, so it is the record as committed). Reads nothing when no account involved has a subscription.
+ * Events whose `data` is the public record of a uid (read in the same transaction, so it is the record as committed),
+ * with `extra` fields beside it. Reads nothing when no account involved has a subscription.
  */
-export async function emitAttestationEvents(
+async function emitRecordEvents(
   sql: Sql,
-  type: 'attestation.created' | 'attestation.revoked',
-  items: Array<{ accountId: string; uid: string }>,
+  type: RecordEventKind,
+  items: Array<{ accountId: string; uid: string; extra?: Record<string, unknown> }>,
   verifyBaseUrl: string,
   now: Date,
 ): Promise<number> {
@@ -29,9 +31,34 @@ export async function emitAttestationEvents(
   );
   const events: OutboxEvent[] = wanted.flatMap((i) => {
     const row = rows.get(i.uid.toLowerCase());
-    return row ? [{ accountId: i.accountId, type, data: toRecord(row, verifyBaseUrl) }] : [];
+    return row ? [{ accountId: i.accountId, type, data: { ...toRecord(row, verifyBaseUrl), ...i.extra } }] : [];
   });
   return emitToSubscribers(sql, events, subscriptions, now);
+}
+
+/** `attestation.created` / `attestation.revoked` for these uids, with the public record as `data`. */
+export function emitAttestationEvents(
+  sql: Sql,
+  type: 'attestation.created' | 'attestation.revoked',
+  items: Array<{ accountId: string; uid: string }>,
+  verifyBaseUrl: string,
+  now: Date,
+): Promise<number> {
+  return emitRecordEvents(sql, type, items, verifyBaseUrl, now);
+}
+
+/**
+ * `attestation.replaced`: a reorg took an attestation's transaction off the chain and the relayer sent it again, so
+ * it stands under a new uid now. `data` is the record under the new uid, plus `previousUid`, the one first reported.
+ */
+export function emitReplacedEvents(
+  sql: Sql,
+  items: Array<{ accountId: string; uid: string; previousUid: string }>,
+  verifyBaseUrl: string,
+  now: Date,
+): Promise<number> {
+  const withPrevious = items.map((i) => ({ ...i, extra: { previousUid: i.previousUid } }));
+  return emitRecordEvents(sql, 'attestation.replaced', withPrevious, verifyBaseUrl, now);
 }
 
 /** `batch.completed`: the batch's counts, every uid in request order, and its transaction (null when all off-chain). */

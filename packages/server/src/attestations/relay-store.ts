@@ -7,7 +7,7 @@ import type { AttestationOrigin } from './states.ts';
 
 /** An on-chain attestation as a relay transaction carries it, with the prefix of the key that asked for it. */
 export type RelayItem = PgRow<
-  Pick<Prisma.AttestationModel, 'id' | 'accountId' | 'apiKeyId' | 'idempotencyKey' | 'batchId'>
+  Pick<Prisma.AttestationModel, 'id' | 'accountId' | 'apiKeyId' | 'idempotencyKey' | 'batchId' | 'previousUid'>
 > & {
   type: AttestationOrigin;
   contentHash: Hex;
@@ -72,7 +72,8 @@ export async function claimPending(
 export async function itemsOf(sql: Sql, journalId: string): Promise<RelayItem[]> {
   return sql.query<RelayItem>(
     `SELECT a.id::text, a.type, a.content_hash AS "contentHash", a.account_id AS "accountId", k.prefix AS "keyPrefix",
-            a.idempotency_key AS "idempotencyKey", a.api_key_id AS "apiKeyId", a.batch_id AS "batchId"
+            a.idempotency_key AS "idempotencyKey", a.api_key_id AS "apiKeyId", a.batch_id AS "batchId",
+            a.previous_uid AS "previousUid"
      FROM attestations a JOIN api_keys k ON k.id = a.api_key_id WHERE a.relay_tx_id = $1::bigint ORDER BY a.id`,
     [journalId],
   );
@@ -132,4 +133,16 @@ export async function requeueItems(sql: Sql, journalId: string): Promise<void> {
   await sql.query(`UPDATE attestations SET relay_tx_id = NULL WHERE relay_tx_id = $1::bigint AND status = 'pending'`, [
     journalId,
   ]);
+}
+
+/**
+ * A reorg took the entry's transaction off the chain: its attestations are pending again, without a uid (none is on
+ * the chain now), each keeping the uid it was reported with to tell, once mined again, whether it changed.
+ */
+export async function reviveItems(sql: Sql, journalId: string): Promise<void> {
+  await sql.query(
+    `UPDATE attestations SET status = 'pending', previous_uid = uid, uid = NULL, tx_hash = NULL, block_number = NULL
+     WHERE relay_tx_id = $1::bigint AND status = 'confirmed'`,
+    [journalId],
+  );
 }

@@ -11,8 +11,16 @@ import { completeMany } from '../idempotency/store.ts';
 import type { Logger } from '../log.ts';
 import { emitEvents } from '../webhooks/outbox.ts';
 import { batchResponse } from './batch.ts';
-import { batchCompletedEvent, emitAttestationEvents } from './events.ts';
-import { claimPending, confirmItems, failItems, itemsOf, requeueItems, type RelayItem } from './relay-store.ts';
+import { batchCompletedEvent, emitAttestationEvents, emitReplacedEvents } from './events.ts';
+import {
+  claimPending,
+  confirmItems,
+  failItems,
+  itemsOf,
+  requeueItems,
+  reviveItems,
+  type RelayItem,
+} from './relay-store.ts';
 import { revocationWork } from './revocation/relay-work.ts';
 import type { AttestationOrigin } from './states.ts';
 import { batchItems } from './store.ts';
@@ -82,7 +90,8 @@ export function attestationRelayWorks(deps: RelayWorkDeps): RoundWork[] {
 /**
  * On-chain creation, relayer side: pending attestations, as many per `multiAttest` as are waiting and fit the
  * relayer's gas target (up to maxItemsPerTx). Once mined, in one transaction: each item's uid, the Idempotency-Key responses (single creates and
- * whole batches), `attestation.created` and `batch.completed` events, and the audit entries.
+ * whole batches), `attestation.created` and `batch.completed` events, and the audit entries. Mined again after a
+ * reorg took it away: the new uids, the responses updated to them, and `attestation.replaced` where a uid changed.
  */
 function creationWork(deps: RelayWorkDeps): RoundWork {
   const { pool, clock, log } = deps;
@@ -121,6 +130,12 @@ function creationWork(deps: RelayWorkDeps): RoundWork {
   ): Promise<void> {
     const at = new Date(clock.now());
     const txHash = receipt.transactionHash;
+    // items a reorg sent again were announced already: only a changed uid is news
+    const fresh = items.flatMap((item, i) => (item.previousUid === null ? [{ ...item, uid: uids[i]! }] : []));
+    const replaced = items.flatMap((item, i) => {
+      const [uid, previousUid] = [uids[i]!, item.previousUid];
+      return previousUid !== null && previousUid.toLowerCase() !== uid.toLowerCase() ? [{ ...item, uid, previousUid }] : [];
+    });
     await inTransaction(pool, async (tx) => {
       await confirmItems(
         tx,
@@ -161,19 +176,20 @@ function creationWork(deps: RelayWorkDeps): RoundWork {
       await recordMined(
         tx,
         journalId,
-        { hash: txHash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed },
+        { hash: txHash, blockNumber: receipt.blockNumber, blockHash: receipt.blockHash, gasUsed: receipt.gasUsed },
         at,
       );
       await emitAttestationEvents(
         tx,
         'attestation.created',
-        items.map((item, i) => ({ accountId: item.accountId, uid: uids[i]! })),
+        fresh.map((item) => ({ accountId: item.accountId, uid: item.uid })),
         deps.verifyBaseUrl,
         at,
       );
+      await emitReplacedEvents(tx, replaced, deps.verifyBaseUrl, at);
       await emitEvents(
         tx,
-        [...batches].map(([batchId, item]) =>
+        [...batches].filter(([, item]) => item.previousUid === null).map(([batchId, item]) =>
           batchCompletedEvent(
             item.accountId,
             batchId,
@@ -188,19 +204,28 @@ function creationWork(deps: RelayWorkDeps): RoundWork {
         txHash,
         ...(item.batchId ? { batchId: item.batchId } : {}),
       });
-      await appendAuditEntries(
-        tx,
-        items.map((item, i) =>
+      await appendAuditEntries(tx, [
+        ...fresh.map((item) =>
           auditEntry({
             accountId: item.accountId,
             actorKeyPrefix: item.keyPrefix,
             at,
             action: 'attestation.created',
-            resource: `attestation:${uids[i]}`,
+            resource: `attestation:${item.uid}`,
             details: details(item),
           }),
         ),
-      );
+        // the relayer acted, not the key: a reorg, not a request, changed the uid
+        ...replaced.map((item) =>
+          auditEntry({
+            accountId: item.accountId,
+            at,
+            action: 'attestation.replaced',
+            resource: `attestation:${item.uid}`,
+            details: { ...details(item), previousUid: item.previousUid },
+          }),
+        ),
+      ]);
     });
     log.info({ journalId, txHash, items: items.length, gasUsed: receipt.gasUsed.toString() }, 'relayed');
   }
@@ -223,6 +248,7 @@ function creationWork(deps: RelayWorkDeps): RoundWork {
     finish,
     fail: (tx, journalId, reason) => failItems(tx, journalId, reason),
     requeue: requeueItems,
+    revive: reviveItems,
     onNotSent: (journalId, reason) => log.warn({ journalId, reason }, 'relay transaction not sent'),
   };
 }

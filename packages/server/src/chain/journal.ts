@@ -50,12 +50,13 @@ export async function recordSigned(
 export async function recordMined(
   sql: Sql,
   id: string,
-  receipt: { hash: Hex; blockNumber: bigint; gasUsed: bigint },
+  receipt: { hash: Hex; blockNumber: bigint; blockHash: Hex; gasUsed: bigint },
   at: Date,
 ): Promise<void> {
   await sql.query(
-    `UPDATE relay_transactions SET status = 'mined', tx_hash = $2, block_number = $3, gas_used = $4, updated_at = $5 WHERE id = $1::bigint`,
-    [id, receipt.hash, receipt.blockNumber.toString(), receipt.gasUsed.toString(), at],
+    `UPDATE relay_transactions SET status = 'mined', tx_hash = $2, block_number = $3, gas_used = $4, updated_at = $5,
+       block_hash = $6 WHERE id = $1::bigint`,
+    [id, receipt.hash, receipt.blockNumber.toString(), receipt.gasUsed.toString(), at, receipt.blockHash],
   );
 }
 
@@ -71,4 +72,39 @@ export async function unfinished(sql: Sql): Promise<JournalEntry[]> {
   return sql.query<JournalEntry>(
     `SELECT ${COLUMNS} FROM relay_transactions WHERE status IN ('intent', 'sent') ORDER BY nonce NULLS FIRST, id`,
   );
+}
+
+/** A mined entry as the reorg watch reads it: where it was mined. */
+export interface MinedEntry {
+  id: string;
+  kind: RelayKind;
+  blockNumber: bigint;
+  blockHash: Hex;
+}
+
+/** Entries mined at `fromBlock` or later and since `since`, newest block first (those mined before hashes were kept are not). */
+export async function minedSince(sql: Sql, fromBlock: bigint, since: Date): Promise<MinedEntry[]> {
+  const rows = await sql.query<Omit<MinedEntry, 'blockNumber'> & { blockNumber: string }>(
+    `SELECT id::text, kind, block_number::text AS "blockNumber", block_hash AS "blockHash" FROM relay_transactions
+     WHERE block_number >= $1 AND status = 'mined' AND block_hash IS NOT NULL AND updated_at >= $2
+     ORDER BY block_number DESC, id`,
+    [fromBlock.toString(), since],
+  );
+  return rows.map((row) => ({ ...row, blockNumber: BigInt(row.blockNumber) }));
+}
+
+/** A mined entry whose block left the chain is in flight again (`sent`); returns it as it stands now. */
+export async function recordReorged(sql: Sql, id: string, at: Date): Promise<JournalEntry | undefined> {
+  const [row] = await sql.query<JournalEntry>(
+    `UPDATE relay_transactions SET status = 'sent', block_number = NULL, block_hash = NULL, reorged_at = $2, updated_at = $2
+     WHERE id = $1::bigint AND status = 'mined' RETURNING ${COLUMNS}`,
+    [id, at],
+  );
+  return row;
+}
+
+/** Whether a reorg ever took this entry's block off the chain. */
+export async function wasReorged(sql: Sql, id: string): Promise<boolean> {
+  const rows = await sql.query(`SELECT 1 FROM relay_transactions WHERE id = $1::bigint AND reorged_at IS NOT NULL`, [id]);
+  return rows.length === 1;
 }

@@ -5,6 +5,7 @@ import { inTransaction, type Pool } from '../db/sql.ts';
 import type { Logger } from '../log.ts';
 import { firstLine } from './broadcast.ts';
 import { recordFailed, recordIntent } from './journal.ts';
+import { REORG_CHECK_MS } from './reorg.ts';
 import type { RoundWork } from './round.ts';
 import { NotSentError, type Sender, type SignedTx } from './sender.ts';
 import type { Watch } from './watch.ts';
@@ -24,6 +25,8 @@ export interface Flight extends SignedTx {
   bumps: number;
   /** When its nonce was first seen used by none of its hashes. */
   lostSince?: number;
+  /** Seen in a block (waiting for its confirmations): back in the mempool or gone after that means a reorg. */
+  seenMined?: boolean;
 }
 
 export interface PipelineOptions {
@@ -49,10 +52,20 @@ const LOST_GRACE_MS = 2_000;
  * whose nonce another transaction took gives its items back to the queue.
  */
 export function createPipeline(
-  deps: { pool: Pool; sender: Sender; watch: Watch; clock: Clock; log: Logger; works: RoundWork[] },
+  deps: {
+    pool: Pool;
+    sender: Sender;
+    watch: Watch;
+    clock: Clock;
+    log: Logger;
+    works: RoundWork[];
+    /** Transactions finished as mined whose block a reorg took away, in flight again (chain/reorg.ts). */
+    reorged?: () => Promise<Flight[]>;
+  },
   opts: PipelineOptions,
 ) {
   const { pool, sender, watch, clock, log, works } = deps;
+  let reorgLookedAt = 0;
   const flights: Flight[] = [];
   let nextNonce = 0;
   let cursor = 0;
@@ -140,6 +153,13 @@ export function createPipeline(
         await flight.work.finish(flight.journalId, seen.receipt);
         continue;
       }
+      if (seen.state === 'confirming') flight.seenMined = true;
+      else if (seen.state === 'pending' && flight.seenMined) {
+        // its block left the chain before its confirmations: a node that dropped it gets its bytes at once
+        delete flight.seenMined;
+        log.warn({ journalId: flight.journalId, nonce: flight.nonce }, 'reorg: a transaction left its block');
+        if (!(await sender.known(flight.hash))) await sender.resend(flight.journalId, flight.raw);
+      }
       if (seen.state === 'lost') {
         flight.lostSince ??= now;
         if (now - flight.lostSince >= LOST_GRACE_MS) {
@@ -196,6 +216,22 @@ export function createPipeline(
     );
   }
 
+  /** Transactions a reorg took back join those in flight at their nonces; the node gets their bytes again. */
+  async function lookForReorgs(): Promise<void> {
+    if (!deps.reorged || Date.now() - reorgLookedAt < REORG_CHECK_MS) return;
+    reorgLookedAt = Date.now();
+    const back = await deps.reorged().catch((error: unknown) => {
+      log.warn({ error: firstLine(error) }, 'could not look for reorgs');
+      return [];
+    });
+    if (back.length === 0) return;
+    flights.push(...back);
+    flights.sort((a, b) => a.nonce - b.nonce);
+    nextNonce = Math.max(nextNonce, flights.at(-1)!.nonce + 1);
+    head = undefined;
+    for (const flight of back) await sender.resend(flight.journalId, flight.raw);
+  }
+
   return {
     /** Takes over transactions a previous run left in the journal; the node gets their bytes again. */
     async adopt(adopted: Flight[]): Promise<void> {
@@ -208,6 +244,7 @@ export function createPipeline(
     /** Sends and finishes until nothing is pending or in flight (or `signal` aborts: the journal keeps the rest). */
     async run(signal?: AbortSignal): Promise<void> {
       while (!signal?.aborted) {
+        await lookForReorgs();
         let launched = false;
         while (flights.length < opts.maxInFlight && !signal?.aborted) {
           const result = await launchNext();

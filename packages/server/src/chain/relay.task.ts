@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Task } from 'graphile-worker';
 import { pgSql, type Pool, type Sql } from '../db/sql.ts';
+import { REORG_RECHECK_SECONDS } from './reorg.ts';
 import type { Relayer } from './relayer.ts';
 
 export const RELAY_TASK = 'relay';
@@ -65,6 +66,8 @@ export function relayTask(relayer: Relayer, pool: Pool): Task {
         if (!more) {
           await session.query('SELECT pg_advisory_unlock_all()');
           locked = false;
+          // what it reported mined is looked at again until it is deep enough that no reorg takes it away
+          if (await relayer.watching().catch(() => false)) await addRelayJob(sql, REORG_RECHECK_SECONDS);
           return;
         }
         await session.query('SELECT pg_advisory_unlock($1)', [GATE_LOCK]);

@@ -4,6 +4,7 @@ import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
 import type { Logger } from '../log.ts';
 import { recordFailed, unfinished, type JournalEntry, type RelayKind } from './journal.ts';
 import { createPipeline, type Flight, type PipelineOptions } from './pipeline.ts';
+import { createReorgGuard } from './reorg.ts';
 import type { RoundWork } from './round.ts';
 import type { Sender } from './sender.ts';
 import type { Watch } from './watch.ts';
@@ -36,7 +37,11 @@ export function createRelayer(
 ) {
   const { pool, clock, works } = deps;
   const sql = pgSql(pool);
-  const pipeline = createPipeline(deps, opts);
+  const guard = createReorgGuard({ ...deps, workOf });
+  const pipeline = createPipeline(
+    { ...deps, reorged: async () => (await guard.revive()).map((e) => flightOf({ ...e, txHash: e.txHash! })) },
+    opts,
+  );
 
   function workOf(kind: RelayKind): RoundWork {
     const work = works.find((w) => w.kind === kind);
@@ -102,6 +107,9 @@ export function createRelayer(
       }
       return false;
     },
+
+    /** Whether transactions it reported mined are still watched for a reorg (chain/reorg.ts). */
+    watching: (): Promise<boolean> => guard.watching(),
 
     stats(): RelayerStats {
       const flights = pipeline.flights();

@@ -32,6 +32,11 @@ export interface RoundWork {
   fail(tx: Sql, journalId: string, reason: string): Promise<void>;
   /** Puts the items of an entry that was never signed back in the queue. */
   requeue(tx: Sql, journalId: string): Promise<void>;
+  /**
+   * The block of a transaction already finished as mined left the chain (a reorg): its items wait for it again
+   * (pending, still tied to the entry), and `finish` is called again once it is mined anew.
+   */
+  revive(tx: Sql, journalId: string): Promise<void>;
   /** Told when a transaction could not be sent at all (its items then fail). */
   onNotSent?(journalId: string, reason: string): void;
 }

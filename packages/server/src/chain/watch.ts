@@ -50,6 +50,35 @@ export function createWatch(client: PublicClient, address: Hex, confirmations: n
       }
       return sightings;
     },
+
+    /** The number of the chain's latest block. */
+    head: (): Promise<bigint> => client.getBlockNumber({ cacheTime: 0 }),
+
+    /**
+     * Which of these mined blocks (newest first) are no longer the chain's at their height. A reorg replaces a run
+     * of the newest blocks, so the first one still in place vouches for every older one: one call when none left.
+     * An error stops the look there (a node that cannot say is no proof of a reorg).
+     */
+    async vanished<T extends { blockNumber: bigint; blockHash: Hex }>(mined: T[], head: bigint): Promise<T[]> {
+      const gone: T[] = [];
+      for (let i = 0; i < mined.length; ) {
+        const height = mined[i]!.blockNumber;
+        const here = mined.slice(i).filter((m) => m.blockNumber === height);
+        i += here.length;
+        const hash =
+          height > head
+            ? undefined
+            : await client.getBlock({ blockNumber: height }).then(
+                (block) => block.hash?.toLowerCase(),
+                () => null,
+              );
+        if (hash === null) break;
+        const left = here.filter((m) => m.blockHash.toLowerCase() !== hash);
+        gone.push(...left);
+        if (left.length === 0) break;
+      }
+      return gone;
+    },
   };
 }
 

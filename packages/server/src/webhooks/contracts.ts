@@ -6,6 +6,7 @@ export const EVENT_KINDS = [
   'attestation.revoked',
   'batch.completed',
   'attestation.anchored',
+  'attestation.replaced',
 ] as const;
 
 export type EventKind = (typeof EVENT_KINDS)[number];

@@ -2,7 +2,7 @@ import { encodeFunctionData, type Hex } from 'viem';
 import { auditEntry } from '../../audit/entry.ts';
 import { appendAuditEntries } from '../../audit/log.ts';
 import { EAS_ARTIFACT } from '../../chain/eas-artifacts.ts';
-import { recordFailed, recordMined } from '../../chain/journal.ts';
+import { recordFailed, recordMined, wasReorged } from '../../chain/journal.ts';
 import type { RoundWork, SendOutcome } from '../../chain/round.ts';
 import { SCHEMA_UID } from '../../chain/schema.ts';
 import type { Clock } from '../../clock.ts';
@@ -16,6 +16,7 @@ import {
   markRevoked,
   requeueRevocations,
   revocationsOf,
+  reviveRevocations,
   type RevokeItem,
 } from './store.ts';
 
@@ -52,7 +53,8 @@ export interface RevocationWorkDeps {
 /**
  * Revocations, relayer side: one transaction per mode and round, through the same journal and sender as
  * attestations. Once mined, in one transaction: the revocation, its Idempotency-Key response, its
- * `attestation.revoked` event and its audit entry.
+ * `attestation.revoked` event and its audit entry. A reorg that takes it away makes it pending again; mined anew it
+ * is announced anew (its `revokedAt` is the new one).
  */
 export function revocationWork(deps: RevocationWorkDeps, mode: AttestationMode): RoundWork {
   const { pool, clock } = deps;
@@ -60,8 +62,10 @@ export function revocationWork(deps: RevocationWorkDeps, mode: AttestationMode):
 
   async function finish(journalId: string, receipt: SendOutcome): Promise<void> {
     if (receipt === 'dropped' || receipt.status !== 'success') {
+      // sent again after a reorg, its bytes name the uid the attestation had before the same reorg: revoke the new one
+      const stale = receipt !== 'dropped' && (await wasReorged(sql, journalId));
       await inTransaction(pool, async (tx) => {
-        if (receipt === 'dropped') await requeueRevocations(tx, journalId);
+        if (receipt === 'dropped' || stale) await requeueRevocations(tx, journalId);
         else await failRevocations(tx, journalId);
         await recordFailed(
           tx,
@@ -90,7 +94,7 @@ export function revocationWork(deps: RevocationWorkDeps, mode: AttestationMode):
       await recordMined(
         tx,
         journalId,
-        { hash: txHash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed },
+        { hash: txHash, blockNumber: receipt.blockNumber, blockHash: receipt.blockHash, gasUsed: receipt.gasUsed },
         at,
       );
       await emitAttestationEvents(tx, 'attestation.revoked', items, deps.verifyBaseUrl, at);
@@ -129,5 +133,6 @@ export function revocationWork(deps: RevocationWorkDeps, mode: AttestationMode):
     finish,
     fail: (tx, journalId) => failRevocations(tx, journalId),
     requeue: requeueRevocations,
+    revive: reviveRevocations,
   };
 }

@@ -74,6 +74,7 @@ export async function claimRevocations(
 ): Promise<{ journalId: string; count: number } | undefined> {
   const rows = await sql.query<{ id: string }>(
     `SELECT id::text FROM attestations WHERE revoke_state = 'pending' AND revoke_relay_tx_id IS NULL AND mode = $1
+       AND uid IS NOT NULL
      ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`,
     [mode, max],
   );
@@ -122,6 +123,15 @@ export async function failRevocations(sql: Sql, journalId: string): Promise<void
 export async function requeueRevocations(sql: Sql, journalId: string): Promise<void> {
   await sql.query(
     `UPDATE attestations SET revoke_relay_tx_id = NULL WHERE revoke_relay_tx_id = $1::bigint AND revoke_state = 'pending'`,
+    [journalId],
+  );
+}
+
+/** A reorg took the revocation's transaction off the chain: the attestation is not revoked until it is mined again. */
+export async function reviveRevocations(sql: Sql, journalId: string): Promise<void> {
+  await sql.query(
+    `UPDATE attestations SET revoke_state = 'pending', revoked_at = NULL, revocation_tx_hash = NULL
+     WHERE revoke_relay_tx_id = $1::bigint AND revoke_state = 'done'`,
     [journalId],
   );
 }

@@ -1,0 +1,73 @@
+import type { Clock } from '../clock.ts';
+import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
+import type { Logger } from '../log.ts';
+import { minedSince, recordReorged, type JournalEntry, type RelayKind } from './journal.ts';
+import type { RoundWork } from './round.ts';
+import type { Watch } from './watch.ts';
+
+/**
+ * How long a mined transaction is watched for a reorg that takes its block away: 64 blocks (two epochs, after which
+ * Ethereum finalizes a block) or 15 minutes, whichever ends first (a chain that mines only on demand stops there).
+ */
+export const REORG_WATCH_BLOCKS = 64n;
+export const REORG_WATCH_MS = 15 * 60_000;
+/** How often the relayer looks while it works. */
+export const REORG_CHECK_MS = 1_000;
+/** When nothing else waits but transactions are still watched, the relay job runs again this much later. */
+export const REORG_RECHECK_SECONDS = 2;
+
+/** A journal entry taken back from the chain: signed, so in flight again. */
+export type RevivedEntry = JournalEntry & { nonce: number; rawTx: NonNullable<JournalEntry['rawTx']> };
+
+/**
+ * The relayer's watch over what it already reported mined: a transaction whose block left the chain (a reorg deeper
+ * than CONFIRMATIONS) gets its items put back by its work (`revive`) and is in flight again, its signed bytes sent
+ * anew. The same bytes keep its nonce, so the transactions after it stay valid; mined again, it is finished again.
+ */
+export function createReorgGuard(deps: {
+  pool: Pool;
+  watch: Watch;
+  clock: Clock;
+  log: Logger;
+  workOf(kind: RelayKind): RoundWork;
+}) {
+  const { pool, watch, clock, log } = deps;
+  const sql = pgSql(pool);
+
+  async function watched() {
+    const head = await watch.head();
+    const from = head >= REORG_WATCH_BLOCKS ? head - REORG_WATCH_BLOCKS + 1n : 0n;
+    return { head, mined: await minedSince(sql, from, new Date(clock.now() - REORG_WATCH_MS)) };
+  }
+
+  return {
+    /** Entries whose block left the chain, revived (their items pending again, the entry `sent`), oldest nonce first. */
+    async revive(): Promise<RevivedEntry[]> {
+      const { head, mined } = await watched();
+      if (mined.length === 0) return [];
+      const gone = await watch.vanished(mined, head);
+      const revived: RevivedEntry[] = [];
+      for (const entry of gone) {
+        const back = await inTransaction(pool, async (tx) => {
+          const row = await recordReorged(tx, entry.id, new Date(clock.now()));
+          if (row) await deps.workOf(entry.kind).revive(tx, entry.id);
+          return row;
+        });
+        if (!back || back.nonce === null || !back.rawTx) continue;
+        log.warn(
+          { journalId: entry.id, nonce: back.nonce, blockNumber: String(entry.blockNumber) },
+          'reorg: a mined transaction left the chain; sent again',
+        );
+        revived.push({ ...back, nonce: back.nonce, rawTx: back.rawTx });
+      }
+      return revived.sort((a, b) => a.nonce - b.nonce);
+    },
+
+    /** Whether any mined transaction is still watched (the relay job then comes back to look). */
+    async watching(): Promise<boolean> {
+      return (await watched()).mined.length > 0;
+    },
+  };
+}
+
+export type ReorgGuard = ReturnType<typeof createReorgGuard>;

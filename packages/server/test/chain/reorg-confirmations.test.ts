@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPrivateChain, until, type PrivateChain } from '../support/anvil.ts';
+import { startReceiver, type Receiver } from '../support/receiver.ts';
+import { call, fundedKey, startTestService, type TestService } from '../support/service.ts';
+
+let chain: PrivateChain;
+let svc: TestService;
+let receiver: Receiver;
+let key: string;
+
+beforeAll(async () => {
+  chain = await startPrivateChain();
+  receiver = await startReceiver();
+  svc = await startTestService({
+    env: {
+      CHAIN_RPC_URL: chain.rpcUrl,
+      EAS_ADDRESS: chain.eas,
+      SCHEMA_REGISTRY_ADDRESS: chain.schemaRegistry,
+      RELAYER_PRIVATE_KEY: await fundedKey(chain.rpcUrl),
+      CONFIRMATIONS: '2',
+      RELAY_STUCK_AFTER: '2s',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    },
+  });
+  key = (await svc.createKey('pro')).key;
+  const events = ['attestation.created', 'attestation.replaced'];
+  expect((await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url: receiver.url, events } })).status).toBe(201);
+}, 60_000);
+afterAll(async () => {
+  await svc?.stop();
+  await receiver?.close();
+  await chain?.close();
+});
+
+interface Sent {
+  id: string;
+  nonce: number;
+  tx_hash: string;
+}
+
+const journal = () => svc.sql.query<Sent>(`SELECT id::text, nonce, tx_hash FROM relay_transactions ORDER BY nonce`);
+const content = () => ({ type: 'human', content: `reorg ${randomUUID()}`, contentType: 'text/plain' });
+
+/** Starts a request (it answers once its transaction has its confirmations) and waits for its transaction in the mempool. */
+async function sendInFlight(path: string, body: unknown) {
+  const before = (await journal()).length;
+  let settled = false;
+  const response = call(svc.url, 'POST', path, { key, body }).finally(() => (settled = true));
+  const sent = await until(async () => {
+    const entry = (await journal())[before];
+    if (!entry?.tx_hash) return undefined;
+    return (await chain.rpc('eth_getTransactionByHash', [entry.tx_hash])) ? entry : undefined;
+  });
+  return { response, sent, settled: () => settled };
+}
+
+describe('a reorg while three transactions wait for their confirmations (CONFIRMATIONS=2)', () => {
+  it('loses and duplicates nothing: each item once on chain and in the database, one attestation.created each', async () => {
+    await chain.rpc('evm_setAutomine', [false]);
+    const inFlight = [
+      await sendInFlight('/v1/attestations', content()),
+      await sendInFlight('/v1/attestations/batch', { attestations: [content(), content()] }),
+      await sendInFlight('/v1/attestations', content()),
+    ];
+    const nonces = inFlight.map((f) => f.sent.nonce);
+    expect(nonces).toEqual([nonces[0], nonces[0]! + 1, nonces[0]! + 2]);
+
+    // one block holds all three: one confirmation is not enough to report any of them
+    await chain.rpc('evm_mine');
+    const minedIn = (await chain.rpc('eth_getTransactionReceipt', [inFlight[0]!.sent.tx_hash])) as {
+      blockNumber: string;
+    };
+    for (const f of inFlight) expect(await chain.rpc('eth_getTransactionReceipt', [f.sent.tx_hash])).toBeTruthy();
+    await new Promise((r) => setTimeout(r, 1_500)); // the relayer looks every 200 ms
+    expect(inFlight.map((f) => f.settled())).toEqual([false, false, false]);
+    const early = await svc.sql.query<{ status: string }>(`SELECT status FROM attestations`);
+    expect(early.map((r) => r.status)).toEqual(['pending', 'pending', 'pending', 'pending']);
+
+    // the block is replaced by one that holds only the first transaction; the other two leave the chain
+    const raw = await chain.rpc('eth_getRawTransactionByHash', [inFlight[0]!.sent.tx_hash]);
+    await chain.rpc('anvil_reorg', [1, [[raw, 0]]]);
+    expect(await chain.rpc('eth_getTransactionReceipt', [inFlight[1]!.sent.tx_hash])).toBeNull();
+    expect(await chain.rpc('eth_getTransactionReceipt', [inFlight[2]!.sent.tx_hash])).toBeNull();
+    // more load meanwhile
+    const later = call(svc.url, 'POST', '/v1/attestations', { key, body: content() });
+    await chain.rpc('evm_setIntervalMining', [1]);
+
+    const answers = await Promise.all([...inFlight.map((f) => f.response), later]);
+    for (const answer of answers) expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    const uids = [
+      answers[0]!.body.uid,
+      ...answers[1]!.body.attestations.map((a: { uid: string }) => a.uid),
+      answers[2]!.body.uid,
+      answers[3]!.body.uid,
+    ] as string[];
+    expect(new Set(uids).size).toBe(5);
+    // the first three went out once each, with the same bytes: the same transactions, now in other blocks
+    expect(answers.slice(0, 3).map((a) => a.body.txHash)).toEqual(inFlight.map((f) => f.sent.tx_hash));
+
+    const relayer = privateKeyToAccount(svc.config.chain.relayerPrivateKey).address;
+    expect((await chain.attestedBy(relayer)).sort()).toEqual([...uids].sort());
+    const rows = await svc.sql.query<{ uid: string; status: string; tx_hash: string; block_number: string }>(
+      `SELECT uid, status, tx_hash, block_number::text FROM attestations ORDER BY id`,
+    );
+    expect(rows.map((r) => r.uid).sort()).toEqual([...uids].sort());
+    expect(rows.every((r) => r.status === 'confirmed')).toBe(true);
+    const head = BigInt((await chain.rpc('eth_blockNumber')) as string);
+    for (const row of rows) {
+      const receipt = (await chain.rpc('eth_getTransactionReceipt', [row.tx_hash])) as { blockNumber: string };
+      expect(BigInt(receipt.blockNumber)).toBe(BigInt(row.block_number));
+      expect(head - BigInt(receipt.blockNumber) + 1n).toBeGreaterThanOrEqual(2n);
+    }
+    // at the height the reorg replaced, only the transaction the new block holds
+    const atReplaced = rows.filter((r) => BigInt(r.block_number) === BigInt(minedIn.blockNumber));
+    expect(atReplaced.map((r) => r.tx_hash)).toEqual([answers[0]!.body.txHash]);
+    const entries = await svc.sql.query<{ status: string }>(`SELECT status FROM relay_transactions`);
+    expect(entries.map((e) => e.status)).toEqual(['mined', 'mined', 'mined', 'mined']);
+
+    // one attestation.created per attestation, to a real receiver, and nothing replaced (no uid was ever reported)
+    await receiver.waitFor(5, 30_000);
+    await new Promise((r) => setTimeout(r, 2_000));
+    const delivered = receiver.received.map((r) => JSON.parse(r.body) as { type: string; data: { uid: string } });
+    expect(delivered.map((d) => d.type)).toEqual(Array(5).fill('attestation.created'));
+    expect(delivered.map((d) => d.data.uid).sort()).toEqual([...uids].sort());
+    await chain.rpc('evm_setIntervalMining', [0]);
+  }, 120_000);
+});
