@@ -87,3 +87,44 @@ describe('TRUST_PROXY', () => {
       expect(() => loadConfig({ TRUST_PROXY })).toThrow(/TRUST_PROXY/);
   });
 });
+
+describe('CHAIN_RPC_URL, CHAIN_ID and the relayer signer', () => {
+  it('CHAIN_RPC_URL takes a comma-separated list, spaces allowed, the first one preferred', () => {
+    const { chain } = loadConfig({ CHAIN_RPC_URL: 'https://a.example/v2/k1, https://b.example ,wss://c.example/ws' });
+    expect(chain.rpcUrls).toEqual(['https://a.example/v2/k1', 'https://b.example', 'wss://c.example/ws']);
+    expect(chain.rpcUrl).toBe('https://a.example/v2/k1');
+    expect(loadConfig({}).chain.rpcUrls).toEqual([]);
+  });
+
+  it('refuses a list with a malformed URL, an empty entry or the same URL twice, naming CHAIN_RPC_URL', () => {
+    for (const CHAIN_RPC_URL of ['https://a.example,ftp://b.example', 'https://a.example,', 'not a url'])
+      expect(() => loadConfig({ CHAIN_RPC_URL }), CHAIN_RPC_URL).toThrow(
+        'invalid configuration: CHAIN_RPC_URL must be a comma-separated list of http(s) or ws(s) URLs',
+      );
+    expect(() => loadConfig({ CHAIN_RPC_URL: 'https://a.example,https://a.example' })).toThrow(
+      'CHAIN_RPC_URL lists the same URL twice',
+    );
+  });
+
+  it('CHAIN_ID is a positive integer', () => {
+    expect(loadConfig({ CHAIN_ID: '8453' }).chain.chainId).toBe(8453);
+    expect(loadConfig({}).chain.chainId).toBeUndefined();
+    for (const CHAIN_ID of ['0', '-1', 'base', '1.5'])
+      expect(() => loadConfig({ CHAIN_ID }), CHAIN_ID).toThrow('CHAIN_ID must be a chain id (a positive integer)');
+  });
+
+  it('refuses RELAYER_PRIVATE_KEY and RELAYER_SIGNER_URL together', () => {
+    expect(() =>
+      loadConfig({ RELAYER_PRIVATE_KEY: `0x${'11'.repeat(32)}`, RELAYER_SIGNER_URL: 'http://signer.internal:9000' }),
+    ).toThrow('invalid configuration: RELAYER_PRIVATE_KEY and RELAYER_SIGNER_URL are both set; set one');
+  });
+
+  it('a signer URL, with RELAYER_ADDRESS, is the signer; RELAYER_ADDRESS is what serve --verify trusts by default', () => {
+    const address = '0x1111111111111111111111111111111111111111';
+    const config = loadConfig({ RELAYER_SIGNER_URL: 'http://signer.internal:9000', RELAYER_ADDRESS: address });
+    expect(config.chain.signer).toEqual({ kind: 'remote', url: 'http://signer.internal:9000', address });
+    expect(config.verify.attester).toBe(address);
+    expect(loadConfig({}).chain.signer).toEqual({ kind: 'key', given: false, address: undefined });
+    expect(() => loadConfig({ RELAYER_ADDRESS: '0x12' })).toThrow('RELAYER_ADDRESS must be 0x followed by 40 hex');
+  });
+});
