@@ -6,6 +6,8 @@ import { createOffchainSigner, remoteOffchainSigner } from './attestations/offch
 import { SCHEMA_UID } from './chain/schema.ts';
 import { createOnchainSubmitter } from './attestations/onchain.ts';
 import { createBatchService } from './attestations/batch.ts';
+import { createDelegationService, easNonceReader } from './attestations/delegated-service.ts';
+import { createAttesterService } from './attesters/service.ts';
 import { createRevokeService } from './attestations/revocation/service.ts';
 import { createKeyService } from './keys/service.ts';
 import { createIdempotencyService } from './idempotency/service.ts';
@@ -40,6 +42,14 @@ export function buildServices(
       ? remoteOffchainSigner({ account: chain.account, domain, schemaUid: SCHEMA_UID })
       : createOffchainSigner({ privateKey: config.chain.relayerPrivateKey, domain, schemaUid: SCHEMA_UID });
   const { webhookPolicy } = opts;
+  const delegations = createDelegationService({
+    pool,
+    clock,
+    domain: { name: 'EAS', version: chain.easVersion, chainId: chain.chainId, verifyingContract: chain.eas },
+    serviceAttester: chain.account.address,
+    verifyBaseUrl: config.verifyBaseUrl,
+    chainNonce: easNonceReader(chain.publicClient, chain.eas),
+  });
   const onchain = createOnchainSubmitter({
     pool,
     clock,
@@ -48,6 +58,7 @@ export function buildServices(
     schemaUid: SCHEMA_UID,
     attester: chain.account.address,
     refusals: opts.refusals,
+    delegations,
   });
   const auth = createDashboardAuth({
     db,
@@ -78,8 +89,11 @@ export function buildServices(
       chainId: chain.chainId,
       verifyBaseUrl: config.verifyBaseUrl,
       onchain,
+      delegations,
       log,
     }),
+    delegations,
+    attesters: createAttesterService({ pool, clock, chainId: chain.chainId }),
     revocations: createRevokeService({ pool, onchain }),
     webhooks: createWebhookService({ db, clock, policy: webhookPolicy }),
     audit: createAuditService({ db, sql, clock, log }),
@@ -88,6 +102,7 @@ export function buildServices(
       clock,
       signer,
       onchain,
+      delegations,
       chainId: chain.chainId,
       verifyBaseUrl: config.verifyBaseUrl,
     }),

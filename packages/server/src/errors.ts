@@ -6,11 +6,15 @@ export const ERROR_STATUS = {
   INVALID_JSON: 400,
   VALIDATION_FAILED: 400,
   MALFORMED_REQUEST: 400,
+  INVALID_SIGNATURE: 400,
+  DELEGATION_EXPIRED: 400,
+  CHALLENGE_INVALID: 400,
   MISSING_API_KEY: 401,
   INVALID_API_KEY: 401,
   API_KEY_REVOKED: 401,
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
+  ATTESTER_NOT_REGISTERED: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   NOT_ACCEPTABLE: 406,
@@ -18,6 +22,8 @@ export const ERROR_STATUS = {
   ALREADY_REVOKED: 409,
   ALREADY_EXISTS: 409,
   IDEMPOTENCY_CONFLICT: 409,
+  ATTESTER_TAKEN: 409,
+  INVALID_NONCE: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
@@ -54,6 +60,8 @@ export type ErrorDetailsByCode = {
   };
   NOT_READY: { components: Record<string, string>; failing: string[] };
   ALREADY_EXISTS: { id: string };
+  /** A delegated on-chain request signed for another nonce than the attester's next one (a replay, or a gap). */
+  INVALID_NONCE: { attester: string; expected: string; given: string };
 };
 
 /** The details a code carries: its shape in ErrorDetailsByCode, else any object. */

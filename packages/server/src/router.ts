@@ -1,4 +1,5 @@
 import { attestationsRouter } from './attestations/router.ts';
+import { attestersRouter } from './attesters/router.ts';
 import { auditRouter } from './audit/router.ts';
 import { systemRouter } from './system/router.ts';
 import { router } from './trpc.ts';
@@ -16,6 +17,7 @@ import { auditDashboardRouter } from './audit/dashboard-router.ts';
 /** Every procedure of the service, once: the source of the REST paths, the OpenAPI document and the SDK's types. */
 export const appRouter = router({
   attestations: attestationsRouter,
+  attesters: attestersRouter,
   webhooks: webhooksRouter,
   audit: auditRouter,
   system: systemRouter,

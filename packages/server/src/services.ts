@@ -1,5 +1,7 @@
 import type { AttestationService } from './attestations/service.ts';
 import type { BatchService } from './attestations/batch.ts';
+import type { DelegationService } from './attestations/delegated-service.ts';
+import type { AttesterService } from './attesters/service.ts';
 import type { RevokeService } from './attestations/revocation/service.ts';
 import type { AuditService } from './audit/service.ts';
 import type { IdempotencyService } from './idempotency/service.ts';
@@ -20,6 +22,9 @@ export interface Services {
   attestations: AttestationService;
   batches: BatchService;
   revocations: RevokeService;
+  /** Customer attesters: their registration, and their signed requests' nonces. */
+  attesters: AttesterService;
+  delegations: DelegationService;
   webhooks: WebhookService;
   audit: AuditService;
   health: HealthService;

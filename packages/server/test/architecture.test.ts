@@ -23,7 +23,17 @@ import { describe, expect, it } from 'vitest';
  *      imports infrastructure.ts (the type of what a command is handed).
  */
 const INFRASTRUCTURE = ['db', 'http', 'chain', 'system', 'generated'];
-const FEATURES = ['attestations', 'anchoring', 'webhooks', 'audit', 'keys', 'idempotency', 'limits', 'dashboard'];
+const FEATURES = [
+  'attestations',
+  'anchoring',
+  'webhooks',
+  'audit',
+  'keys',
+  'idempotency',
+  'limits',
+  'dashboard',
+  'attesters',
+];
 const KERNEL = ['errors.ts', 'clock.ts', 'log.ts', 'config.ts', 'plural.ts'];
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../src');

@@ -9,9 +9,10 @@ import { emitEvents } from '../webhooks/outbox.ts';
 import type { CreateAttestationInput, CreatedAttestation } from './contracts.ts';
 import { batchCompletedEvent, emitAttestationEvents } from './events.ts';
 import type { OffchainSigner } from './offchain.ts';
+import type { DelegationService } from './delegated-service.ts';
 import type { OnchainSubmitter } from './onchain.ts';
 import { prepareAttestation, signOffchain } from './prepare.ts';
-import { batchItems, insertAttestations, type BatchItemRow } from './store.ts';
+import { batchItems, type BatchItemRow } from './store.ts';
 
 export interface BatchResult {
   batchId: string;
@@ -47,6 +48,8 @@ export function createBatchService(deps: {
   clock: Clock;
   signer: OffchainSigner;
   onchain: OnchainSubmitter;
+  /** Customer attesters' signed off-chain items. */
+  delegations: DelegationService;
   chainId: number;
   verifyBaseUrl: string;
 }) {
@@ -82,7 +85,13 @@ export function createBatchService(deps: {
           onchainItems.length > 0
             ? await onchain.stage(tx, auth, onchainItems, { idempotencyKey: request.idempotency?.key, batchId })
             : [];
-        await insertAttestations(tx, offchainRows);
+        // customers' signed packages are checked (registration, replay) and marked; the service's are inserted as is
+        await deps.delegations.insertOffchain(
+          tx,
+          auth,
+          offchainRows,
+          offchainRows.map((row) => `attestations.${row.batchIndex}.delegation`),
+        );
         if (staged.length === 0 && request.idempotency) {
           await request.idempotency.complete(
             tx,

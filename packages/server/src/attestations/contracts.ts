@@ -29,6 +29,60 @@ export const modeSchema = z.enum(['onchain', 'offchain']).meta({
     'On-chain (an EAS transaction, counts toward the monthly quota) or off-chain (an EAS-compatible signed attestation, unmetered).',
 });
 
+const decimal = (digits: number, what: string, example: string) =>
+  z
+    .string()
+    .regex(new RegExp(`^(0|[1-9][0-9]{0,${digits - 1}})$`), `must be ${what} as decimal digits`)
+    .meta({ example });
+const UINT64_MAX = 2n ** 64n - 1n;
+
+/**
+ * A customer attester's signature over the attestation (docs/decisions.md, "Customer attesters"): on-chain, an EAS
+ * delegated request (`attestByDelegation`); off-chain, the EAS off-chain package's EIP-712 signature.
+ */
+export const delegationSchema = z
+  .strictObject({
+    attester: address.meta({ description: 'The registered address that signed (POST /v1/attesters).' }),
+    signature: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 65-byte signature: 0x followed by 130 hex characters')
+      .meta({
+        description: 'The EIP-712 signature, r ‖ s ‖ v, as viem and ethers return it.',
+        example: `0x${'ab'.repeat(64)}1b`,
+      }),
+    nonce: decimal(78, 'a uint256', '0')
+      .optional()
+      .meta({ description: 'On-chain: the EAS nonce signed for (GET /v1/attesters/{address}/nonce).' }),
+    deadline: decimal(20, 'a uint64', '1767225600')
+      .optional()
+      .meta({ description: 'On-chain: the request is void after this time (Unix seconds); 0 for never.' }),
+    time: decimal(20, 'a uint64', '1735732800')
+      .optional()
+      .meta({ description: "Off-chain: the signed attestation's time (Unix seconds), within 10 minutes of now." }),
+    salt: hexHash.optional().meta({ description: "Off-chain: the signed attestation's salt (32 random bytes)." }),
+  })
+  .meta({ id: 'Delegation' });
+export type DelegationInput = z.infer<typeof delegationSchema>;
+
+/** The fields a delegation needs in each mode; the others must be absent. */
+const DELEGATION_FIELDS = { onchain: ['nonce', 'deadline'], offchain: ['time', 'salt'] } as const;
+
+function checkDelegation(
+  mode: 'onchain' | 'offchain',
+  delegation: DelegationInput,
+  addIssue: (path: string, message: string) => void,
+) {
+  const other = mode === 'onchain' ? 'offchain' : 'onchain';
+  for (const field of DELEGATION_FIELDS[mode])
+    if (delegation[field] === undefined) addIssue(field, `is required for an ${mode} delegation`);
+  for (const field of DELEGATION_FIELDS[other])
+    if (delegation[field] !== undefined) addIssue(field, `belongs to an ${other} delegation only`);
+  for (const field of ['deadline', 'time'] as const) {
+    const value = delegation[field];
+    if (value !== undefined && BigInt(value) > UINT64_MAX) addIssue(field, 'must be at most 2^64 - 1');
+  }
+}
+
 /** A creation request: the same shape alone and as a batch item. */
 export const createAttestationInput = z
   .strictObject({
@@ -51,11 +105,19 @@ export const createAttestationInput = z
       .regex(MEDIA_TYPE, 'must be a media type such as text/plain or image/png')
       .meta({ example: 'text/plain' }),
     mode: modeSchema.default('onchain'),
+    delegation: delegationSchema.optional().meta({
+      description:
+        "Sign the attestation with your own registered address instead of the service's; the relayer still pays the gas.",
+    }),
   })
   .superRefine((value, ctx) => {
     if ((value.content === undefined) === (value.contentHash === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['content'], message: 'give exactly one of content or contentHash' });
     }
+    if (value.delegation)
+      checkDelegation(value.mode, value.delegation, (field, message) =>
+        ctx.addIssue({ code: 'custom', path: ['delegation', field], message }),
+      );
   })
   // the refinement above is invisible to JSON Schema: the document says it as a oneOf (validation is unchanged)
   .meta({ id: 'CreateAttestation', override: oneOfContentOrHash });
@@ -98,6 +160,21 @@ const offchainPackageSchema = z
     description: "The signed EAS off-chain attestation (version 2), in the EAS SDK's package shape.",
   });
 
+/** Whose claim an attestation is: the service's own attester, or an account's registered address. */
+export const claimantSchema = z
+  .object({
+    kind: z.enum(['service', 'account']).meta({
+      description: "`service`: signed by the service's attester; `account`: by an address the account registered.",
+    }),
+    address,
+    accountName: z.string().nullable().meta({
+      description: 'The account that proved control of the address by a signed challenge; null for the service.',
+      example: 'ACME',
+    }),
+  })
+  .meta({ id: 'Claimant' });
+export type Claimant = z.infer<typeof claimantSchema>;
+
 export const attestationRecord = z
   .object({
     uid: uidSchema,
@@ -108,6 +185,7 @@ export const attestationRecord = z
     chainId,
     schemaUid: hexHash,
     attester: address,
+    claimant: claimantSchema,
     txHash: hexHash.nullable(),
     blockNumber: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable().meta({ example: 1234567 }),
     createdAt: timestamp(),

@@ -8,9 +8,10 @@ import type { IdempotencyClaim } from '../idempotency/service.ts';
 import type { AuthenticatedKey } from '../keys/service.ts';
 import { reserveOnchainQuota } from '../limits/quota.ts';
 import type { RefusalObserver } from '../limits/refusals.ts';
+import type { DelegationService } from './delegated-service.ts';
 import type { PreparedAttestation } from './prepare.ts';
 import { waitForRelayer } from './relay-wait.ts';
-import { insertPending, outcomesOf, type RelayOutcome } from './store.ts';
+import { insertPending, outcomesOf, type PendingAttestation, type RelayOutcome } from './store.ts';
 
 function chainUnavailable(reason: string, extra: Record<string, unknown> = {}): AppError {
   return new AppError(
@@ -35,10 +36,16 @@ export function createOnchainSubmitter(deps: {
   waitMs?: number;
   /** Told of a quota refusal (the metrics count them). */
   refusals?: RefusalObserver | undefined;
+  /** Customer attesters' signed requests (docs/decisions.md, "Customer attesters"). */
+  delegations?: DelegationService | undefined;
 }) {
   const { pool, clock, health } = deps;
   const sql = pgSql(pool);
   const waitMs = deps.waitMs ?? 60_000;
+  const delegations = (): DelegationService => {
+    if (!deps.delegations) throw new Error('customer attesters are not wired in this process');
+    return deps.delegations;
+  };
   const loadOutcomes = batched(
     async (ids: string[]) => {
       const found = await outcomesOf(sql, ids);
@@ -48,6 +55,9 @@ export function createOnchainSubmitter(deps: {
   );
 
   return {
+    /** The service's own attester: the relayer's address. */
+    attester: deps.attester,
+
     /** Refuses at once (503, nothing changed) when the chain cannot take writes now. */
     async ensureAvailable(): Promise<void> {
       const status = await health.current();
@@ -65,25 +75,26 @@ export function createOnchainSubmitter(deps: {
       opts: { idempotencyKey?: string | undefined; batchId?: string | undefined },
     ): Promise<string[]> {
       const now = clock.now();
+      // signatures first (no lock, no charge): a forged request costs nothing
+      const delegated = items.some((item) => item.delegation) ? await delegations().verify(items) : [];
       const reservation = await reserveOnchainQuota(tx, clock, auth, items.length, deps.refusals);
-      const ids = await insertPending(
-        tx,
-        items.map((item) => ({
-          accountId: auth.accountId,
-          apiKeyId: auth.keyId,
-          type: item.type,
-          contentHash: item.contentHash,
-          contentType: item.contentType,
-          chainId: deps.chainId,
-          schemaUid: deps.schemaUid,
-          attester: deps.attester,
-          createdAt: new Date(now),
-          quotaPeriod: reservation.period,
-          idempotencyKey: opts.idempotencyKey ?? null,
-          batchId: opts.batchId ?? null,
-          batchIndex: item.batchIndex ?? null,
-        })),
-      );
+      const rows = items.map((item): PendingAttestation => ({
+        accountId: auth.accountId,
+        apiKeyId: auth.keyId,
+        type: item.type,
+        contentHash: item.contentHash,
+        contentType: item.contentType,
+        chainId: deps.chainId,
+        schemaUid: deps.schemaUid,
+        attester: deps.attester,
+        createdAt: new Date(now),
+        quotaPeriod: reservation.period,
+        idempotencyKey: opts.idempotencyKey ?? null,
+        batchId: opts.batchId ?? null,
+        batchIndex: item.batchIndex ?? null,
+      }));
+      const ids =
+        delegated.length > 0 ? await delegations().stage(tx, auth, delegated, rows) : await insertPending(tx, rows);
       await enqueueRelay(tx);
       return ids;
     },

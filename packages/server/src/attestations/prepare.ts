@@ -1,7 +1,8 @@
 import { encodeAttestationData, SCHEMA_UID } from '../chain/schema.ts';
 import type { AuthenticatedKey } from '../keys/service.ts';
 import { hashContent, normalizeContentType, normalizeHash } from './content.ts';
-import type { CreateAttestationInput } from './contracts.ts';
+import type { CreateAttestationInput, DelegationInput } from './contracts.ts';
+import { customerOffchainPackage } from './delegated.ts';
 import type { OffchainSigner } from './offchain.ts';
 import type { AttestationMode, AttestationOrigin } from './states.ts';
 import type { NewAttestation } from './store.ts';
@@ -14,6 +15,8 @@ export interface PreparedAttestation {
   contentType: string;
   /** Its position in a batch request. */
   batchIndex?: number;
+  /** A customer attester's signature over it (checked where it is staged or signed). */
+  delegation?: DelegationInput;
 }
 
 /** The one preparation of a create and of each batch item: the content is hashed here and never kept. */
@@ -24,15 +27,21 @@ export function prepareAttestation(input: CreateAttestationInput, batchIndex?: n
     contentHash: input.content !== undefined ? hashContent(input.content) : normalizeHash(input.contentHash!),
     contentType: normalizeContentType(input.contentType),
     ...(batchIndex === undefined ? {} : { batchIndex }),
+    ...(input.delegation === undefined ? {} : { delegation: input.delegation }),
   };
 }
 
-/** Signs an off-chain attestation at `now` (ms): its row, ready to insert. */
+/** Signs an off-chain attestation at `now` (ms), or checks its customer's signature: its row, ready to insert. */
 export async function signOffchain(
   item: PreparedAttestation,
   ctx: { auth: AuthenticatedKey; signer: OffchainSigner; chainId: number; now: number; batchId?: string },
 ): Promise<NewAttestation> {
-  const pkg = await ctx.signer.sign(encodeAttestationData(item.contentHash, item.type), Math.floor(ctx.now / 1000));
+  const seconds = Math.floor(ctx.now / 1000);
+  const path = item.batchIndex === undefined ? 'delegation' : `attestations.${item.batchIndex}.delegation`;
+  // a customer attester's package is checked, not signed: it is theirs (docs/decisions.md, "Customer attesters")
+  const pkg = item.delegation
+    ? customerOffchainPackage(ctx.signer.domain, item, item.delegation, seconds, path)
+    : await ctx.signer.sign(encodeAttestationData(item.contentHash, item.type), seconds);
   return {
     uid: pkg.sig.uid,
     accountId: ctx.auth.accountId,
@@ -44,7 +53,7 @@ export async function signOffchain(
     contentType: item.contentType,
     chainId: ctx.chainId,
     schemaUid: SCHEMA_UID,
-    attester: ctx.signer.address,
+    attester: pkg.signer,
     offchain: pkg,
     createdAt: new Date(ctx.now),
     ...(ctx.batchId === undefined ? {} : { batchId: ctx.batchId, batchIndex: item.batchIndex ?? null }),

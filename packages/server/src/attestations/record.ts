@@ -15,6 +15,9 @@ export function toRecord(row: AttestationRow, verifyBaseUrl: string): Attestatio
     chainId: row.chainId,
     schemaUid: row.schemaUid,
     attester: row.attester,
+    claimant: row.delegated
+      ? { kind: 'account', address: row.attester, accountName: row.claimantName }
+      : { kind: 'service', address: row.attester, accountName: null },
     txHash: row.txHash,
     blockNumber: row.blockNumber === null ? null : Number(row.blockNumber),
     createdAt: row.createdAt.toISOString(),

@@ -36,7 +36,8 @@ export async function claimPending(
   open: (estimatedGas: bigint) => Promise<string | undefined>,
 ): Promise<{ journalId: string; count: number } | undefined> {
   const rows = await sql.query<{ id: string; batchId: string | null; type: AttestationOrigin }>(
-    `SELECT id::text, batch_id AS "batchId", type FROM attestations WHERE status = 'pending' AND relay_tx_id IS NULL
+    `SELECT id::text, batch_id AS "batchId", type FROM attestations
+     WHERE status = 'pending' AND relay_tx_id IS NULL AND delegation IS NULL
      ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
     [limit.items * 2],
   );

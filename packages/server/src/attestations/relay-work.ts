@@ -11,6 +11,7 @@ import { completeMany } from '../idempotency/store.ts';
 import type { Logger } from '../log.ts';
 import { emitEvents } from '../webhooks/outbox.ts';
 import { batchResponse } from './batch.ts';
+import { delegatedCalldataOf, delegatedCreationWork } from './delegated-relay.ts';
 import { batchCompletedEvent, emitAttestationEvents, emitReplacedEvents } from './events.ts';
 import {
   claimPending,
@@ -82,9 +83,14 @@ export interface RelayWorkDeps {
   maxItemsPerTx?: number | undefined;
 }
 
-/** What attestations hand the relayer, in the order a round sends them: creations, then on-chain and off-chain revocations. */
+/**
+ * What attestations hand the relayer, in the order a round sends them: creations (the relayer's own, then customers'
+ * signed requests), then on-chain and off-chain revocations.
+ */
 export function attestationRelayWorks(deps: RelayWorkDeps): RoundWork[] {
-  return [creationWork(deps), revocationWork(deps, 'onchain'), revocationWork(deps, 'offchain')];
+  const creation = creationWork(deps);
+  const delegated = delegatedCreationWork(creation, pgSql(deps.pool), deps.maxItemsPerTx ?? MAX_ITEMS_PER_TRANSACTION);
+  return [creation, delegated, revocationWork(deps, 'onchain'), revocationWork(deps, 'offchain')];
 }
 
 /**
@@ -134,7 +140,9 @@ function creationWork(deps: RelayWorkDeps): RoundWork {
     const fresh = items.flatMap((item, i) => (item.previousUid === null ? [{ ...item, uid: uids[i]! }] : []));
     const replaced = items.flatMap((item, i) => {
       const [uid, previousUid] = [uids[i]!, item.previousUid];
-      return previousUid !== null && previousUid.toLowerCase() !== uid.toLowerCase() ? [{ ...item, uid, previousUid }] : [];
+      return previousUid !== null && previousUid.toLowerCase() !== uid.toLowerCase()
+        ? [{ ...item, uid, previousUid }]
+        : [];
     });
     await inTransaction(pool, async (tx) => {
       await confirmItems(
@@ -189,13 +197,15 @@ function creationWork(deps: RelayWorkDeps): RoundWork {
       await emitReplacedEvents(tx, replaced, deps.verifyBaseUrl, at);
       await emitEvents(
         tx,
-        [...batches].filter(([, item]) => item.previousUid === null).map(([batchId, item]) =>
-          batchCompletedEvent(
-            item.accountId,
-            batchId,
-            rows.filter((r) => r.batchId === batchId),
+        [...batches]
+          .filter(([, item]) => item.previousUid === null)
+          .map(([batchId, item]) =>
+            batchCompletedEvent(
+              item.accountId,
+              batchId,
+              rows.filter((r) => r.batchId === batchId),
+            ),
           ),
-        ),
         at,
       );
       const details = (item: RelayItem) => ({
@@ -244,7 +254,9 @@ function creationWork(deps: RelayWorkDeps): RoundWork {
         },
         open,
       ),
-    calldata: async (journalId) => attestCalldata(await itemsOf(sql, journalId)),
+    // a customer's signed requests ride their own transactions (delegated-relay.ts); either kind is 'attest'
+    calldata: async (journalId) =>
+      (await delegatedCalldataOf(sql, journalId)) ?? attestCalldata(await itemsOf(sql, journalId)),
     finish,
     fail: (tx, journalId, reason) => failItems(tx, journalId, reason),
     requeue: requeueItems,

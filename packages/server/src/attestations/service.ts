@@ -10,6 +10,7 @@ import { auditEntry } from '../audit/entry.ts';
 import { normalizeHash } from './content.ts';
 import type { AttestationRecord, CreateAttestationInput, CreatedAttestation } from './contracts.ts';
 import type { AccountListInput, AccountListPage } from './dashboard-contracts.ts';
+import type { DelegationService } from './delegated-service.ts';
 import type { OffchainSigner } from './offchain.ts';
 import type { OnchainSubmitter } from './onchain.ts';
 import { prepareAttestation, signOffchain } from './prepare.ts';
@@ -26,6 +27,8 @@ export interface AttestationServiceDeps {
   verifyBaseUrl: string;
   /** On-chain creation. */
   onchain: OnchainSubmitter;
+  /** Customer attesters' signed attestations (absent: a request that carries one fails). */
+  delegations?: DelegationService | undefined;
   /** Where a failed group commit or batched read is reported. */
   log?: Logger | undefined;
 }
@@ -89,10 +92,13 @@ export function createAttestationService(deps: AttestationServiceDeps) {
         at: new Date(now),
         action: 'attestation.created',
         resource: `attestation:${uid}`,
-        details: { mode: 'offchain', type: item.type },
+        details: { mode: 'offchain', type: item.type, ...(item.delegation ? { attester: row.attester } : {}) },
         origin: request,
       });
-      await write({ row, audit, idempotency: request.idempotency, response });
+      if (item.delegation) {
+        if (!deps.delegations) throw new Error('customer attesters are not wired in this process');
+        await deps.delegations.writeOffchain(auth, { row, audit, idempotency: request.idempotency, response });
+      } else await write({ row, audit, idempotency: request.idempotency, response });
       return response;
     },
 

@@ -8,6 +8,9 @@ type Model = Prisma.AttestationModel;
 /** Its text columns narrowed to their closed sets; the off-chain package is whatever the signer made. */
 type Narrowed = { type: AttestationOrigin; mode: AttestationMode; status: AttestationStatus; offchain: unknown };
 
+/** Whether a customer attester signed it (docs/decisions.md, "Customer attesters"), and then its account's name. */
+export type ClaimantColumns = { delegated: boolean; claimantName: string | null };
+
 /**
  * An attestation as stored (content is never stored, only its hash): Prisma's model, the columns the API reads, and
  * its anchor (an off-chain attestation's, once mined).
@@ -30,18 +33,21 @@ export type AttestationRow = Pick<
   | 'revocationTxHash'
 > &
   Narrowed &
-  AnchorColumns;
+  AnchorColumns &
+  ClaimantColumns;
 
 export type NewAttestation = Omit<
   AttestationRow,
-  'id' | 'txHash' | 'blockNumber' | 'revokedAt' | 'revocationTxHash' | keyof AnchorColumns
+  'id' | 'txHash' | 'blockNumber' | 'revokedAt' | 'revocationTxHash' | keyof AnchorColumns | keyof ClaimantColumns
 > &
   Partial<Pick<Model, 'batchId' | 'batchIndex'>>;
 
 const COLUMNS = `id, uid, account_id AS "accountId", api_key_id AS "apiKeyId", type, mode, status, content_hash AS "contentHash",
   content_type AS "contentType", chain_id AS "chainId", schema_uid AS "schemaUid", attester, tx_hash AS "txHash",
   block_number AS "blockNumber", offchain, created_at AS "createdAt", revoked_at AS "revokedAt", revocation_tx_hash AS "revocationTxHash",
-  ${ANCHOR_COLUMNS}`;
+  ${ANCHOR_COLUMNS}, delegation IS NOT NULL AS delegated,
+  CASE WHEN delegation IS NOT NULL THEN (SELECT name FROM accounts WHERE accounts.id = attestations.account_id) END
+    AS "claimantName"`;
 
 type RawRow = PgRow<AttestationRow>;
 

@@ -81,6 +81,7 @@ export function buildOpenApiDocument(
   doc.info.contact = { name: 'Attestation Service' };
   doc.tags = [
     { name: 'attestations', description: 'Create, read, search and revoke attestations' },
+    { name: 'attesters', description: 'Addresses your account signs its own attestations with' },
     { name: 'webhooks', description: 'Signed event deliveries' },
     { name: 'audit', description: "Compliance export of your account's audit log" },
     { name: 'system', description: 'Health and readiness' },

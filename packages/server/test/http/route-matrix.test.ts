@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appRouter } from '../../src/router.ts';
 import { collectRoutes, type Route } from '../../src/http/routes.ts';
 import { call, startTestService, type TestService } from '../support/service.ts';
+import { newCustomer, register } from '../attesters/support.ts';
 
 let svc: TestService;
 
@@ -49,7 +50,38 @@ async function subscription(key: string): Promise<string> {
   return res.body.id;
 }
 
+/** An address registered to the key's account. */
+async function attester(key: string): Promise<string> {
+  const customer = newCustomer();
+  expect((await register(svc.url, key, customer)).status).toBe(201);
+  return customer.address;
+}
+
+/** A challenge for a fresh address, signed by it: a valid registration body. */
+async function signedChallenge(key: string) {
+  const customer = newCustomer();
+  const res = await call(svc.url, 'POST', '/v1/attesters/challenges', { key, body: { address: customer.address } });
+  return { challengeId: res.body.id, signature: await customer.signMessage({ message: res.body.message }) };
+}
+
 const CASES: Record<string, RouteCase> = {
+  'attesters.challenge': {
+    valid: async () => ({ body: { address: newCustomer().address } }),
+    invalid: { body: { address: '0x12' } },
+  },
+  'attesters.register': {
+    valid: async (key) => ({ body: await signedChallenge(key) }),
+    invalid: { body: { challengeId: 'nope', signature: `0x${'ab'.repeat(65)}` } },
+  },
+  'attesters.list': { valid: async () => ({}), invalid: { query: { unknown: '1' } } },
+  'attesters.nonce': {
+    valid: async (key) => ({ params: { address: await attester(key) } }),
+    invalid: { params: { address: 'not-an-address' } },
+  },
+  'attesters.remove': {
+    valid: async (key) => ({ params: { address: await attester(key) } }),
+    invalid: { params: { address: '0x1' } },
+  },
   'attestations.create': {
     valid: async () => ({ body: offchain() }),
     invalid: { body: { ...offchain(), type: 'robot' } },

@@ -58,6 +58,13 @@ export function createRevokeService(deps: { pool: Pool; onchain: OnchainSubmitte
     if (!row) throw notFound(`Attestation ${uid}`);
     mayRevoke(row.accountId);
     if (row.revokedAt) throw alreadyRevoked(uid, row.revokedAt);
+    // EAS lets only the attester revoke: the relayer cannot for a customer's address (and one revert would fail a batch)
+    if (row.delegated)
+      throw new AppError(
+        'FORBIDDEN',
+        `Attestation ${uid} was signed by your attester ${row.attester}: revoke it from that address (EAS.revoke, or EAS.revokeOffchain for an off-chain one).`,
+        { attester: row.attester },
+      );
     await onchain.ensureAvailable();
     const claimed = await inTransaction(pool, async (tx) => {
       const marked = await requestRevocation(tx, uid, request);

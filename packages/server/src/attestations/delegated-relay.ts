@@ -1,0 +1,93 @@
+import { encodeFunctionData, zeroAddress, zeroHash, type Hex } from 'viem';
+import { EAS_ARTIFACT } from '../chain/eas-artifacts.ts';
+import type { RoundWork } from '../chain/round.ts';
+import { encodeAttestationData, SCHEMA_UID } from '../chain/schema.ts';
+import type { Sql } from '../db/sql.ts';
+import { claimDelegated, delegatedItemsOf, type DelegatedItem } from './delegated-store.ts';
+
+/**
+ * Gas of a delegated item: an attestation as the relayer's own (relay-work.ts ATTEST_GAS) plus the EIP-712 digest,
+ * the signature's recovery and the attester's nonce, with room to spare; the sender estimates each transaction anyway.
+ */
+export const DELEGATED_ATTEST_GAS = { transaction: 45_000n, human: 185_000n, ai: 205_000n } as const;
+
+/** The request data EAS verifies a delegated signature over: the same fields as the relayer's own attestations. */
+export function delegatedRequestData(item: Pick<DelegatedItem, 'type' | 'contentHash'>) {
+  return {
+    recipient: zeroAddress as Hex,
+    expirationTime: 0n,
+    revocable: true,
+    refUID: zeroHash as Hex,
+    data: encodeAttestationData(item.contentHash, item.type),
+    value: 0n,
+  };
+}
+
+/** `attestByDelegation` for one item, else one `multiAttestByDelegation`, in the items' (nonce) order. */
+export function delegatedAttestCalldata(items: DelegatedItem[]): Hex {
+  if (items.length === 1) {
+    const item = items[0]!;
+    return encodeFunctionData({
+      abi: EAS_ARTIFACT.abi,
+      functionName: 'attestByDelegation',
+      args: [
+        {
+          schema: SCHEMA_UID,
+          data: delegatedRequestData(item),
+          signature: item.delegation.signature,
+          attester: item.attester,
+          deadline: BigInt(item.delegation.deadline),
+        },
+      ],
+    });
+  }
+  // each request carries one attester and one deadline, both signed: consecutive items sharing them share a request
+  const requests: DelegatedItem[][] = [];
+  for (const item of items) {
+    const last = requests.at(-1)?.[0];
+    if (last && last.attester === item.attester && last.delegation.deadline === item.delegation.deadline)
+      requests.at(-1)!.push(item);
+    else requests.push([item]);
+  }
+  return encodeFunctionData({
+    abi: EAS_ARTIFACT.abi,
+    functionName: 'multiAttestByDelegation',
+    args: [
+      requests.map((group) => ({
+        schema: SCHEMA_UID,
+        data: group.map(delegatedRequestData),
+        signatures: group.map((item) => item.delegation.signature),
+        attester: group[0]!.attester,
+        deadline: BigInt(group[0]!.delegation.deadline),
+      })),
+    ],
+  });
+}
+
+/** The calldata of a journal entry of delegated items; undefined when it carries the relayer's own. */
+export async function delegatedCalldataOf(sql: Sql, journalId: string): Promise<Hex | undefined> {
+  const items = await delegatedItemsOf(sql, journalId);
+  return items.length > 0 ? delegatedAttestCalldata(items) : undefined;
+}
+
+/**
+ * Delegated on-chain creation as relay work: it claims only customers' signed requests (EAS cannot mix them with
+ * the relayer's own items in one call) and shares the creation work's finish, fail and requeue (same kind).
+ */
+export function delegatedCreationWork(creation: RoundWork, sql: Sql, maxItems: number): RoundWork {
+  return {
+    ...creation,
+    claim: (tx, gasBudget, open) =>
+      claimDelegated(
+        tx,
+        {
+          items: maxItems,
+          gas: gasBudget,
+          baseGas: DELEGATED_ATTEST_GAS.transaction,
+          gasOf: (type) => DELEGATED_ATTEST_GAS[type],
+        },
+        open,
+      ),
+    calldata: async (journalId) => (await delegatedCalldataOf(sql, journalId)) ?? creation.calldata(journalId),
+  };
+}
