@@ -188,6 +188,7 @@ async function startWorkerPart(
     { concurrency: config.workerConcurrency, poolSize, timeouts: config.databaseTimeouts },
   );
   stack.push(() => runner.stop());
+  metrics?.watchJobs(runner.events, [RELAY_TASK, DELIVER_TASK, ...Object.keys(anchoring.tasks)]);
   await enqueueRelay(pgSql(pool)); // reconcile whatever a previous run left in the journal
   stack.push(await anchoring.start());
   // deliveries whose worker died mid-attempt: their jobs stay locked for hours, so new ones are queued

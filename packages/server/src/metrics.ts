@@ -1,11 +1,17 @@
+import type { WorkerEvents } from 'graphile-worker';
+import { anchorMetrics } from './anchoring/metrics.ts';
 import { relayBacklogMetrics } from './attestations/metrics.ts';
 import { relayerChainMetrics } from './chain/metrics.ts';
 import { describeError } from './errors.ts';
 import type { Infrastructure } from './infrastructure.ts';
 import { refusalMetrics } from './limits/metrics.ts';
 import type { RefusalObserver } from './limits/refusals.ts';
+import { businessMetrics } from './system/business-metrics.ts';
 import { httpRequestMetrics, type ServedRequest } from './system/http-metrics.ts';
+import { jobLatencyMetrics, jobQueueMetrics } from './system/job-metrics.ts';
+import { installMeter } from './system/meter.ts';
 import { createMetricsRegistry, serveMetrics, type ReadingFailed } from './system/metrics.ts';
+import { poolMetrics } from './system/pool-metrics.ts';
 import type { AttemptOutcome } from './webhooks/deliver.task.ts';
 import { webhookMetrics } from './webhooks/metrics.ts';
 
@@ -16,13 +22,16 @@ export interface ProcessMetrics {
   refusals: RefusalObserver;
   onRequest(request: ServedRequest): void;
   onDeliveryAttempt(outcome: AttemptOutcome): void;
+  /** Times this process's jobs from due to started (a worker's). */
+  watchJobs(events: WorkerEvents, tasks: readonly string[]): void;
   close(): Promise<void>;
 }
 
 /**
  * One registry for every part of this process (API, worker, or both: one port), its metrics, and its listener on
  * HOST:METRICS_PORT. startService imports this module only when METRICS_PORT is set: prom-client takes some 80 ms to
- * load, which a process without metrics does not pay.
+ * load, which a process without metrics does not pay. Names follow Prometheus's conventions (docs/operations.md,
+ * "Metrics"): one prefix, base units, `_total` counters.
  */
 export async function startMetrics(infra: Infrastructure, port: number): Promise<ProcessMetrics> {
   const { config, sql, clock, log, chainHealth } = infra;
@@ -32,9 +41,18 @@ export async function startMetrics(infra: Infrastructure, port: number): Promise
   const onRequest = httpRequestMetrics(registry);
   const refusals = refusalMetrics(registry);
   const onDeliveryAttempt = webhookMetrics(registry, sql, failed);
+  const uninstall = installMeter(businessMetrics(registry));
+  poolMetrics(registry, infra.pool);
+  jobQueueMetrics(registry, sql, failed);
+  const watchJobs = jobLatencyMetrics(registry);
   relayBacklogMetrics(registry, sql, clock, failed);
   relayerChainMetrics(registry, { sql, health: chainHealth, minBalanceWei: config.chain.minBalanceWei }, failed);
+  anchorMetrics(registry, { sql, clock, intervalMs: config.anchorIntervalMs }, failed);
   const listener = await serveMetrics(registry, port, config.host);
   log.info({ url: `${listener.url}/metrics` }, 'metrics listening');
-  return { url: listener.url, refusals, onRequest, onDeliveryAttempt, close: listener.close };
+  const close = async () => {
+    uninstall();
+    await listener.close();
+  };
+  return { url: listener.url, refusals, onRequest, onDeliveryAttempt, watchJobs, close };
 }

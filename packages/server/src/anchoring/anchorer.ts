@@ -4,6 +4,7 @@ import { enqueueRelay } from '../chain/relay.task.ts';
 import type { Clock } from '../clock.ts';
 import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
 import { describeError } from '../errors.ts';
+import { meter } from '../system/meter.ts';
 import type { Logger } from '../log.ts';
 import { confirmAnchor } from './confirm.ts';
 import {
@@ -141,6 +142,7 @@ export function createAnchorer(deps: AnchorerDeps) {
       assignMs: ms(built, performance.now()),
     };
     log.info({ root: tree.root, attestations: leaves.length, ...timings }, 'anchor made');
+    meter().anchorMade();
     return { id, root: tree.root, leafCount: leaves.length };
   }
 

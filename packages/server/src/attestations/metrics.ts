@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.ts';
 import type { Sql } from '../db/sql.ts';
-import { scrapedGauge, sharedReading, type ReadingFailed, type Registry } from '../system/metrics.ts';
+import { PREFIX, scrapedGauge, sharedReading, type ReadingFailed, type Registry } from '../system/metrics.ts';
 
 interface Backlog {
   attest: number;
@@ -10,7 +10,7 @@ interface Backlog {
 
 /**
  * The relayer's backlog, read from the attestations table at scrape time (whatever the relayer does, these are the
- * items still waiting for a mined transaction): `relayer_pending_items{kind}` and `relayer_oldest_pending_age_seconds`.
+ * items still waiting for a mined transaction): `relay_pending_items{kind}` and `relay_oldest_pending_age_seconds`.
  * Each reading is index scans: (status, id) and (revoke_state).
  */
 export function relayBacklogMetrics(registry: Registry, sql: Sql, clock: Clock, failed: ReadingFailed): void {
@@ -25,7 +25,7 @@ export function relayBacklogMetrics(registry: Registry, sql: Sql, clock: Clock, 
   scrapedGauge(
     registry,
     {
-      name: 'relayer_pending_items',
+      name: `${PREFIX}relay_pending_items`,
       help: 'Items waiting for a mined transaction, queued or in one sent: attest (on-chain creates) or revoke.',
       labelNames: ['kind'] as const,
     },
@@ -41,7 +41,7 @@ export function relayBacklogMetrics(registry: Registry, sql: Sql, clock: Clock, 
   scrapedGauge(
     registry,
     {
-      name: 'relayer_oldest_pending_age_seconds',
+      name: `${PREFIX}relay_oldest_pending_age_seconds`,
       help: 'Age of the oldest on-chain create still pending (0 when none is): how far the relayer is behind.',
     },
     async () => {

@@ -1,4 +1,5 @@
 import type { Sql } from '../db/sql.ts';
+import { meter } from '../system/meter.ts';
 import { entryHash, GENESIS_HASH, type AuditFields } from './chain.ts';
 
 /** Appends one entry to its account's chain inside the caller's transaction. */
@@ -14,6 +15,7 @@ export function appendAudit(sql: Sql, fields: AuditFields): Promise<void> {
  */
 export async function appendAuditEntries(sql: Sql, entries: AuditFields[]): Promise<void> {
   if (entries.length === 0) return;
+  meter().audited(entries); // the business events' counters: what is audited happened
   const accounts = [...new Set(entries.map((e) => e.accountId))].sort();
   const heads = await sql.query<{ account_id: string; head_hash: string }>(
     `INSERT INTO audit_chains (account_id, head_hash, length) SELECT a, $2, 0 FROM unnest($1::uuid[]) AS a ORDER BY a

@@ -1,6 +1,7 @@
 import type { Hex } from 'viem';
 import type { PgRow, Prisma } from '../db/rows.ts';
 import type { Sql } from '../db/sql.ts';
+import { meter } from '../system/meter.ts';
 
 type Model = Prisma.RelayTransactionModel;
 
@@ -58,6 +59,7 @@ export async function recordMined(
        block_hash = $6 WHERE id = $1::bigint`,
     [id, receipt.hash, receipt.blockNumber.toString(), receipt.gasUsed.toString(), at, receipt.blockHash],
   );
+  meter().relayTransaction('mined', receipt.gasUsed);
 }
 
 export async function recordFailed(sql: Sql, id: string, error: string, at: Date): Promise<void> {
@@ -65,6 +67,7 @@ export async function recordFailed(sql: Sql, id: string, error: string, at: Date
     `UPDATE relay_transactions SET status = 'failed', error = $2, updated_at = $3 WHERE id = $1::bigint`,
     [id, error.slice(0, 500), at],
   );
+  meter().relayTransaction('failed');
 }
 
 /** Entries a crash or a stuck transaction left open, oldest first. */
@@ -100,6 +103,7 @@ export async function recordReorged(sql: Sql, id: string, at: Date): Promise<Jou
      WHERE id = $1::bigint AND status = 'mined' RETURNING ${COLUMNS}`,
     [id, at],
   );
+  if (row) meter().relayTransaction('reorged');
   return row;
 }
 

@@ -4,6 +4,7 @@ import { betterAuth } from 'better-auth';
 import { prismaAdapter } from 'better-auth/adapters/prisma';
 import { APIError, createAuthMiddleware, isAPIError } from 'better-auth/api';
 import { describeError } from '../errors.ts';
+import { meter } from '../system/meter.ts';
 import { PASSWORD_MAX } from './auth-input.ts';
 import { capSessions } from './session-cap.ts';
 import {
@@ -86,6 +87,9 @@ export function createBetterAuth(opts: AuthOptions): DashboardAuth {
           throw signUpRefused();
         }
       }),
+      after: createAuthMiddleware(async (ctx) => {
+        if (SIGN_IN_PATHS.has(ctx.path)) meter().signIn(isAPIError(ctx.context.returned) ? 'failure' : 'success');
+      }),
     },
     databaseHooks: {
       // a sign-in past the cap ends the person's oldest sessions
@@ -103,6 +107,9 @@ export function createBetterAuth(opts: AuthOptions): DashboardAuth {
     },
   });
 }
+
+/** The answers the sign-ins metric counts: a password's, and a passkey's last step. */
+const SIGN_IN_PATHS = new Set(['/sign-in/email', '/passkey/verify-authentication']);
 
 /** A body field's text, or '' when it is absent or not text (the mount has refused other types; this never throws). */
 function stringField(body: unknown, name: string): string {

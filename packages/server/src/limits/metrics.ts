@@ -1,17 +1,17 @@
 import { Counter } from 'prom-client';
-import type { Registry } from '../system/metrics.ts';
+import { PREFIX, type Registry } from '../system/metrics.ts';
 import type { RefusalObserver } from './refusals.ts';
 
 /** `rate_limit_refusals_total{policy}` and `quota_refusals_total{tier}`. */
 export function refusalMetrics(registry: Registry): RefusalObserver {
   const rateLimited = new Counter({
-    name: 'rate_limit_refusals_total',
+    name: `${PREFIX}rate_limit_refusals_total`,
     help: 'Requests refused 429 RATE_LIMITED, by the full bucket: key (an API key or a dashboard member), account or ip.',
     labelNames: ['policy'] as const,
     registers: [registry],
   });
   const quota = new Counter({
-    name: 'quota_refusals_total',
+    name: `${PREFIX}quota_refusals_total`,
     help: "On-chain creates refused 429 QUOTA_EXCEEDED (the month's quota of the key's tier or the account's plan), by tier.",
     labelNames: ['tier'] as const,
     registers: [registry],

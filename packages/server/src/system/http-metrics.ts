@@ -1,5 +1,5 @@
 import { Histogram } from 'prom-client';
-import type { Registry } from './metrics.ts';
+import { PREFIX, type Registry } from './metrics.ts';
 
 /** One answered request as the HTTP layer reports it: `route` is a pattern or a procedure, never a raw path. */
 export interface ServedRequest {
@@ -20,7 +20,7 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
  */
 export function httpRequestMetrics(registry: Registry): (request: ServedRequest) => void {
   const duration = new Histogram({
-    name: 'http_request_duration_seconds',
+    name: `${PREFIX}http_request_duration_seconds`,
     help: 'API requests by method, route (pattern or tRPC procedure) and status: time to the last byte of the answer.',
     labelNames: ['method', 'route', 'status'] as const,
     buckets: LATENCY_BUCKETS,

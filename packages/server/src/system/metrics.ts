@@ -3,6 +3,9 @@ import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 
 export type { Registry } from 'prom-client';
 
+/** The service's own metrics' prefix (prom-client's process_* and nodejs_* keep their conventional names). */
+export const PREFIX = 'attestation_service_';
+
 /**
  * The process's one registry, with Node's process metrics (CPU, memory, event-loop lag, GC, handles). Made only when
  * METRICS_PORT is set: the default collectors start an event-loop monitor and a GC observer that live as long as the

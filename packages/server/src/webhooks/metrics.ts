@@ -1,6 +1,6 @@
 import { Counter } from 'prom-client';
 import type { Sql } from '../db/sql.ts';
-import { scrapedGauge, type ReadingFailed, type Registry } from '../system/metrics.ts';
+import { PREFIX, scrapedGauge, type ReadingFailed, type Registry } from '../system/metrics.ts';
 import type { AttemptOutcome } from './deliver.task.ts';
 
 const OUTCOMES: AttemptOutcome[] = ['completed', 'failed', 'dead'];
@@ -11,7 +11,7 @@ const OUTCOMES: AttemptOutcome[] = ['completed', 'failed', 'dead'];
  */
 export function webhookMetrics(registry: Registry, sql: Sql, failed: ReadingFailed): (outcome: AttemptOutcome) => void {
   const attempts = new Counter({
-    name: 'webhook_delivery_attempts_total',
+    name: `${PREFIX}webhook_delivery_attempts_total`,
     help: 'Webhook delivery attempts by what they made of their delivery: completed, failed (retry due) or dead.',
     labelNames: ['outcome'] as const,
     registers: [registry],
@@ -20,7 +20,7 @@ export function webhookMetrics(registry: Registry, sql: Sql, failed: ReadingFail
   scrapedGauge(
     registry,
     {
-      name: 'webhook_deliveries_pending',
+      name: `${PREFIX}webhook_deliveries_pending`,
       help: 'Webhook deliveries waiting for an attempt (due now or at their next retry): the queue depth.',
     },
     async () => {

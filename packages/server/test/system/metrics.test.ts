@@ -15,6 +15,9 @@ import { call, fundedKey, randomIp, startTestService, type TestService } from '.
 
 type Family = parsePrometheus.Family;
 
+/** The service's metrics' one prefix. */
+const P = 'attestation_service_';
+
 const ANVIL_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 let dir: string;
 // a chain of this file's own: pausing its mining must not hold other files' creates
@@ -176,7 +179,7 @@ describe('/metrics', () => {
     expect((await call(svc.url, 'GET', `/trpc/no.such.${uid}`)).status).toBe(404);
     expect((await call(svc.url, 'GET', `/nowhere/${uid}`)).status).toBe(404);
     const families = await scrape();
-    const name = 'http_request_duration_seconds';
+    const name = `${P}http_request_duration_seconds`;
     expect(families.get(name)?.type).toBe('HISTOGRAM');
     const counted = (labels: Record<string, string>) =>
       countOf(families, name, { method: 'GET', ...labels }) - countOf(before, name, { method: 'GET', ...labels });
@@ -213,11 +216,11 @@ describe('/metrics', () => {
     const after = await scrape();
     const moved = (name: string, labels: Record<string, string>) =>
       (valueOf(after, name, labels) ?? 0) - (valueOf(before, name, labels) ?? 0);
-    expect(moved('rate_limit_refusals_total', { policy: 'ip' })).toBe(1);
-    expect(moved('rate_limit_refusals_total', { policy: 'key' })).toBe(0);
-    expect(moved('quota_refusals_total', { tier: 'free' })).toBe(1);
+    expect(moved(`${P}rate_limit_refusals_total`, { policy: 'ip' })).toBe(1);
+    expect(moved(`${P}rate_limit_refusals_total`, { policy: 'key' })).toBe(0);
+    expect(moved(`${P}quota_refusals_total`, { tier: 'free' })).toBe(1);
     const route = { method: 'POST', route: '/v1/attestations', status: '429' };
-    expect(countOf(after, 'http_request_duration_seconds', route)).toBeGreaterThanOrEqual(1);
+    expect(countOf(after, `${P}http_request_duration_seconds`, route)).toBeGreaterThanOrEqual(1);
   });
 
   it('reads the relayer gauges from the tables while a create waits for its block, and counts its webhooks', async () => {
@@ -233,15 +236,15 @@ describe('/metrics', () => {
       expect(res.status).toBe(201);
     }
     const start = await scrape();
-    expect(valueOf(start, 'relayer_pending_items', { kind: 'attest' })).toBe(0);
-    expect(valueOf(start, 'relayer_transactions_in_flight')).toBe(0);
-    expect(valueOf(start, 'relayer_oldest_pending_age_seconds')).toBe(0);
-    expect(valueOf(start, 'relayer_balance_eth')).toBe(1000);
-    expect(valueOf(start, 'relayer_min_balance_eth')).toBe(0.001);
-    expect(valueOf(start, 'relayer_chain_available')).toBe(1);
-    expect(valueOf(start, 'chain_rpc_up')).toBe(1);
+    expect(valueOf(start, `${P}relay_pending_items`, { kind: 'attest' })).toBe(0);
+    expect(valueOf(start, `${P}relay_transactions_in_flight`)).toBe(0);
+    expect(valueOf(start, `${P}relay_oldest_pending_age_seconds`)).toBe(0);
+    expect(valueOf(start, `${P}relayer_balance_wei`)).toBe(1000e18);
+    expect(valueOf(start, `${P}relayer_min_balance_wei`)).toBe(0.001e18);
+    expect(valueOf(start, `${P}chain_available`)).toBe(1);
+    expect(valueOf(start, `${P}chain_rpc_up`)).toBe(1);
     const attempts = (f: Map<string, Family>, outcome: string) =>
-      valueOf(f, 'webhook_delivery_attempts_total', { outcome }) ?? Number.NaN;
+      valueOf(f, `${P}webhook_delivery_attempts_total`, { outcome }) ?? Number.NaN;
     expect([attempts(start, 'completed'), attempts(start, 'failed'), attempts(start, 'dead')]).toEqual([0, 0, 0]);
 
     await rpc('evm_setAutomine', [false]); // the transaction waits in the mempool until we mine
@@ -253,12 +256,12 @@ describe('/metrics', () => {
       });
       const waiting = await until(async () => {
         const f = await scrape();
-        const inFlight = valueOf(f, 'relayer_transactions_in_flight') ?? 0;
+        const inFlight = valueOf(f, `${P}relay_transactions_in_flight`) ?? 0;
         return inFlight >= 1 ? f : undefined;
       }, 'a transaction in flight');
-      expect(valueOf(waiting, 'relayer_pending_items', { kind: 'attest' })).toBe(1);
-      expect(valueOf(waiting, 'relayer_oldest_pending_age_seconds')).toBeGreaterThan(0);
-      expect(valueOf(waiting, 'relayer_last_max_fee_per_gas_gwei')).toBeGreaterThan(0);
+      expect(valueOf(waiting, `${P}relay_pending_items`, { kind: 'attest' })).toBe(1);
+      expect(valueOf(waiting, `${P}relay_oldest_pending_age_seconds`)).toBeGreaterThan(0);
+      expect(valueOf(waiting, `${P}relayer_last_max_fee_per_gas_wei`)).toBeGreaterThan(0);
     } finally {
       await rpc('evm_mine');
       await rpc('evm_setAutomine', [true]);
@@ -269,18 +272,26 @@ describe('/metrics', () => {
     const mined = await until(async () => {
       const f = await scrape();
       const done =
-        valueOf(f, 'relayer_transactions_in_flight') === 0 && (valueOf(f, 'relayer_balance_eth') ?? 0) < 1000;
+        valueOf(f, `${P}relay_transactions_in_flight`) === 0 && (valueOf(f, `${P}relayer_balance_wei`) ?? 0) < 1000e18;
       return done ? f : undefined;
     }, 'the transaction mined and paid for');
-    expect(valueOf(mined, 'relayer_pending_items', { kind: 'attest' })).toBe(0);
-    expect(valueOf(mined, 'relayer_oldest_pending_age_seconds')).toBe(0);
+    expect(valueOf(mined, `${P}relay_pending_items`, { kind: 'attest' })).toBe(0);
+    expect(valueOf(mined, `${P}relay_oldest_pending_age_seconds`)).toBe(0);
+    const grew = (name: string, labels: Record<string, string> = {}) =>
+      (valueOf(mined, P + name, labels) ?? 0) - (valueOf(start, P + name, labels) ?? 0);
+    expect(grew('attestations_created_total', { mode: 'onchain', type: 'ai' })).toBe(1);
+    expect(grew('relay_transactions_total', { outcome: 'mined' })).toBeGreaterThanOrEqual(1);
+    expect(grew('relay_gas_used_total')).toBeGreaterThan(21_000);
+    expect(countOf(mined, `${P}job_queue_latency_seconds`, { task: 'relay' })).toBeGreaterThanOrEqual(1);
+    expect(countOf(mined, `${P}db_pool_wait_seconds`, {})).toBeGreaterThan(0);
+    expect(valueOf(mined, `${P}db_pool_max_connections`)).toBeGreaterThan(0);
 
     // the flaky receiver fails once, then takes it; the other fails all five attempts (1 s apart): the delivery dies
     let queued = 0;
     const delivered = await until(
       async () => {
         const f = await scrape();
-        queued = Math.max(queued, valueOf(f, 'webhook_deliveries_pending') ?? 0);
+        queued = Math.max(queued, valueOf(f, `${P}webhook_deliveries_pending`) ?? 0);
         return attempts(f, 'dead') === 1 && attempts(f, 'completed') === 1 ? f : undefined;
       },
       'the deliveries completed and dead',
@@ -288,7 +299,7 @@ describe('/metrics', () => {
     );
     expect(queued).toBeGreaterThanOrEqual(1);
     expect(attempts(delivered, 'failed')).toBe(5);
-    expect(valueOf(delivered, 'webhook_deliveries_pending')).toBe(0);
+    expect(valueOf(delivered, `${P}webhook_deliveries_pending`)).toBe(0);
     expect(flaky.received).toHaveLength(2);
     expect(down.received).toHaveLength(5);
   }, 90_000);
