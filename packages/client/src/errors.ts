@@ -3,11 +3,15 @@ export type ErrorCode =
   | 'INVALID_JSON'
   | 'VALIDATION_FAILED'
   | 'MALFORMED_REQUEST'
+  | 'INVALID_SIGNATURE'
+  | 'DELEGATION_EXPIRED'
+  | 'CHALLENGE_INVALID'
   | 'MISSING_API_KEY'
   | 'INVALID_API_KEY'
   | 'API_KEY_REVOKED'
   | 'UNAUTHENTICATED'
   | 'FORBIDDEN'
+  | 'ATTESTER_NOT_REGISTERED'
   | 'NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'
   | 'NOT_ACCEPTABLE'
@@ -15,6 +19,8 @@ export type ErrorCode =
   | 'ALREADY_REVOKED'
   | 'ALREADY_EXISTS'
   | 'IDEMPOTENCY_CONFLICT'
+  | 'ATTESTER_TAKEN'
+  | 'INVALID_NONCE'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'RATE_LIMITED'
@@ -43,6 +49,8 @@ export interface ErrorDetailsByCode {
   };
   NOT_READY: { components: Record<string, string>; failing: string[] };
   ALREADY_EXISTS: { id: string };
+  /** A signed on-chain request for another nonce than the attester's next one (a replay, or a gap). */
+  INVALID_NONCE: { attester: string; expected: string; given: string };
 }
 
 export type ErrorDetails<C extends ErrorCode> = C extends keyof ErrorDetailsByCode

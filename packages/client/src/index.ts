@@ -4,7 +4,11 @@ import { AttestationServiceError, type ErrorCode } from './errors.ts';
 import { retryingFetch, type RetryOptions } from './transport.ts';
 import { streamAuditExport } from './audit.ts';
 import type { AuditEntry, AuditExportInput } from './types.ts';
+import { signDelegation, signDelegations, type AttesterSigner, type SignDelegationOptions } from './signing.ts';
 import type {
+  Attester,
+  AttesterChallenge,
+  AttesterNonce,
   Attestation,
   BatchInput,
   BatchResult,
@@ -41,6 +45,13 @@ export {
   type VerifyAnchorOptions,
 } from './anchor.ts';
 export type { RetryOptions } from './transport.ts';
+export {
+  signDelegation,
+  signDelegations,
+  contentHashOf,
+  type AttesterSigner,
+  type SignDelegationOptions,
+} from './signing.ts';
 
 export interface ClientOptions {
   /** The service's base URL, e.g. `https://api.example.com`. */
@@ -122,14 +133,51 @@ export function createClient(options: ClientOptions) {
     context: { idempotencyKey: opts?.idempotencyKey ?? crypto.randomUUID() } satisfies CallContext,
   });
 
+  const attesters = {
+    /** A challenge for an address: its `message` is what the address signs (EIP-191) to be registered. */
+    challenge: (address: string, opts?: WriteOptions): Promise<AttesterChallenge> =>
+      wrap(() => trpc.attesters.challenge.mutate({ address }, write(opts))),
+    /** Registers the signer's address for your account: asks for a challenge, signs it, hands it back. */
+    async register(signer: AttesterSigner, opts?: WriteOptions): Promise<Attester> {
+      if (!signer.signMessage) throw new TypeError('the signer cannot sign messages (signMessage)');
+      const challenge = await attesters.challenge(signer.address);
+      const signature = await signer.signMessage({ message: challenge.message });
+      return wrap(() => trpc.attesters.register.mutate({ challengeId: challenge.id, signature }, write(opts)));
+    },
+    list: (): Promise<{ data: Attester[] }> => wrap(() => trpc.attesters.list.query({})),
+    /** The nonce the address's next on-chain request is signed for, and the chain, EAS and schema to sign under. */
+    nonce: (address: string): Promise<AttesterNonce> => wrap(() => trpc.attesters.nonce.query({ address })),
+    remove: (address: string): Promise<void> => wrap(() => trpc.attesters.remove.mutate({ address }, write())),
+  };
+  const create = (input: CreateAttestationInput, opts?: WriteOptions): Promise<CreatedAttestation> =>
+    wrap(() => trpc.attestations.create.mutate(input, write(opts)));
+  const batch = (input: BatchInput, opts?: WriteOptions): Promise<BatchResult> =>
+    wrap(() => trpc.attestations.batch.mutate(input, write(opts)));
+
   return {
+    attesters,
     attestations: {
       /** Creates one attestation (on-chain unless `mode: 'offchain'`). */
-      create: (input: CreateAttestationInput, opts?: WriteOptions): Promise<CreatedAttestation> =>
-        wrap(() => trpc.attestations.create.mutate(input, write(opts))),
+      create,
       /** Creates up to 100 attestations; all on-chain items go into one transaction. */
-      batch: (input: BatchInput, opts?: WriteOptions): Promise<BatchResult> =>
-        wrap(() => trpc.attestations.batch.mutate(input, write(opts))),
+      batch,
+      /** Creates one attestation signed by your registered attester (its address is the claimant); gas is ours. */
+      createSigned: async (
+        signer: AttesterSigner,
+        input: CreateAttestationInput,
+        opts?: WriteOptions & SignDelegationOptions,
+      ): Promise<CreatedAttestation> =>
+        create(await signDelegation(signer, await attesters.nonce(signer.address), input, opts), opts),
+      /** A batch signed by one registered attester: its on-chain items in one `multiAttestByDelegation`. */
+      batchSigned: async (
+        signer: AttesterSigner,
+        inputs: CreateAttestationInput[],
+        opts?: WriteOptions & SignDelegationOptions,
+      ): Promise<BatchResult> =>
+        batch(
+          { attestations: await signDelegations(signer, await attesters.nonce(signer.address), inputs, opts) },
+          opts,
+        ),
       /** Reads one attestation by uid (public). */
       get: (uid: string): Promise<Attestation> => wrap(() => trpc.attestations.get.query({ uid })),
       /** One page of the attestations of a content hash, newest first (public). */

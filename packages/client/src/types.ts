@@ -15,6 +15,55 @@ export interface CreateAttestationInput {
   contentType: string;
   /** `onchain` (default: an EAS transaction, counts toward the monthly quota) or `offchain` (signed, unmetered). */
   mode?: Mode;
+  /** Your registered attester's signature over it (see `signDelegation`); the relayer still pays the gas. */
+  delegation?: Delegation;
+}
+
+/**
+ * A customer attester's signature over an attestation: on-chain an EAS delegated request (`nonce`, `deadline`),
+ * off-chain the EAS off-chain package's signature (`time`, `salt`).
+ */
+export interface Delegation {
+  /** The registered address that signed. */
+  attester: string;
+  /** The EIP-712 signature, r ‖ s ‖ v, 65 bytes as hex. */
+  signature: string;
+  /** On-chain: the attester's EAS nonce signed for (decimal). */
+  nonce?: string;
+  /** On-chain: Unix seconds after which the request is void; '0' for never. */
+  deadline?: string;
+  /** Off-chain: the signed time, Unix seconds (decimal). */
+  time?: string;
+  /** Off-chain: the signed salt (32 bytes, hex). */
+  salt?: string;
+}
+
+/** Whose claim an attestation is: the service's attester, or an address an account registered. */
+export interface Claimant {
+  kind: 'service' | 'account';
+  address: string;
+  /** The account that proved control of the address by a signed challenge; null for the service. */
+  accountName: string | null;
+}
+
+export interface AttesterChallenge {
+  id: string;
+  address: string;
+  /** The text to sign as it is (EIP-191 personal_sign). */
+  message: string;
+  expiresAt: string;
+}
+
+export interface Attester {
+  address: string;
+  createdAt: string;
+}
+
+/** What an attester's next signature is made under: its next EAS nonce, the chain, EAS and the schema. */
+export interface AttesterNonce {
+  address: string;
+  nonce: string;
+  signing: { chainId: number; eas: string; easVersion: string; schemaUid: string };
 }
 
 /** An EAS off-chain attestation (version 2) in the EAS SDK's package shape. */
@@ -72,6 +121,8 @@ export interface Attestation {
   chainId: number;
   schemaUid: string;
   attester: string;
+  /** Whose claim it is: the service's, or the account's registered address (and the account's name). */
+  claimant: Claimant;
   txHash: string | null;
   blockNumber: number | null;
   /** ISO 8601 */

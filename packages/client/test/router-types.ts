@@ -8,6 +8,9 @@ import type {
 } from '@attestation-service/server/errors';
 import type { ErrorCode, ErrorDetailsByCode } from '../src/errors.ts';
 import type {
+  Attester,
+  AttesterChallenge,
+  AttesterNonce,
   Attestation,
   BatchInput,
   BatchResult,
@@ -53,6 +56,10 @@ export type Checks = [
   Expect<Accepts<In['webhooks']['deliveries'], DeliveriesInput & { id: string }>>,
   Expect<Same<DeliveryPage, Out['webhooks']['deliveries']>>,
   Expect<Same<AuditEntry, ExportedEntry>>,
+  Expect<Same<AttesterChallenge, Out['attesters']['challenge']>>,
+  Expect<Same<Attester, Out['attesters']['register']>>,
+  Expect<Same<{ data: Attester[] }, Out['attesters']['list']>>,
+  Expect<Same<AttesterNonce, Out['attesters']['nonce']>>,
   Expect<Same<Health, Out['system']['health']>>,
   Expect<Same<Readiness, Out['system']['ready']>>,
   Expect<
