@@ -168,11 +168,7 @@ export interface RevokeResult {
 }
 
 export type EventKind =
-  | 'attestation.created'
-  | 'attestation.revoked'
-  | 'batch.completed'
-  | 'attestation.anchored'
-  | 'attestation.replaced';
+  'attestation.created' | 'attestation.revoked' | 'batch.completed' | 'attestation.anchored' | 'attestation.replaced';
 
 export interface CreateWebhookInput {
   url: string;

@@ -78,7 +78,12 @@ export function anchorWork(deps: AnchorWorkDeps): RoundWork {
     }
     await inTransaction(pool, async (tx) => {
       await confirmAnchor(tx, anchor, at, now);
-      const mined = { hash: at.txHash, blockNumber: at.blockNumber, blockHash: outcome.blockHash, gasUsed: outcome.gasUsed };
+      const mined = {
+        hash: at.txHash,
+        blockNumber: at.blockNumber,
+        blockHash: outcome.blockHash,
+        gasUsed: outcome.gasUsed,
+      };
       await recordMined(tx, journalId, mined, now);
     });
     log.info(

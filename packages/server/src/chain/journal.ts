@@ -109,6 +109,8 @@ export async function recordReorged(sql: Sql, id: string, at: Date): Promise<Jou
 
 /** Whether a reorg ever took this entry's block off the chain. */
 export async function wasReorged(sql: Sql, id: string): Promise<boolean> {
-  const rows = await sql.query(`SELECT 1 FROM relay_transactions WHERE id = $1::bigint AND reorged_at IS NOT NULL`, [id]);
+  const rows = await sql.query(`SELECT 1 FROM relay_transactions WHERE id = $1::bigint AND reorged_at IS NOT NULL`, [
+    id,
+  ]);
   return rows.length === 1;
 }

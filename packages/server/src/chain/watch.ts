@@ -61,10 +61,9 @@ export function createWatch(client: PublicClient, address: Hex, confirmations: n
      */
     async vanished<T extends { blockNumber: bigint; blockHash: Hex }>(mined: T[], head: bigint): Promise<T[]> {
       const gone: T[] = [];
-      for (let i = 0; i < mined.length; ) {
-        const height = mined[i]!.blockNumber;
-        const here = mined.slice(i).filter((m) => m.blockNumber === height);
-        i += here.length;
+      const heights = [...new Set(mined.map((m) => m.blockNumber))];
+      for (const height of heights) {
+        const here = mined.filter((m) => m.blockNumber === height);
         const hash =
           height > head
             ? undefined

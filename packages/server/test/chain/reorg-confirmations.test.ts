@@ -27,7 +27,8 @@ beforeAll(async () => {
   });
   key = (await svc.createKey('pro')).key;
   const events = ['attestation.created', 'attestation.replaced'];
-  expect((await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url: receiver.url, events } })).status).toBe(201);
+  const subscribed = await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url: receiver.url, events } });
+  expect(subscribed.status, JSON.stringify(subscribed.body)).toBe(201);
 }, 60_000);
 afterAll(async () => {
   await svc?.stop();

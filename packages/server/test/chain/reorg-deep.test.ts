@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import { createPublicClient, http, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EAS_ARTIFACT } from '../../src/chain/eas-artifacts.ts';
+import { startPrivateChain, until, type PrivateChain } from '../support/anvil.ts';
+import { startReceiver, type Receiver } from '../support/receiver.ts';
+import { call, fundedKey, startTestService, type TestService } from '../support/service.ts';
+
+let chain: PrivateChain;
+let svc: TestService;
+let receiver: Receiver;
+let key: string;
+let relayer: Hex;
+
+beforeAll(async () => {
+  chain = await startPrivateChain();
+  receiver = await startReceiver();
+  svc = await startTestService({
+    env: {
+      CHAIN_RPC_URL: chain.rpcUrl,
+      EAS_ADDRESS: chain.eas,
+      SCHEMA_REGISTRY_ADDRESS: chain.schemaRegistry,
+      RELAYER_PRIVATE_KEY: await fundedKey(chain.rpcUrl),
+      CONFIRMATIONS: '1',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    },
+  });
+  relayer = privateKeyToAccount(svc.config.chain.relayerPrivateKey).address;
+  key = (await svc.createKey('pro')).key;
+  const events = ['attestation.created', 'attestation.replaced', 'attestation.revoked'];
+  const subscribed = await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url: receiver.url, events } });
+  expect(subscribed.status, JSON.stringify(subscribed.body)).toBe(201);
+}, 60_000);
+afterAll(async () => {
+  await svc?.stop();
+  await receiver?.close();
+  await chain?.close();
+});
+
+type Delivery = { type: string; data: { uid: string; previousUid?: string; revoked?: boolean } };
+const deliveries = (type: string) =>
+  receiver.received.map((r) => JSON.parse(r.body) as Delivery).filter((d) => d.type === type);
+const content = () => ({ type: 'ai', content: `deep reorg ${randomUUID()}`, contentType: 'text/plain' });
+const head = async () => BigInt((await chain.rpc('eth_blockNumber')) as string);
+const blockOf = async (txHash: string) =>
+  BigInt(((await chain.rpc('eth_getTransactionReceipt', [txHash])) as { blockNumber: string }).blockNumber);
+
+/** Takes the newest blocks back to (and including) `from` off the chain, with blocks that hold none of their transactions. */
+async function reorgFrom(from: bigint) {
+  await chain.rpc('evm_increaseTime', [3600]); // the blocks mined from now on have another time: new uids
+  await chain.rpc('anvil_reorg', [Number((await head()) - from + 1n), []]);
+}
+
+describe('a transaction reported mined (CONFIRMATIONS=1), then taken away by a deeper reorg', () => {
+  it('is sent again: the records and Idempotency-Key answers move to the new uids, and attestation.replaced says so', async () => {
+    const single = { body: content(), idem: randomUUID() };
+    const batch = { body: { attestations: [content(), content()] }, idem: randomUUID() };
+    const post = (path: string, r: { body: unknown; idem: string }) =>
+      call(svc.url, 'POST', path, { key, body: r.body, headers: { 'idempotency-key': r.idem } });
+    const first = await post('/v1/attestations', single);
+    const firstBatch = await post('/v1/attestations/batch', batch);
+    expect([first.status, firstBatch.status]).toEqual([201, 201]);
+    const oldUids: string[] = [first.body.uid, ...firstBatch.body.attestations.map((a: { uid: string }) => a.uid)];
+    await receiver.waitFor(3, 30_000);
+    expect(
+      deliveries('attestation.created')
+        .map((d) => d.data.uid)
+        .sort(),
+    ).toEqual([...oldUids].sort());
+
+    // two more blocks on top: a reorg three blocks deep is deeper than the one confirmation they were reported at
+    await chain.rpc('evm_mine');
+    await chain.rpc('evm_mine');
+    await reorgFrom(await blockOf(first.body.txHash));
+    expect(await chain.attestedBy(relayer)).toEqual([]);
+
+    const replaced = await until(async () => {
+      const seen = deliveries('attestation.replaced');
+      return seen.length >= 3 ? seen : undefined;
+    }, 60_000);
+    const newUidOf = new Map(replaced.map((d) => [d.data.previousUid, d.data.uid]));
+    const newUids = oldUids.map((old) => newUidOf.get(old)!);
+    expect(newUids.every((uid, i) => uid && uid !== oldUids[i])).toBe(true);
+
+    // each item once on chain, under its new uid only; the same transactions (same bytes) mined again
+    expect((await chain.attestedBy(relayer)).sort()).toEqual([...newUids].sort());
+    const again = await post('/v1/attestations', single);
+    const batchAgain = await post('/v1/attestations/batch', batch);
+    expect(again.body).toMatchObject({ uid: newUids[0], txHash: first.body.txHash });
+    expect(batchAgain.body.attestations.map((a: { uid: string }) => a.uid)).toEqual(newUids.slice(1));
+    expect(batchAgain.body.txHash).toBe(firstBatch.body.txHash);
+
+    expect((await call(svc.url, 'GET', `/v1/attestations/${oldUids[0]}`)).status).toBe(404);
+    const record = await call(svc.url, 'GET', `/v1/attestations/${newUids[0]}`);
+    expect(record.status).toBe(200);
+    expect(record.body).toMatchObject({ uid: newUids[0], txHash: first.body.txHash });
+    expect(BigInt(record.body.blockNumber)).toBe(await blockOf(first.body.txHash));
+    const rows = await svc.sql.query<{ uid: string; previous_uid: string; status: string }>(
+      `SELECT uid, previous_uid, status FROM attestations ORDER BY id`,
+    );
+    expect(rows).toEqual(oldUids.map((old, i) => ({ uid: newUids[i], previous_uid: old, status: 'confirmed' })));
+    // announced once: no second attestation.created, and the replacement in the audit log
+    expect(deliveries('attestation.created')).toHaveLength(3);
+    const audit = await svc.sql.query<{ resource: string; previous: string }>(
+      `SELECT resource, details->>'previousUid' AS previous FROM audit_entries WHERE action = 'attestation.replaced'`,
+    );
+    expect(audit.map((a) => [a.previous, a.resource]).sort()).toEqual(
+      oldUids.map((old, i) => [old, `attestation:${newUids[i]}`]).sort(),
+    );
+  }, 120_000);
+
+  it('a revocation taken away comes back: revoked again on chain, and announced again', async () => {
+    const created = await call(svc.url, 'POST', '/v1/attestations', { key, body: content() });
+    const uid = created.body.uid as Hex;
+    const revoked = await call(svc.url, 'POST', `/v1/attestations/${uid}/revoke`, { key, body: {} });
+    expect(revoked.status, JSON.stringify(revoked.body)).toBe(200);
+    const eas = createPublicClient({ transport: http(chain.rpcUrl) });
+    const onChain = async () =>
+      (await eas.readContract({
+        address: chain.eas,
+        abi: EAS_ARTIFACT.abi,
+        functionName: 'getAttestation',
+        args: [uid],
+      })) as {
+        revocationTime: bigint;
+      };
+    expect((await onChain()).revocationTime).toBeGreaterThan(0n);
+    await until(async () => (deliveries('attestation.revoked').length === 1 ? true : undefined), 30_000);
+
+    await chain.rpc('evm_mine');
+    await reorgFrom(await blockOf(revoked.body.txHash)); // the attestation stands; its revocation is gone
+    expect((await onChain()).revocationTime).toBe(0n);
+
+    await until(async () => ((await onChain()).revocationTime > 0n ? true : undefined), 60_000);
+    const record = await until(async () => {
+      const read = await call(svc.url, 'GET', `/v1/attestations/${uid}`);
+      return read.body.revoked ? read.body : undefined;
+    });
+    expect(record.revocationTxHash).toBe(revoked.body.txHash);
+    await until(async () => (deliveries('attestation.revoked').length === 2 ? true : undefined), 30_000);
+    expect(deliveries('attestation.revoked').map((d) => d.data.uid)).toEqual([uid, uid]);
+  }, 120_000);
+});
