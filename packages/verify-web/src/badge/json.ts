@@ -17,6 +17,8 @@ export interface BadgeJson {
    * `verified: false` with the reason (and no time); null when not anchored yet, and for on-chain attestations.
    */
   anchor: { verified: true; existedBy: string; txHash: string } | { verified: false; reason: string } | null;
+  /** Whose claim it is: the attester address the chain shows, and the account that proved it (null: the service). */
+  claimant: { kind: 'service' | 'account'; address: string; accountName: string | null };
 }
 
 export function badgeJson(v: Verdict, verifyBaseUrl: string): BadgeJson | undefined {
@@ -31,6 +33,7 @@ export function badgeJson(v: Verdict, verifyBaseUrl: string): BadgeJson | undefi
     createdAt: r.createdAt,
     verifyUrl: `${verifyBaseUrl}/${r.uid}`,
     status: v.state,
+    claimant: r.claimant ?? { kind: 'service', address: r.attester, accountName: null },
     anchor: !v.anchor
       ? null
       : v.anchor.verified

@@ -3,13 +3,21 @@ import type { Verdict } from '../verdict/types.ts';
 
 const LABEL = 'attestation';
 
+/** ` · by <account>` when a customer's own attester signed it (names cut at 24 characters to keep a badge small). */
+function byClaimant(v: Pick<Verdict, 'record'>): string {
+  const c = v.record?.claimant;
+  if (c?.kind !== 'account') return '';
+  const name = c.accountName ?? `${c.address.slice(0, 6)}…${c.address.slice(-4)}`;
+  return ` · by ${name.length > 24 ? `${name.slice(0, 23)}…` : name}`;
+}
+
 /** The badge's message and colour (each with at least 4.5:1 contrast against its white text). */
 export function badgeMessage(v: Pick<Verdict, 'state' | 'record'>): { text: string; color: string } {
   switch (v.state) {
     case 'verified':
       return v.record?.type === 'ai'
-        ? { text: 'AI-generated · verified', color: '#1d4ed8' }
-        : { text: 'Human-made · verified', color: '#15803d' };
+        ? { text: `AI-generated · verified${byClaimant(v)}`, color: '#1d4ed8' }
+        : { text: `Human-made · verified${byClaimant(v)}`, color: '#15803d' };
     case 'revoked':
       return { text: 'revoked', color: '#b91c1c' };
     case 'mismatch':

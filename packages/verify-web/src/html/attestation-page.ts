@@ -8,14 +8,26 @@ import { contentCheckForm, layout } from './layout.ts';
 
 const ORIGIN = { human: 'Human-made', ai: 'AI-generated' } as const;
 
+/** Whose claim it is, in words: the service's attester, or an account's registered address. */
+function claimantWords(r: Attestation | null): string {
+  const c = r?.claimant;
+  if (c?.kind !== 'account') return 'the service attester';
+  return c.accountName ? `${c.accountName}'s attester ${c.address}` : `the customer attester ${c.address}`;
+}
+
+/** Whose the off-chain signature is, in words. */
+function signatureWords(r: Attestation | null): string {
+  return r?.claimant?.kind === 'account' ? `that of ${claimantWords(r)}` : "the service attester's own";
+}
+
 const HEADLINES: Record<Verdict['state'], { title: string; text: (r: Attestation | null, v: Verdict) => string }> = {
   verified: {
     title: 'Verified',
     text: (r, v) =>
       r?.mode === 'offchain'
-        ? "The signature is the service attester's own, over exactly these fields, and the EAS contract records no revocation." +
+        ? `The signature is ${signatureWords(r)}, over exactly these fields, and the EAS contract records no revocation.` +
           (v.anchor?.verified ? ` Its anchor on the chain shows it existed by ${formatTime(v.anchor.existedBy)}.` : '')
-        : 'The EAS contract on the chain holds this attestation from the service attester, and it says exactly what our record says.',
+        : `The EAS contract on the chain holds this attestation from ${claimantWords(r)}, and it says exactly what our record says.`,
   },
   revoked: {
     title: 'Revoked',
@@ -88,6 +100,19 @@ function anchorRow(r: Attestation, v: Verdict): SafeHtml | '' {
   );
 }
 
+/** Whose claim it is: the account that proved the attester address (the service's word), or the service itself. */
+function claimantRow(r: Attestation): SafeHtml {
+  const c = r.claimant;
+  if (c?.kind !== 'account')
+    return row('Claimed by', html`<span data-claimant="service">The attestation service (its own attester)</span>`);
+  return row(
+    'Claimed by',
+    html`<span data-claimant="account"><strong>${c.accountName ?? 'An account of the service'}</strong></span
+      >: the attester ${maybeLink(addressLink(r.chainId, c.address), c.address)} signed it; the service says this
+      account proved control of that address by a signed challenge.`,
+  );
+}
+
 function details(r: Attestation, v: Verdict): SafeHtml {
   const onchain = r.mode === 'onchain';
   return html`<dl class="fields">
@@ -100,7 +125,7 @@ function details(r: Attestation, v: Verdict): SafeHtml {
     ${onchain && r.txHash ? row('Transaction', maybeLink(txLink(r.chainId, r.txHash), r.txHash)) : ''}
     ${onchain && r.blockNumber !== null ? row('Block', String(r.blockNumber)) : ''}
     ${onchain && attestationLink(r.chainId, r.uid) ? row('On EAS explorer', maybeLink(attestationLink(r.chainId, r.uid), r.uid)) : ''}
-    ${anchorRow(r, v)} ${row('Attester', maybeLink(addressLink(r.chainId, r.attester), r.attester))}
+    ${anchorRow(r, v)} ${claimantRow(r)} ${row('Attester', maybeLink(addressLink(r.chainId, r.attester), r.attester))}
     ${row('Schema', html`<code>${r.schemaUid}</code>`)}
     ${row('Revoked', v.chainRevokedAt ? `Yes, on chain at ${formatTime(v.chainRevokedAt)}` : r.revoked ? `Our record says so (${formatTime(r.revokedAt)}); the chain does not` : 'No')}
     ${r.revocationTxHash ? row('Revocation transaction', maybeLink(txLink(r.chainId, r.revocationTxHash), r.revocationTxHash)) : ''}

@@ -22,6 +22,14 @@ export function decodeData(data: Hex): { contentHash: Hex; aiGenerated: boolean 
   }
 }
 
+/**
+ * Whose signature the chain must show: the service's attester (configuration), or, for a customer attester, the
+ * address the record names as claimant; the record's word that the account proved that address is the service's.
+ */
+export function claimedAttester(record: Attestation, anchors: TrustAnchors): string {
+  return record.claimant?.kind === 'account' ? record.claimant.address : anchors.attester;
+}
+
 /** The record's claims that need no chain read: the right chain, schema and attester. */
 export function recordChecks(uid: string, record: Attestation, anchors: TrustAnchors): Check[] {
   return [
@@ -31,11 +39,17 @@ export function recordChecks(uid: string, record: Attestation, anchors: TrustAnc
       record.chainId === anchors.chainId,
       `the record names chain ${record.chainId}; this verifier checks chain ${anchors.chainId}`,
     ),
-    check(
-      'Service attester',
-      sameHex(record.attester, anchors.attester),
-      `the record names attester ${record.attester}; the service's attester is ${anchors.attester}`,
-    ),
+    record.claimant?.kind === 'account'
+      ? check(
+          'Customer attester',
+          sameHex(record.attester, record.claimant.address),
+          `the record names attester ${record.attester}, claimed by ${record.claimant.accountName ?? 'an account'} (${record.claimant.address})`,
+        )
+      : check(
+          'Service attester',
+          sameHex(record.attester, anchors.attester),
+          `the record names attester ${record.attester}; the service's attester is ${anchors.attester}`,
+        ),
     check('Record schema', sameHex(record.schemaUid, SCHEMA_UID), `the record names schema ${record.schemaUid}`),
   ];
 }

@@ -1,6 +1,6 @@
 import { encodePacked, hashTypedData, keccak256, toHex, zeroAddress, type Hex } from 'viem';
 import type { Attestation, OffchainPackage } from '@attestation-service/client';
-import { check, dataChecks, revocationCheck, sameHex } from './compare.ts';
+import { check, claimedAttester, dataChecks, revocationCheck, sameHex } from './compare.ts';
 import { SCHEMA_UID, type EasReader, type TrustAnchors } from './eas.ts';
 import { recoverSigner } from './recover.ts';
 import type { Check } from './types.ts';
@@ -88,10 +88,11 @@ export async function offchainChecks(
       revokedAt: 0n,
     };
   const { domain, message } = pkg.sig;
+  const attester = claimedAttester(record, anchors);
   const [recovered, version, revokedAt] = await Promise.all([
     signer(pkg),
     eas.version(),
-    eas.getRevokeOffchain(anchors.attester, record.uid as Hex),
+    eas.getRevokeOffchain(attester as Hex, record.uid as Hex),
   ]);
   let computedUid: Hex | undefined;
   try {
@@ -103,7 +104,7 @@ export async function offchainChecks(
   const checks: Check[] = [
     check(
       'Signature',
-      sameHex(recovered, anchors.attester),
+      sameHex(recovered, attester),
       recovered ? `the EIP-712 signature recovers to ${recovered}` : 'the signature does not recover to any address',
     ),
     check(

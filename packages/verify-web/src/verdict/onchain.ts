@@ -1,6 +1,6 @@
 import { zeroAddress, type Hex } from 'viem';
 import type { Attestation } from '@attestation-service/client';
-import { check, dataChecks, revocationCheck, sameHex } from './compare.ts';
+import { check, claimedAttester, dataChecks, revocationCheck, sameHex } from './compare.ts';
 import { SCHEMA_UID, type EasReader, type TrustAnchors } from './eas.ts';
 import type { Check } from './types.ts';
 
@@ -16,6 +16,7 @@ export async function onchainChecks(
   nowSeconds: number,
 ): Promise<{ checks: Check[]; revokedAt: bigint }> {
   const uid = record.uid as Hex;
+  const attester = claimedAttester(record, anchors);
   const [attestation, mined] = await Promise.all([
     eas.getAttestation(uid),
     record.txHash ? eas.attestedIn(record.txHash as Hex) : Promise.resolve(undefined),
@@ -32,7 +33,7 @@ export async function onchainChecks(
     check('Schema', sameHex(attestation.schema, SCHEMA_UID), `the chain's schema is ${attestation.schema}`),
     check(
       'Attester',
-      sameHex(attestation.attester, anchors.attester) && sameHex(attestation.attester, record.attester),
+      sameHex(attestation.attester, attester) && sameHex(attestation.attester, record.attester),
       `the chain's attester is ${attestation.attester}`,
     ),
     check(
@@ -51,7 +52,7 @@ export async function onchainChecks(
     revocationCheck(record, attestation.revocationTime),
     check(
       'Transaction',
-      !!log && sameHex(log.attester, anchors.attester) && mined!.blockNumber === BigInt(record.blockNumber ?? -1),
+      !!log && sameHex(log.attester, attester) && mined!.blockNumber === BigInt(record.blockNumber ?? -1),
       !record.txHash
         ? 'the record names no transaction'
         : !mined
