@@ -164,8 +164,9 @@ async function startWorkerPart(
     }),
     anchoring.work,
   ];
+  const watchOf = (address: `0x${string}`) => createWatch(chain.publicClient, address, config.chain.confirmations);
   const relayer = createRelayer(
-    { pool, sender, watch, clock, log, works },
+    { pool, sender, watch, watchOf, clock, log, works },
     {
       maxInFlight: config.chain.maxInFlight,
       gasTarget: config.chain.gasTarget,

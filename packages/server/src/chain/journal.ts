@@ -19,10 +19,12 @@ export type JournalEntry = PgRow<Pick<Model, 'id'>> &
     txHash: Hex | null;
     rawTx: Hex | null;
     sentHashes: Hex[];
+    /** The relayer address that signed it (null before it was signed, and for entries older than the column). */
+    signer: Hex | null;
   };
 
 const COLUMNS = `id::text, kind, status, nonce, tx_hash AS "txHash", raw_tx AS "rawTx", max_fee_per_gas AS "maxFeePerGas",
-  sent_hashes AS "sentHashes", attempts, sent_at AS "sentAt"`;
+  sent_hashes AS "sentHashes", attempts, sent_at AS "sentAt", signer`;
 
 /** Opens an entry for a transaction about to be built. */
 export async function recordIntent(sql: Sql, kind: RelayKind): Promise<string> {
@@ -37,14 +39,15 @@ export async function recordIntent(sql: Sql, kind: RelayKind): Promise<string> {
 export async function recordSigned(
   sql: Sql,
   id: string,
-  tx: { nonce: number; hash: Hex; raw: Hex; maxFeePerGas: bigint },
+  tx: { nonce: number; hash: Hex; raw: Hex; maxFeePerGas: bigint; signer: Hex },
   at: Date,
 ): Promise<void> {
   await sql.query(
     `UPDATE relay_transactions SET status = 'sent', nonce = $2, tx_hash = $3, raw_tx = $4, max_fee_per_gas = $5,
-       sent_hashes = sent_hashes || jsonb_build_array($7::text), attempts = attempts + 1, sent_at = $6, updated_at = $6
+       sent_hashes = sent_hashes || jsonb_build_array($7::text), attempts = attempts + 1, sent_at = $6, updated_at = $6,
+       signer = $8
      WHERE id = $1::bigint`,
-    [id, tx.nonce, tx.hash, tx.raw, tx.maxFeePerGas.toString(), at, tx.hash],
+    [id, tx.nonce, tx.hash, tx.raw, tx.maxFeePerGas.toString(), at, tx.hash, tx.signer.toLowerCase()],
   );
 }
 

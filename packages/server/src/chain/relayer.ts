@@ -1,8 +1,10 @@
-import { parseTransaction, type Hex } from 'viem';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isAddressEqual, parseTransaction, recoverTransactionAddress, type Hex } from 'viem';
 import type { Clock } from '../clock.ts';
 import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
 import type { Logger } from '../log.ts';
 import { recordFailed, unfinished, type JournalEntry, type RelayKind } from './journal.ts';
+import { settleForeign, type ForeignFlight } from './foreign.ts';
 import { createPipeline, type Flight, type PipelineOptions } from './pipeline.ts';
 import { createReorgGuard } from './reorg.ts';
 import type { RoundWork } from './round.ts';
@@ -10,6 +12,9 @@ import type { Sender } from './sender.ts';
 import type { Watch } from './watch.ts';
 
 export type Relayer = ReturnType<typeof createRelayer>;
+
+/** How often new work is looked for while an earlier key's transactions are still watched. */
+const FOREIGN_POLL_MS = 200;
 
 /** What the relayer of this process is doing now (zeros while another process holds the signer). */
 export interface RelayerStats {
@@ -32,7 +37,16 @@ export interface RelayerStats {
  * journal records the kind, not the work).
  */
 export function createRelayer(
-  deps: { pool: Pool; sender: Sender; watch: Watch; clock: Clock; log: Logger; works: RoundWork[] },
+  deps: {
+    pool: Pool;
+    sender: Sender;
+    watch: Watch;
+    /** A watch over another address's transactions: those an earlier relayer key signed (chain/foreign.ts). */
+    watchOf: (address: Hex) => Watch;
+    clock: Clock;
+    log: Logger;
+    works: RoundWork[];
+  },
   opts: PipelineOptions,
 ) {
   const { pool, clock, works } = deps;
@@ -74,13 +88,19 @@ export function createRelayer(
   return {
     /**
      * Reconciles the journal: an entry never signed puts its items back in the queue; a signed one is in flight
-     * again (its bytes resent, then mined, bumped or found replaced like any other). Then sends until done.
+     * again (its bytes resent, then mined, bumped or found replaced like any other), unless another relayer address
+     * signed it (a key rotation): that one is watched to its end beside, never re-signed. Then sends until done.
      */
     async run(signal?: AbortSignal): Promise<void> {
       const adopted: Flight[] = [];
+      const foreign: ForeignFlight[] = [];
       for (const entry of await unfinished(sql)) {
         if (entry.status === 'sent' && entry.nonce !== null && entry.rawTx && entry.txHash) {
-          adopted.push(flightOf({ ...entry, nonce: entry.nonce, rawTx: entry.rawTx, txHash: entry.txHash }));
+          const flight = flightOf({ ...entry, nonce: entry.nonce, rawTx: entry.rawTx, txHash: entry.txHash });
+          const signer =
+            entry.signer ?? (await recoverTransactionAddress({ serializedTransaction: entry.rawTx as never }));
+          if (isAddressEqual(signer, deps.sender.address)) adopted.push(flight);
+          else foreign.push({ ...flight, signer });
           continue;
         }
         await inTransaction(pool, async (tx) => {
@@ -89,7 +109,23 @@ export function createRelayer(
         });
       }
       await pipeline.adopt(adopted);
-      await pipeline.run(signal);
+      // while an earlier key's transactions are out, new work keeps going out with this key; a failing pipeline
+      // stops the foreign watch too (the next run takes both up from the journal)
+      const halt = new AbortController();
+      const until = signal ? AbortSignal.any([signal, halt.signal]) : halt.signal;
+      let foreignOpen = foreign.length > 0;
+      const theirs = settleForeign(deps, foreign, until).finally(() => (foreignOpen = false));
+      const ours = (async () => {
+        do {
+          await pipeline.run(signal);
+          if (foreignOpen) await sleep(FOREIGN_POLL_MS, undefined, { signal: until }).catch(() => undefined);
+        } while (foreignOpen && !until.aborted);
+      })().catch((error: unknown) => {
+        halt.abort();
+        throw error;
+      });
+      const results = await Promise.allSettled([ours, theirs]);
+      for (const result of results) if (result.status === 'rejected') throw result.reason;
     },
 
     /** Whether anything waits: a journal entry left open, or items of any work (looked at, not claimed). */

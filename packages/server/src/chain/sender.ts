@@ -55,7 +55,7 @@ export function createSender(chain: Chain, pool: Pool, clock: Clock, opts: Sende
       recordSigned(
         sql,
         journalId,
-        { nonce: tx.nonce, hash, raw, maxFeePerGas: tx.fees.maxFeePerGas },
+        { nonce: tx.nonce, hash, raw, maxFeePerGas: tx.fees.maxFeePerGas, signer: account.address },
         new Date(clock.now()),
       ),
     );
