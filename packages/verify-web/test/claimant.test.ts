@@ -3,7 +3,8 @@ import { createClient, type Attestation } from '@attestation-service/client';
 import type { Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startTestService, type TestService } from '@attestation-service/server/testing';
+import { memoryWindowStore, startTestService, type TestService } from '@attestation-service/server/testing';
+import { startVerifyServer } from '../src/server.ts';
 import { badgeJson } from '../src/badge/json.ts';
 import { badgeSvg } from '../src/badge/svg.ts';
 import { attestationPage } from '../src/html/attestation-page.ts';
@@ -101,5 +102,40 @@ describe("the page and the badge name a customer attester's claim", () => {
     expect(attestationPage(v, 'https://verify.example')).toContain('data-claimant="service"');
     expect(badgeJson(v, 'https://verify.example')?.claimant).toMatchObject({ kind: 'service', accountName: null });
     expect(badgeSvg(v)).not.toContain(' · by ');
+  }, 60_000);
+
+  it('over HTTP: the page, the JSON badge and the SVG badge say who claims it', async () => {
+    const created = await client.attestations.createSigned(customer, {
+      type: 'human',
+      content: `over http ${Math.random()}`,
+      contentType: 'text/plain',
+    });
+    const app = await startVerifyServer({
+      apiUrl: svc.url,
+      rpcUrl: chain.rpcUrl,
+      chainId: anchors.chainId,
+      easAddress: anchors.eas,
+      attester: anchors.attester,
+      port: 0,
+      host: '127.0.0.1',
+      windows: memoryWindowStore(),
+      cacheTtlMs: 0,
+    });
+    try {
+      const page = await fetch(`${app.url}/${created.uid}`);
+      expect(page.status).toBe(200);
+      const html = (await page.text()).replace(/&#(39|x27);/g, "'");
+      expect(html).toContain('data-claimant="account"');
+      expect(html).toContain(`${account}'s attester ${customer.address}`);
+      const json = await fetch(`${app.url}/api/attestation/${created.uid}`);
+      expect(await json.json()).toMatchObject({
+        status: 'verified',
+        claimant: { kind: 'account', address: customer.address, accountName: account },
+      });
+      const svg = await (await fetch(`${app.url}/api/attestation/${created.uid}/badge.svg`)).text();
+      expect(svg).toContain(`aria-label="attestation: Human-made · verified · by ${account.slice(0, 23)}`);
+    } finally {
+      await app.stop();
+    }
   }, 60_000);
 });
