@@ -13,15 +13,17 @@ interface QueuedTask {
 }
 
 /**
- * The job queue (graphile-worker's, every worker's): jobs due and not yet taken by task, and how long the oldest has
- * been due, read at scrape time from its available-jobs index. The same in every process: aggregate with `max`.
+ * The job queue (graphile-worker's, every worker's): jobs due and not yet taken by task (every task ever queued, 0
+ * when none waits), and how long the oldest has been due, read at scrape time. The same in every process: aggregate
+ * with `max`.
  */
 export function jobQueueMetrics(registry: Registry, sql: Sql, failed: ReadingFailed): void {
   const read = sharedReading(() =>
     sql.query<QueuedTask>(
-      `SELECT t.identifier AS task, count(*)::int AS due, min(j.run_at) AS "oldestDue"
-       FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
-       WHERE j.is_available AND j.run_at <= now() GROUP BY t.identifier`,
+      `SELECT t.identifier AS task, count(j.id)::int AS due, min(j.run_at) AS "oldestDue"
+       FROM graphile_worker._private_tasks t
+       LEFT JOIN graphile_worker._private_jobs j ON j.task_id = t.id AND j.is_available AND j.run_at <= now()
+       GROUP BY t.identifier`,
     ),
   );
   scrapedGauge(
