@@ -47,6 +47,7 @@ describe('GET /api/attestation/<uid> (the JSON badge)', () => {
       verifyUrl: record.verifyUrl,
       status: 'verified',
       anchor: null,
+      claimant: { kind: 'service', address: record.attester, accountName: null },
     });
     expect(badge.verifyUrl).toBe(`${stack.verify.url}/${onchain.uid}`);
   });
