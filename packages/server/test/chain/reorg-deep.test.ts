@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createPublicClient, http, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scheduleAnchor } from '../../src/anchoring/anchor.task.ts';
 import { EAS_ARTIFACT } from '../../src/chain/eas-artifacts.ts';
 import { startPrivateChain, until, type PrivateChain } from '../support/anvil.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
@@ -23,13 +24,14 @@ beforeAll(async () => {
       SCHEMA_REGISTRY_ADDRESS: chain.schemaRegistry,
       RELAYER_PRIVATE_KEY: await fundedKey(chain.rpcUrl),
       CONFIRMATIONS: '1',
+      ANCHOR_INTERVAL: '1h', // anchors only when the test asks
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     },
   });
   relayer = privateKeyToAccount(svc.config.chain.relayerPrivateKey).address;
   key = (await svc.createKey('pro')).key;
-  const events = ['attestation.created', 'attestation.replaced', 'attestation.revoked'];
+  const events = ['attestation.created', 'attestation.replaced', 'attestation.revoked', 'attestation.anchored'];
   const subscribed = await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url: receiver.url, events } });
   expect(subscribed.status, JSON.stringify(subscribed.body)).toBe(201);
 }, 60_000);
@@ -39,13 +41,24 @@ afterAll(async () => {
   await chain?.close();
 });
 
-type Delivery = { type: string; data: { uid: string; previousUid?: string; revoked?: boolean } };
+type Delivery = { type: string; data: { uid: string; previousUid?: string; timestamp?: string } };
 const deliveries = (type: string) =>
   receiver.received.map((r) => JSON.parse(r.body) as Delivery).filter((d) => d.type === type);
 const content = () => ({ type: 'ai', content: `deep reorg ${randomUUID()}`, contentType: 'text/plain' });
 const head = async () => BigInt((await chain.rpc('eth_blockNumber')) as string);
 const blockOf = async (txHash: string) =>
   BigInt(((await chain.rpc('eth_getTransactionReceipt', [txHash])) as { blockNumber: string }).blockNumber);
+
+const eas = () => createPublicClient({ transport: http(chain.rpcUrl) });
+const revocationTime = async (uid: Hex) =>
+  (
+    (await eas().readContract({
+      address: chain.eas,
+      abi: EAS_ARTIFACT.abi,
+      functionName: 'getAttestation',
+      args: [uid],
+    })) as { revocationTime: bigint }
+  ).revocationTime;
 
 /** Takes the newest blocks back to (and including) `from` off the chain, with blocks that hold none of their transactions. */
 async function reorgFrom(from: bigint) {
@@ -116,24 +129,14 @@ describe('a transaction reported mined (CONFIRMATIONS=1), then taken away by a d
     const uid = created.body.uid as Hex;
     const revoked = await call(svc.url, 'POST', `/v1/attestations/${uid}/revoke`, { key, body: {} });
     expect(revoked.status, JSON.stringify(revoked.body)).toBe(200);
-    const eas = createPublicClient({ transport: http(chain.rpcUrl) });
-    const onChain = async () =>
-      (await eas.readContract({
-        address: chain.eas,
-        abi: EAS_ARTIFACT.abi,
-        functionName: 'getAttestation',
-        args: [uid],
-      })) as {
-        revocationTime: bigint;
-      };
-    expect((await onChain()).revocationTime).toBeGreaterThan(0n);
+    expect(await revocationTime(uid)).toBeGreaterThan(0n);
     await until(async () => (deliveries('attestation.revoked').length === 1 ? true : undefined), 30_000);
 
     await chain.rpc('evm_mine');
     await reorgFrom(await blockOf(revoked.body.txHash)); // the attestation stands; its revocation is gone
-    expect((await onChain()).revocationTime).toBe(0n);
+    expect(await revocationTime(uid)).toBe(0n);
 
-    await until(async () => ((await onChain()).revocationTime > 0n ? true : undefined), 60_000);
+    await until(async () => ((await revocationTime(uid)) > 0n ? true : undefined), 60_000);
     const record = await until(async () => {
       const read = await call(svc.url, 'GET', `/v1/attestations/${uid}`);
       return read.body.revoked ? read.body : undefined;
@@ -141,5 +144,59 @@ describe('a transaction reported mined (CONFIRMATIONS=1), then taken away by a d
     expect(record.revocationTxHash).toBe(revoked.body.txHash);
     await until(async () => (deliveries('attestation.revoked').length === 2 ? true : undefined), 30_000);
     expect(deliveries('attestation.revoked').map((d) => d.data.uid)).toEqual([uid, uid]);
+  }, 120_000);
+
+  it('an attestation and its revocation taken away together: the revocation follows the new uid', async () => {
+    const created = await call(svc.url, 'POST', '/v1/attestations', { key, body: content() });
+    const oldUid = created.body.uid as Hex;
+    const revoked = await call(svc.url, 'POST', `/v1/attestations/${oldUid}/revoke`, { key, body: {} });
+    expect(revoked.status, JSON.stringify(revoked.body)).toBe(200);
+    await chain.rpc('evm_mine');
+    await reorgFrom(await blockOf(created.body.txHash));
+
+    const replaced = await until(
+      async () => deliveries('attestation.replaced').find((d) => d.data.previousUid === oldUid),
+      60_000,
+    );
+    const newUid = replaced.data.uid as Hex;
+    // its old revocation names the old uid and reverts; the revocation goes out again for the new one
+    await until(async () => ((await revocationTime(newUid)) > 0n ? true : undefined), 60_000);
+    const record = await until(async () => {
+      const read = await call(svc.url, 'GET', `/v1/attestations/${newUid}`);
+      return read.body.revoked ? read.body : undefined;
+    });
+    expect(record.revocationTxHash).not.toBe(revoked.body.txHash);
+    const entries = await svc.sql.query<{ kind: string; status: string }>(
+      `SELECT kind, status FROM relay_transactions WHERE tx_hash = $1 OR tx_hash = $2`,
+      [revoked.body.txHash, record.revocationTxHash],
+    );
+    expect(entries.map((e) => e.status).sort()).toEqual(['failed', 'mined']);
+    await until(async () => (deliveries('attestation.revoked').some((d) => d.data.uid === newUid) ? true : undefined));
+  }, 120_000);
+
+  it('an anchor taken away is timestamped again, and its new time announced', async () => {
+    const offchain = { ...content(), mode: 'offchain' };
+    const uid = (await call(svc.url, 'POST', '/v1/attestations', { key, body: offchain })).body.uid as string;
+    await scheduleAnchor(svc.sql, 0);
+    const anchorNow = async () => (await call(svc.url, 'GET', `/v1/attestations/${uid}`)).body.anchor ?? undefined;
+    const first = await until(anchorNow, 60_000);
+    await until(async () => (deliveries('attestation.anchored').length === 1 ? true : undefined), 30_000);
+
+    await chain.rpc('evm_mine');
+    await reorgFrom(BigInt(first.blockNumber));
+    const again = await until(async () => {
+      const anchor = await anchorNow();
+      return anchor && anchor.timestamp !== first.timestamp ? anchor : undefined;
+    }, 60_000);
+    expect(again).toMatchObject({ root: first.root, txHash: first.txHash });
+    const onChain = (await eas().readContract({
+      address: chain.eas,
+      abi: EAS_ARTIFACT.abi,
+      functionName: 'getTimestamp',
+      args: [first.root],
+    })) as bigint;
+    expect(new Date(Number(onChain) * 1000).toISOString()).toBe(again.timestamp);
+    await until(async () => (deliveries('attestation.anchored').length === 2 ? true : undefined), 30_000);
+    expect(deliveries('attestation.anchored').map((d) => d.data.timestamp)).toEqual([first.timestamp, again.timestamp]);
   }, 120_000);
 });
