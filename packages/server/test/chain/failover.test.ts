@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPrivateChain, until, type PrivateChain } from '../support/anvil.ts';
+import { call, fundedKey, startTestService, type TestService } from '../support/service.ts';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
+
+let chain: PrivateChain;
+let proxy: TcpProxy;
+let svc: TestService;
+let relayer: string;
+let key: string;
+
+beforeAll(async () => {
+  chain = await startPrivateChain({ blockTimeSeconds: 1 }); // a block a second: several transactions in flight
+  proxy = await startTcpProxy(Number(new URL(chain.rpcUrl).port));
+  const relayerKey = await fundedKey(chain.rpcUrl);
+  relayer = privateKeyToAccount(relayerKey as `0x${string}`).address;
+  // two endpoints of the same node, the preferred one through the proxy the test kills
+  svc = await startTestService({
+    env: {
+      CHAIN_RPC_URL: `${proxy.url},${chain.rpcUrl}`,
+      EAS_ADDRESS: chain.eas,
+      SCHEMA_REGISTRY_ADDRESS: chain.schemaRegistry,
+      RELAYER_PRIVATE_KEY: relayerKey,
+      ANCHOR_INTERVAL: '0',
+    },
+  });
+  key = (await svc.createKey('enterprise')).key;
+}, 60_000);
+afterAll(async () => {
+  await svc?.stop();
+  await proxy?.kill();
+  await chain?.close();
+});
+
+const content = () => ({ type: 'ai', content: `failover ${randomUUID()}`, contentType: 'text/plain' });
+
+describe('the preferred RPC endpoint dies during on-chain load', () => {
+  it('no create fails, and every item is on chain exactly once', async () => {
+    const requests = Array.from({ length: 48 }, (_, i) =>
+      i % 8 === 7
+        ? { path: '/v1/attestations/batch', body: { attestations: [content(), content(), content()] } }
+        : { path: '/v1/attestations', body: content() },
+    );
+    const answers: Array<{ status: number; body: any }> = [];
+    let next = 0;
+    let killed = false;
+    // eight clients at a time; the proxy dies once a third of the creates are answered
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < requests.length) {
+          const request = requests[next++]!;
+          answers.push(await call(svc.url, 'POST', request.path, { key, body: request.body }));
+          if (!killed && answers.length >= requests.length / 3) {
+            killed = true;
+            expect(proxy.bytesUp()).toBeGreaterThan(10_000); // it did carry the relayer's traffic until now
+            await proxy.kill();
+          }
+        }
+      }),
+    );
+    expect(killed).toBe(true);
+    for (const answer of answers) expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    const uids = answers.flatMap((a) => (a.body.attestations ?? [a.body]).map((item: { uid: string }) => item.uid));
+    expect(uids).toHaveLength(60);
+
+    const confirmed = await until(async () => {
+      const rows = await svc.sql.query<{ uid: string; status: string }>(`SELECT uid, status FROM attestations`);
+      return rows.length === 60 && rows.every((r) => r.status === 'confirmed') ? rows : undefined;
+    }, 60_000);
+    expect(confirmed.map((r) => r.uid).sort()).toEqual([...uids].sort());
+    expect((await chain.attestedBy(relayer)).sort()).toEqual([...uids].sort());
+    // the dead endpoint is ranked last; the chain stays available to on-chain creates
+    const [dead, alive] = svc.infrastructure.chain.endpoints();
+    expect(dead!.healthy).toBeLessThan(1);
+    expect(alive!.healthy).toBe(1);
+    const health = await call(svc.url, 'GET', '/healthz');
+    expect(health.body.components).toMatchObject({ chain: 'ok', relayer: 'ok' });
+  }, 120_000);
+});
