@@ -38,8 +38,7 @@ export function refuseWellKnownSigner(
   source: 'default' | 'RELAYER_PRIVATE_KEY' | 'RELAYER_ADDRESS',
 ): void {
   if (isDevChainId(chainId)) return;
-  const fix =
-    'set RELAYER_PRIVATE_KEY to a key of your own, or RELAYER_SIGNER_URL (docs/operations.md, "Production chain")';
+  const fix = 'set RELAYER_PRIVATE_KEY to a key of your own, or RELAYER_SIGNER_URL (docs/operations.md, "The signer")';
   if (source === 'default')
     throw new ConfigError(
       `invalid configuration: chain ${chainId} is not a development chain and no relayer key is set (the default is anvil's public account 0); ${fix}`,

@@ -19,19 +19,23 @@ import { firstLine } from './broadcast.ts';
 /** The signer did not sign (unreachable, or it refused): nothing was sent, the work waits for it. */
 export class SignerUnavailableError extends Error {}
 
-type Call = (method: string, params: unknown[]) => Promise<unknown>;
+/** Calls the first of `methods` the signer serves (the next one only when it answers "method not found"). */
+type Call = (methods: string[], params: unknown[]) => Promise<unknown>;
 
-/** One JSON-RPC call to the signer; its URL (which may carry credentials) never reaches an error message. */
+/**
+ * JSON-RPC calls to the signer; its URL (which may carry credentials) never reaches an error message. Web3Signer
+ * and nodes serve `eth_*`; Clef's external API names the same calls `account_*`.
+ */
 function signerRpc(url: string): Call {
   const rpc = http(url, { timeout: 10_000, retryCount: 1 })({ retryCount: 1 });
-  return async (method, params) => {
+  return async ([method, ...others], params) => {
     try {
-      return await rpc.request({ method, params } as never);
+      return await rpc.request({ method: method!, params } as never);
     } catch (error) {
-      const refused = (error as { code?: unknown }).code === -32601 ? ' (method not served)' : '';
-      throw Object.assign(new SignerUnavailableError(`the signer did not sign: ${firstLine(error)}${refused}`), {
-        code: (error as { code?: unknown }).code,
-      });
+      const code = (error as { code?: unknown }).code;
+      if (code === -32601 && others.length > 0) return signerRpc(url)(others, params);
+      const refused = code === -32601 ? ' (method not served)' : '';
+      throw new SignerUnavailableError(`the signer did not sign: ${firstLine(error)}${refused}`);
     }
   };
 }
@@ -74,12 +78,12 @@ async function checkSigned(raw: Hex, address: Hex, tx: TransactionSerializable):
 /**
  * The relayer's account kept by a JSON-RPC signer at RELAYER_SIGNER_URL (Web3Signer, Clef, or a node with the
  * account unlocked): transactions through `eth_signTransaction`, EIP-712 (off-chain attestations) through
- * `eth_signTypedData_v4` (`eth_signTypedData` where that one is not served). Every signature is checked against
+ * `eth_signTypedData_v4` (`eth_signTypedData` as Web3Signer names it, `account_*` as Clef does). Every signature is checked against
  * what was asked and the address before it is used. The address: RELAYER_ADDRESS, else the signer's first account.
  */
 export async function remoteAccount(url: string, address: Hex | undefined): Promise<LocalAccount> {
   const call = signerRpc(url);
-  const accounts = (await call('eth_accounts', []).catch(() => undefined)) as Hex[] | undefined;
+  const accounts = (await call(['eth_accounts', 'account_list'], []).catch(() => undefined)) as Hex[] | undefined;
   if (address === undefined) {
     if (!accounts?.[0])
       throw new ConfigError(
@@ -93,7 +97,8 @@ export async function remoteAccount(url: string, address: Hex | undefined): Prom
   return toAccount({
     address: from,
     async signTransaction(tx) {
-      const answer = (await call('eth_signTransaction', [signRequest(from, tx)])) as Hex | { raw: Hex };
+      const answer = (await call(['eth_signTransaction', 'account_signTransaction'], [signRequest(from, tx)])) as
+        Hex | { raw: Hex };
       const raw = typeof answer === 'string' ? answer : answer.raw; // Clef answers { raw, tx }
       await checkSigned(raw, from, tx);
       return raw as never;
@@ -106,10 +111,8 @@ export async function remoteAccount(url: string, address: Hex | undefined): Prom
         primaryType,
         types: { EIP712Domain: getTypesForEIP712Domain({ domain }), ...types },
       } as never);
-      const signature = (await call('eth_signTypedData_v4', [from, typedData]).catch((error: unknown) => {
-        if ((error as { code?: unknown }).code !== -32601) throw error;
-        return call('eth_signTypedData', [from, typedData]);
-      })) as Hex;
+      const methods = ['eth_signTypedData_v4', 'eth_signTypedData', 'account_signTypedData'];
+      const signature = (await call(methods, [from, typedData])) as Hex;
       const signer = await recoverTypedDataAddress({ ...(definition as TypedDataDefinition), signature });
       if (!isAddressEqual(signer, from))
         throw new SignerUnavailableError(`the signer signed as ${signer}, not as the relayer ${from}`);

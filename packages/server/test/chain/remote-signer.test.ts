@@ -5,7 +5,7 @@ import { recoverTypedDataAddress, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OFFCHAIN_TYPES } from '../../src/attestations/offchain.ts';
 import { freePort } from '../../src/system/ports.ts';
-import { startPrivateChain, type PrivateChain } from '../support/anvil.ts';
+import { startPrivateChain, until, type PrivateChain } from '../support/anvil.ts';
 import { runCli, serveChild } from '../support/cli.ts';
 import { createTestDatabase } from '../support/database.ts';
 import { TEST_SERVICE_SECRET } from '../support/secret.ts';
@@ -95,4 +95,29 @@ describe('a remote signer (RELAYER_SIGNER_URL) and no key in the service', () =>
       details: {},
     });
   }, 60_000);
+
+  it('an on-chain create made while the signer is away goes out, once, when it is back', async () => {
+    const idem = randomUUID();
+    const body = content();
+    const waiting = call(base, 'POST', '/v1/attestations', { key, body, headers: { 'idempotency-key': idem } });
+    // the relay job fails to sign and gives its items back to the queue; the job is retried
+    await until(async () => {
+      const { rows } = await db.query(
+        `SELECT 1 FROM relay_transactions WHERE status = 'intent' AND created_at < now() - interval '2 seconds'`,
+      );
+      return rows.length > 0 ? true : undefined;
+    });
+    signer = await startTcpProxy(Number(new URL(chain.rpcUrl).port), Number(new URL(signer.url).port));
+    let res = await waiting;
+    if (res.status === 503)
+      res = await call(base, 'POST', '/v1/attestations', { key, body, headers: { 'idempotency-key': idem } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect((await chain.attestedBy(SIGNER_ACCOUNT)).filter((uid) => uid === res.body.uid)).toHaveLength(1);
+    expect(await chain.attestedBy(SIGNER_ACCOUNT)).toHaveLength(5);
+    const journal = await db.query<{ status: string; error: string | null }>(
+      `SELECT status, error FROM relay_transactions ORDER BY id`,
+    );
+    expect(journal.rows.map((r) => r.status)).toEqual(['mined', 'failed', 'mined']);
+    expect(journal.rows[1]!.error).toBe('abandoned before it was signed');
+  }, 120_000);
 });

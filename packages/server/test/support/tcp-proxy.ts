@@ -11,7 +11,8 @@ export interface TcpProxy {
   kill(): Promise<void>;
 }
 
-export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
+/** Listens on `port` (default: a free one), e.g. the port of a proxy killed before: the endpoint comes back. */
+export async function startTcpProxy(targetPort: number, port = 0): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
   let accepted = 0;
   let up = 0;
@@ -26,7 +27,7 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
     client.on('data', (chunk: Buffer) => (up += chunk.length));
     client.pipe(upstream).pipe(client);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
     connections: () => accepted,
