@@ -100,13 +100,13 @@ export async function claimDelegated(
      WHERE delegation IS NOT NULL AND status = 'pending' AND relay_tx_id IS NULL AND NOT EXISTS (
        SELECT 1 FROM attestations f WHERE f.delegation IS NOT NULL AND f.status = 'pending'
          AND f.relay_tx_id IS NOT NULL AND f.attester = a.attester AND f.chain_id = a.chain_id)
-     ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`,
+     ORDER BY a.id LIMIT 1 FOR UPDATE SKIP LOCKED`,
   );
   if (first.length === 0) return undefined;
   const rows = await sql.query<{ id: string; batchId: string | null; type: AttestationOrigin }>(
     `SELECT id::text, batch_id AS "batchId", type FROM attestations
      WHERE delegation IS NOT NULL AND status = 'pending' AND relay_tx_id IS NULL AND attester = $1
-     ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+     ORDER BY attestations.id LIMIT $2 FOR UPDATE SKIP LOCKED`,
     [first[0]!.attester, limit.items * 2],
   );
   const chosen: string[] = [];
@@ -133,7 +133,7 @@ export async function claimDelegated(
 export async function delegatedItemsOf(sql: Sql, journalId: string): Promise<DelegatedItem[]> {
   return sql.query<DelegatedItem>(
     `SELECT id::text, attester, type, content_hash AS "contentHash", delegation_nonce::text AS nonce, delegation
-     FROM attestations WHERE relay_tx_id = $1::bigint AND delegation IS NOT NULL ORDER BY id`,
+     FROM attestations WHERE relay_tx_id = $1::bigint AND delegation IS NOT NULL ORDER BY attestations.id`,
     [journalId],
   );
 }

@@ -106,6 +106,7 @@ describe('GET /v1/attestations/:uid', () => {
         'attester',
         'blockNumber',
         'chainId',
+        'claimant',
         'contentHash',
         'contentType',
         'createdAt',

@@ -142,7 +142,8 @@ describe('delegated on-chain attestations (attestByDelegation)', () => {
     const { nonce, signing } = await nonceOf(svc.url, key, customer.address);
     const deadline = inAnHour();
     const items = await Promise.all(
-      ['one', 'two', 'three'].map(async (text, i) => {
+      // twelve: ids past 9 would sort wrongly as text, and a nonce out of order voids the whole transaction
+      Array.from({ length: 12 }, (_, i) => `item ${i} ${Math.random()}`).map(async (text, i) => {
         const contentHash = sha256(text);
         const type = i === 1 ? 'ai' : 'human';
         const delegation = await signOnchain(customer, signing, {
@@ -174,7 +175,7 @@ describe('delegated on-chain attestations (attestByDelegation)', () => {
       expect(record.body.contentHash).toBe(items[i]!.contentHash);
       expect(record.body.type).toBe(items[i]!.type);
     }
-    const serviceItem = await call(svc.url, 'GET', `/v1/attestations/${res.body.attestations[3].uid}`);
+    const serviceItem = await call(svc.url, 'GET', `/v1/attestations/${res.body.attestations[12].uid}`);
     expect(serviceItem.body.claimant).toMatchObject({ kind: 'service', accountName: null });
   });
 
