@@ -52,8 +52,13 @@ export function createRelayer(
   const { pool, clock, works } = deps;
   const sql = pgSql(pool);
   const guard = createReorgGuard({ ...deps, workOf });
+  // an earlier key's transaction taken back by a reorg is not the pipeline's: the next run watches it as foreign
+  const ours = (e: JournalEntry) => !e.signer || isAddressEqual(e.signer, deps.sender.address);
   const pipeline = createPipeline(
-    { ...deps, reorged: async () => (await guard.revive()).map((e) => flightOf({ ...e, txHash: e.txHash! })) },
+    {
+      ...deps,
+      reorged: async () => (await guard.revive()).filter(ours).map((e) => flightOf({ ...e, txHash: e.txHash! })),
+    },
     opts,
   );
 
