@@ -1,5 +1,6 @@
 import { attestationsRouter } from './attestations/router.ts';
 import { attestersRouter } from './attesters/router.ts';
+import { attestersDashboardRouter } from './attesters/dashboard-router.ts';
 import { auditRouter } from './audit/router.ts';
 import { systemRouter } from './system/router.ts';
 import { router } from './trpc.ts';
@@ -35,6 +36,7 @@ export const appRouter = router({
     webhooks: webhooksDashboardRouter,
     overview: overviewRouter,
     attestations: attestationsDashboardRouter,
+    attesters: attestersDashboardRouter,
     audit: auditDashboardRouter,
   }),
 });

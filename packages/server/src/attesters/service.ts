@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { getAddress, recoverMessageAddress, type Hex } from 'viem';
-import { auditEntry } from '../audit/entry.ts';
+import { auditEntry, type MemberActor } from '../audit/entry.ts';
 import { appendAudit } from '../audit/log.ts';
 import type { Clock } from '../clock.ts';
 import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
@@ -19,6 +19,15 @@ import {
   useChallenge,
   type AttesterRow,
 } from './store.ts';
+
+/**
+ * Who manages attesters: an API key (REST), or a dashboard member acting in an account; the audit entry names
+ * whichever acted.
+ */
+export type AttesterCaller = Pick<AuthenticatedKey, 'accountId' | 'accountName'> & {
+  prefix?: string;
+  member?: MemberActor;
+};
 
 /** How long a challenge may be signed and handed back: long enough for a hardware wallet, short enough to be fresh. */
 export const CHALLENGE_TTL_MS = 10 * 60 * 1000;
@@ -61,10 +70,11 @@ function taken(address: string): AppError {
 export function createAttesterService(deps: { pool: Pool; clock: Clock; chainId: number }) {
   const { pool, clock } = deps;
   const sql = pgSql(pool);
-  const audit = (auth: AuthenticatedKey, request: GatedRequest, at: Date, action: string, address: string) =>
+  const audit = (auth: AttesterCaller, request: GatedRequest, at: Date, action: string, address: string) =>
     auditEntry({
       accountId: auth.accountId,
-      actorKeyPrefix: auth.prefix,
+      actorKeyPrefix: auth.prefix ?? null,
+      actorMember: auth.member ?? null,
       at,
       action,
       resource: `attester:${address}`,
@@ -74,7 +84,7 @@ export function createAttesterService(deps: { pool: Pool; clock: Clock; chainId:
 
   return {
     /** A fresh challenge for this account and address: sign its message with the address's key within 10 minutes. */
-    async challenge(auth: AuthenticatedKey, rawAddress: string) {
+    async challenge(auth: AttesterCaller, rawAddress: string) {
       const address = getAddress(rawAddress);
       const owner = await liveAttester(sql, address.toLowerCase());
       if (owner && owner.accountId !== auth.accountId) throw taken(address);
@@ -107,7 +117,7 @@ export function createAttesterService(deps: { pool: Pool; clock: Clock; chainId:
      * Registers the challenge's address once its signature recovers to it. The challenge is used up whatever the
      * outcome (committed before a refusal is thrown), so each one is tried once.
      */
-    async register(auth: AuthenticatedKey, input: { challengeId: string; signature: string }, request: GatedRequest) {
+    async register(auth: AttesterCaller, input: { challengeId: string; signature: string }, request: GatedRequest) {
       const now = new Date(clock.now());
       const outcome = await inTransaction(pool, async (tx) => {
         const challenge = await useChallenge(tx, input.challengeId, auth.accountId, now);
@@ -140,12 +150,12 @@ export function createAttesterService(deps: { pool: Pool; clock: Clock; chainId:
       return outcome.registered;
     },
 
-    async list(auth: AuthenticatedKey): Promise<{ data: AttesterView[] }> {
+    async list(auth: Pick<AttesterCaller, 'accountId'>): Promise<{ data: AttesterView[] }> {
       return { data: (await listAttesters(sql, auth.accountId)).map(view) };
     },
 
     /** Removes one of the account's addresses: attestations it signs from now on are refused; made ones stand. */
-    async remove(auth: AuthenticatedKey, rawAddress: string, request: GatedRequest): Promise<void> {
+    async remove(auth: AttesterCaller, rawAddress: string, request: GatedRequest): Promise<void> {
       const address = getAddress(rawAddress);
       const now = new Date(clock.now());
       await inTransaction(pool, async (tx) => {
