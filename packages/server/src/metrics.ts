@@ -8,10 +8,10 @@ import { refusalMetrics } from './limits/metrics.ts';
 import type { RefusalObserver } from './limits/refusals.ts';
 import { businessMetrics } from './system/business-metrics.ts';
 import { httpRequestMetrics, type ServedRequest } from './system/http-metrics.ts';
-import { jobLatencyMetrics, jobQueueMetrics } from './system/job-metrics.ts';
+import { jobLatencyMetrics, jobQueueMetrics } from './db/job-metrics.ts';
 import { installMeter } from './system/meter.ts';
 import { createMetricsRegistry, serveMetrics, type ReadingFailed } from './system/metrics.ts';
-import { poolMetrics } from './system/pool-metrics.ts';
+import { poolMetrics } from './db/pool-metrics.ts';
 import type { AttemptOutcome } from './webhooks/deliver.task.ts';
 import { webhookMetrics } from './webhooks/metrics.ts';
 

@@ -1,7 +1,7 @@
 import type { WorkerEvents } from 'graphile-worker';
 import { Histogram } from 'prom-client';
-import type { Sql } from '../db/sql.ts';
-import { PREFIX, scrapedGauge, sharedReading, type ReadingFailed, type Registry } from './metrics.ts';
+import type { Sql } from './sql.ts';
+import { PREFIX, scrapedGauge, sharedReading, type ReadingFailed, type Registry } from '../system/metrics.ts';
 
 /** From a job picked up at once to one that waited minutes behind a backlog (or a retry's due time passed). */
 const LATENCY_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900];

@@ -1,6 +1,6 @@
 import { Gauge, Histogram } from 'prom-client';
-import type { Pool } from '../db/sql.ts';
-import { PREFIX, type Registry } from './metrics.ts';
+import type { Pool } from './sql.ts';
+import { PREFIX, type Registry } from '../system/metrics.ts';
 
 /** From a free connection's instant hand-out to the acquire timeout (DATABASE_ACQUIRE_TIMEOUT, seconds at most). */
 const WAIT_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
