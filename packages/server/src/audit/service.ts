@@ -16,12 +16,20 @@ function invalid(path: string, message: string): AppError {
   return new AppError('VALIDATION_FAILED', `Invalid request: ${path}: ${message}`, { errors: [{ path, message }] });
 }
 
-/** The half-open range [from, to) of an export: `to` defaults to now, `from` to 30 days before `to`. */
-export function exportRange(input: Pick<ExportInput, 'from' | 'to'>, now: number): { from: Date; to: Date } {
+/**
+ * The half-open range [from, to) of an export: `to` defaults to now, `from` to 30 days before `to`; with `whole`
+ * (the dashboard's download, streamed page by page like any export) `from` defaults to the log's start, any span.
+ */
+export function exportRange(
+  input: Pick<ExportInput, 'from' | 'to'>,
+  now: number,
+  whole = false,
+): { from: Date; to: Date } {
   const to = input.to === undefined ? new Date(now) : new Date(input.to);
-  const from = input.from === undefined ? new Date(to.getTime() - DEFAULT_RANGE_DAYS * DAY_MS) : new Date(input.from);
+  const start = whole ? new Date(0) : new Date(to.getTime() - DEFAULT_RANGE_DAYS * DAY_MS);
+  const from = input.from === undefined ? start : new Date(input.from);
   if (from.getTime() >= to.getTime()) throw invalid('from', 'must be before to');
-  if (to.getTime() - from.getTime() > MAX_RANGE_DAYS * DAY_MS)
+  if (!whole && to.getTime() - from.getTime() > MAX_RANGE_DAYS * DAY_MS)
     throw invalid('to', `the range may span at most ${MAX_RANGE_DAYS} days; export longer periods in parts`);
   return { from, to };
 }
@@ -31,10 +39,14 @@ function compactInstant(at: Date): string {
   return at.toISOString().replace(/[-:]/g, '').replace('.000Z', 'Z');
 }
 
-/** `audit-<account>-<from>-<to>.<ext>`, the account name reduced to characters safe in a header and a file name. */
+/**
+ * `audit-<account>-<from>-<to>.<ext>` (`start` for a log from its beginning), the account name reduced to characters
+ * safe in a header and a file name.
+ */
 export function exportFilename(accountName: string, from: Date, to: Date, ext: string): string {
   const account = accountName.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 64) || 'account';
-  return `audit-${account}-${compactInstant(from)}-${compactInstant(to)}.${ext}`;
+  const start = from.getTime() === 0 ? 'start' : compactInstant(from);
+  return `audit-${account}-${start}-${compactInstant(to)}.${ext}`;
 }
 
 /**
@@ -46,6 +58,7 @@ export function openExport(
   auth: { accountId: string; accountName: string },
   input: ExportInput,
   accept: string | undefined,
+  whole = false,
 ): AuditExport {
   const format = input.format ?? formatFromAccept(accept);
   if (format === undefined) {
@@ -55,7 +68,7 @@ export function openExport(
       { available: ['application/json', 'text/csv'] },
     );
   }
-  const { from, to } = exportRange(input, deps.clock.now());
+  const { from, to } = exportRange(input, deps.clock.now(), whole);
   return new AuditExport({
     format,
     filename: exportFilename(auth.accountName, from, to, format),
@@ -65,7 +78,13 @@ export function openExport(
 
 /** The audit log as procedures reach it: the export, the dashboard's pages, and the entries of refused calls. */
 export interface AuditService {
-  openExport(auth: Parameters<typeof openExport>[1], input: ExportInput, accept: string | undefined): AuditExport;
+  /** `whole`: `from` defaults to the log's start and the span is not capped (the dashboard's download). */
+  openExport(
+    auth: Parameters<typeof openExport>[1],
+    input: ExportInput,
+    accept: string | undefined,
+    whole?: boolean,
+  ): AuditExport;
   listForAccount(accountId: string, input: EntryListInput): Promise<EntryListPage>;
   recordAuthFailure(failure: Parameters<typeof recordAuthFailure>[1], caller: CallerInfo): void;
   recordQuotaRefusal(auth: Parameters<typeof recordQuotaRefusal>[1], error: unknown, caller: CallerInfo): Promise<void>;
@@ -74,7 +93,7 @@ export interface AuditService {
 /** The audit service bound to the storage it reads and writes (procedures get no client of their own). */
 export function createAuditService(deps: { db: Db; sql: Sql; clock: Clock; log: Logger }): AuditService {
   return {
-    openExport: (auth, input, accept) => openExport(deps, auth, input, accept),
+    openExport: (auth, input, accept, whole) => openExport(deps, auth, input, accept, whole),
     listForAccount: (accountId, input) => listEntries(deps.sql, accountId, input),
     recordAuthFailure: (failure, caller) => recordAuthFailure(deps, failure, caller),
     recordQuotaRefusal: (auth, error, caller) => recordQuotaRefusal(deps, auth, error, caller),

@@ -20,7 +20,8 @@ const downloadInput = exportInput.extend({ account: z.string().max(100).optional
  * The audit export for a signed-in member (viewer or above) of the account named by `account` (else
  * `x-account-id`, else their first): exactly what GET /v1/audit/export streams for a key of that account, as an
  * attachment. Checked as the dashboard's procedures are: the session on every call, the member's rate limit, the
- * input rules, NOT_FOUND for an account that is not theirs; errors are the service's JSON body.
+ * input rules, NOT_FOUND for an account that is not theirs; errors are the service's JSON body. Without `from` it
+ * is the whole log from its first entry (the page's "Download the whole log"), not the API's default 30 days.
  */
 export function auditExportMount(services: {
   dashboard: { sessions: SessionService };
@@ -53,6 +54,7 @@ export function auditExportMount(services: {
         { accountId: member.accountId, accountName: member.accountName },
         input,
         headerOf(req, 'accept'),
+        true,
       );
       await sendStreamed(req, res, exp, {});
     },

@@ -226,6 +226,20 @@ describe('dashboard audit log', () => {
       expect(json.map((e) => e.resource)).toEqual(['e1', 'e2', 'e3', 'e4', 'e5']);
     });
 
+    it('without a range is the whole log, entries over a year old included (the API defaults to 30 days)', async () => {
+      const owner = await createMember(service, 'owner');
+      const old = new Date(Date.now() - 400 * 86_400_000);
+      await appendEntries(service, owner.accountId, [{ at: old, action: 'a.old', resource: 'oldest' }]);
+      await seed(owner.accountId);
+      const res = await download(`?format=json&account=${owner.accountId}`, { cookie: owner.cookie });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-disposition')).toMatch(
+        new RegExp(`^attachment; filename="audit-${owner.accountName}-start-\\d{8}T\\d{6}(\\.\\d{3})?Z\\.json"$`),
+      );
+      const resources = ((await res.json()) as Array<{ resource: string }>).map((e) => e.resource);
+      expect(resources).toEqual(expect.arrayContaining(['oldest', 'e1', 'e2', 'e3', 'e4', 'e5']));
+    });
+
     it('answers errors as JSON: 401 without a session, 404 for an account not theirs, 400 for a bad range', async () => {
       const a = await createMember(service, 'owner');
       const b = await createMember(service, 'owner');
