@@ -16,7 +16,7 @@ export const MAX_ATTEMPTS = 5;
 
 /** A delivery whose lease this worker holds: what its attempt needs (its subscription's and event's columns too). */
 export type Claimed = Pick<Prisma.WebhookDeliveryModel, 'id' | 'subscriptionId' | 'eventId' | 'attempts'> &
-  Pick<Prisma.WebhookSubscriptionModel, 'accountId' | 'url' | 'secret'> &
+  Pick<Prisma.WebhookSubscriptionModel, 'accountId' | 'url' | 'secret' | 'previousSecret'> &
   Pick<Prisma.WebhookEventModel, 'type' | 'body'>;
 
 /** A claim's answer for one requested id: the claimed columns, or the delivery's state when it was not claimed. */
@@ -58,10 +58,11 @@ export function createClaimer(
          FROM wanted w, webhook_subscriptions s, webhook_events e
          WHERE d.id = w.id AND s.id = d.subscription_id AND e.id = d.event_id AND s.deleted_at IS NULL
            AND d.state = 'pending' AND d.next_attempt_at <= w.now AND (d.lease_until IS NULL OR d.lease_until <= w.now)
-         RETURNING d.id, s.account_id, d.subscription_id, d.event_id, d.attempts, s.url, s.secret, e.type, e.body
+         RETURNING d.id, s.account_id, d.subscription_id, d.event_id, d.attempts, s.url, s.secret, e.type, e.body,
+           CASE WHEN s.previous_secret_expires_at > w.now THEN s.previous_secret END AS previous_secret
        )
        SELECT w.id AS requested, c.state, c.next_attempt_at AS "nextAttemptAt", c.lease_until > w.now AS leased,
-         won.id, won.account_id AS "accountId", won.subscription_id AS "subscriptionId", won.event_id AS "eventId", won.attempts, won.url, won.secret, won.type, won.body
+         won.id, won.account_id AS "accountId", won.subscription_id AS "subscriptionId", won.event_id AS "eventId", won.attempts, won.url, won.secret, won.previous_secret AS "previousSecret", won.type, won.body
        FROM wanted w LEFT JOIN webhook_deliveries c ON c.id = w.id LEFT JOIN won ON won.id = w.id`,
         [requests.map((r) => r.id), requests.map((r) => r.now), requests.map((r) => r.leaseUntil)],
       );

@@ -11,6 +11,12 @@ export const EVENT_KINDS = [
 
 export type EventKind = (typeof EVENT_KINDS)[number];
 
+/** Sent only on request to one subscription (POST /v1/webhooks/{id}/test), whatever kinds it subscribes to. */
+export const TEST_EVENT = 'webhook.test';
+
+/** Every `type` a delivery can carry: the subscribable kinds and the test event. */
+export type EventType = EventKind | typeof TEST_EVENT;
+
 const eventKind = z.enum(EVENT_KINDS);
 const subscriptionId = z
   .string()
@@ -35,21 +41,70 @@ export const createWebhookInput = z.strictObject({
     .meta({ example: ['attestation.created', 'attestation.revoked'] }),
 });
 
+/** A rotation's window: until then the previous secret signs beside the current one. */
+export const rotationState = z
+  .object({
+    previousSecretExpiresAt: timestamp('When the previous secret stops signing (ISO 8601, UTC)'),
+  })
+  .meta({ id: 'WebhookRotation' });
+
 const subscription = z.object({
   id: subscriptionId,
   url: z.string().meta({ example: receiverUrl }),
   events: z.array(eventKind),
   createdAt: timestamp(),
+  rotation: rotationState.nullable().meta({ description: 'The rotation window in progress; null outside one' }),
 });
 
-export const createdWebhook = subscription
-  .extend({
-    secret: z.string().meta({
-      description: 'HMAC key for X-Service-Signature: shown only in this response.',
-      example: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+const HEX_SECRET = '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08';
+
+/** The secret in both forms, shown only in the answer that made it. */
+const secretFields = {
+  secret: z.string().meta({
+    description:
+      'The 32 secret bytes, hex: the HMAC key of webhook-signature (those bytes) and of X-Service-Signature (this text). Shown only in this response.',
+    example: HEX_SECRET,
+  }),
+  standardWebhooksSecret: z.string().meta({
+    description: 'The same 32 bytes as `whsec_` + base64, the form Standard Webhooks libraries take',
+    example: `whsec_${Buffer.from(HEX_SECRET, 'hex').toString('base64')}`,
+  }),
+};
+
+export const createdWebhook = subscription.extend(secretFields).meta({ id: 'CreatedWebhook' });
+
+/** The longest a previous secret keeps signing: a week covers a receiver deployed weekly. */
+export const MAX_ROTATION_HOURS = 168;
+
+export const rotateSecretInput = z.strictObject({
+  id: subscriptionId,
+  previousSecretTtlHours: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_ROTATION_HOURS)
+    .default(24)
+    .meta({
+      description: `Hours the previous secret keeps signing beside the new one (0–${MAX_ROTATION_HOURS}, default 24; 0 retires it at once, for a leaked secret)`,
+      example: 24,
+    }),
+});
+
+export const rotatedSecret = z
+  .object({ id: subscriptionId, ...secretFields, rotation: rotationState.nullable() })
+  .meta({ id: 'RotatedWebhookSecret' });
+
+export const testEventInput = z.strictObject({ id: subscriptionId });
+
+export const sentTestEvent = z
+  .object({
+    eventId: z.string().meta({ example: 'c2e4a6b8-0d1f-4a3c-9e5b-7d9f1b3d5e7a' }),
+    deliveryId: z.string().meta({
+      description: 'The delivery (webhook-id and X-Service-Delivery); follow it in the deliveries listing',
+      example: '3a7d9c1e-2b4f-4c6a-8e0d-5f1b3c7a9e2d',
     }),
   })
-  .meta({ id: 'CreatedWebhook' });
+  .meta({ id: 'SentTestEvent' });
 
 export const webhookList = z.object({ data: z.array(subscription.meta({ id: 'Webhook' })) });
 
@@ -90,11 +145,11 @@ const attempt = z
 export const delivery = z
   .object({
     id: z.string().meta({
-      description: 'The X-Service-Delivery header: the same on every attempt and replay',
+      description: 'The X-Service-Delivery and webhook-id headers: the same on every attempt and replay',
       example: '3a7d9c1e-2b4f-4c6a-8e0d-5f1b3c7a9e2d',
     }),
     eventId: z.string().meta({ example: 'c2e4a6b8-0d1f-4a3c-9e5b-7d9f1b3d5e7a' }),
-    event: eventKind,
+    event: z.enum([...EVENT_KINDS, TEST_EVENT]),
     state: z.enum(DELIVERY_STATES),
     attempts: count(1).meta({ description: 'Attempts made in the current round' }),
     replays: count(0),

@@ -1,15 +1,30 @@
 import { z } from 'zod';
 import { memberProcedure, router } from '../trpc.ts';
-import { createWebhookInput, DELIVERY_STATES, EVENT_KINDS, type Delivery } from './contracts.ts';
+import {
+  createWebhookInput,
+  DELIVERY_STATES,
+  EVENT_KINDS,
+  rotateSecretInput,
+  TEST_EVENT,
+  type Delivery,
+} from './contracts.ts';
 import type { WebhookCaller } from './service.ts';
 
 const iso = z.string();
 const eventKind = z.enum(EVENT_KINDS);
-const subscription = z.object({ id: z.string(), url: z.string(), events: z.array(eventKind), createdAt: iso });
+const rotation = z.object({ previousSecretExpiresAt: iso }).nullable();
+const subscription = z.object({
+  id: z.string(),
+  url: z.string(),
+  events: z.array(eventKind),
+  createdAt: iso,
+  rotation,
+});
+const secrets = { secret: z.string(), standardWebhooksSecret: z.string() };
 
 const deliveryItem = z.object({
   id: z.string(),
-  event: z.object({ id: z.string(), type: eventKind }),
+  event: z.object({ id: z.string(), type: z.enum([...EVENT_KINDS, TEST_EVENT]) }),
   state: z.enum(DELIVERY_STATES),
   attempts: z.number(),
   createdAt: iso,
@@ -55,7 +70,7 @@ export const webhooksDashboardRouter = router({
   /** The secret is in this answer only. */
   create: memberProcedure('developer')
     .input(createWebhookInput)
-    .output(subscription.extend({ secret: z.string() }))
+    .output(subscription.extend(secrets))
     .mutation(({ ctx, input }) =>
       ctx.services.webhooks.create(caller(ctx.member), input, { requestId: ctx.requestId, ip: ctx.ip }),
     ),
@@ -67,6 +82,22 @@ export const webhooksDashboardRouter = router({
       await ctx.services.webhooks.delete(caller(ctx.member), input.id, { requestId: ctx.requestId, ip: ctx.ip });
       return { id: input.id };
     }),
+
+  /** The new secret is in this answer only; the previous one signs for the window asked. */
+  rotateSecret: memberProcedure('developer')
+    .input(rotateSecretInput)
+    .output(z.object({ id: z.string(), ...secrets, rotation }))
+    .mutation(({ ctx, input }) =>
+      ctx.services.webhooks.rotateSecret(caller(ctx.member), input, { requestId: ctx.requestId, ip: ctx.ip }),
+    ),
+
+  /** A `webhook.test` delivery through the normal path. */
+  sendTest: memberProcedure('developer')
+    .input(z.strictObject({ id: z.string().min(1).max(64) }))
+    .output(z.object({ eventId: z.string(), deliveryId: z.string() }))
+    .mutation(({ ctx, input }) =>
+      ctx.services.webhooks.sendTest(caller(ctx.member), input.id, { requestId: ctx.requestId, ip: ctx.ip }),
+    ),
 
   /** One subscription's deliveries, newest first, with every attempt; keyset pages. */
   deliveries: memberProcedure('viewer')

@@ -45,7 +45,15 @@ export function deliverTask(deps: DeliveryDeps): Task {
     if (dueAt) return enqueueDeliveries(sql, [deliveryId], (dueAt.getTime() - at) / 1000);
     if (!claimed) return;
     const result = await postWebhook(
-      { url: claimed.url, secret: claimed.secret, deliveryId: claimed.id, eventType: claimed.type, body: claimed.body },
+      {
+        url: claimed.url,
+        secret: claimed.secret,
+        previousSecret: claimed.previousSecret,
+        at,
+        deliveryId: claimed.id,
+        eventType: claimed.type,
+        body: claimed.body,
+      },
       deps.policy,
       timeoutMs,
     );

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Prisma } from '../db/rows.ts';
 import type { Sql } from '../db/sql.ts';
-import type { EventKind } from './contracts.ts';
+import { TEST_EVENT, type EventType } from './contracts.ts';
 
 export const DELIVER_TASK = 'webhook.deliver';
 
 export interface OutboxEvent {
   accountId: string;
-  type: EventKind;
+  type: EventType;
   data: unknown;
 }
 
@@ -36,7 +36,7 @@ export async function enqueueDeliveries(
 export type Subscriber = Pick<Prisma.WebhookSubscriptionModel, 'id' | 'accountId' | 'events'>;
 
 /** The live subscriptions of these accounts to any of these kinds. */
-export async function subscribersOf(sql: Sql, accountIds: string[], types: EventKind[]): Promise<Subscriber[]> {
+export async function subscribersOf(sql: Sql, accountIds: string[], types: EventType[]): Promise<Subscriber[]> {
   if (accountIds.length === 0) return [];
   return sql.query(
     `SELECT id, account_id AS "accountId", events FROM webhook_subscriptions
@@ -73,7 +73,38 @@ export async function emitToSubscribers(
   subscriptions: Subscriber[],
   now: Date,
 ): Promise<number> {
-  if (subscriptions.length === 0) return 0;
+  return (await storeEvents(sql, events, subscriptions, now)).length;
+}
+
+/**
+ * The `webhook.test` event to one live subscription (whatever kinds it subscribes to), through the same outbox,
+ * delivery and signing as every event. Returns its event and delivery ids.
+ */
+export async function emitTestEvent(
+  sql: Sql,
+  subscription: { id: string; accountId: string },
+  now: Date,
+): Promise<{ eventId: string; deliveryId: string }> {
+  const data = {
+    subscriptionId: subscription.id,
+    message: 'A test event, sent on request: this endpoint receives and can verify deliveries.',
+  };
+  const [delivery] = await storeEvents(
+    sql,
+    [{ accountId: subscription.accountId, type: TEST_EVENT, data }],
+    [{ ...subscription, events: [TEST_EVENT] }],
+    now,
+  );
+  return { eventId: delivery!.eventId, deliveryId: delivery!.id };
+}
+
+async function storeEvents(
+  sql: Sql,
+  events: OutboxEvent[],
+  subscriptions: Subscriber[],
+  now: Date,
+): Promise<Array<{ id: string; eventId: string; subscriptionId: string }>> {
+  if (subscriptions.length === 0) return [];
   const stored: Array<{ id: string; accountId: string; type: string; body: string }> = [];
   const deliveries: Array<{ id: string; eventId: string; subscriptionId: string }> = [];
   for (const event of events) {
@@ -89,7 +120,7 @@ export async function emitToSubscribers(
     for (const subscription of receivers)
       deliveries.push({ id: randomUUID(), eventId: id, subscriptionId: subscription.id });
   }
-  if (deliveries.length === 0) return 0;
+  if (deliveries.length === 0) return [];
   await sql.query(
     `INSERT INTO webhook_events (id, account_id, type, body, created_at)
      SELECT id, account_id, type, body, $5 FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[]) AS e(id, account_id, type, body)`,
@@ -110,5 +141,5 @@ export async function emitToSubscribers(
     sql,
     deliveries.map((d) => d.id),
   );
-  return deliveries.length;
+  return deliveries;
 }

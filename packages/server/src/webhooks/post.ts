@@ -1,8 +1,10 @@
-import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { signedHeaders } from './signature.ts';
 import { UnsafeUrlError, vetUrl, type UrlPolicy } from './url-guard.ts';
+
+export { signatureOf } from './signature.ts';
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 /** How much of a receiver's answer an attempt keeps, for inspection. */
@@ -11,6 +13,10 @@ export const RESPONSE_BODY_LIMIT = 1024;
 export interface WebhookRequest {
   url: string;
   secret: string;
+  /** The secret a rotation replaced, while its window lasts: it signs too. */
+  previousSecret?: string | null;
+  /** The attempt's time on the service's clock (ms): webhook-timestamp. */
+  at?: number;
   deliveryId: string;
   eventType: string;
   body: string;
@@ -22,11 +28,6 @@ export interface AttemptResult {
   error: string | null;
   durationMs: number;
   responseBody: string | null;
-}
-
-/** `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the secret exactly as shown at creation (its text). */
-export function signatureOf(body: string, secret: string): string {
-  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 }
 
 // keep-alive pools: one connection setup per receiver, not per delivery
@@ -87,9 +88,11 @@ export async function postWebhook(
           'Content-Type': 'application/json',
           'Content-Length': body.length,
           'User-Agent': 'attestation-service-webhooks/1',
-          'X-Service-Event': request.eventType,
-          'X-Service-Delivery': request.deliveryId,
-          'X-Service-Signature': signatureOf(request.body, request.secret),
+          ...signedHeaders(
+            { id: request.deliveryId, type: request.eventType, body: request.body },
+            { secret: request.secret, previousSecret: request.previousSecret ?? null },
+            request.at ?? Date.now(),
+          ),
         },
       },
       (res) => {

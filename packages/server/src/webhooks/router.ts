@@ -8,6 +8,11 @@ import {
   deleteWebhookInput,
   deliveriesInput,
   deliveryPage,
+  rotatedSecret,
+  rotateSecretInput,
+  sentTestEvent,
+  TEST_EVENT,
+  testEventInput,
   webhookList,
 } from './contracts.ts';
 
@@ -75,6 +80,46 @@ export const webhooksRouter = router({
     .input(deleteWebhookInput)
     .output(z.void())
     .mutation(({ ctx, input }) => ctx.services.webhooks.delete(ctx.auth, input.id, ctx)),
+
+  rotateSecret: authedProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/v1/webhooks/{id}/rotate-secret',
+        tags,
+        protect: true,
+        summary: 'Rotate the signing secret',
+        description:
+          'A new secret, shown only in this response. For `previousSecretTtlHours` (default 24) the previous secret keeps signing: webhook-signature carries both signatures and X-Service-Signature stays on the previous secret; then only the new one signs. A rotation inside a window retires the older secret at once.',
+      },
+      docs: {
+        errors: NOT_FOUND_ERRORS,
+        requestExamples: {
+          window: { summary: 'Keep the previous secret for a day', value: { previousSecretTtlHours: 24 } },
+          leaked: { summary: 'Retire the previous secret at once', value: { previousSecretTtlHours: 0 } },
+        },
+      },
+    })
+    .input(rotateSecretInput)
+    .output(rotatedSecret)
+    .mutation(({ ctx, input }) => ctx.services.webhooks.rotateSecret(ctx.auth, input, ctx)),
+
+  sendTest: authedProcedure
+    .meta({
+      successStatus: 202,
+      openapi: {
+        method: 'POST',
+        path: '/v1/webhooks/{id}/test',
+        tags,
+        protect: true,
+        summary: 'Send a test event',
+        description: `Queues a \`${TEST_EVENT}\` event to this subscription, delivered, signed and retried like any event and listed among its deliveries. It counts against no quota.`,
+      },
+      docs: { errors: NOT_FOUND_ERRORS },
+    })
+    .input(testEventInput)
+    .output(sentTestEvent)
+    .mutation(({ ctx, input }) => ctx.services.webhooks.sendTest(ctx.auth, input.id, ctx)),
 
   deliveries: authedProcedure
     .meta({

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { appendAudit } from '../audit/log.ts';
 import { auditEntry, type MemberActor, type RequestOrigin } from '../audit/entry.ts';
 import type { Clock } from '../clock.ts';
@@ -10,6 +10,8 @@ import type { GatedRequest } from '../idempotency/service.ts';
 import type { AuthenticatedKey } from '../keys/service.ts';
 import type { Delivery, DeliveryState, EventKind } from './contracts.ts';
 import { enqueueDeliveries } from './outbox.ts';
+import { newSecret, rotateSecret, rotationAt, sendTestEvent, type AuditOf } from './rotation.ts';
+import { standardWebhooksSecret } from './signature.ts';
 import {
   countLiveSubscriptions,
   deleteSubscription,
@@ -38,7 +40,17 @@ export interface CreatedWebhook {
   url: string;
   events: EventKind[];
   secret: string;
+  standardWebhooksSecret: string;
   createdAt: string;
+  rotation: null;
+}
+
+export interface ListedWebhook {
+  id: string;
+  url: string;
+  events: EventKind[];
+  createdAt: string;
+  rotation: { previousSecretExpiresAt: string } | null;
 }
 
 function invalidUrl(message: string): AppError {
@@ -91,6 +103,10 @@ export function createWebhookService(deps: { db: Db; clock: Clock; policy: UrlPo
       details,
       origin: request,
     });
+  const auditOf =
+    (auth: WebhookCaller, request: GatedRequest): AuditOf =>
+    (at, action, resource, details) =>
+      audit(auth, request, at, action, resource, details);
 
   return {
     /**
@@ -111,12 +127,15 @@ export function createWebhookService(deps: { db: Db; clock: Clock; policy: UrlPo
       }
       const events = [...new Set(input.events)];
       const at = new Date(clock.now());
+      const secret = newSecret();
       const created: CreatedWebhook = {
         id: randomUUID(),
         url,
         events,
-        secret: randomBytes(32).toString('hex'),
+        secret,
+        standardWebhooksSecret: standardWebhooksSecret(secret),
         createdAt: at.toISOString(),
+        rotation: null,
       };
       await db
         .$transaction(async (tx) => {
@@ -131,7 +150,14 @@ export function createWebhookService(deps: { db: Db; clock: Clock; policy: UrlPo
               `An account may have at most ${MAX_SUBSCRIPTIONS} subscriptions; delete one first.`,
               { errors: [{ path: '', message: `at most ${MAX_SUBSCRIPTIONS} subscriptions` }] },
             );
-          await insertSubscription(tx, { ...created, accountId: auth.accountId, createdAt: at });
+          await insertSubscription(tx, {
+            id: created.id,
+            url,
+            events,
+            secret,
+            accountId: auth.accountId,
+            createdAt: at,
+          });
           const sql = prismaSql(tx);
           await appendAudit(
             sql,
@@ -148,19 +174,27 @@ export function createWebhookService(deps: { db: Db; clock: Clock; policy: UrlPo
       return created;
     },
 
-    async list(
-      auth: WebhookCaller,
-    ): Promise<{ data: Array<{ id: string; url: string; events: EventKind[]; createdAt: string }> }> {
+    async list(auth: WebhookCaller): Promise<{ data: ListedWebhook[] }> {
       const rows = await listSubscriptions(db, auth.accountId);
+      const now = clock.now();
       return {
         data: rows.map((r) => ({
           id: r.id,
           url: r.url,
           events: r.events as EventKind[],
           createdAt: r.createdAt.toISOString(),
+          rotation: rotationAt(r.previousSecretExpiresAt, now),
         })),
       };
     },
+
+    /** A new secret (shown once); the previous one keeps signing for the window asked. */
+    rotateSecret: (auth: WebhookCaller, input: { id: string; previousSecretTtlHours: number }, request: GatedRequest) =>
+      rotateSecret(deps, auth.accountId, input, request, auditOf(auth, request)),
+
+    /** A `webhook.test` delivery to this subscription, by the normal path. */
+    sendTest: (auth: WebhookCaller, id: string, request: GatedRequest) =>
+      sendTestEvent(deps, auth.accountId, id, request, auditOf(auth, request)),
 
     /** Deletes the caller's subscription and drops its pending deliveries; another account's is "not found". */
     async delete(auth: WebhookCaller, id: string, request: GatedRequest): Promise<void> {

@@ -65,13 +65,51 @@ export async function liveSubscriptionTo(db: Db | Tx, accountId: string, href: s
   return rows.find((row) => sameUrl(row.url, href))?.id;
 }
 
-/** An account's live subscriptions, oldest first (never their secrets). */
-export function listSubscriptions(db: Db | Tx, accountId: string): Promise<SubscriptionRow[]> {
+/** An account's live subscriptions, oldest first (never their secrets; when a rotation's window ends). */
+export function listSubscriptions(
+  db: Db | Tx,
+  accountId: string,
+): Promise<Array<SubscriptionRow & { previousSecretExpiresAt: Date | null }>> {
   return db.webhookSubscription.findMany({
     where: { accountId, deletedAt: null },
-    select: { id: true, url: true, events: true, createdAt: true },
+    select: { id: true, url: true, events: true, createdAt: true, previousSecretExpiresAt: true },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
   });
+}
+
+/**
+ * Makes `secret` the subscription's signing secret; the one it replaces keeps signing until `previousUntil` (none
+ * when null: retired at once). A rotation inside a window retires the older secret then. Raw SQL: Prisma cannot
+ * set a column from another. Undefined when the account has no such live subscription.
+ */
+export async function rotateSubscriptionSecret(
+  tx: Tx,
+  accountId: string,
+  id: string,
+  secret: string,
+  previousUntil: Date | null,
+): Promise<{ url: string } | undefined> {
+  if (!isUuid(id)) return undefined;
+  const keep = previousUntil !== null;
+  const [row] = await tx.$queryRaw<Array<{ url: string }>>`
+    UPDATE webhook_subscriptions
+    SET previous_secret = CASE WHEN ${keep} THEN secret END, previous_secret_expires_at = ${previousUntil},
+      secret = ${secret}
+    WHERE id = ${id}::uuid AND account_id = ${accountId}::uuid AND deleted_at IS NULL
+    RETURNING url`;
+  return row;
+}
+
+/**
+ * Locks this account's live subscription until the transaction ends (false when there is none): a deletion then
+ * waits, and drops what the transaction queued for it. Raw SQL: Prisma has no `FOR UPDATE`.
+ */
+export async function lockLiveSubscription(tx: Tx, accountId: string, id: string): Promise<boolean> {
+  if (!isUuid(id)) return false;
+  const rows = await tx.$queryRaw<unknown[]>`
+    SELECT 1 FROM webhook_subscriptions
+    WHERE id = ${id}::uuid AND account_id = ${accountId}::uuid AND deleted_at IS NULL FOR UPDATE`;
+  return rows.length === 1;
 }
 
 /** Whether this account has this live subscription (a malformed id is simply not one). */

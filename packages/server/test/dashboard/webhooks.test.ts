@@ -79,7 +79,7 @@ describe('dashboard webhooks', () => {
 
     const listed = await query(dev, 'list');
     expect(listed.body.result.data).toEqual([
-      { id: created.id, url: hook.url, events: ['attestation.created'], createdAt: created.createdAt },
+      { id: created.id, url: hook.url, events: ['attestation.created'], createdAt: created.createdAt, rotation: null },
     ]);
     const [entry] = await audit(dev.accountId, 'webhook.subscribed');
     expect(entry!.actor_key_prefix).toBeNull();
@@ -194,6 +194,53 @@ describe('dashboard webhooks', () => {
     expect((await query(a, 'list')).body.result.data).toEqual([]);
     expect((await query(b, 'list')).body.result.data.map((s: { id: string }) => s.id)).toEqual([id]);
     expect(await audit(b.accountId, 'webhook.deleted')).toEqual([]);
+  });
+
+  it('rotates the secret for a developer (shown once, audited with the member) and sends a signed test event', async () => {
+    const dev = await createMember(service, 'developer');
+    const hook = await receiver();
+    const created = await subscribe(dev, hook.url);
+    const rotated = await mutate(dev, 'rotateSecret', { id: created.id, previousSecretTtlHours: 2 });
+    expect(rotated.status).toBe(200);
+    const fresh = rotated.body.result.data as { secret: string; rotation: { previousSecretExpiresAt: string } };
+    expect(fresh.secret).toMatch(/^[0-9a-f]{64}$/);
+    const [listed] = (await query(dev, 'list')).body.result.data;
+    expect(listed.rotation).toEqual(fresh.rotation);
+    expect(JSON.stringify(listed)).not.toContain(fresh.secret);
+    const [entry] = await audit(dev.accountId, 'webhook.secret_rotated');
+    expect(entry!.details).toMatchObject({ actor: { email: dev.email }, previousSecretExpiresAt: expect.any(String) });
+    expect(JSON.stringify(entry!.details)).not.toContain(fresh.secret);
+
+    const sent = await mutate(dev, 'sendTest', { id: created.id });
+    expect(sent.status).toBe(200);
+    const [request] = await hook.waitFor(1);
+    expect(request!.headers['webhook-id']).toBe(sent.body.result.data.deliveryId);
+    // inside the window X-Service-Signature keeps the previous secret
+    expect(
+      verifyWebhookSignature(request!.body, request!.headers['x-service-signature'] as string, created.secret),
+    ).toBe(true);
+    const [delivery] = await settled(dev, created.id, 1);
+    expect(delivery!.event.type).toBe('webhook.test');
+  });
+
+  it('lets a viewer neither rotate nor send a test event, and another account finds nothing', async () => {
+    const owner = await createMember(service, 'owner');
+    const viewer = await createMember(service, 'viewer', owner.accountId);
+    const stranger = await createMember(service, 'owner');
+    const hook = await receiver();
+    const { id, secret } = await subscribe(owner, hook.url);
+    for (const res of [await mutate(viewer, 'rotateSecret', { id }), await mutate(viewer, 'sendTest', { id })])
+      expect(res.status).toBe(403);
+    for (const res of [await mutate(stranger, 'rotateSecret', { id }), await mutate(stranger, 'sendTest', { id })]) {
+      expect(res.status).toBe(404);
+      expect(res.body.error.data.code).toBe('NOT_FOUND');
+    }
+    const [row] = await service.sql.query<{ secret: string }>(
+      `SELECT secret FROM webhook_subscriptions WHERE id = $1`,
+      [id],
+    );
+    expect(row!.secret).toBe(secret);
+    expect(hook.received).toHaveLength(0);
   });
 
   it('refuses a cross-site create or delete carrying a valid cookie (403)', async () => {

@@ -43,8 +43,13 @@ describe('webhook subscriptions', () => {
       url: HOOK,
       events: ['attestation.created', 'batch.completed'],
       secret: expect.stringMatching(/^[0-9a-f]{64}$/),
+      standardWebhooksSecret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
       createdAt: expect.any(String),
+      rotation: null,
     });
+    expect(Buffer.from(created.body.standardWebhooksSecret.slice(6), 'base64').toString('hex')).toBe(
+      created.body.secret,
+    );
     const list = await call(svc.url, 'GET', '/v1/webhooks', { key });
     expect(list.status).toBe(200);
     expect(list.body).toEqual({
@@ -54,6 +59,7 @@ describe('webhook subscriptions', () => {
           url: HOOK,
           events: ['attestation.created', 'batch.completed'],
           createdAt: created.body.createdAt,
+          rotation: null,
         },
       ],
     });
