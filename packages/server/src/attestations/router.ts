@@ -19,6 +19,9 @@ const tags = ['attestations'];
 
 /** Statuses of the on-chain writes besides the usual ones. */
 const WRITE_ERRORS = {
+  400: 'INVALID_SIGNATURE: a `delegation` not signed by its attester over these fields; DELEGATION_EXPIRED: its deadline is past or too near, or its off-chain time too old',
+  403: 'ATTESTER_NOT_REGISTERED: the `delegation` names an address not registered to this account',
+  409: 'INVALID_NONCE: a replayed or out-of-order delegated on-chain request (details.expected); ALREADY_EXISTS: this signed off-chain package is stored already',
   429: "QUOTA_EXCEEDED: the monthly on-chain quota of the key's tier, or of its account's plan, is used up",
   503: 'CHAIN_UNAVAILABLE: the chain cannot take on-chain writes right now; nothing was charged (see Retry-After)',
 };

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, randomIp, startTestService, type TestService } from '../support/service.ts';
 import { startPrism, type Prism } from '../support/prism.ts';
+import { newCustomer, nonceOf, signOnchain } from '../attesters/support.ts';
 
 /**
  * Every operation of /openapi.json through Stoplight Prism in front of the live API, which checks each request and
@@ -86,7 +87,11 @@ function urlOf(path: string, op: any): string {
   const query = (op.parameters ?? [])
     .filter((p: any) => p.in === 'query' && p.required)
     .map((p: any) => `${p.name}=${p.schema.example}`);
-  return `${path.replace('{uid}', unknownUid).replace('{id}', randomUUID())}${query.length ? `?${query.join('&')}` : ''}`;
+  const concrete = path
+    .replace('{uid}', unknownUid)
+    .replace('{id}', randomUUID())
+    .replace('{address}', newCustomer().address);
+  return `${concrete}${query.length ? `?${query.join('&')}` : ''}`;
 }
 
 /** The operation's first request example (the document's own), for a call whose body is not the point. */
@@ -165,6 +170,36 @@ describe('the API behind Prism (prism proxy --errors)', () => {
     await through('DELETE', `/v1/webhooks/${hook.id}`, 204, { key });
     await through('DELETE', `/v1/webhooks/${hook.id}`, 404, { key });
   }, 30_000);
+
+  it('answers every attester operation as documented, a signed create included', async () => {
+    const { key } = await svc.createKey('pro');
+    const customer = newCustomer();
+    const challenge = (
+      await through('POST', '/v1/attesters/challenges', 201, { key, body: { address: customer.address } })
+    ).body;
+    await through('POST', '/v1/attesters', 400, {
+      key,
+      body: { challengeId: randomUUID(), signature: await customer.signMessage({ message: challenge.message }) },
+    });
+    const signature = await customer.signMessage({ message: challenge.message });
+    await through('POST', '/v1/attesters', 201, { key, body: { challengeId: challenge.id, signature } });
+    const { key: other } = await svc.createKey();
+    await through('POST', '/v1/attesters/challenges', 409, { key: other, body: { address: customer.address } });
+    await through('GET', '/v1/attesters', 200, { key });
+    await through('GET', `/v1/attesters/${customer.address}/nonce`, 200, { key });
+    await through('GET', `/v1/attesters/${customer.address}/nonce`, 404, { key: other });
+    const { nonce, signing } = await nonceOf(svc.url, key, customer.address);
+    const contentHash = sha(`signed ${Math.random()}`);
+    const delegation = await signOnchain(customer, signing, { type: 'human', contentHash, nonce, deadline: '0' });
+    const body = { type: 'human', contentHash, contentType: 'text/plain', delegation };
+    await through('POST', '/v1/attestations', 201, { key, body });
+    await through('POST', '/v1/attestations', 409, { key, body });
+    const forged = { ...delegation, nonce: String(BigInt(nonce) + 1n) };
+    await through('POST', '/v1/attestations', 400, { key, body: { ...body, delegation: forged } });
+    await through('DELETE', `/v1/attesters/${customer.address}`, 204, { key });
+    await through('DELETE', `/v1/attesters/${customer.address}`, 404, { key });
+    await through('POST', '/v1/attestations', 403, { key, body });
+  }, 60_000);
 
   it('streams the audit export as documented, JSON and CSV', async () => {
     const { key } = await svc.createKey();
