@@ -21,8 +21,11 @@ import type {
   Health,
   Readiness,
   RevokeResult,
+  RotatedWebhookSecret,
+  RotateSecretInput,
   SearchInput,
   SearchResult,
+  SentTestEvent,
   Webhook,
 } from './types.ts';
 
@@ -34,7 +37,18 @@ export {
   type ErrorDetails,
   type ErrorDetailsByCode,
 } from './errors.ts';
-export { verifyWebhookSignature, signWebhookBody } from './webhooks.ts';
+export {
+  verifyWebhookSignature,
+  signWebhookBody,
+  verifyWebhook,
+  signStandardWebhook,
+  WebhookVerificationError,
+  type VerifyWebhookOptions,
+  type WebhookEvent,
+  type WebhookEventType,
+  type WebhookRefusal,
+  type WebhookSecret,
+} from './webhooks.ts';
 export {
   verifyAnchor,
   anchorProofHolds,
@@ -201,6 +215,12 @@ export function createClient(options: ClientOptions) {
         wrap(() => trpc.webhooks.create.mutate(input, write(opts))),
       list: (): Promise<{ data: Webhook[] }> => wrap(() => trpc.webhooks.list.query({})),
       delete: (id: string): Promise<void> => wrap(() => trpc.webhooks.delete.mutate({ id }, write())),
+      /** A new secret, shown only in the result; the previous one keeps signing for the window asked (default 24 h). */
+      rotateSecret: (id: string, input: RotateSecretInput = {}, opts?: WriteOptions): Promise<RotatedWebhookSecret> =>
+        wrap(() => trpc.webhooks.rotateSecret.mutate({ id, ...input }, write(opts))),
+      /** Queues a `webhook.test` event to the subscription, delivered and signed like any event. */
+      sendTest: (id: string, opts?: WriteOptions): Promise<SentTestEvent> =>
+        wrap(() => trpc.webhooks.sendTest.mutate({ id }, write(opts))),
       /** One page of a subscription's deliveries, newest first, each with its attempts. */
       deliveries: (id: string, input: DeliveriesInput = {}): Promise<DeliveryPage> =>
         wrap(() => trpc.webhooks.deliveries.query({ id, ...input })),

@@ -175,16 +175,45 @@ export interface CreateWebhookInput {
   events: EventKind[];
 }
 
+/** A rotation's window: until then the previous secret signs beside the current one. */
+export interface WebhookRotation {
+  /** ISO 8601 */
+  previousSecretExpiresAt: string;
+}
+
 export interface Webhook {
   id: string;
   url: string;
   events: EventKind[];
   createdAt: string;
+  /** The rotation window in progress; null outside one. */
+  rotation: WebhookRotation | null;
 }
 
-export interface CreatedWebhook extends Webhook {
-  /** The HMAC key for X-Service-Signature: shown only here. */
+/** A subscription's secret in both forms: shown only in the answer that made it. */
+export interface WebhookSecrets {
+  /** The 32 secret bytes, hex: the key of X-Service-Signature (as text) and of webhook-signature (as bytes). */
   secret: string;
+  /** The same bytes as `whsec_` + base64, the form Standard Webhooks libraries take. */
+  standardWebhooksSecret: string;
+}
+
+export interface CreatedWebhook extends Webhook, WebhookSecrets {}
+
+export interface RotateSecretInput {
+  /** Hours the previous secret keeps signing (0–168, default 24; 0 retires it at once). */
+  previousSecretTtlHours?: number;
+}
+
+export interface RotatedWebhookSecret extends WebhookSecrets {
+  id: string;
+  rotation: WebhookRotation | null;
+}
+
+/** A queued `webhook.test` event: its delivery is listed among the subscription's deliveries. */
+export interface SentTestEvent {
+  eventId: string;
+  deliveryId: string;
 }
 
 export type DeliveryState = 'pending' | 'completed' | 'dead' | 'dropped';
@@ -206,7 +235,7 @@ export interface WebhookAttempt {
 export interface WebhookDelivery {
   id: string;
   eventId: string;
-  event: EventKind;
+  event: EventKind | 'webhook.test';
   state: DeliveryState;
   attempts: number;
   replays: number;

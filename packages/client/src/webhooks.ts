@@ -1,21 +1,146 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Attestation } from './types.ts';
+
+/** A secret as the service returns it: the hex `secret`, or its `standardWebhooksSecret` (`whsec_` + base64). */
+export type WebhookSecret = string;
+
+/** During a rotation, pass both secrets (either one verifies); a single secret otherwise. */
+type Secrets = WebhookSecret | readonly WebhookSecret[];
+
+const list = (secrets: Secrets): readonly string[] => (typeof secrets === 'string' ? [secrets] : secrets);
+
+/** The hex text of a secret given in either form (the spec's X-Service-Signature key). */
+function hexOf(secret: string): string {
+  return secret.startsWith('whsec_') ? Buffer.from(secret.slice(6), 'base64').toString('hex') : secret;
+}
+
+/** The 32 bytes of a secret given in either form (the Standard Webhooks HMAC key). */
+function bytesOf(secret: string): Buffer {
+  return secret.startsWith('whsec_') ? Buffer.from(secret.slice(6), 'base64') : Buffer.from(secret, 'hex');
+}
+
+const sameBytes = (a: Buffer, b: Buffer) => a.length === b.length && timingSafeEqual(a, b);
 
 /**
  * Checks `X-Service-Signature` (`sha256=<hex HMAC-SHA256 of the raw body>`) in constant time. Pass the body exactly
- * as received (bytes or string), before any JSON parsing, and the subscription's secret as shown at creation.
+ * as received (bytes or string), before any JSON parsing, and the subscription's secret as shown at creation — or
+ * both secrets during a rotation. It proves no freshness: prefer `verifyWebhook`, which also checks the time.
  */
 export function verifyWebhookSignature(
   rawBody: string | Uint8Array,
   signatureHeader: string | null | undefined,
-  secret: string,
+  secret: Secrets,
 ): boolean {
   if (typeof signatureHeader !== 'string' || !/^sha256=[0-9a-f]{64}$/.test(signatureHeader)) return false;
-  const expected = createHmac('sha256', secret).update(rawBody).digest();
   const given = Buffer.from(signatureHeader.slice('sha256='.length), 'hex');
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return list(secret).some((s) => sameBytes(given, createHmac('sha256', hexOf(s)).update(rawBody).digest()));
 }
 
-/** The header value for a body (what the service sends); useful to test a receiver. */
-export function signWebhookBody(rawBody: string | Uint8Array, secret: string): string {
-  return `sha256=${createHmac('sha256', secret).update(rawBody).digest('hex')}`;
+/** The X-Service-Signature value for a body (what the service sends); useful to test a receiver. */
+export function signWebhookBody(rawBody: string | Uint8Array, secret: WebhookSecret): string {
+  return `sha256=${createHmac('sha256', hexOf(secret)).update(rawBody).digest('hex')}`;
 }
+
+/** The Standard Webhooks `webhook-signature` value (`v1,<base64>`) for one secret; useful to test a receiver. */
+export function signStandardWebhook(
+  id: string,
+  timestampSeconds: number,
+  rawBody: string | Uint8Array,
+  secret: WebhookSecret,
+): string {
+  const mac = createHmac('sha256', bytesOf(secret)).update(`${id}.${timestampSeconds}.`).update(rawBody);
+  return `v1,${mac.digest('base64')}`;
+}
+
+/** Why a delivery was refused. */
+export type WebhookRefusal = 'missing-headers' | 'bad-timestamp' | 'too-old' | 'too-new' | 'no-matching-signature';
+
+export class WebhookVerificationError extends Error {
+  constructor(readonly reason: WebhookRefusal) {
+    super(`webhook refused: ${reason}`);
+    this.name = 'WebhookVerificationError';
+  }
+}
+
+export interface VerifyWebhookOptions {
+  /** How far webhook-timestamp may be from now, either way (default 300 s, as the scheme's libraries). */
+  toleranceSeconds?: number;
+  /** Now, in ms (default Date.now). */
+  now?: () => number;
+}
+
+type HeaderBag = Headers | Record<string, string | string[] | undefined>;
+
+function header(headers: HeaderBag, name: string): string | undefined {
+  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
+  const entry = Object.entries(headers).find(([key]) => key.toLowerCase() === name);
+  const value = entry?.[1];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * Verifies a delivery by the Standard Webhooks scheme (`webhook-id`, `webhook-timestamp`, `webhook-signature`) and
+ * returns its event: the timestamp within the tolerance (a captured delivery cannot be replayed later), and a `v1`
+ * signature of `${id}.${timestamp}.${body}` by one of the secrets (pass both during a rotation). Throws a
+ * WebhookVerificationError naming the reason otherwise. `headers`: a fetch Headers or Node's `req.headers`.
+ */
+export function verifyWebhook(
+  rawBody: string | Uint8Array,
+  headers: HeaderBag,
+  secret: Secrets,
+  options: VerifyWebhookOptions = {},
+): WebhookEvent {
+  const id = header(headers, 'webhook-id');
+  const timestamp = header(headers, 'webhook-timestamp');
+  const signatures = header(headers, 'webhook-signature');
+  if (!id || !timestamp || !signatures) throw new WebhookVerificationError('missing-headers');
+  if (!/^\d{1,15}$/.test(timestamp)) throw new WebhookVerificationError('bad-timestamp');
+  const tolerance = options.toleranceSeconds ?? 300;
+  const now = Math.floor((options.now ?? Date.now)() / 1000);
+  if (now - Number(timestamp) > tolerance) throw new WebhookVerificationError('too-old');
+  if (Number(timestamp) - now > tolerance) throw new WebhookVerificationError('too-new');
+  const given = signatures
+    .split(' ')
+    .filter((s) => s.startsWith('v1,'))
+    .map((s) => Buffer.from(s.slice(3), 'base64'));
+  const expected = list(secret).map((s) =>
+    Buffer.from(signStandardWebhook(id, Number(timestamp), rawBody, s).slice(3), 'base64'),
+  );
+  if (!given.some((g) => expected.some((e) => sameBytes(g, e))))
+    throw new WebhookVerificationError('no-matching-signature');
+  return JSON.parse(Buffer.from(rawBody).toString('utf8')) as WebhookEvent;
+}
+
+interface Envelope<T extends string, D> {
+  /** The event, shared by every subscription that got it. */
+  id: string;
+  type: T;
+  /** ISO 8601 */
+  createdAt: string;
+  data: D;
+}
+
+/** What a delivery's body holds, by `type` (the OpenAPI document's `webhooks` section describes the same). */
+export type WebhookEvent =
+  | Envelope<'attestation.created', Attestation>
+  | Envelope<'attestation.revoked', Attestation>
+  | Envelope<'attestation.replaced', Attestation & { previousUid: string }>
+  | Envelope<
+      'batch.completed',
+      {
+        batchId: string;
+        counts: { total: number; onchain: number; offchain: number };
+        /** Every item, in request order. */
+        uids: Array<string | null>;
+        /** The multiAttest transaction; null when all were off-chain. */
+        txHash: string | null;
+      }
+    >
+  | Envelope<
+      'attestation.anchored',
+      { root: string; txHash: string; blockNumber: number; timestamp: string; uids: string[] }
+    >
+  | Envelope<'webhook.test', { subscriptionId: string; message: string }>;
+
+/** Every `type` a delivery can carry. */
+export type WebhookEventType = WebhookEvent['type'];

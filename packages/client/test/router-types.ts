@@ -27,6 +27,9 @@ import type {
   RevokeResult,
   SearchInput,
   SearchResult,
+  RotatedWebhookSecret,
+  RotateSecretInput,
+  SentTestEvent,
   Webhook,
 } from '../src/types.ts';
 
@@ -55,6 +58,9 @@ export type Checks = [
   Expect<Same<{ data: Webhook[] }, Out['webhooks']['list']>>,
   Expect<Accepts<In['webhooks']['deliveries'], DeliveriesInput & { id: string }>>,
   Expect<Same<DeliveryPage, Out['webhooks']['deliveries']>>,
+  Expect<Accepts<In['webhooks']['rotateSecret'], RotateSecretInput & { id: string }>>,
+  Expect<Same<RotatedWebhookSecret, Out['webhooks']['rotateSecret']>>,
+  Expect<Same<SentTestEvent, Out['webhooks']['sendTest']>>,
   Expect<Same<AuditEntry, ExportedEntry>>,
   Expect<Same<AttesterChallenge, Out['attesters']['challenge']>>,
   Expect<Same<Attester, Out['attesters']['register']>>,

@@ -56,7 +56,13 @@ describe('SDK: webhooks', () => {
 
     const { data } = await client.webhooks.list();
     expect(data).toEqual([
-      { id: subscription.id, url: receiver.url, events: ['attestation.created'], createdAt: subscription.createdAt },
+      {
+        id: subscription.id,
+        url: receiver.url,
+        events: ['attestation.created'],
+        createdAt: subscription.createdAt,
+        rotation: null,
+      },
     ]);
     await client.webhooks.delete(subscription.id);
     expect((await client.webhooks.list()).data).toEqual([]);
