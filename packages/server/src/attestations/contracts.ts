@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { anchorRecord } from '../anchoring/contracts.ts';
 import { timestamp } from '../http/openapi-fields.ts';
+import { checkDelegation, delegationSchema } from './delegated-contracts.ts';
 import { EXAMPLE_CONTENT_HASH, EXAMPLE_UID, oneOfContentOrHash } from './openapi.ts';
 
 const hex = (bytes: number, what: string, example: string) =>
@@ -28,60 +29,6 @@ export const modeSchema = z.enum(['onchain', 'offchain']).meta({
   description:
     'On-chain (an EAS transaction, counts toward the monthly quota) or off-chain (an EAS-compatible signed attestation, unmetered).',
 });
-
-const decimal = (digits: number, what: string, example: string) =>
-  z
-    .string()
-    .regex(new RegExp(`^(0|[1-9][0-9]{0,${digits - 1}})$`), `must be ${what} as decimal digits`)
-    .meta({ example });
-const UINT64_MAX = 2n ** 64n - 1n;
-
-/**
- * A customer attester's signature over the attestation (docs/decisions.md, "Customer attesters"): on-chain, an EAS
- * delegated request (`attestByDelegation`); off-chain, the EAS off-chain package's EIP-712 signature.
- */
-export const delegationSchema = z
-  .strictObject({
-    attester: address.meta({ description: 'The registered address that signed (POST /v1/attesters).' }),
-    signature: z
-      .string()
-      .regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 65-byte signature: 0x followed by 130 hex characters')
-      .meta({
-        description: 'The EIP-712 signature, r ‖ s ‖ v, as viem and ethers return it.',
-        example: `0x${'ab'.repeat(64)}1b`,
-      }),
-    nonce: decimal(78, 'a uint256', '0')
-      .optional()
-      .meta({ description: 'On-chain: the EAS nonce signed for (GET /v1/attesters/{address}/nonce).' }),
-    deadline: decimal(20, 'a uint64', '1767225600')
-      .optional()
-      .meta({ description: 'On-chain: the request is void after this time (Unix seconds); 0 for never.' }),
-    time: decimal(20, 'a uint64', '1735732800')
-      .optional()
-      .meta({ description: "Off-chain: the signed attestation's time (Unix seconds), within 10 minutes of now." }),
-    salt: hexHash.optional().meta({ description: "Off-chain: the signed attestation's salt (32 random bytes)." }),
-  })
-  .meta({ id: 'Delegation' });
-export type DelegationInput = z.infer<typeof delegationSchema>;
-
-/** The fields a delegation needs in each mode; the others must be absent. */
-const DELEGATION_FIELDS = { onchain: ['nonce', 'deadline'], offchain: ['time', 'salt'] } as const;
-
-function checkDelegation(
-  mode: 'onchain' | 'offchain',
-  delegation: DelegationInput,
-  addIssue: (path: string, message: string) => void,
-) {
-  const other = mode === 'onchain' ? 'offchain' : 'onchain';
-  for (const field of DELEGATION_FIELDS[mode])
-    if (delegation[field] === undefined) addIssue(field, `is required for an ${mode} delegation`);
-  for (const field of DELEGATION_FIELDS[other])
-    if (delegation[field] !== undefined) addIssue(field, `belongs to an ${other} delegation only`);
-  for (const field of ['deadline', 'time'] as const) {
-    const value = delegation[field];
-    if (value !== undefined && BigInt(value) > UINT64_MAX) addIssue(field, 'must be at most 2^64 - 1');
-  }
-}
 
 /** A creation request: the same shape alone and as a batch item. */
 export const createAttestationInput = z

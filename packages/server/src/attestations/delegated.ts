@@ -3,7 +3,7 @@ import { getAddress, recoverTypedDataAddress, zeroAddress, zeroHash, type Hex } 
 import { publicKeyToAddress } from 'viem/utils';
 import { encodeAttestationData, SCHEMA_UID } from '../chain/schema.ts';
 import { AppError } from '../errors.ts';
-import type { DelegationInput } from './contracts.ts';
+import type { DelegationInput } from './delegated-contracts.ts';
 import { attestDigester } from './eip712.ts';
 import { offchainUid, OFFCHAIN_TYPES, type OffchainDomain, type OffchainPackage } from './offchain.ts';
 import type { AttestationOrigin } from './states.ts';

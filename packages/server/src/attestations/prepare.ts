@@ -1,7 +1,8 @@
 import { encodeAttestationData, SCHEMA_UID } from '../chain/schema.ts';
 import type { AuthenticatedKey } from '../keys/service.ts';
 import { hashContent, normalizeContentType, normalizeHash } from './content.ts';
-import type { CreateAttestationInput, DelegationInput } from './contracts.ts';
+import type { CreateAttestationInput } from './contracts.ts';
+import type { DelegationInput } from './delegated-contracts.ts';
 import { customerOffchainPackage } from './delegated.ts';
 import type { OffchainSigner } from './offchain.ts';
 import type { AttestationMode, AttestationOrigin } from './states.ts';

@@ -189,7 +189,7 @@ describe('the API behind Prism (prism proxy --errors)', () => {
     await through('GET', `/v1/attesters/${customer.address}/nonce`, 200, { key });
     await through('GET', `/v1/attesters/${customer.address}/nonce`, 404, { key: other });
     const { nonce, signing } = await nonceOf(svc.url, key, customer.address);
-    const contentHash = sha(`signed ${Math.random()}`);
+    const contentHash = sha(`signed ${Math.random()}`) as `0x${string}`;
     const delegation = await signOnchain(customer, signing, { type: 'human', contentHash, nonce, deadline: '0' });
     const body = { type: 'human', contentHash, contentType: 'text/plain', delegation };
     await through('POST', '/v1/attestations', 201, { key, body });
