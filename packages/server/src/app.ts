@@ -76,6 +76,7 @@ export function buildServices(
       auth,
       sessions: createSessionService({ db, auth, clock, publicBaseUrl: config.publicBaseUrl }),
       signup: config.dashboard.signup,
+      webhookPrivateUrls: config.webhooks.allowPrivateUrls,
       overview: createOverviewService({ sql, clock }),
       ...createPeopleServices({ ...infra, keys, secrets: opts.secrets }),
     },

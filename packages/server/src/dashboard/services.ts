@@ -27,6 +27,8 @@ export interface DashboardServices extends PeopleServices {
   sessions: SessionService;
   /** DASHBOARD_SIGNUP: whether anyone may sign up and open an account. */
   signup: 'open' | 'closed';
+  /** WEBHOOK_ALLOW_PRIVATE_URLS: the webhook form's hint says whether loopback and private receivers are taken. */
+  webhookPrivateUrls: boolean;
   overview: OverviewService;
 }
 

@@ -35,6 +35,8 @@ export const sessionRouter = router({
         memberships: z.array(membership),
         support: z.boolean(),
         signup: z.enum(['open', 'closed']),
+        /** Whether webhook receivers may be http, loopback or private (WEBHOOK_ALLOW_PRIVATE_URLS). */
+        webhookPrivateUrls: z.boolean(),
       }),
     )
     .query(async ({ ctx }) => {
@@ -44,6 +46,7 @@ export const sessionRouter = router({
         memberships: await ctx.services.dashboard.sessions.memberships(user.id),
         support: user.support,
         signup: ctx.services.dashboard.signup,
+        webhookPrivateUrls: ctx.services.dashboard.webhookPrivateUrls,
       };
     }),
 

@@ -18,6 +18,8 @@ describe('dashboard sessions', () => {
       memberships: [{ accountId: member.accountId, role: 'developer', plan: 'free' }],
       support: false,
       signup: 'closed',
+      // WEBHOOK_ALLOW_PRIVATE_URLS is off by default: the webhook form says loopback receivers are refused
+      webhookPrivateUrls: false,
     });
     expect(me.headers.get('cache-control')).toBe('no-store');
   });
