@@ -80,30 +80,39 @@ export async function unfinished(sql: Sql): Promise<JournalEntry[]> {
   );
 }
 
-/** A mined entry as the reorg watch reads it: where it was mined. */
+/** A mined entry as the reorg watch reads it: where it was mined, and whether it did what it was sent for. */
 export interface MinedEntry {
   id: string;
   kind: RelayKind;
+  status: Extract<RelayStatus, 'mined' | 'failed'>;
   blockNumber: bigint;
   blockHash: Hex;
+}
+
+/** Where a transaction that failed on chain (reverted) was mined: if a reorg takes that block, its nonce is free again. */
+export async function recordFailedBlock(sql: Sql, id: string, block: { blockNumber: bigint; blockHash: Hex }) {
+  await sql.query(
+    `UPDATE relay_transactions SET block_number = $2, block_hash = $3 WHERE id = $1::bigint AND status = 'failed'`,
+    [id, block.blockNumber.toString(), block.blockHash],
+  );
 }
 
 /** Entries mined at `fromBlock` or later and since `since`, newest block first (those mined before hashes were kept are not). */
 export async function minedSince(sql: Sql, fromBlock: bigint, since: Date): Promise<MinedEntry[]> {
   const rows = await sql.query<Omit<MinedEntry, 'blockNumber'> & { blockNumber: string }>(
-    `SELECT id::text, kind, block_number::text AS "blockNumber", block_hash AS "blockHash" FROM relay_transactions
-     WHERE block_number >= $1 AND status = 'mined' AND block_hash IS NOT NULL AND updated_at >= $2
+    `SELECT id::text, kind, status, block_number::text AS "blockNumber", block_hash AS "blockHash" FROM relay_transactions
+     WHERE block_number >= $1 AND status IN ('mined', 'failed') AND block_hash IS NOT NULL AND updated_at >= $2
      ORDER BY block_number DESC, id`,
     [fromBlock.toString(), since],
   );
   return rows.map((row) => ({ ...row, blockNumber: BigInt(row.blockNumber) }));
 }
 
-/** A mined entry whose block left the chain is in flight again (`sent`); returns it as it stands now. */
+/** An entry whose block left the chain is in flight again (`sent`); returns it as it stands now. */
 export async function recordReorged(sql: Sql, id: string, at: Date): Promise<JournalEntry | undefined> {
   const [row] = await sql.query<JournalEntry>(
     `UPDATE relay_transactions SET status = 'sent', block_number = NULL, block_hash = NULL, reorged_at = $2, updated_at = $2
-     WHERE id = $1::bigint AND status = 'mined' RETURNING ${COLUMNS}`,
+     WHERE id = $1::bigint AND status IN ('mined', 'failed') AND block_hash IS NOT NULL RETURNING ${COLUMNS}`,
     [id, at],
   );
   if (row) meter().relayTransaction('reorged');

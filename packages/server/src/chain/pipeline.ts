@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Hex } from 'viem';
 import type { Clock } from '../clock.ts';
-import { inTransaction, type Pool } from '../db/sql.ts';
+import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
 import type { Logger } from '../log.ts';
 import { firstLine } from './broadcast.ts';
-import { recordFailed, recordIntent } from './journal.ts';
+import { recordFailed, recordFailedBlock, recordIntent } from './journal.ts';
 import { REORG_CHECK_MS } from './reorg.ts';
 import type { RoundWork } from './round.ts';
 import { NotSentError, type Sender, type SignedTx } from './sender.ts';
@@ -151,6 +151,8 @@ export function createPipeline(
       const seen = sightings[i]!;
       if (seen.state === 'mined') {
         await flight.work.finish(flight.journalId, seen.receipt);
+        // a reverted one is watched too: a reorg that takes its block frees a nonce the later ones need
+        if (seen.receipt.status !== 'success') await recordFailedBlock(pgSql(pool), flight.journalId, seen.receipt);
         continue;
       }
       if (seen.state === 'confirming') flight.seenMined = true;

@@ -57,7 +57,10 @@ export function createRelayer(
   const pipeline = createPipeline(
     {
       ...deps,
-      reorged: async () => (await guard.revive()).filter(ours).map((e) => flightOf({ ...e, txHash: e.txHash! })),
+      reorged: async () =>
+        (await guard.revive())
+          .filter(ours)
+          .map((e) => ({ ...flightOf({ ...e, txHash: e.txHash! }), work: e.filler ?? workOf(e.kind) })),
     },
     opts,
   );

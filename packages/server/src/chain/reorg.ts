@@ -1,7 +1,14 @@
 import type { Clock } from '../clock.ts';
 import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
 import type { Logger } from '../log.ts';
-import { minedSince, recordReorged, type JournalEntry, type RelayKind } from './journal.ts';
+import {
+  minedSince,
+  recordFailed,
+  recordFailedBlock,
+  recordReorged,
+  type JournalEntry,
+  type RelayKind,
+} from './journal.ts';
 import type { RoundWork } from './round.ts';
 import type { Watch } from './watch.ts';
 
@@ -16,8 +23,28 @@ export const REORG_CHECK_MS = 1_000;
 /** When nothing else waits but transactions are still watched, the relay job runs again this much later. */
 export const REORG_RECHECK_SECONDS = 2;
 
-/** A journal entry taken back from the chain: signed, so in flight again. */
-export type RevivedEntry = JournalEntry & { nonce: number; rawTx: NonNullable<JournalEntry['rawTx']> };
+/**
+ * A journal entry taken back from the chain: signed, so in flight again. `filler`: it had failed on chain (reverted),
+ * its items failed with it; it goes out again only so that its nonce is used, and this work records its outcome.
+ */
+export type RevivedEntry = JournalEntry & {
+  nonce: number;
+  rawTx: NonNullable<JournalEntry['rawTx']>;
+  filler?: RoundWork;
+};
+
+/** The work of a reverted transaction sent again to keep its nonce: its items stay failed; the journal keeps its block. */
+function nonceFiller(work: RoundWork, pool: Pool, clock: Clock): RoundWork {
+  return {
+    ...work,
+    async finish(journalId, outcome) {
+      await inTransaction(pool, async (tx) => {
+        await recordFailed(tx, journalId, 'sent again after a reorg, only to use its nonce', new Date(clock.now()));
+        if (outcome !== 'dropped') await recordFailedBlock(tx, journalId, outcome);
+      });
+    },
+  };
+}
 
 /**
  * The relayer's watch over what it already reported mined: a transaction whose block left the chain (a reorg deeper
@@ -50,7 +77,7 @@ export function createReorgGuard(deps: {
       for (const entry of gone) {
         const back = await inTransaction(pool, async (tx) => {
           const row = await recordReorged(tx, entry.id, new Date(clock.now()));
-          if (row) await deps.workOf(entry.kind).revive(tx, entry.id);
+          if (row && entry.status === 'mined') await deps.workOf(entry.kind).revive(tx, entry.id);
           return row;
         });
         if (!back || back.nonce === null || !back.rawTx) continue;
@@ -58,7 +85,8 @@ export function createReorgGuard(deps: {
           { journalId: entry.id, nonce: back.nonce, blockNumber: String(entry.blockNumber) },
           'reorg: a mined transaction left the chain; sent again',
         );
-        revived.push({ ...back, nonce: back.nonce, rawTx: back.rawTx });
+        const filler = entry.status === 'failed' ? nonceFiller(deps.workOf(entry.kind), pool, clock) : undefined;
+        revived.push({ ...back, nonce: back.nonce, rawTx: back.rawTx, ...(filler ? { filler } : {}) });
       }
       return revived.sort((a, b) => a.nonce - b.nonce);
     },

@@ -60,10 +60,17 @@ const revocationTime = async (uid: Hex) =>
     })) as { revocationTime: bigint }
   ).revocationTime;
 
-/** Takes the newest blocks back to (and including) `from` off the chain, with blocks that hold none of their transactions. */
+/**
+ * Takes the newest blocks back to (and including) `from` off the chain, with blocks that hold none of their
+ * transactions; the blocks after it are an hour later, so an attestation mined again gets another uid.
+ */
 async function reorgFrom(from: bigint) {
-  await chain.rpc('evm_increaseTime', [3600]); // the blocks mined from now on have another time: new uids
+  await chain.rpc('evm_setAutomine', [false]);
   await chain.rpc('anvil_reorg', [Number((await head()) - from + 1n), []]);
+  const latest = (await chain.rpc('eth_getBlockByNumber', ['latest', false])) as { timestamp: string };
+  await chain.rpc('evm_setNextBlockTimestamp', [Number(BigInt(latest.timestamp)) + 3600]);
+  await chain.rpc('evm_setAutomine', [true]);
+  await chain.rpc('evm_mine');
 }
 
 describe('a transaction reported mined (CONFIRMATIONS=1), then taken away by a deeper reorg', () => {
@@ -172,6 +179,17 @@ describe('a transaction reported mined (CONFIRMATIONS=1), then taken away by a d
     );
     expect(entries.map((e) => e.status).sort()).toEqual(['failed', 'mined']);
     await until(async () => (deliveries('attestation.revoked').some((d) => d.data.uid === newUid) ? true : undefined));
+
+    // a second reorg takes the reverted transaction's block too: its nonce must be used again, or the later ones stall
+    await chain.rpc('evm_mine');
+    await reorgFrom(await blockOf(revoked.body.txHash));
+    expect(await revocationTime(newUid)).toBe(0n);
+    await until(async () => ((await revocationTime(newUid)) > 0n ? true : undefined), 60_000);
+    const [filler] = await svc.sql.query<{ status: string; error: string }>(
+      `SELECT status, error FROM relay_transactions WHERE tx_hash = $1`,
+      [revoked.body.txHash],
+    );
+    expect(filler).toMatchObject({ status: 'failed', error: expect.stringContaining('nonce') });
   }, 120_000);
 
   it('an anchor taken away is timestamped again, and its new time announced', async () => {
