@@ -36,7 +36,8 @@ else
   fail "$cannot (not root, no sudo): run 'sudo apt-get install -y $package' as an administrator or set $override"
 fi
 
-apt=("${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get)
+# another install in progress (an unattended upgrade, a second checkout) holds dpkg's lock: wait for it
+apt=("${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600)
 echo "==> installing Debian's $package for $purpose (${as_root[*]:-as root} apt-get install $package)" >&2
 if [ -n "$dry_run" ]; then
   echo "dry run: ${apt[*]} update -q" >&2
