@@ -10,6 +10,7 @@ import {
   loadConfig,
   migrateCommand,
   UsageError,
+  webhooksCommand,
 } from '@attestation-service/server';
 import { serve } from './serve.ts';
 
@@ -22,6 +23,10 @@ const USAGE = `attestation-service <command>
   audit verify [--account NAME] [--json]   walk each audit chain; name the first broken link (exit 1)
   deliveries list [--state pending|completed|dead|dropped] [--account NAME] [--limit N] [--json]
   deliveries replay DELIVERY_ID            send a dead delivery again (same X-Service-Delivery)
+  webhooks rotate-secret SUBSCRIPTION_ID [--keep HOURS] [--json]
+                                           a new signing secret (printed once); the previous one
+                                           signs too for HOURS (default 24; 0 retires it at once)
+  webhooks test SUBSCRIPTION_ID [--json]   send it a signed webhook.test event
   accounts invite --account NAME|id:UUID --email E --role owner|admin|developer|viewer [--json]
                                            a one-time dashboard invitation link (7 days)
   accounts invite --support --email E [--json]   a member of the operator's support team
@@ -49,6 +54,7 @@ async function main(argv: string[]): Promise<void> {
       json: { type: 'boolean' },
       state: { type: 'string' },
       limit: { type: 'string' },
+      keep: { type: 'string' },
       email: { type: 'string' },
       role: { type: 'string' },
       support: { type: 'boolean' },
@@ -66,6 +72,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'keys') return run(keysCommand(withInfrastructure, rest, values));
   if (command === 'audit') return run(auditCommand(withInfrastructure, rest, values));
   if (command === 'deliveries') return run(deliveriesCommand(withInfrastructure, rest, values));
+  if (command === 'webhooks') return run(webhooksCommand(withInfrastructure, rest, values));
   if (command === 'accounts') return run(accountsCommand(withInfrastructure, rest, values));
   if (command === 'migrate') return run(migrateCommand(withInfrastructure));
   throw new UsageError(`unknown command: ${command}`);

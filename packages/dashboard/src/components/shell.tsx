@@ -14,7 +14,7 @@ interface NavItem {
 
 /** The signed-in frame: skip link, header (account switcher, theme, sign out), navigation and the page. */
 export function Shell({ children }: { children: ReactNode }) {
-  const { me, membership, switchAccount } = useSession();
+  const { me, membership } = useSession();
   const { path } = useLocation();
   const main = useRef<HTMLElement>(null);
   const first = useRef(true);
@@ -56,25 +56,13 @@ export function Shell({ children }: { children: ReactNode }) {
         Skip to content
       </a>
       <header className="top">
-        <Link to="" className="brand">
-          Attestation Service
-        </Link>
-        {me.memberships.length > 1 ? (
-          <label className="inline">
-            <span>Account</span>
-            <select value={membership?.accountId ?? ''} onChange={(e) => switchAccount(e.target.value)}>
-              {me.memberships.map((m) => (
-                <option key={m.accountId} value={m.accountId}>
-                  {m.accountName} ({m.role})
-                </option>
-              ))}
-            </select>
-          </label>
-        ) : membership ? (
-          <span className="account-name">
-            {membership.accountName} <span className="muted">({membership.role})</span>
-          </span>
-        ) : null}
+        {/* the brand and the account stack on a phone, so the header stays one row */}
+        <div className="who">
+          <Link to="" className="brand">
+            Attestation Service
+          </Link>
+          <AccountPicker />
+        </div>
         <span className="spacer" />
         <ThemeSelect />
         <button type="button" className="secondary" onClick={signOut} disabled={signingOut}>
@@ -98,6 +86,31 @@ export function Shell({ children }: { children: ReactNode }) {
         {children}
       </main>
     </>
+  );
+}
+
+/** The account acted in: a switcher for a member of several, else its name and the member's role. */
+function AccountPicker() {
+  const { me, membership, switchAccount } = useSession();
+  if (me.memberships.length > 1) {
+    return (
+      <label className="inline account-pick">
+        <span className="narrow-hidden">Account</span>
+        <select value={membership?.accountId ?? ''} onChange={(e) => switchAccount(e.target.value)}>
+          {me.memberships.map((m) => (
+            <option key={m.accountId} value={m.accountId}>
+              {m.accountName} ({m.role})
+            </option>
+          ))}
+        </select>
+      </label>
+    );
+  }
+  if (!membership) return null;
+  return (
+    <span className="account-name" title={`${membership.accountName} (${membership.role})`}>
+      {membership.accountName} <span className="muted">({membership.role})</span>
+    </span>
   );
 }
 

@@ -11,7 +11,7 @@ export function ThemeSelect() {
   }
   return (
     <label className="inline">
-      <span>Theme</span>
+      <span className="narrow-hidden">Theme</span>
       <select value={theme} onChange={(e) => choose(e.target.value)}>
         <option value="system">System</option>
         <option value="light">Light</option>

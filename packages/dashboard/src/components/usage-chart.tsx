@@ -5,11 +5,29 @@ import type { Out } from '../lib/trpc.ts';
 
 type Daily = Out<'overview', 'get'>['daily'];
 
+// lines of equal value lie on one another: each has its own dash and width, and its points are hollow rings of
+// decreasing size, so coinciding points show as concentric rings in every colour
 const SERIES = [
-  { key: 'onchainHuman', label: 'On-chain, human', color: '--c1' },
-  { key: 'onchainAi', label: 'On-chain, AI', color: '--c2' },
-  { key: 'offchainHuman', label: 'Off-chain, human', color: '--c3' },
-  { key: 'offchainAi', label: 'Off-chain, AI', color: '--c4' },
+  { key: 'onchainHuman', label: 'On-chain, human', color: '--c1', dash: [], marker: 'solid', width: 4, point: 11 },
+  { key: 'onchainAi', label: 'On-chain, AI', color: '--c2', dash: [10, 6], marker: 'dashed', width: 3, point: 8 },
+  {
+    key: 'offchainHuman',
+    label: 'Off-chain, human',
+    color: '--c3',
+    dash: [3, 4],
+    marker: 'dotted',
+    width: 2.5,
+    point: 5,
+  },
+  {
+    key: 'offchainAi',
+    label: 'Off-chain, AI',
+    color: '--c4',
+    dash: [12, 4, 2, 4],
+    marker: 'double',
+    width: 2,
+    point: 3,
+  },
 ] as const;
 
 const HEIGHT = 260;
@@ -30,9 +48,17 @@ function build(daily: Daily, box: HTMLElement): uPlot {
     tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
     scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(4, max)] } },
     axes: [axis, { ...axis, size: 50 }],
+    // the legend's swatches repeat each line's dash
+    legend: { markers: { width: 3, dash: (_u, i) => SERIES[i - 1]?.marker ?? 'solid' } },
     series: [
       { label: 'Day' },
-      ...SERIES.map((s) => ({ label: s.label, stroke: cssVar(s.color), width: 2, points: { size: 5 } })),
+      ...SERIES.map((s) => ({
+        label: s.label,
+        stroke: cssVar(s.color),
+        width: s.width,
+        dash: [...s.dash],
+        points: { size: s.point, width: 2, fill: cssVar('--bg') },
+      })),
     ],
   };
   return new uPlot(options, data, box);

@@ -1,3 +1,4 @@
+import { Address } from '../components/address.tsx';
 import { useSession } from '../lib/session.tsx';
 import { useTitle } from '../lib/title.ts';
 import { Passkeys } from './account/passkeys.tsx';
@@ -12,7 +13,8 @@ export default function Account() {
     <>
       <h1>My account</h1>
       <p>
-        Signed in as <strong>{me.user.name}</strong> ({me.user.email}).
+        Signed in as <strong>{me.user.name}</strong> (<Address value={me.user.email} />
+        ).
       </p>
       <PasswordForm />
       <Passkeys />

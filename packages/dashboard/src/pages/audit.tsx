@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { Address } from '../components/address.tsx';
 import { LoadMore } from '../components/load-more.tsx';
 import { QueryState } from '../components/messages.tsx';
 import { DataTable } from '../components/table.tsx';
@@ -131,7 +132,7 @@ export default function Audit() {
               <td>
                 <code>{entry.action}</code>
               </td>
-              <td className="break">{entry.actor ?? '—'}</td>
+              <td>{entry.actor ? <Address value={entry.actor} /> : '—'}</td>
               <td className="break">{entry.resource ?? '—'}</td>
               <td>{entry.outcome}</td>
               <td>{entry.ip ?? '—'}</td>
@@ -147,6 +148,9 @@ export default function Audit() {
   );
 }
 
+/** An e-mail address or URL: wrapped at its seams, not anywhere as the rest of the details. */
+const ADDRESS = /^[^\s@]+@[^\s@]+$|^https?:\/\//;
+
 /** An entry's details as `key: value` lines; the actor is in its own column already. */
 function Details({ details }: { details: Record<string, unknown> }) {
   const lines = Object.entries(details).filter(([key]) => key !== 'actor');
@@ -155,7 +159,8 @@ function Details({ details }: { details: Record<string, unknown> }) {
     <>
       {lines.map(([key, value]) => (
         <code key={key}>
-          {key}: {typeof value === 'string' ? value : JSON.stringify(value)}
+          {key}:{' '}
+          {typeof value !== 'string' ? JSON.stringify(value) : ADDRESS.test(value) ? <Address value={value} /> : value}
         </code>
       ))}
     </>

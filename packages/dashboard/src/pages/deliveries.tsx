@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { PageProps } from '../app.tsx';
+import { Address } from '../components/address.tsx';
 import { LoadMore } from '../components/load-more.tsx';
 import { QueryState } from '../components/messages.tsx';
 import { SelectOf } from '../components/select-of.tsx';
@@ -39,7 +40,7 @@ export default function Deliveries({ params }: PageProps) {
       <h1>Deliveries</h1>
       {hook ? (
         <p>
-          To <span className="break">{hook.url}</span> ({hook.events.join(', ')})
+          To <Address value={hook.url} /> ({hook.events.join(', ')})
         </p>
       ) : null}
       <div className="row-form">

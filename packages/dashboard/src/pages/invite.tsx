@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { PageProps } from '../app.tsx';
+import { Address } from '../components/address.tsx';
 import { EmailField, NameField, PasswordField } from '../components/credential-fields.tsx';
 import { Messages, QueryState } from '../components/messages.tsx';
 import { Submit } from '../components/submit.tsx';
@@ -60,7 +61,7 @@ export default function Invite({ params }: PageProps) {
 function Summary({ invitation }: { invitation: Invitation }) {
   const what =
     invitation.kind === 'setup'
-      ? 'This one-time link makes you the owner of a new account.'
+      ? 'This one-time link makes you the owner of a new account: create your sign-in, then name the account.'
       : invitation.kind === 'support'
         ? 'This link adds you to the operator’s support team.'
         : `This link makes you ${article(invitation.role)} ${invitation.role} of ${invitation.accountName ?? 'an account'}.`;
@@ -71,7 +72,9 @@ function Summary({ invitation }: { invitation: Invitation }) {
       {invitation.email ? (
         <>
           <dt>For</dt>
-          <dd>{invitation.email}</dd>
+          <dd>
+            <Address value={invitation.email} />
+          </dd>
         </>
       ) : null}
       <dt>Valid until</dt>
@@ -112,15 +115,17 @@ function Accept({ token, invitation, who, onSignOut }: AcceptProps) {
     );
   }
 
+  const setup = invitation.kind === 'setup';
   return (
-    <form onSubmit={submit} className="stack">
+    <form onSubmit={submit} className="stack" aria-labelledby="accept-title">
+      <h2 id="accept-title">{setup ? 'Step 2 of 2: name the account' : 'Step 2 of 2: accept'}</h2>
       <p>
         Signed in as {who}.{' '}
         <button type="button" className="link" onClick={onSignOut}>
           Not you? Sign out
         </button>
       </p>
-      {invitation.kind === 'setup' ? (
+      {setup ? (
         <label>
           Account name
           <input required maxLength={100} value={accountName} onChange={(e) => setAccountName(e.target.value)} />
@@ -128,8 +133,8 @@ function Accept({ token, invitation, who, onSignOut }: AcceptProps) {
         </label>
       ) : null}
       <p className="actions">
-        <Submit busy={accept.isPending} working="Accepting…">
-          Accept the invitation
+        <Submit busy={accept.isPending} working={setup ? 'Creating…' : 'Accepting…'}>
+          {setup ? 'Create the account' : 'Accept the invitation'}
         </Submit>
       </p>
       <Messages error={accept.error} />
@@ -157,6 +162,7 @@ function GetIn({ token, invitation, onDone }: { token: string; invitation: Invit
 
   return (
     <>
+      <h2>Step 1 of 2: your sign-in</h2>
       <fieldset className="choice">
         <legend>Do you already have a sign-in for this dashboard?</legend>
         <label className="check">

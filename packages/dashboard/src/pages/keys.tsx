@@ -1,5 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { Address } from '../components/address.tsx';
 import { ConfirmAction } from '../components/confirm.tsx';
 import { SecretOnce } from '../components/copy.tsx';
 import { ItemButton } from '../components/item-button.tsx';
@@ -35,7 +36,13 @@ export default function Keys() {
         <h2 id="keys-title">Keys</h2>
         <Messages success={revoking.done} />
         <QueryState pending={keys.isPending} error={keys.error} label="keys" />
-        {keys.data && keys.data.length === 0 ? <p>No keys yet.</p> : null}
+        {keys.data && keys.data.length === 0 ? (
+          <p>
+            {canCreate
+              ? 'No keys yet: create one with the form above.'
+              : 'No keys yet. A developer, admin or owner of this account can create one.'}
+          </p>
+        ) : null}
         {keys.data && keys.data.length > 0 ? (
           <DataTable
             label="API keys"
@@ -48,7 +55,9 @@ export default function Keys() {
                   <code>{key.prefix}</code>
                 </td>
                 <td>{key.tier}</td>
-                <td>{key.createdBy ? key.createdBy.name || key.createdBy.email : 'operator (CLI)'}</td>
+                <td>
+                  {key.createdBy ? key.createdBy.name || <Address value={key.createdBy.email} /> : 'operator (CLI)'}
+                </td>
                 <td>{when(key.createdAt)}</td>
                 <td>{key.lastUsedAt ? when(key.lastUsedAt) : 'never'}</td>
                 <td>

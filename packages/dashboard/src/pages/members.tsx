@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { Address } from '../components/address.tsx';
 import { ConfirmAction } from '../components/confirm.tsx';
 import { CopyButton, SecretValue } from '../components/copy.tsx';
 import { ItemButton } from '../components/item-button.tsx';
@@ -77,7 +78,9 @@ function OwnerView() {
                   {member.name}
                   {member.userId === me.user.id ? <span className="muted"> (you)</span> : null}
                 </th>
-                <td className="break">{member.email}</td>
+                <td>
+                  <Address value={member.email} />
+                </td>
                 <td>
                   <label>
                     <span className="visually-hidden">Role of {member.email}</span>
@@ -107,7 +110,8 @@ function OwnerView() {
             {invitations.map((inv) => (
               <li key={inv.id} className="card">
                 <p>
-                  <strong>{inv.email ?? 'anyone with the link'}</strong> as {inv.role}, expires {when(inv.expiresAt)}
+                  <strong>{inv.email ? <Address value={inv.email} /> : 'anyone with the link'}</strong> as {inv.role},
+                  expires {when(inv.expiresAt)}
                 </p>
                 {inv.url ? (
                   <SecretValue value={inv.url} />

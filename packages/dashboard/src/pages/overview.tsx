@@ -3,7 +3,8 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { QueryState } from '../components/messages.tsx';
 import { DataTable } from '../components/table.tsx';
 import { count, day, when } from '../lib/format.ts';
-import { useSession } from '../lib/session.tsx';
+import { Link } from '../lib/router.tsx';
+import { useCan, useSession } from '../lib/session.tsx';
 import { useTitle } from '../lib/title.ts';
 import { useTRPC, type Out } from '../lib/trpc.ts';
 
@@ -44,7 +45,7 @@ function Sections({ data }: { data: OverviewData }) {
           quota={data.account.quota}
         />
         {data.keys.length === 0 ? (
-          <p>No API keys yet.</p>
+          <NoKeys />
         ) : (
           <ul className="quotas">
             {data.keys.map((key) => (
@@ -67,7 +68,13 @@ function Sections({ data }: { data: OverviewData }) {
       </section>
       <section aria-labelledby="daily-title">
         <h2 id="daily-title">Attestations per day (30 days)</h2>
-        <Suspense fallback={<div className="chart-box" aria-hidden="true" />}>
+        <Suspense
+          fallback={
+            <div className="chart-box chart-loading">
+              <p className="muted">Drawing the chart…</p>
+            </div>
+          }
+        >
           <UsageChart daily={data.daily} />
         </Suspense>
         <details>
@@ -80,6 +87,18 @@ function Sections({ data }: { data: OverviewData }) {
         <DeliveriesTable deliveries={data.deliveries} />
       </section>
     </>
+  );
+}
+
+/** An account without keys: where to make one, or who can. */
+function NoKeys() {
+  const canCreate = useCan('developer');
+  return canCreate ? (
+    <p>
+      No API keys yet. <Link to="keys">Create your first key</Link> to call the API.
+    </p>
+  ) : (
+    <p>No API keys yet. A developer, admin or owner of this account can create one.</p>
   );
 }
 
@@ -126,12 +145,18 @@ function Meter({
   );
 }
 
+const DAILY_COLUMNS = ['Day', 'On-chain, human', 'On-chain, AI', 'Off-chain, human', 'Off-chain, AI'];
+const DELIVERY_COLUMNS = ['Day', 'Delivered', 'Failed, retry due', 'Dead'];
+
 function DailyTable({ daily }: { daily: OverviewData['daily'] }) {
   return (
     <DataTable
       label="Attestations per day"
       caption="Attestations per day, oldest first"
-      columns={['Day', 'On-chain, human', 'On-chain, AI', 'Off-chain, human', 'Off-chain, AI']}
+      columns={DAILY_COLUMNS}
+      numeric={DAILY_COLUMNS.slice(1)}
+      stack={false}
+      className="figures"
     >
       {daily.map((row) => (
         <tr key={row.day}>
@@ -150,7 +175,13 @@ function DailyTable({ daily }: { daily: OverviewData['daily'] }) {
 
 function DeliveriesTable({ deliveries }: { deliveries: OverviewData['deliveries'] }) {
   return (
-    <DataTable label="Webhook deliveries per day" columns={['Day', 'Delivered', 'Failed, retry due', 'Dead']}>
+    <DataTable
+      label="Webhook deliveries per day"
+      columns={DELIVERY_COLUMNS}
+      numeric={DELIVERY_COLUMNS.slice(1)}
+      stack={false}
+      className="figures"
+    >
       {deliveries.map((row) => (
         <tr key={row.day}>
           <th scope="row" className="day">

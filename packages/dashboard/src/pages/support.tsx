@@ -1,5 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { Address } from '../components/address.tsx';
 import { ConfirmAction } from '../components/confirm.tsx';
 import { ItemButton } from '../components/item-button.tsx';
 import { Messages, QueryState } from '../components/messages.tsx';
@@ -139,7 +140,7 @@ function AccountView({ accountId }: { accountId: string }) {
           <li key={d.id} className="card">
             <p>
               <code>{typeof d.event === 'string' ? d.event : JSON.stringify(d.event)}</code> to{' '}
-              <span className="break">{d.subscriptionUrl}</span>: {d.attempts} attempts, created {when(d.createdAt)}
+              <Address value={d.subscriptionUrl} />: {d.attempts} attempts, created {when(d.createdAt)}
             </p>
             <ItemButton
               label="Replay"

@@ -1,9 +1,11 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { Address } from '../components/address.tsx';
 import { ConfirmAction } from '../components/confirm.tsx';
 import { SecretOnce } from '../components/copy.tsx';
 import { ItemButton } from '../components/item-button.tsx';
 import { Messages, QueryState } from '../components/messages.tsx';
+import { ReceiverHint } from '../components/receiver-hint.tsx';
 import { Submit } from '../components/submit.tsx';
 import { DataTable } from '../components/table.tsx';
 import { useConfirmTarget } from '../lib/confirm.ts';
@@ -45,8 +47,8 @@ export default function Webhooks() {
           >
             {hooks.data.map((hook) => (
               <tr key={hook.id}>
-                <th scope="row" className="break">
-                  {hook.url}
+                <th scope="row">
+                  <Address value={hook.url} />
                 </th>
                 <td>{hook.events.join(', ')}</td>
                 <td>{when(hook.createdAt)}</td>
@@ -118,7 +120,7 @@ function CreateWebhook() {
             value={url}
             onChange={(e) => setUrl(e.target.value)}
           />
-          <span className="hint">https, reachable from the internet (no private or loopback addresses).</span>
+          <ReceiverHint />
         </label>
         <fieldset>
           <legend>Events</legend>
@@ -155,7 +157,7 @@ function DeleteWebhook({ target, onClose }: { target: Webhook | null; onClose: (
       confirmLabel="Delete"
     >
       <p>
-        <span className="break">{target?.url}</span> will receive no more events. Deliveries not yet sent are dropped.
+        <Address value={target?.url ?? ''} /> will receive no more events. Deliveries not yet sent are dropped.
       </p>
     </ConfirmAction>
   );

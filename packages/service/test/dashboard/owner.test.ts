@@ -67,7 +67,7 @@ describe('the first owner', () => {
     await page.getByLabel('Password').fill(owner.password);
     await page.getByRole('button', { name: 'Create my sign-in' }).click();
     await page.getByLabel('Account name').fill('Acme Newsroom');
-    await page.getByRole('button', { name: 'Accept the invitation' }).click();
+    await page.getByRole('button', { name: 'Create the account' }).click();
     await page.waitForURL((url) => url.pathname === '/dashboard/');
     await settled(page);
     await expect.poll(() => page.locator('header').textContent(), UI_WAIT).toContain('Acme Newsroom');

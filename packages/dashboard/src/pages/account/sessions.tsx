@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Device } from '../../components/device.tsx';
 import { ItemButton } from '../../components/item-button.tsx';
 import { Messages, QueryState } from '../../components/messages.tsx';
 import { DataTable } from '../../components/table.tsx';
@@ -46,8 +47,8 @@ export function Sessions() {
         >
           {list.data.map((s) => (
             <tr key={s.id}>
-              <th scope="row" className="break">
-                {s.userAgent || 'unknown'}
+              <th scope="row">
+                <Device userAgent={s.userAgent} />
                 {s.current ? <span className="badge ok">this session</span> : null}
               </th>
               <td>{s.ipAddress || '—'}</td>
