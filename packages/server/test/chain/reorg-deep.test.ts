@@ -185,11 +185,14 @@ describe('a transaction reported mined (CONFIRMATIONS=1), then taken away by a d
     await reorgFrom(await blockOf(revoked.body.txHash));
     expect(await revocationTime(newUid)).toBe(0n);
     await until(async () => ((await revocationTime(newUid)) > 0n ? true : undefined), 60_000);
-    const [filler] = await svc.sql.query<{ status: string; error: string }>(
-      `SELECT status, error FROM relay_transactions WHERE tx_hash = $1`,
-      [revoked.body.txHash],
-    );
-    expect(filler).toMatchObject({ status: 'failed', error: expect.stringContaining('nonce') });
+    const filler = await until(async () => {
+      const [entry] = await svc.sql.query<{ status: string; error: string }>(
+        `SELECT status, error FROM relay_transactions WHERE tx_hash = $1`,
+        [revoked.body.txHash],
+      );
+      return entry?.status === 'failed' ? entry : undefined;
+    });
+    expect(filler.error).toContain('nonce');
   }, 120_000);
 
   it('an anchor taken away is timestamped again, and its new time announced', async () => {
