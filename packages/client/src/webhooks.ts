@@ -56,8 +56,10 @@ export function signStandardWebhook(
 export type WebhookRefusal = 'missing-headers' | 'bad-timestamp' | 'too-old' | 'too-new' | 'no-matching-signature';
 
 export class WebhookVerificationError extends Error {
-  constructor(readonly reason: WebhookRefusal) {
+  readonly reason: WebhookRefusal;
+  constructor(reason: WebhookRefusal) {
     super(`webhook refused: ${reason}`);
+    this.reason = reason;
     this.name = 'WebhookVerificationError';
   }
 }

@@ -14,7 +14,7 @@ export { auditCommand } from './audit/cli.ts';
 export { migrateCommand } from './db/cli.ts';
 export { keysCommand } from './keys/cli.ts';
 export { accountsCommand } from './dashboard/cli.ts';
-export { deliveriesCommand } from './webhooks/cli.ts';
+export { deliveriesCommand, webhooksCommand } from './webhooks/cli.ts';
 export { knownDeployment } from './chain/eas-artifacts.ts';
 export { ensureDevEas } from './chain/deploy-eas.ts';
 export { DEV_EAS_ADDRESS, DEV_SCHEMA_REGISTRY_ADDRESS } from './chain/deployments.ts';

@@ -1,8 +1,10 @@
+import { auditEntry } from '../audit/entry.ts';
 import { UsageError } from '../errors.ts';
 import type { WithInfrastructure } from '../infrastructure.ts';
-import { DELIVERY_STATES, type DeliveryState } from './contracts.ts';
-import { replayDelivery } from './service.ts';
-import { supportDeliveries, type DeliverySummary } from './store.ts';
+import { DELIVERY_STATES, MAX_ROTATION_HOURS, type DeliveryState } from './contracts.ts';
+import { rotateSecret, sendTestEvent, type AuditOf } from './rotation.ts';
+import { replayDelivery } from './replay.ts';
+import { accountOfSubscription, supportDeliveries, type DeliverySummary } from './store.ts';
 import { plural } from '../plural.ts';
 
 function line(d: DeliverySummary): string {
@@ -65,6 +67,54 @@ export async function deliveriesCommand(
         ? JSON.stringify({ id, state: outcome.state })
         : `replaying ${id}: queued for delivery with the same X-Service-Delivery`,
     );
+    return true;
+  });
+}
+
+/**
+ * `webhooks rotate-secret ID [--keep HOURS] [--json]` and `webhooks test ID [--json]`: the operator's rotation (a
+ * customer who lost the secret, or a leak: `--keep 0`) and test event for any account's subscription, audited as
+ * the service's (no key, no member). The new secret is printed this once.
+ */
+export async function webhooksCommand(
+  withInfrastructure: WithInfrastructure,
+  args: string[],
+  flags: { keep?: string | undefined; json?: boolean | undefined },
+): Promise<boolean> {
+  const [action, id] = args;
+  if ((action !== 'rotate-secret' && action !== 'test') || !id)
+    throw new UsageError(
+      action === 'rotate-secret' || action === 'test'
+        ? `webhooks ${action} needs the subscription id`
+        : `unknown webhooks command: ${action ?? '(none)'}`,
+    );
+  const keep = flags.keep === undefined ? 24 : Number(flags.keep);
+  if (!Number.isInteger(keep) || keep < 0 || keep > MAX_ROTATION_HOURS)
+    throw new UsageError(`--keep must be a whole number of hours, 0–${MAX_ROTATION_HOURS}`);
+  return withInfrastructure(async ({ db, clock }) => {
+    const accountId = await accountOfSubscription(db, id);
+    if (!accountId) {
+      console.error(`no live subscription ${id}`);
+      return false;
+    }
+    const audit: AuditOf = (at, auditAction, resource, details) =>
+      auditEntry({ accountId, at, action: auditAction, resource, details });
+    if (action === 'test') {
+      const sent = await sendTestEvent({ db, clock }, accountId, id, {}, audit);
+      console.log(flags.json ? JSON.stringify(sent) : `queued webhook.test for ${id}: delivery ${sent.deliveryId}`);
+      return true;
+    }
+    const rotated = await rotateSecret({ db, clock }, accountId, { id, previousSecretTtlHours: keep }, {}, audit);
+    if (flags.json) console.log(JSON.stringify(rotated));
+    else {
+      console.log(`new secret (shown once): ${rotated.secret}`);
+      console.log(`Standard Webhooks form:  ${rotated.standardWebhooksSecret}`);
+      console.log(
+        rotated.rotation
+          ? `the previous secret signs too until ${rotated.rotation.previousSecretExpiresAt}`
+          : 'the previous secret is retired',
+      );
+    }
     return true;
   });
 }

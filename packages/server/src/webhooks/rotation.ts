@@ -38,7 +38,7 @@ export async function rotateSecret(
   deps: { db: Db; clock: Clock },
   accountId: string,
   input: { id: string; previousSecretTtlHours: number },
-  request: GatedRequest,
+  request: Pick<GatedRequest, 'idempotency'>,
   audit: AuditOf,
 ): Promise<RotatedSecret> {
   const at = new Date(deps.clock.now());
@@ -76,7 +76,7 @@ export async function sendTestEvent(
   deps: { db: Db; clock: Clock },
   accountId: string,
   id: string,
-  request: GatedRequest,
+  request: Pick<GatedRequest, 'idempotency'>,
   audit: AuditOf,
 ): Promise<{ eventId: string; deliveryId: string }> {
   const at = new Date(deps.clock.now());

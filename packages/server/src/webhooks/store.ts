@@ -112,6 +112,13 @@ export async function lockLiveSubscription(tx: Tx, accountId: string, id: string
   return rows.length === 1;
 }
 
+/** The account of a live subscription (undefined when there is none): the operator's CLI acts in it. */
+export async function accountOfSubscription(db: Db | Tx, id: string): Promise<string | undefined> {
+  if (!isUuid(id)) return undefined;
+  const row = await db.webhookSubscription.findFirst({ where: { id, deletedAt: null }, select: { accountId: true } });
+  return row?.accountId;
+}
+
 /** Whether this account has this live subscription (a malformed id is simply not one). */
 export async function ownsSubscription(db: Db | Tx, accountId: string, id: string): Promise<boolean> {
   if (!isUuid(id)) return false;
