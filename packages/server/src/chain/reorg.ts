@@ -21,7 +21,7 @@ export const REORG_WATCH_MS = 15 * 60_000;
 /** How often the relayer looks while it works. */
 export const REORG_CHECK_MS = 1_000;
 /** When nothing else waits but transactions are still watched, the relay job runs again this much later. */
-export const REORG_RECHECK_SECONDS = 2;
+export const REORG_RECHECK_SECONDS = 5;
 
 /**
  * A journal entry taken back from the chain: signed, so in flight again. `filler`: it had failed on chain (reverted),
