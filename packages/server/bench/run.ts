@@ -24,6 +24,7 @@ import { measureAuditExport, renderAuditExport } from './audit-export.ts';
 import { measureVerify, renderVerify } from './verify.ts';
 import { measureDashboard, renderDashboard } from './dashboard.ts';
 import { measureAnchoring, renderAnchoring } from './anchoring.ts';
+import { measureTracing, renderTracing } from './tracing.ts';
 
 const SERVER_DIR = join(import.meta.dirname, '..');
 const SEEDED = 100_000;
@@ -191,6 +192,7 @@ async function main(): Promise<void> {
     const verify = await measureVerify((name) => databases.make(name), duration);
     const dashboard = await measureDashboard((name) => databases.make(name));
     const anchoring = await measureAnchoring((name) => databases.make(name));
+    const tracing = await measureTracing((name) => databases.make(name), duration);
     const report = render({
       figures,
       signing,
@@ -209,7 +211,8 @@ async function main(): Promise<void> {
         renderVerify(verify, duration) +
         renderAuditExport(auditExport) +
         renderDashboard(dashboard) +
-        renderAnchoring(anchoring),
+        renderAnchoring(anchoring) +
+        renderTracing(tracing),
     );
     console.log(report);
   } finally {

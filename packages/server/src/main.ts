@@ -11,7 +11,7 @@ import { createSender } from './chain/sender.ts';
 import { createWatch } from './chain/watch.ts';
 import { createApiHandler, listen } from './http/server.ts';
 import { openInfrastructure, type Infrastructure } from './infrastructure.ts';
-import type { Logger } from './log.ts';
+import { createLogger, type Logger } from './log.ts';
 import type { ProcessMetrics } from './metrics.ts';
 import { appRouter } from './router.ts';
 import { describeError } from './errors.ts';
@@ -23,6 +23,7 @@ import type { Mount } from './http/server.ts';
 import type { Services } from './services.ts';
 import type { ReadinessCheck } from './system/health.ts';
 import { createTeardown, type Teardown } from './system/teardown.ts';
+import { tracer, tracingWanted } from './tracing/tracing.ts';
 import { loadServiceSecrets } from './system/service-secret.ts';
 import { runnerComponent, serveWorkerHealth, startWorker, type StartedWorker } from './worker.ts';
 import { poolBudget } from './db/pool-budget.ts';
@@ -82,14 +83,16 @@ export async function startService(given: Config, opts: StartOptions = {}): Prom
   const secrets = await loadServiceSecrets(config); // before anything starts: a missing secret stops the boot
   if (parts.worker && config.databaseUrl) await requireSession(config.databaseUrl, 'the worker');
   const budget = poolBudget(config.databasePoolSize, parts);
+  const tracing = await startTracingPart(config, parts, opts.log);
   const infra = await openInfrastructure(config, {
     clock: opts.clock,
-    log: opts.log,
+    log: tracing?.log ?? opts.log,
     readiness: opts.readiness,
     poolSizes: budget,
   });
   const { log, chain } = infra;
   const stack = createTeardown(log);
+  if (tracing) stack.push(tracing.stop); // last: the spans of the stop itself are flushed too
   stack.push(infra.close);
   try {
     const metrics = await startMetricsPart(infra, stack);
@@ -126,6 +129,23 @@ export async function startService(given: Config, opts: StartOptions = {}): Prom
     await stack.run();
     throw error;
   }
+}
+
+/**
+ * OpenTelemetry's tracing when the OTEL_* variables ask for it (docs/operations.md, "Tracing"); its modules are loaded
+ * only then. Log lines then carry the active span's ids (a logger passed in keeps its own form).
+ */
+async function startTracingPart(
+  config: Config,
+  parts: ServeParts,
+  given: Logger | undefined,
+): Promise<{ stop: () => Promise<void>; log: Logger | undefined } | undefined> {
+  const wanted = tracingWanted(process.env);
+  if (!wanted) return undefined;
+  const { startTracing } = await import('./tracing/sdk.ts');
+  const role = parts.api && parts.worker ? 'all' : parts.api ? 'api' : 'worker';
+  const stop = await startTracing(wanted, process.env, role);
+  return { stop, log: given ?? createLogger(config.logLevel, undefined, () => tracer().logIds() ?? {}) };
 }
 
 /** `/metrics` on METRICS_PORT (docs/operations.md, "Metrics"), when it is set; its module is loaded only then. */

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
  * too; generated/ is Prisma's output and is not read). The rules:
  *
  * 1. Every top-level folder is either infrastructure or a feature (a new folder must be classed here).
- *    - Infrastructure (db, http, chain, system, and generated: Prisma's client) knows no feature: what a feature
+ *    - Infrastructure (db, http, chain, system, tracing, and generated: Prisma's client) knows no feature: what a feature
  *      gives it (relay work, a streamed body, route docs) goes through an interface the infrastructure declares.
  *    - Features (attestations, anchoring, webhooks, audit, keys, idempotency, limits, dashboard) may use
  *      infrastructure and each other; dashboard/ (people, sessions, members) may use the others' services, none of
@@ -22,7 +22,7 @@ import { describe, expect, it } from 'vitest';
  *      public, authed, unmetered, session, member), and its `cli.ts`
  *      imports infrastructure.ts (the type of what a command is handed).
  */
-const INFRASTRUCTURE = ['db', 'http', 'chain', 'system', 'generated'];
+const INFRASTRUCTURE = ['db', 'http', 'chain', 'system', 'tracing', 'generated'];
 const FEATURES = [
   'attestations',
   'anchoring',

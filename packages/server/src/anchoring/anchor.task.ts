@@ -2,6 +2,7 @@ import type { Task } from 'graphile-worker';
 import { pgSql, type Pool, type Sql } from '../db/sql.ts';
 import { describeError } from '../errors.ts';
 import type { Logger } from '../log.ts';
+import { tracer } from '../tracing/tracing.ts';
 import type { Anchorer } from './anchorer.ts';
 
 export const ANCHOR_TASK = 'anchor';
@@ -39,7 +40,18 @@ export async function ensureAnchorScheduled(sql: Sql, delayMs: number): Promise<
  */
 export function anchorTask(anchorer: Anchorer, pool: Pool, intervalMs: number, log: Logger): Task {
   return async (_payload, helpers) => {
-    const run = await anchorer.run(helpers.abortSignal).catch((error: unknown) => {
+    // a run is a trace of its own (docs/operations.md, "Tracing")
+    const traced = () =>
+      tracer().span(
+        'anchor run',
+        async (span) => {
+          const run = await anchorer.run(helpers.abortSignal);
+          span.set(run.busy ? { 'anchor.busy': true } : { 'anchor.leaves': run.anchor?.leafCount ?? 0 });
+          return run;
+        },
+        { root: true },
+      );
+    const run = await traced().catch((error: unknown) => {
       if (helpers.abortSignal.aborted) log.info('anchor run stopped with the worker: the next run takes it up');
       else log.error({ error: describeError(error) }, 'anchor run failed');
       return undefined;

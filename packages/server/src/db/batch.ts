@@ -1,5 +1,6 @@
 import { AppError, describeError } from '../errors.ts';
 import type { Logger } from '../log.ts';
+import { tracer, type ActiveSpan } from '../tracing/tracing.ts';
 import { isDatabaseUnavailable } from './sql.ts';
 
 export interface BatchOptions {
@@ -17,6 +18,8 @@ interface Pending<In, Out> {
   reject: (error: unknown) => void;
   /** Set once the member's group failed: from then on it runs in a group of its own. */
   alone?: boolean;
+  /** With tracing on, the member's span: its wait for the group and the group's run. */
+  span?: ActiveSpan;
 }
 
 /**
@@ -67,7 +70,10 @@ export function batched<In, Out>(
     while (queue.length > 0 && inFlight < maxInFlight) {
       const group = nextGroup();
       inFlight++;
-      run(group.map((item) => item.input))
+      for (const item of group) item.span?.set({ 'db.batch.size': group.length });
+      // the group's queries serve every member: none of their traces is theirs (each member's span stands for it)
+      tracer()
+        .detached(() => run(group.map((item) => item.input)))
         .then(
           (outs) => group.forEach((item, i) => item.resolve(outs[i]!)),
           (error: unknown) => settle(group, error),
@@ -83,9 +89,12 @@ export function batched<In, Out>(
     setImmediate(flush);
   };
 
-  return (input) =>
+  const enqueue = (input: In, span?: ActiveSpan) =>
     new Promise<Out>((resolve, reject) => {
-      queue.push({ input, resolve, reject });
+      queue.push({ input, resolve, reject, ...(span && { span }) });
       if (!scheduled) schedule();
     });
+  const spanName = `group commit: ${opts.name ?? 'batch'}`;
+  // a member's span only inside its caller's (a request's, a job's): a background loop's wait is no trace
+  return (input) => (tracer().traceparent() ? tracer().span(spanName, (span) => enqueue(input, span)) : enqueue(input));
 }

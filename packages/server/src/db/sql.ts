@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { tracer, TRACEPARENT } from '../tracing/tracing.ts';
 import type { Tx } from './prisma.ts';
 
 /**
@@ -57,12 +58,26 @@ export function prismaSql(tx: Tx): Sql {
   };
 }
 
-/** Runs `fn` in one transaction on a pooled connection: committed when it resolves, rolled back when it throws. */
-export async function inTransaction<T>(pool: Pool, fn: (sql: Sql) => Promise<T>): Promise<T> {
+/**
+ * Runs `fn` in one transaction on a pooled connection: committed when it resolves, rolled back when it throws. Inside
+ * a span (tracing on) it is a span too, and the transaction's `app.traceparent` setting names the span it serves: the
+ * rows that carry a trace on (an on-chain item, a webhook delivery) take it as their column's default.
+ */
+export function inTransaction<T>(pool: Pool, fn: (sql: Sql) => Promise<T>): Promise<T> {
+  const tracing = tracer();
+  // a transaction outside any span (a background loop's) is no trace of its own
+  const traceparent = tracing.on ? tracing.traceparent() : undefined;
+  if (!traceparent || !TRACEPARENT.test(traceparent)) return transaction(pool, fn, 'BEGIN');
+  // a valid traceparent is hex and dashes only: safe inside the statement, and one round trip with BEGIN
+  const begin = `BEGIN; SELECT set_config('app.traceparent', '${traceparent}', true)`;
+  return tracing.span('db transaction', () => transaction(pool, fn, begin), { kind: 'client' });
+}
+
+async function transaction<T>(pool: Pool, fn: (sql: Sql) => Promise<T>, begin: string): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
-    await client.query('BEGIN');
+    await client.query(begin);
     const result = await fn(pgSql(client));
     await client.query('COMMIT');
     return result;

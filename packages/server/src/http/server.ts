@@ -14,6 +14,7 @@ import { collectRoutes, matchRoute } from './routes.ts';
 import { routeLabeller, type RouteLabel } from './route-label.ts';
 import { serveTrpc } from './trpc-surface.ts';
 import { sendStreamed, StreamedBody } from './streamed.ts';
+import { tracer, type ServerSpan } from '../tracing/tracing.ts';
 
 /**
  * What the composition root hands the HTTP layer: the router to serve, and the services every request's context
@@ -153,6 +154,11 @@ export function createApiHandler<TRouter extends AnyRouter>(
   }
 
   return (req, res) => {
+    const span = tracer().server(req.method ?? 'GET', headerOf(req, 'traceparent'));
+    span.run(() => serve(req, res, span));
+  };
+
+  function serve(req: IncomingMessage, res: ServerResponse, span: ServerSpan): void {
     const started = performance.now();
     const requestId = requestIdOf(req);
     // every line logged while serving this request carries its id (docs/decisions.md, "API surface")
@@ -170,6 +176,7 @@ export function createApiHandler<TRouter extends AnyRouter>(
         'request',
       );
       opts.onRequest?.({ method: req.method ?? '', route: label.route, status: res.statusCode, seconds: ms / 1000 });
+      span.end(label.route, res.statusCode);
     });
     route(req, res, requestId, log, label).catch((error: unknown) => {
       if (
@@ -184,7 +191,7 @@ export function createApiHandler<TRouter extends AnyRouter>(
       if (error instanceof AppError && error.errorCode === 'PAYLOAD_TOO_LARGE') res.setHeader('Connection', 'close');
       sendError(res, error);
     });
-  };
+  }
 }
 
 /** Listens on port/host; resolves once listening. Port 0 picks a free port. */

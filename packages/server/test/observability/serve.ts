@@ -1,9 +1,29 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { CLI } from '../support/cli.ts';
 
-/** A `serve` child with these arguments (`--api`, `--worker`), resolved once `readyUrl` answers 200. */
-export async function serveRole(args: string[], env: NodeJS.ProcessEnv, readyUrl: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [CLI, 'serve', ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+/**
+ * A `serve` child with these arguments (`--api`, `--worker`), resolved once `readyUrl` answers 200; with `lines`, its
+ * stdout's lines (the JSON log) are pushed there.
+ */
+export async function serveRole(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  readyUrl: string,
+  lines?: string[],
+): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [CLI, 'serve', ...args], {
+    env,
+    stdio: ['ignore', lines ? 'pipe' : 'ignore', 'pipe'],
+  });
+  if (lines) {
+    let partial = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      const text = partial + chunk.toString('utf8');
+      const complete = text.split('\n');
+      partial = complete.pop()!;
+      lines.push(...complete.filter(Boolean));
+    });
+  }
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4096)));
   const deadline = Date.now() + 60_000;
