@@ -19,7 +19,8 @@ import { createWebhookService } from './webhooks/service.ts';
 import type { UrlPolicy } from './webhooks/url-guard.ts';
 import type { ServiceSecrets } from './system/service-secret.ts';
 import { createDashboardAuth, sessionCookieSecret } from './dashboard/auth.ts';
-import { invitationAllowsSignUp } from './dashboard/invitation-tokens.ts';
+import { findPendingInvitation, invitationAllowsSignUp } from './dashboard/invitation-tokens.ts';
+import { createMailService, MAIL_OFF_REASON } from './mail/service.ts';
 import { createSessionService } from './dashboard/sessions.ts';
 import { createOverviewService } from './dashboard/overview.ts';
 import { createPeopleServices } from './dashboard/services.ts';
@@ -60,6 +61,7 @@ export function buildServices(
     refusals: opts.refusals,
     delegations,
   });
+  const mail = createMailService({ pool, clock, log, mode: config.mail.mode });
   const auth = createDashboardAuth({
     db,
     publicBaseUrl: config.publicBaseUrl,
@@ -69,6 +71,10 @@ export function buildServices(
     clock,
     log,
     mayCreateUser: (token, email) => invitationAllowsSignUp(db, token, email, new Date(clock.now())),
+    invitedAddress: async (token, email) =>
+      token !== undefined &&
+      (await findPendingInvitation(db, token, new Date(clock.now())))?.email?.toLowerCase() === email,
+    mail,
   });
   const keys = createKeyService(db, pool, clock);
   return {
@@ -78,8 +84,9 @@ export function buildServices(
       signup: config.dashboard.signup,
       webhookPrivateUrls: config.webhooks.allowPrivateUrls,
       overview: createOverviewService({ sql, clock }),
-      ...createPeopleServices({ ...infra, keys, secrets: opts.secrets }),
+      ...createPeopleServices({ ...infra, keys, secrets: opts.secrets, mail }),
     },
+    mail,
     rateLimiter: createRateLimiter(infra.windows, clock, opts.refusals),
     idempotency: createIdempotencyService(pool, clock),
     keys,
@@ -116,7 +123,11 @@ export function buildServices(
         ...infra.readiness,
       },
       // reads, off-chain writes and the dashboard need no chain: an empty wallet must not take replicas out
-      [() => chainComponents(infra.chainHealth.latest())],
+      [
+        () => chainComponents(infra.chainHealth.latest()),
+        // said, not degraded: a deployment may choose to send no mail (docs/operations.md, "Mail")
+        () => ({ components: {}, reasons: mail.on ? {} : ({ mail: MAIL_OFF_REASON } as Record<string, string>) }),
+      ],
     ),
   };
 }

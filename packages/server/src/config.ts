@@ -105,6 +105,9 @@ const schema = z.object({
   SERVICE_SECRET: secret.optional(),
   SERVICE_SECRET_PREVIOUS: secret.optional(),
   NODE_ENV: z.string().optional(),
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  MAIL_FROM: z.string().min(3).max(200).optional(),
+  OPERATOR_EMAIL: z.email().optional(),
 });
 
 export type Config = ReturnType<typeof toConfig>;
@@ -159,6 +162,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'invalid configuration: RELAYER_PRIVATE_KEY and RELAYER_SIGNER_URL are both set; set one (the signer keeps the key out of the service)',
     );
   return toConfig(parsed.data);
+}
+
+/** How mail leaves: SMTP_URL; in development without it, a MailDev started with the service; else not at all. */
+function mailSettings(v: z.infer<typeof schema>) {
+  const production = v.DATABASE_URL !== undefined || v.NODE_ENV === 'production';
+  const mode: 'smtp' | 'catcher' | 'off' = v.SMTP_URL ? 'smtp' : production ? 'off' : 'catcher';
+  return {
+    mode,
+    smtpUrl: v.SMTP_URL === undefined ? undefined : new Secret(v.SMTP_URL),
+    from: v.MAIL_FROM ?? 'Attestation Service <no-reply@localhost>',
+    operatorEmail: v.OPERATOR_EMAIL,
+  };
 }
 
 function toConfig(v: z.infer<typeof schema>) {
@@ -238,6 +253,8 @@ function toConfig(v: z.infer<typeof schema>) {
       current: v.SERVICE_SECRET === undefined ? undefined : new Secret(v.SERVICE_SECRET),
       previous: v.SERVICE_SECRET_PREVIOUS === undefined ? undefined : new Secret(v.SERVICE_SECRET_PREVIOUS),
     },
+    /** Outgoing mail: SMTP_URL, else the embedded MailDev in development, else none. */
+    mail: mailSettings(v),
     /** Why this is a real deployment (no development stand-ins for secrets), or undefined in development. */
     productionBecause:
       v.DATABASE_URL !== undefined

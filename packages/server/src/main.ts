@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import type { TaskList } from 'graphile-worker';
 import { buildServices } from './app.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
@@ -31,6 +32,7 @@ import { requireSession } from './db/session-check.ts';
 import { deliverTask, sweepDeliveries } from './webhooks/deliver.task.ts';
 import { DELIVER_TASK } from './webhooks/outbox.ts';
 import { systemResolver, type Resolver, type UrlPolicy } from './webhooks/url-guard.ts';
+import { startMailPart } from './mail/part.ts';
 
 /** How often a worker looks for deliveries that a dead worker left behind, and how overdue they must be. */
 const SWEEP_EVERY_MS = 10_000;
@@ -67,6 +69,8 @@ export interface RunningService {
   services: Services;
   /** What the service was built from: for tests and tools that read or seed the database, never for procedures. */
   infrastructure: Infrastructure;
+  /** The development mail catcher's web inbox (the embedded default without SMTP_URL), where sent mail is read. */
+  mailInboxUrl?: string;
   /** The one-time owner setup link, while the database has no dashboard member yet (the API part prints it). */
   setupLink?: { url: string; expiresAt: string } | undefined;
   stop(): Promise<void>;
@@ -103,8 +107,13 @@ export async function startService(given: Config, opts: StartOptions = {}): Prom
       refusals: metrics?.refusals,
     });
     stack.push(flushPeriodically(services.keys.lastUse, log)); // after the API stops: its last requests' uses too
+    const mail = parts.worker ? await startMailPart(infra, stack) : undefined;
     const worker = parts.worker
-      ? await startWorkerPart(infra, webhookPolicy, stack, metrics, { poolSize: budget.jobs, probes: !parts.api })
+      ? await startWorkerPart(infra, webhookPolicy, stack, metrics, {
+          poolSize: budget.jobs,
+          probes: !parts.api,
+          mailTasks: mail?.tasks ?? {},
+        })
       : undefined;
     let apiUrl = config.publicBaseUrl;
     if (worker && parts.api) services.health.report(() => runnerComponent(worker.runner));
@@ -118,6 +127,7 @@ export async function startService(given: Config, opts: StartOptions = {}): Prom
       apiUrl,
       ...(metrics && { metricsUrl: metrics.url }),
       ...(worker?.healthUrl && { workerHealthUrl: worker.healthUrl }),
+      ...(mail?.inboxUrl && { mailInboxUrl: mail.inboxUrl }),
       databaseUrl: infra.databaseUrl,
       chain: where,
       services,
@@ -167,7 +177,7 @@ async function startWorkerPart(
   webhookPolicy: UrlPolicy,
   stack: Teardown,
   metrics: ProcessMetrics | undefined,
-  { poolSize, probes }: { poolSize: number; probes: boolean },
+  { poolSize, probes, mailTasks }: { poolSize: number; probes: boolean; mailTasks: TaskList },
 ): Promise<{ runner: StartedWorker; healthUrl?: string }> {
   const { config, pool, clock, log, chain, databaseUrl } = infra;
   const sender = createSender(chain, pool, clock, { maxFeeCapWei: config.chain.maxFeeCapWei }, log);
@@ -205,7 +215,7 @@ async function startWorkerPart(
   const runner = await startWorker(
     databaseUrl,
     log,
-    { [RELAY_TASK]: relayTask(relayer, pool), [DELIVER_TASK]: deliver, ...anchoring.tasks },
+    { [RELAY_TASK]: relayTask(relayer, pool), [DELIVER_TASK]: deliver, ...anchoring.tasks, ...mailTasks },
     { concurrency: config.workerConcurrency, poolSize, timeouts: config.databaseTimeouts },
   );
   stack.push(() => runner.stop());

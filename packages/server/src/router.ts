@@ -14,6 +14,7 @@ import { keysDashboardRouter } from './keys/dashboard-router.ts';
 import { webhooksDashboardRouter } from './webhooks/dashboard-router.ts';
 import { attestationsDashboardRouter } from './attestations/dashboard-router.ts';
 import { auditDashboardRouter } from './audit/dashboard-router.ts';
+import { mailRouter } from './mail/router.ts';
 
 /** Every procedure of the service, once: the source of the REST paths, the OpenAPI document and the SDK's types. */
 export const appRouter = router({
@@ -38,6 +39,7 @@ export const appRouter = router({
     attestations: attestationsDashboardRouter,
     attesters: attestersDashboardRouter,
     audit: auditDashboardRouter,
+    mail: mailRouter,
   }),
 });
 

@@ -10,6 +10,7 @@ import type { KeyService } from './keys/service.ts';
 import type { HealthService } from './system/health.ts';
 import type { WebhookService } from './webhooks/service.ts';
 import type { DashboardServices } from './dashboard/services.ts';
+import type { MailService } from './mail/service.ts';
 
 /**
  * What procedures reach through their context, built once by the composition root: services only, never a client
@@ -30,4 +31,6 @@ export interface Services {
   health: HealthService;
   /** The account dashboard's people: sessions, members, invitations (docs/decisions.md, "Dashboard sign-in"). */
   dashboard: DashboardServices;
+  /** Mail: queued in the transaction of what it tells, sent by the worker (docs/operations.md, "Mail"). */
+  mail: MailService;
 }

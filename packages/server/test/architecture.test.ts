@@ -33,6 +33,7 @@ const FEATURES = [
   'limits',
   'dashboard',
   'attesters',
+  'mail',
 ];
 const KERNEL = ['errors.ts', 'clock.ts', 'log.ts', 'config.ts', 'plural.ts'];
 

@@ -27,9 +27,10 @@ const USAGE = `attestation-service <command>
                                            a new signing secret (printed once); the previous one
                                            signs too for HOURS (default 24; 0 retires it at once)
   webhooks test SUBSCRIPTION_ID [--json]   send it a signed webhook.test event
-  accounts invite --account NAME|id:UUID --email E --role owner|admin|developer|viewer [--json]
-                                           a one-time dashboard invitation link (7 days)
-  accounts invite --support --email E [--json]   a member of the operator's support team
+  accounts invite --account NAME|id:UUID --email E --role owner|admin|developer|viewer [--no-mail] [--json]
+                                           a one-time dashboard invitation link (7 days), mailed
+                                           to E too unless --no-mail
+  accounts invite --support --email E [--no-mail] [--json]   a member of the operator's support team
   accounts set-plan NAME|id:UUID free|pro|enterprise   its plan: quota, rate, mintable tiers
   accounts list [--json]
   migrate                                  apply database migrations
@@ -58,6 +59,7 @@ async function main(argv: string[]): Promise<void> {
       email: { type: 'string' },
       role: { type: 'string' },
       support: { type: 'boolean' },
+      'no-mail': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });

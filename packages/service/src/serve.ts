@@ -38,6 +38,7 @@ export async function serve(
             ? `worker running${service.workerHealthUrl ? ` (/healthz, /readyz on ${service.workerHealthUrl})` : ''}`
             : '',
           service.verifyUrl ? `verification app on ${service.verifyUrl}` : '',
+          service.mailInboxUrl ? `mail inbox (development) on ${service.mailInboxUrl}` : '',
         ]
       : [`verification app on ${service.url}`];
   const where = parts.filter(Boolean).join(', ');

@@ -31,6 +31,10 @@ export interface AuthOptions {
   log: Logger;
   /** Whether a sign-up may create this user while sign-up is closed: an unused invitation token for its email. */
   mayCreateUser(token: string | undefined, email: string): Promise<boolean>;
+  /** Whether the token is a pending invitation sent to this email: signing up with it confirms the address. */
+  invitedAddress(token: string | undefined, email: string): Promise<boolean>;
+  /** Queues the reset and confirmation mails (nothing when mail is off). */
+  mail: { resetPassword(to: string, url: string): Promise<void>; verifyEmail(to: string, url: string): Promise<void> };
 }
 
 /**

@@ -38,7 +38,30 @@ export function createBetterAuth(opts: AuthOptions): DashboardAuth {
     account: { modelName: 'authAccount' },
     // read with the session (one query less per dashboard call); set only by a support invitation, never by input
     user: { additionalFields: { support: { type: 'boolean', required: false, defaultValue: false, input: false } } },
-    emailAndPassword: { enabled: true, minPasswordLength: 10, maxPasswordLength: PASSWORD_MAX, autoSignIn: true },
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: 10,
+      maxPasswordLength: PASSWORD_MAX,
+      autoSignIn: true,
+      // an unknown address gets the same answer and no mail (docs/decisions.md, "Mail")
+      sendResetPassword: ({ user, token }) =>
+        opts.mail.resetPassword(user.email, `${opts.publicBaseUrl}/dashboard/reset-password?token=${token}`),
+      resetPasswordTokenExpiresIn: 3600,
+      revokeSessionsOnPasswordReset: true,
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      expiresIn: 24 * 3600,
+      // an invitation's link confirmed the address already: no second mail
+      sendVerificationEmail: async ({ user, token }) => {
+        if (user.emailVerified) return;
+        const landing = encodeURIComponent(`${opts.publicBaseUrl}/dashboard/verify-email`);
+        await opts.mail.verifyEmail(
+          user.email,
+          `${opts.publicBaseUrl}${AUTH_BASE_PATH}/verify-email?token=${token}&callbackURL=${landing}`,
+        );
+      },
+    },
     session: { expiresIn: SESSION_IDLE_SECONDS, updateAge: 3600 },
     rateLimit: {
       enabled: true,
@@ -50,6 +73,10 @@ export function createBetterAuth(opts: AuthOptions): DashboardAuth {
         '/sign-up/email': { window: 60, max: 5 },
         '/sign-in/passkey': { window: 60, max: 10 },
         '/change-password': { window: 60, max: 5 },
+        // each of these may queue a mail: few per address (the outbox bounds each recipient too)
+        '/request-password-reset': { window: 60, max: 3 },
+        '/reset-password': { window: 60, max: 5 },
+        '/send-verification-email': { window: 60, max: 3 },
         // each answer writes a challenge row (expired ones are swept by the worker: auth-cleanup.ts)
         '/passkey/generate-authenticate-options': { window: 60, max: 10 },
         '/passkey/generate-register-options': { window: 60, max: 10 },
@@ -97,10 +124,12 @@ export function createBetterAuth(opts: AuthOptions): DashboardAuth {
       user: {
         create: {
           before: async (user, ctx) => {
-            if (opts.signup === 'open') return;
             const token = ctx?.headers?.get(INVITATION_TOKEN_HEADER) ?? undefined;
+            const email = user.email.toLowerCase();
             // the before-hook refused anyone without an invitation; this holds if one is used up meanwhile
-            if (!(await opts.mayCreateUser(token, user.email.toLowerCase()))) throw signUpRefused();
+            if (opts.signup === 'closed' && !(await opts.mayCreateUser(token, email))) throw signUpRefused();
+            // the invitation's link reached this mailbox: the address is confirmed as a confirmation mail would
+            if (await opts.invitedAddress(token, email)) return { data: { ...user, emailVerified: true } };
           },
         },
       },

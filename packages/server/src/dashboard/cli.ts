@@ -1,8 +1,10 @@
+import { Logger as WorkerLogger, runMigrations } from 'graphile-worker';
 import { z } from 'zod';
 import { UsageError } from '../errors.ts';
 import type { CommandInfrastructure, WithInfrastructure } from '../infrastructure.ts';
 import { createKeyService } from '../keys/service.ts';
 import { cliAccount, parseAccountRef, refusedAsFalse, type AccountRef } from '../keys/cli-account.ts';
+import { createMailService } from '../mail/service.ts';
 import { loadServiceSecrets } from '../system/service-secret.ts';
 import { createAccountService, PLANS, type Plan } from './accounts.ts';
 import { isRole, ROLES, type Role } from './roles.ts';
@@ -13,6 +15,7 @@ export interface AccountsFlags {
   email?: string | undefined;
   role?: string | undefined;
   support?: boolean | undefined;
+  'no-mail'?: boolean | undefined;
   json?: boolean | undefined;
 }
 
@@ -23,10 +26,21 @@ const accountRow = (cells: string[]) =>
     .join('  ')
     .trimEnd();
 
-/** The invitations service: it seals links, so it needs SERVICE_SECRET (docs/operations.md, "Service secret"). */
+/**
+ * The invitations service: it seals links, so it needs SERVICE_SECRET (docs/operations.md, "Service secret"); its
+ * mail is queued for the worker, whose job tables a database never served yet lacks.
+ */
 async function invitationsOf(infra: CommandInfrastructure) {
   const keys = createKeyService(infra.db, infra.pool, infra.clock);
-  return createPeopleServices({ ...infra, keys, secrets: await loadServiceSecrets(infra.config) }).invitations;
+  const mail = createMailService({ ...infra, mode: infra.config.mail.mode });
+  if (mail.on) await runMigrations({ pgPool: infra.pool, logger: new WorkerLogger(() => () => undefined) });
+  return createPeopleServices({ ...infra, keys, secrets: await loadServiceSecrets(infra.config), mail }).invitations;
+}
+
+/** What the command says of the mail: sent, off, or not asked for. */
+function mailNote(mailed: boolean, email: string, flags: AccountsFlags): string {
+  if (flags['no-mail']) return '';
+  return mailed ? `; mailed to ${email}` : '; not mailed (mail is off or the hourly bound was reached)';
 }
 
 const accountsOf = (infra: CommandInfrastructure) =>
@@ -52,8 +66,8 @@ function invitationOf(
  * `accounts invite --account NAME|id:UUID --email E --role R [--json]` (a name no account has is opened; one opened
  * in the dashboard is reached by id only: keys/cli-account.ts), `accounts invite --support --email E [--json]`,
  * `accounts set-plan NAME|id:UUID free|pro|enterprise [--json]` and `accounts list [--json]`: the operator's way to
- * let people into the dashboard without e-mail. Arguments are checked before the database is opened. Returns false
- * when the command failed (the CLI exits 1).
+ * let people into the dashboard, the link mailed too unless --no-mail. Arguments are checked before the database is
+ * opened. Returns false when the command failed (the CLI exits 1).
  */
 export async function accountsCommand(
   withInfrastructure: WithInfrastructure,
@@ -64,27 +78,32 @@ export async function accountsCommand(
   const json = !!flags.json;
   if (action === 'invite') {
     const wanted = invitationOf(flags);
+    const mail = !flags['no-mail'];
     return withInfrastructure(async (infra) => {
       const invitations = await invitationsOf(infra);
       if ('support' in wanted) {
-        const link = await invitations.inviteSupport(wanted.email);
+        const link = await invitations.inviteSupport(wanted.email, { mail });
+        const note = mailNote(link.mailed, wanted.email, flags);
         console.log(
           json
-            ? JSON.stringify({ url: link.url, expiresAt: link.expiresAt })
-            : `${link.url}\n(for ${wanted.email}: joins the support team; one use, valid until ${link.expiresAt})`,
+            ? JSON.stringify({ url: link.url, expiresAt: link.expiresAt, mailed: link.mailed })
+            : `${link.url}\n(for ${wanted.email}: joins the support team; one use, ` +
+                `valid until ${link.expiresAt}${note})`,
         );
         return true;
       }
       const account = await refusedAsFalse(() => cliAccount(infra.db, wanted.account, { open: true }));
       if (!account) return false;
       const { email, role } = wanted;
-      const link = await invitations.inviteMember({ accountId: account.id, email, role, actor: null, origin: null });
+      const invite = { accountId: account.id, email, role, actor: null, origin: null, mail };
+      const link = await invitations.inviteMember(invite);
       const opened = account.opened ? ', opened now' : '';
+      const { url, expiresAt, mailed } = link;
       console.log(
         json
-          ? JSON.stringify({ url: link.url, expiresAt: link.expiresAt, account: account.name, accountId: account.id })
+          ? JSON.stringify({ url, expiresAt, account: account.name, accountId: account.id, mailed })
           : `${link.url}\n(for ${email}: joins account ${account.name} (id ${account.id}${opened}) as ${role}; ` +
-              `one use, valid until ${link.expiresAt})`,
+              `one use, valid until ${link.expiresAt}${mailNote(mailed, email, flags)})`,
       );
       return true;
     });

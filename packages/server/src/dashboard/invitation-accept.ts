@@ -44,6 +44,13 @@ export async function acceptInvitation(
       'FORBIDDEN',
       `This invitation is for ${invitation.email}: sign in with that email address to accept it.`,
     );
+  // an address nobody confirmed may be someone else's: it must not collect that person's invitations
+  if (invitation.email !== null && !(await addressConfirmed(deps.db, person.id)))
+    throw new AppError(
+      'FORBIDDEN',
+      `Confirm ${person.email} first: open the link mailed to it (the dashboard sends a new one), then accept.`,
+      { reason: 'EMAIL_NOT_VERIFIED' },
+    );
   const kind = invitation.kind as InvitationKind;
   if (kind === 'setup' && !input.accountName)
     throw new AppError('VALIDATION_FAILED', 'accountName: name the account this setup link opens.', {
@@ -85,4 +92,8 @@ async function joinAccount(tx: Tx, invitation: Pending, person: Person, at: Date
     }),
   );
   return accountId;
+}
+
+async function addressConfirmed(db: Db, userId: string): Promise<boolean> {
+  return (await db.user.findUnique({ where: { id: userId }, select: { emailVerified: true } }))?.emailVerified === true;
 }

@@ -6,6 +6,8 @@ import type { Db, Tx } from '../db/prisma.ts';
 import { prismaSql } from '../db/sql.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { Logger } from '../log.ts';
+import type { MailService } from '../mail/service.ts';
+import { templates } from '../mail/templates.ts';
 import type { ServiceSecrets } from '../system/service-secret.ts';
 import { acceptInvitation, linkNotFound, type Person } from './invitation-accept.ts';
 import { tokenSealer } from './invitation-seal.ts';
@@ -67,8 +69,9 @@ export function createInvitationService(deps: {
   log: Logger;
   publicBaseUrl: string;
   secrets: ServiceSecrets;
+  mail: MailService;
 }) {
-  const { db, clock, log } = deps;
+  const { db, clock, log, mail } = deps;
   const sealer = tokenSealer(deps.secrets);
   const urlOf = (token: string) => `${deps.publicBaseUrl}/dashboard/invite/${token}`;
 
@@ -109,7 +112,9 @@ export function createInvitationService(deps: {
       role: Role;
       actor: MemberActor | null;
       origin: RequestOrigin | null;
-    }): Promise<InvitationLink> {
+      /** Mail the link to the address (the default); false: only return it (the CLI's --no-mail). */
+      mail?: boolean;
+    }): Promise<InvitationLink & { mailed: boolean }> {
       const email = input.email.toLowerCase();
       return db.$transaction(async (tx) => {
         const existing = await memberByEmail(tx, input.accountId, email);
@@ -132,17 +137,37 @@ export function createInvitationService(deps: {
             details: { email, role: input.role, expiresAt: link.expiresAt, via: input.actor ? 'dashboard' : 'cli' },
           }),
         );
-        return link;
+        if (input.mail === false) return { ...link, mailed: false };
+        const accountName = (await accountNameOf(tx, input.accountId)) ?? input.accountId;
+        const composed = templates.invitation({
+          accountName,
+          role: input.role,
+          url: link.url,
+          expiresAt: link.expiresAt,
+        });
+        const queued = await mail.queue(prismaSql(tx), [
+          { kind: 'invitation', to: email, accountId: input.accountId, composed },
+        ]);
+        return { ...link, mailed: queued === 1 };
       });
     },
 
     /** Invites `email` onto the operator's support team (the CLI's `accounts invite --support`). */
-    async inviteSupport(email: string): Promise<InvitationLink> {
+    async inviteSupport(email: string, opts: { mail?: boolean } = {}): Promise<InvitationLink & { mailed: boolean }> {
       const row = { kind: 'support' as const, accountId: null, email: email.toLowerCase(), role: 'support' };
-      const link = await create(db, { ...row, createdBy: null }, INVITATION_TTL_MS);
+      const { link, queued } = await db.$transaction(async (tx) => {
+        const made = await create(tx, { ...row, createdBy: null }, INVITATION_TTL_MS);
+        if (opts.mail === false) return { link: made, queued: 0 };
+        const composed = templates.supportInvitation({ url: made.url, expiresAt: made.expiresAt });
+        const to = row.email;
+        return {
+          link: made,
+          queued: await mail.queue(prismaSql(tx), [{ kind: 'invitation', to, accountId: null, composed }]),
+        };
+      });
       // the support team belongs to no account, so no account's audit chain records it; the log does
       log.info({ invitation: link.id, email: row.email }, 'support-team invitation created');
-      return link;
+      return { ...link, mailed: queued === 1 };
     },
 
     /**

@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/prisma.ts';
 import type { KeyService } from '../keys/service.ts';
 import type { Logger } from '../log.ts';
+import type { MailService } from '../mail/service.ts';
 import type { ServiceSecrets } from '../system/service-secret.ts';
 import { createAccountService, type AccountService } from './accounts.ts';
 import type { DashboardAuth } from './auth.ts';
@@ -40,6 +41,7 @@ export function createPeopleServices(deps: {
   log: Logger;
   keys: KeyService;
   secrets: ServiceSecrets;
+  mail: MailService;
 }): PeopleServices {
   const { db, clock, log } = deps;
   const accounts = createAccountService({ db, clock, signup: deps.config.dashboard.signup });
@@ -51,6 +53,7 @@ export function createPeopleServices(deps: {
       log,
       publicBaseUrl: deps.config.publicBaseUrl,
       secrets: deps.secrets,
+      mail: deps.mail,
     }),
     members: createMemberService({ db, clock }),
     support: createSupportService({ db, clock, keys: deps.keys, accounts }),

@@ -2,6 +2,7 @@ import type { Clock } from '../clock.ts';
 import type { PgSnakeRow, Prisma } from '../db/rows.ts';
 import type { Sql } from '../db/sql.ts';
 import { AppError } from '../errors.ts';
+import { noteQuotaUse } from '../mail/notices.ts';
 import type { Tier } from '../keys/format.ts';
 import { UNOBSERVED, type RefusalObserver } from './refusals.ts';
 
@@ -124,7 +125,16 @@ export async function reserveOnchainQuota(
   const added = await sql.query<UsageRow>(ADD_TO_ACCOUNT, [holder.accountId, period, count, capOf(holder.accountTier)]);
   if (added.length === 0) return refuse('account');
   const keyAdded = await sql.query<UsageRow>(ADD_TO_KEY, [holder.keyId, period, count, capOf(holder.tier)]);
-  if (keyAdded.length === 1) return { period, count };
+  if (keyAdded.length === 1) {
+    // the 80 % and 100 % notices, in this transaction: mailed once a month each (mail/notices.ts)
+    const limit = ONCHAIN_MONTHLY_QUOTA[holder.accountTier];
+    await noteQuotaUse(
+      sql,
+      { accountId: holder.accountId, period, used: added[0]!.onchain_used, count, limit },
+      new Date(now),
+    );
+    return { period, count };
+  }
   await sql.query(TAKE_FROM_ACCOUNT, [holder.accountId, period, count]);
   return refuse('key');
 }

@@ -4,6 +4,7 @@ import { batched } from '../db/batch.ts';
 import type { Prisma } from '../db/rows.ts';
 import { inTransaction, type Pool, type Sql } from '../db/sql.ts';
 import type { Logger } from '../log.ts';
+import { scheduleDeadDigest } from '../mail/notices.ts';
 import type { DeliveryState } from './contracts.ts';
 import { enqueueDeliveries } from './outbox.ts';
 import type { AttemptResult } from './post.ts';
@@ -162,6 +163,8 @@ export function createRecorder(
             }),
           );
         await appendAuditEntries(tx, dead);
+        // one digest mail per account, not one per delivery
+        await scheduleDeadDigest(tx, dead.map((entry) => entry.accountId));
       });
       return records.map(() => undefined);
     },

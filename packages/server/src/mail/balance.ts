@@ -1,0 +1,45 @@
+import { formatEther } from 'viem';
+import type { Clock } from '../clock.ts';
+import { describeError } from '../errors.ts';
+import { inTransaction, type Pool } from '../db/sql.ts';
+import type { Logger } from '../log.ts';
+import { queueMails } from './outbox.ts';
+import { recordNotice } from './store.ts';
+import { templates } from './templates.ts';
+
+/** What the watch reads: the chain health's last probe. */
+export interface BalanceReading {
+  rpcUp: boolean;
+  balanceWei?: bigint;
+}
+
+/**
+ * Mails the operator (OPERATOR_EMAIL) when the relayer's balance is below the minimum: once a UTC day while it stays
+ * low, whichever worker sees it first. Returns the stop.
+ */
+export function watchRelayerBalance(
+  deps: { pool: Pool; clock: Clock; log: Logger; read: () => BalanceReading; everyMs?: number },
+  opts: { operatorEmail: string; address: string; minimumWei: bigint },
+): () => Promise<void> {
+  const check = async () => {
+    const { rpcUp, balanceWei } = deps.read();
+    if (!rpcUp || balanceWei === undefined || balanceWei >= opts.minimumWei) return;
+    const now = new Date(deps.clock.now());
+    await inTransaction(deps.pool, async (sql) => {
+      if (!(await recordNotice(sql, 'operator', 'relayer-balance', now.toISOString().slice(0, 10), now))) return;
+      const composed = templates.relayerBalanceLow({
+        address: opts.address,
+        balanceEth: formatEther(balanceWei),
+        minimumEth: formatEther(opts.minimumWei),
+      });
+      await queueMails(sql, [{ kind: 'relayer-balance', to: opts.operatorEmail, accountId: null, composed }], now);
+    });
+  };
+  const run = () =>
+    check().catch((error: unknown) =>
+      deps.log.warn({ component: 'mail', error: describeError(error) }, 'relayer balance notice failed'),
+    );
+  void run();
+  const timer = setInterval(run, deps.everyMs ?? 60_000);
+  return async () => clearInterval(timer);
+}

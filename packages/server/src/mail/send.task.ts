@@ -1,0 +1,37 @@
+import type { Task } from 'graphile-worker';
+import type { Clock } from '../clock.ts';
+import { pgSql, type Pool } from '../db/sql.ts';
+import { describeError } from '../errors.ts';
+import type { Logger } from '../log.ts';
+import type { Mailer } from './mailer.ts';
+import { markFailed, markSent, unsentMail } from './store.ts';
+
+/** The SMTP server's refusal, short, without the message's text: enough to tell a wrong password from a full box. */
+const reasonOf = (error: unknown): string => {
+  const { responseCode, code } = error as { responseCode?: number; code?: string };
+  return [code, responseCode].filter((v) => v !== undefined).join(' ') || describeError(error).type;
+};
+
+/**
+ * The `mail.send` job: sends one queued mail and marks it sent. A failure is recorded and thrown, so graphile-worker
+ * retries with its backoff (10 attempts over about a day); a crash between sending and marking sends it again.
+ */
+export function sendTask(deps: { pool: Pool; mailer: Mailer; clock: Clock; log: Logger }): Task {
+  return async (payload) => {
+    const id = (payload as { id?: unknown }).id;
+    if (typeof id !== 'string') return;
+    const sql = pgSql(deps.pool);
+    const mail = await unsentMail(sql, id);
+    if (!mail) return;
+    try {
+      await deps.mailer.send(mail.recipient, mail);
+    } catch (error) {
+      const reason = reasonOf(error);
+      await markFailed(sql, id, reason);
+      deps.log.warn({ component: 'mail', mail: id, kind: mail.kind, reason }, 'mail not sent; retrying later');
+      throw new Error(`mail not sent: ${reason}`);
+    }
+    await markSent(sql, id, new Date(deps.clock.now()));
+    deps.log.info({ component: 'mail', mail: id, kind: mail.kind }, 'mail sent');
+  };
+}

@@ -1,0 +1,41 @@
+import type { Clock } from '../clock.ts';
+import { inTransaction, pgSql, type Pool, type Sql } from '../db/sql.ts';
+import type { Logger } from '../log.ts';
+import { queueMails, type OutgoingMail } from './outbox.ts';
+import { emailVerified, preferencesOf, setPreferences } from './store.ts';
+import { templates } from './templates.ts';
+
+export type MailMode = 'smtp' | 'catcher' | 'off';
+export type MailService = ReturnType<typeof createMailService>;
+
+/** What /healthz says of a deployment that sends no mail (docs/operations.md, "Mail"). */
+export const MAIL_OFF_REASON =
+  'SMTP_URL is not set: no password reset, address confirmation, invitation or notification mail is sent';
+
+/**
+ * Mail as the rest of the service asks for it: queued in the caller's transaction (or one of its own for the sign-in
+ * mails), sent by the worker. With mail off nothing is queued, and callers hand links over another way.
+ */
+export function createMailService(deps: { pool: Pool; clock: Clock; log: Logger; mode: MailMode }) {
+  const on = deps.mode !== 'off';
+  const now = () => new Date(deps.clock.now());
+  const queue = async (sql: Sql, mails: OutgoingMail[]): Promise<number> => (on ? queueMails(sql, mails, now()) : 0);
+  const alone = (mail: OutgoingMail) => inTransaction(deps.pool, (sql) => queue(sql, [mail]));
+  return {
+    on,
+    queue,
+    /** better-auth's reset mail: only to an address that has a user (it answers the same either way). */
+    async resetPassword(to: string, url: string): Promise<void> {
+      await alone({ kind: 'reset-password', to, accountId: null, composed: templates.resetPassword(url) });
+    },
+    async verifyEmail(to: string, url: string): Promise<void> {
+      await alone({ kind: 'verify-email', to, accountId: null, composed: templates.verifyEmail(url) });
+    },
+    emailVerified: (userId: string) => emailVerified(pgSql(deps.pool), userId),
+    preferences: (accountId: string, userId: string) => preferencesOf(pgSql(deps.pool), accountId, userId),
+    async setPreferences(accountId: string, userId: string, prefs: { quota: boolean; webhooks: boolean }) {
+      await setPreferences(pgSql(deps.pool), accountId, userId, prefs);
+      return prefs;
+    },
+  };
+}
