@@ -7,6 +7,7 @@ const BROWSERS: readonly (readonly [RegExp, string])[] = [
   [/\bChrom(?:e|ium)\/|\bCriOS\/|\bHeadlessChrome\//, 'Chrome'],
   [/\bSafari\//, 'Safari'],
   [/^curl\//, 'curl'],
+  [/^node$|^undici\b/, 'Node.js'],
 ];
 const SYSTEMS: readonly (readonly [RegExp, string])[] = [
   [/\bWindows\b/, 'Windows'],

@@ -16,7 +16,7 @@ interface DataTableProps {
   children: ReactNode;
 }
 
-/** The column whose cells hold a row's buttons: on a card they need no label. */
+/** The column of a row's buttons: on a card they need no label (the audit log's "Action" is data, and labelled). */
 const ACTION_COLUMN = 'Action';
 
 /**
@@ -42,7 +42,8 @@ export function DataTable({
     for (const row of Array.from(body.current.rows)) {
       Array.from(row.cells).forEach((cell, i) => {
         const column = shown[i];
-        if (cell.tagName === 'TD' && column && column !== ACTION_COLUMN) cell.dataset.label = column;
+        const buttons = column === ACTION_COLUMN && cell.querySelector('button, a') !== null;
+        if (cell.tagName === 'TD' && column && !buttons) cell.dataset.label = column;
       });
     }
   });

@@ -49,7 +49,7 @@ function build(daily: Daily, box: HTMLElement): uPlot {
     scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(4, max)] } },
     axes: [axis, { ...axis, size: 50 }],
     // the legend's swatches repeat each line's dash
-    legend: { markers: { width: 3, dash: (_u, i) => SERIES[i - 1]?.marker ?? 'solid' } },
+    legend: { live: false, markers: { width: 3, dash: (_u, i) => SERIES[i - 1]?.marker ?? 'solid' } },
     series: [
       { label: 'Day' },
       ...SERIES.map((s) => ({
@@ -57,7 +57,7 @@ function build(daily: Daily, box: HTMLElement): uPlot {
         stroke: cssVar(s.color),
         width: s.width,
         dash: [...s.dash],
-        points: { size: s.point, width: 2, fill: cssVar('--bg') },
+        points: { show: true, size: s.point, width: 2, fill: cssVar('--bg') },
       })),
     ],
   };

@@ -90,11 +90,14 @@ function DeliveryCard({ delivery }: { delivery: Delivery }) {
           label={`Attempts of delivery ${delivery.id}`}
           caption={`Attempts of delivery ${delivery.id}`}
           className="compact"
-          columns={['#', 'At', 'Status', 'Duration', 'Answer or error']}
+          columns={['Attempt', 'At', 'Status', 'Duration', 'Answer or error']}
         >
           {delivery.attemptLog.map((attempt) => (
             <tr key={attempt.number}>
-              <th scope="row">{attempt.number}</th>
+              <th scope="row">
+                <span className="narrow-only">Attempt </span>
+                {attempt.number}
+              </th>
               <td>{when(attempt.at)}</td>
               <td>{attempt.status ?? '—'}</td>
               <td className="num">{attempt.durationMs} ms</td>

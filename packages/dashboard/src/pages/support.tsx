@@ -113,7 +113,7 @@ function AccountView({ accountId }: { accountId: string }) {
         />
       </label>
       <h3>Keys and this month’s on-chain use</h3>
-      <DataTable label="Keys of the account" columns={['Key', 'Tier', 'Used / quota', 'State']}>
+      <DataTable label="Keys of the account" columns={['Key', 'Tier', 'Used / quota', 'State', 'Action']}>
         {data.usage.map((key) => (
           <tr key={key.prefix}>
             <th scope="row">
@@ -127,6 +127,11 @@ function AccountView({ accountId }: { accountId: string }) {
               {key.revokedAt ? (
                 <span className="badge bad">revoked {when(key.revokedAt)}</span>
               ) : (
+                <span className="badge ok">active</span>
+              )}
+            </td>
+            <td>
+              {key.revokedAt ? null : (
                 <ItemButton label="Revoke" item={key.prefix} onClick={() => revoking.ask(key.prefix)} />
               )}
             </td>
