@@ -2,12 +2,12 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Address } from '../components/address.tsx';
 import { ConfirmAction } from '../components/confirm.tsx';
-import { SecretOnce } from '../components/copy.tsx';
 import { ItemButton } from '../components/item-button.tsx';
 import { Messages, QueryState } from '../components/messages.tsx';
 import { ReceiverHint } from '../components/receiver-hint.tsx';
 import { Submit } from '../components/submit.tsx';
 import { DataTable } from '../components/table.tsx';
+import { WebhookSecretOnce } from '../components/webhook-secret.tsx';
 import { useConfirmTarget } from '../lib/confirm.ts';
 import { EVENT_KINDS, type EventKind } from '../lib/events.ts';
 import { when } from '../lib/format.ts';
@@ -16,34 +16,43 @@ import { Link } from '../lib/router.tsx';
 import { useCan } from '../lib/session.tsx';
 import { useTitle } from '../lib/title.ts';
 import { useTRPC, type Out } from '../lib/trpc.ts';
+import { RotateSecret, RotationState, useSendTest } from './webhooks-rotation.tsx';
 
 type Webhook = Out<'webhooks', 'list'>[number];
 
-/** The account's webhook subscriptions: create (the secret shown once), list, delete; each links its deliveries. */
+/**
+ * The account's webhook subscriptions: create and rotate (the secret shown once), send a test event, delete; each
+ * links its deliveries.
+ */
 export default function Webhooks() {
   useTitle('Webhooks');
   const trpc = useTRPC();
   const canChange = useCan('developer');
   const hooks = useQuery(trpc.dashboard.webhooks.list.queryOptions());
   const deleting = useConfirmTarget<Webhook>();
+  const rotating = useConfirmTarget<Webhook>();
+  const sendTest = useSendTest(deleting.setDone);
 
   return (
     <>
       <h1>Webhooks</h1>
       <p className="muted">
-        Each event is POSTed to your URL, signed with the subscription’s secret in the <code>X-Service-Signature</code>{' '}
-        header; a failed delivery is tried up to five times in all.
+        Each event is POSTed to your URL, signed with the subscription’s secret twice: in{' '}
+        <code>X-Service-Signature</code> over the body, and by the Standard Webhooks scheme (<code>webhook-id</code>,{' '}
+        <code>webhook-timestamp</code>, <code>webhook-signature</code>) so a receiver can refuse old replays. A failed
+        delivery is tried up to five times in all.
       </p>
       {canChange ? <CreateWebhook /> : null}
+      {canChange ? <RotateSecret target={rotating.target} onClose={rotating.close} /> : null}
       <section aria-labelledby="hooks-title">
         <h2 id="hooks-title">Subscriptions</h2>
-        <Messages success={deleting.done} />
+        <Messages success={deleting.done} error={sendTest.error} />
         <QueryState pending={hooks.isPending} error={hooks.error} label="subscriptions" />
         {hooks.data && hooks.data.length === 0 ? <p>No subscriptions yet.</p> : null}
         {hooks.data && hooks.data.length > 0 ? (
           <DataTable
             label="Webhook subscriptions"
-            columns={['URL', 'Events', 'Created', 'Deliveries', canChange && 'Action']}
+            columns={['URL', 'Events', 'Created', 'Secret', 'Deliveries', canChange && 'Action']}
           >
             {hooks.data.map((hook) => (
               <tr key={hook.id}>
@@ -53,13 +62,31 @@ export default function Webhooks() {
                 <td>{hook.events.join(', ')}</td>
                 <td>{when(hook.createdAt)}</td>
                 <td>
+                  <RotationState hook={hook} />
+                </td>
+                <td>
                   <Link to={`webhooks/${encodeURIComponent(hook.id)}`}>
                     Deliveries<span className="visually-hidden"> to {hook.url}</span>
                   </Link>
                 </td>
                 {canChange ? (
                   <td>
-                    <ItemButton label="Delete" item={hook.url} onClick={() => deleting.ask(hook)} />
+                    <div className="actions">
+                      <ItemButton
+                        label="Send test event"
+                        item={hook.url}
+                        look="secondary"
+                        disabled={sendTest.isPending}
+                        onClick={() => sendTest.mutate({ id: hook.id })}
+                      />
+                      <ItemButton
+                        label="Rotate secret"
+                        item={hook.url}
+                        look="secondary"
+                        onClick={() => rotating.ask(hook)}
+                      />
+                      <ItemButton label="Delete" item={hook.url} onClick={() => deleting.ask(hook)} />
+                    </div>
                   </td>
                 ) : null}
               </tr>
@@ -96,9 +123,10 @@ function CreateWebhook() {
 
   if (create.data) {
     return (
-      <SecretOnce
+      <WebhookSecretOnce
         title={`Signing secret for ${create.data.url}`}
-        value={create.data.secret}
+        secret={create.data.secret}
+        standardWebhooksSecret={create.data.standardWebhooksSecret}
         onDone={() => {
           create.reset();
           setUrl('');

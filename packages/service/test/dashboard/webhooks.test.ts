@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  axeViolations,
   call,
   createMember,
   launchBrowser,
@@ -46,8 +47,10 @@ describe('webhooks from the dashboard', () => {
       await openSection(page, 'Webhooks');
       await page.getByLabel('Receiver URL').fill(receiver.url);
       await page.getByRole('button', { name: 'Add subscription' }).click();
-      const secret = (await page.locator('.secret-value code').textContent()) ?? '';
+      await page.locator('.secret-value code').first().waitFor();
+      const [secret = '', whsec = ''] = await page.locator('.secret-value code').allTextContents();
       expect(secret).toMatch(/^[0-9a-f]{64}$/);
+      expect(whsec).toBe(`whsec_${Buffer.from(secret, 'hex').toString('base64')}`);
       await page.getByRole('button', { name: 'I have stored it' }).click();
       const row = page.getByRole('row').filter({ hasText: receiver.url });
       expect(await row.textContent()).toContain('attestation.created');
@@ -81,13 +84,68 @@ describe('webhooks from the dashboard', () => {
       const attempts = card.getByRole('row');
       // the header row, then attempt 1 (503 with its answer) and attempt 2 (200)
       expect(await attempts.count()).toBe(3);
-      expect(await attempts.nth(1).textContent()).toMatch(/^1.*503.*ms.*not yet$/);
-      expect(await attempts.nth(2).textContent()).toMatch(/^2.*200.*ms.*thanks$/);
+      expect(await attempts.nth(1).textContent()).toMatch(/^(Attempt )?1.*503.*ms.*not yet$/);
+      expect(await attempts.nth(2).textContent()).toMatch(/^(Attempt )?2.*200.*ms.*thanks$/);
 
       await page.getByLabel('State').selectOption('dead');
       await expect.poll(() => page.locator('main').textContent(), UI_WAIT).toContain('No deliveries in state dead.');
       await page.getByLabel('State').selectOption('completed');
       await card.waitFor();
+    } finally {
+      await context.close();
+      await receiver.close();
+    }
+  }, 60_000);
+
+  it('rotates the secret in the page (shown once, both signing for the window) and sends a test event', async () => {
+    const receiver = await startReceiver(() => ({ status: 200 }));
+    const owner = await createMember(stack, 'owner');
+    const { context, page } = await newVisitor(browser, stack);
+    try {
+      await signIn(page, owner);
+      await openSection(page, 'Webhooks');
+      await page.getByLabel('Receiver URL').fill(receiver.url);
+      await page.getByRole('button', { name: 'Add subscription' }).click();
+      await page.locator('.secret-value code').first().waitFor();
+      const [oldSecret = ''] = await page.locator('.secret-value code').allTextContents();
+      await page.getByRole('button', { name: 'I have stored it' }).click();
+      const row = page.getByRole('row').filter({ hasText: receiver.url });
+      expect(await row.textContent()).toContain('One secret');
+
+      await row.getByRole('button', { name: /^Rotate secret/ }).click();
+      const dialog = page.getByRole('dialog', { name: 'Rotate the signing secret?' });
+      await dialog.getByLabel('Previous secret keeps signing for').selectOption({ label: '1 hour' });
+      await dialog.getByRole('button', { name: 'Rotate' }).click();
+      const shown = page.getByRole('region', { name: `New signing secret for ${receiver.url}` });
+      await shown.waitFor();
+      const [newSecret = ''] = await shown.locator('.secret-value code').allTextContents();
+      expect(newSecret).toMatch(/^[0-9a-f]{64}$/);
+      expect(newSecret).not.toBe(oldSecret);
+      expect(await shown.textContent()).toContain('The previous secret keeps signing too until');
+      expect(await axeViolations(page)).toEqual([]);
+      await expect.poll(() => row.textContent(), UI_WAIT).toContain('Previous secret signs until');
+      await shown.getByRole('button', { name: 'I have stored it' }).click();
+      // shown once: gone from the page, and not in what the page loads again
+      await page.reload();
+      await settled(page);
+      expect(await page.locator('main').textContent()).not.toContain(newSecret);
+
+      await row.getByRole('button', { name: /^Send test event/ }).click();
+      await expect.poll(() => page.locator('main').textContent(), UI_WAIT).toMatch(/Test event queued: delivery /);
+      await expect.poll(() => receiver.received.length, { timeout: 20_000 }).toBe(1);
+      const [{ headers, body }] = receiver.received as [{ headers: Record<string, string>; body: string }];
+      expect(JSON.parse(body)).toMatchObject({ type: 'webhook.test' });
+      const signed = `${headers['webhook-id']}.${headers['webhook-timestamp']}.${body}`;
+      const v1 = (hex: string) => `v1,${createHmac('sha256', Buffer.from(hex, 'hex')).update(signed).digest('base64')}`;
+      // within the window: both secrets sign
+      expect(headers['webhook-signature']!.split(' ').sort()).toEqual([v1(newSecret), v1(oldSecret)].sort());
+
+      await row.getByRole('link', { name: /^Deliveries/ }).click();
+      await settled(page);
+      const card = page.getByRole('article', { name: /^webhook\.test delivery/ });
+      await expect
+        .poll(async () => (await card.count()) > 0 || (await page.reload(), await settled(page), false), UI_WAIT)
+        .toBe(true);
     } finally {
       await context.close();
       await receiver.close();
