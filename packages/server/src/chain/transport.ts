@@ -1,5 +1,6 @@
 import { createTransport, http, webSocket, type EIP1193RequestFn, type Transport } from 'viem';
 import { ConfigError } from '../config.ts';
+import { firstLine } from './broadcast.ts';
 
 /** How often every endpoint is asked for its block number (its health and latency). */
 const RANK_INTERVAL_MS = 2_000;
@@ -22,34 +23,42 @@ interface Endpoint {
 
 type Log = (level: 'info' | 'warn' | 'error', fields: Record<string, unknown>, message: string) => void;
 
+/** JSON-RPC codes that say the endpoint, not the chain, failed: unknown, internal, limits, method not served here. */
+const ENDPOINT_CODES = new Set([-1, -32603, -32005, -32007, 429, -32601, -32004, -32002]);
+/** What a node's catch-all -32000 says about the request itself (the same on every endpoint). */
+const NODE_VERDICT =
+  /revert|nonce|underpriced|already known|known transaction|insufficient funds|intrinsic gas|gas limit|fee cap|base fee|invalid sender/i;
+
 /** The node's answer to a request (a revert, "nonce too low") is final; a failure of the endpoint is not. */
 function endpointFailed(error: unknown): boolean {
+  let status: number | undefined;
+  let code: number | undefined;
   for (let e = error as Record<string, unknown> | undefined, depth = 0; e && depth < 8; depth++) {
     if (e.name === 'AbortError') return false;
-    const status = typeof e.status === 'number' ? e.status : undefined;
-    if (status !== undefined) return status === 403 || status === 408 || status === 413 || status >= 429;
-    const code = typeof e.code === 'number' ? e.code : undefined;
-    // unknown, internal, limit exceeded, rate limited, method not served here, unavailable
-    if (code !== undefined && [-1, -32603, -32005, -32007, 429, -32601, -32004, -32002].includes(code)) return true;
+    if (typeof e.status === 'number') status ??= e.status;
+    if (typeof e.code === 'number') code ??= e.code;
     e = e.cause as Record<string, unknown> | undefined;
   }
-  // no answer from a node at all (refused, reset, timed out): the endpoint failed
-  return !/execution reverted|nonce|underpriced|already known|insufficient funds|intrinsic gas|invalid/i.test(
-    String((error as Error)?.message ?? ''),
-  );
+  // no JSON-RPC answer: refused, reset, timed out, or an HTTP error (a wrong path, a proxy's 502, a 429)
+  if (code === undefined) return status === undefined || status >= 400;
+  if (status !== undefined && (status >= 429 || [403, 408, 413].includes(status))) return true;
+  if (ENDPOINT_CODES.has(code)) return true;
+  // geth's -32000 carries both the node's verdicts and its own troubles ("header not found")
+  return code === -32000 && !NODE_VERDICT.test(firstLine(error));
 }
 
 const stability = (e: Endpoint) =>
   e.samples.length === 0 ? 1 : e.samples.filter((s) => s.ok).length / e.samples.length;
+/** The median of its answered samples' times: one slow answer (a busy moment) does not demote an endpoint. */
 const latency = (e: Endpoint) => {
   const timed = e.samples.filter((s) => s.ok && s.ms !== undefined).map((s) => s.ms!);
-  return timed.length === 0 ? Infinity : timed.reduce((a, b) => a + b, 0) / timed.length;
+  return timed.length === 0 ? Infinity : timed.sort((a, b) => a - b)[Math.floor(timed.length / 2)]!;
 };
 
 /**
  * One transport over CHAIN_RPC_URL's endpoints: each request goes to the best one and, when that endpoint fails
  * (not when its node answers an error), to the next. Best: most healthy of its last samples, then latency (within
- * twice the fastest plus 20 ms counts as equal, so the operator's order decides between peers). An endpoint is used
+ * twice the fastest plus 50 ms counts as equal, so the operator's order decides between peers). An endpoint is used
  * only once it answered the expected chain id. viem's `fallback` ranks the same way but never stops its timer.
  */
 export function failoverTransport(urls: string[], opts: { log?: Log; timeoutMs?: number } = {}) {
@@ -79,7 +88,7 @@ export function failoverTransport(urls: string[], opts: { log?: Log; timeoutMs?:
   function ranked(): Endpoint[] {
     const usable = endpoints.filter((e) => e.state === 'ok');
     const fastest = Math.min(...usable.map(latency));
-    const slow = (e: Endpoint) => (latency(e) > 2 * fastest + 20 ? 1 : 0);
+    const slow = (e: Endpoint) => (latency(e) > 2 * fastest + 50 ? 1 : 0);
     const order = usable.sort((a, b) => stability(b) - stability(a) || slow(a) - slow(b) || a.index - b.index);
     if (order[0] && order[0] !== preferred) {
       if (preferred) log('info', { endpoint: order[0].label }, 'chain RPC endpoint now preferred');

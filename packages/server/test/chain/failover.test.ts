@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createPublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPrivateChain, until, type PrivateChain } from '../support/anvil.ts';
 import { call, fundedKey, startTestService, type TestService } from '../support/service.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
+import { failoverTransport } from '../../src/chain/transport.ts';
 
 let chain: PrivateChain;
 let proxy: TcpProxy;
@@ -78,4 +82,71 @@ describe('the preferred RPC endpoint dies during on-chain load', () => {
     const health = await call(svc.url, 'GET', '/healthz');
     expect(health.body.components).toMatchObject({ chain: 'ok', relayer: 'ok' });
   }, 120_000);
+});
+
+describe('which failures move a request to the next endpoint', () => {
+  /** A JSON-RPC endpoint of the test's own answering every other call with `reply`, and counting them. */
+  async function endpoint(reply: (id: number) => { status: number; body: unknown }) {
+    let calls = 0;
+    const server = createServer((req, res) => {
+      let text = '';
+      req.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      req.on('end', () => {
+        const { id, method } = JSON.parse(text) as { id: number; method: string };
+        // the chain id and block number answer truly, so the endpoint is checked and ranked
+        if (method === 'eth_chainId' || method === 'eth_blockNumber')
+          return void res.end(JSON.stringify({ jsonrpc: '2.0', id, result: '0x1' }));
+        calls++;
+        const { status, body } = reply(id);
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      calls: () => calls,
+      close: () => new Promise((resolve) => server.close(resolve)),
+    };
+  }
+  const rpcError = (code: number, message: string) => (id: number) => ({
+    status: 200,
+    body: { jsonrpc: '2.0', id, error: { code, message } },
+  });
+  const answer = (id: number) => ({ status: 200, body: { jsonrpc: '2.0', id, result: '0x2a' } });
+
+  async function firstThenSecond(reply: Parameters<typeof endpoint>[0]) {
+    const [first, second] = await Promise.all([endpoint(reply), endpoint(answer)]);
+    const failover = failoverTransport([first.url, second.url]);
+    await failover.open(1);
+    const client = createPublicClient({ transport: failover.transport });
+    const outcome = await client.getGasPrice().then(
+      (value) => ({ value }),
+      (error: Error) => ({ error }),
+    );
+    failover.stop();
+    await Promise.all([first.close(), second.close()]);
+    return { outcome, reachedSecond: second.calls() > 0 };
+  }
+
+  it('an HTTP error, a rate limit or a provider’s internal error: the next endpoint answers', async () => {
+    for (const reply of [
+      () => ({ status: 502, body: 'bad gateway' }),
+      () => ({ status: 429, body: { message: 'Too Many Requests' } }),
+      rpcError(-32005, 'limit exceeded'),
+      rpcError(-32603, 'internal error'),
+      rpcError(-32000, 'header not found'),
+    ]) {
+      const { outcome, reachedSecond } = await firstThenSecond(reply);
+      expect(outcome).toEqual({ value: 42n });
+      expect(reachedSecond).toBe(true);
+    }
+  });
+
+  it('the node’s own answer (nonce too low, a revert) is final: no other endpoint is asked', async () => {
+    for (const reply of [rpcError(-32000, 'nonce too low'), rpcError(3, 'execution reverted')]) {
+      const { outcome, reachedSecond } = await firstThenSecond(reply);
+      expect('error' in outcome).toBe(true);
+      expect(reachedSecond).toBe(false);
+    }
+  });
 });
