@@ -37,11 +37,13 @@ const server = createServer((req, res) => {
       id: string;
       type: string;
       createdAt: string;
-      data: { uid?: string; batchId?: string };
+      data: { uid?: string; batchId?: string; previousUid?: string };
     };
     handled.add(deliveryId);
     // 3. answer quickly (within 10 s): queue slow work instead of doing it here
     console.log(`accepted ${event.type} ${event.data.uid ?? event.data.batchId} (delivery ${deliveryId})`);
+    // a chain reorg moved an attestation you hold to a new uid: replace the one you stored
+    if (event.type === 'attestation.replaced') console.log(`  ${event.data.previousUid} is now ${event.data.uid}`);
     res.writeHead(204).end();
   });
 });
@@ -59,7 +61,7 @@ if (!secret) {
   try {
     const subscription = await client.webhooks.create({
       url,
-      events: ['attestation.created', 'attestation.revoked', 'batch.completed'],
+      events: ['attestation.created', 'attestation.revoked', 'batch.completed', 'attestation.replaced'],
     });
     secret = subscription.secret;
     console.log(`subscribed ${subscription.id}; its secret (shown once): ${secret}`);
