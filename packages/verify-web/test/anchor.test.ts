@@ -73,6 +73,7 @@ async function offchainRecord(anchor: AttestationAnchor | null = null): Promise<
     chainId: foundry.id,
     schemaUid: SCHEMA_UID,
     attester: anchors.attester,
+    claimant: { kind: 'service', address: anchors.attester, accountName: null },
     txHash: null,
     blockNumber: null,
     createdAt: new Date().toISOString(),

@@ -38,6 +38,7 @@ function offchainRecord(overrides: Partial<Attestation> = {}): Attestation {
     chainId: 31337,
     schemaUid: SERVER_SCHEMA_UID,
     attester: ATTESTER,
+    claimant: { kind: 'service', address: ATTESTER, accountName: null },
     txHash: null,
     blockNumber: null,
     createdAt: new Date().toISOString(),
