@@ -37,10 +37,10 @@ async function invitationsOf(infra: CommandInfrastructure) {
   return createPeopleServices({ ...infra, keys, secrets: await loadServiceSecrets(infra.config), mail }).invitations;
 }
 
-/** What the command says of the mail: sent, off, or not asked for. */
-function mailNote(mailed: boolean, email: string, flags: AccountsFlags): string {
-  if (flags['no-mail']) return '';
-  return mailed ? `; mailed to ${email}` : '; not mailed (mail is off or the hourly bound was reached)';
+/** What the command says of the mail, when it was asked for and mail is on: `mailed` in JSON, a note in text. */
+function mailReport(infra: CommandInfrastructure, flags: AccountsFlags, mailed: boolean, email: string) {
+  if (flags['no-mail'] || infra.config.mail.mode === 'off') return { json: {}, note: '' };
+  return { json: { mailed }, note: mailed ? `; mailed to ${email}` : '; not mailed: the hourly mail bound was reached' };
 }
 
 const accountsOf = (infra: CommandInfrastructure) =>
@@ -83,12 +83,12 @@ export async function accountsCommand(
       const invitations = await invitationsOf(infra);
       if ('support' in wanted) {
         const link = await invitations.inviteSupport(wanted.email, { mail });
-        const note = mailNote(link.mailed, wanted.email, flags);
+        const report = mailReport(infra, flags, link.mailed, wanted.email);
         console.log(
           json
-            ? JSON.stringify({ url: link.url, expiresAt: link.expiresAt, mailed: link.mailed })
+            ? JSON.stringify({ url: link.url, expiresAt: link.expiresAt, ...report.json })
             : `${link.url}\n(for ${wanted.email}: joins the support team; one use, ` +
-                `valid until ${link.expiresAt}${note})`,
+                `valid until ${link.expiresAt}${report.note})`,
         );
         return true;
       }
@@ -98,12 +98,13 @@ export async function accountsCommand(
       const invite = { accountId: account.id, email, role, actor: null, origin: null, mail };
       const link = await invitations.inviteMember(invite);
       const opened = account.opened ? ', opened now' : '';
-      const { url, expiresAt, mailed } = link;
+      const { url, expiresAt } = link;
+      const report = mailReport(infra, flags, link.mailed, email);
       console.log(
         json
-          ? JSON.stringify({ url, expiresAt, account: account.name, accountId: account.id, mailed })
+          ? JSON.stringify({ url, expiresAt, account: account.name, accountId: account.id, ...report.json })
           : `${link.url}\n(for ${email}: joins account ${account.name} (id ${account.id}${opened}) as ${role}; ` +
-              `one use, valid until ${link.expiresAt}${mailNote(mailed, email, flags)})`,
+              `one use, valid until ${link.expiresAt}${report.note})`,
       );
       return true;
     });

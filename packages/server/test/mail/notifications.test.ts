@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReceiver, type Receiver } from '../support/receiver.ts';
+import { call, type TestService } from '../support/service.ts';
+import { runCli } from '../support/cli.ts';
+import { createMember, startDashboardService, trpc, unique } from '../dashboard/support.ts';
+import { linkIn, startInbox, type Inbox } from './inbox.ts';
+
+let inbox: Inbox;
+let service: TestService;
+let deadEnd: Receiver;
+
+beforeAll(async () => {
+  inbox = await startInbox();
+  deadEnd = await startReceiver(() => ({ status: 500, body: 'down for maintenance' }));
+  service = await startDashboardService({
+    worker: true,
+    env: {
+      SMTP_URL: inbox.smtpUrl,
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOK_RETRY_DELAYS: '100ms,100ms,100ms,100ms',
+    },
+  });
+});
+afterAll(async () => {
+  await service?.stop();
+  await deadEnd?.close();
+  await inbox?.stop();
+});
+
+const attestation = () => ({ type: 'human', content: `notify ${Math.random()}`, contentType: 'text/plain' });
+
+/** An on-chain create, retried on a 503 (the chain probe late on a busy machine charges nothing). */
+async function create(key: string) {
+  for (let attempt = 0; ; attempt++) {
+    const res = await call(service.url, 'POST', '/v1/attestations', { key, body: attestation() });
+    if (res.status !== 503 || attempt === 5) return res;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/** A key in a new account, and two members of it: an owner who keeps the defaults and a viewer. */
+async function accountWithMembers(tier: 'free' | 'pro') {
+  const { key, prefix, account } = await service.createKey(tier, unique('notify'));
+  const [row] = await service.sql.query<{ id: string }>(`SELECT id FROM accounts WHERE name = $1`, [account]);
+  const owner = await createMember(service, 'owner', row!.id);
+  const viewer = await createMember(service, 'viewer', row!.id);
+  return { key, prefix, account, accountId: row!.id, owner, viewer };
+}
+
+const sentTo = async (address: string) => (await inbox.all()).filter((m) => m.to === address);
+const settle = () => new Promise((r) => setTimeout(r, 3_000));
+
+describe('notifications by mail, over a real SMTP server', () => {
+  it('mails the on-chain quota at 80 % and at 100 % once each, to the members who want it', async () => {
+    const { key, prefix, account, accountId, owner, viewer } = await accountWithMembers('free');
+    const off = await trpc(service, 'dashboard.mail.setPreferences', {
+      cookie: viewer.cookie,
+      accountId,
+      mutation: true,
+      input: { quota: false, webhooks: true },
+    });
+    expect(off.body.result.data).toEqual({ quota: false, webhooks: true });
+    await service.chargeQuota(prefix, 15); // 15 of the free plan's 20
+
+    for (let n = 16; n <= 20; n++) expect((await create(key)).status).toBe(201);
+    expect((await create(key)).status).toBe(429);
+
+    const used = await inbox.waitFor((m) => m.to === owner.email && /used up/.test(m.subject));
+    expect(used.subject).toBe(`${account}: the monthly on-chain quota is used up`);
+    expect(used.text).toContain('has used 20 of its 20 on-chain attestations this month');
+    expect(used.html).toContain('has used 20 of its 20 on-chain attestations');
+    await settle();
+    const quotaMails = (await sentTo(owner.email)).filter((m) => /quota/.test(m.subject));
+    expect(quotaMails.map((m) => m.subject).sort()).toEqual([
+      `${account}: 80 % of the monthly on-chain quota is used`,
+      `${account}: the monthly on-chain quota is used up`,
+    ]);
+    expect((await sentTo(viewer.email)).filter((m) => /quota/.test(m.subject))).toEqual([]);
+  });
+
+  it('mails one digest when deliveries to an endpoint die, not one mail per delivery', async () => {
+    const { key, account, owner } = await accountWithMembers('pro');
+    const created = await call(service.url, 'POST', '/v1/webhooks', {
+      key,
+      body: { url: deadEnd.url, events: ['attestation.created'] },
+    });
+    expect(created.status).toBe(201);
+    for (let i = 0; i < 3; i++) expect((await create(key)).status).toBe(201);
+
+    const digest = await inbox.waitFor((m) => m.to === owner.email && /webhook/.test(m.subject), 90_000);
+    expect(digest.subject).toBe(`${account}: webhook deliveries failed for good`);
+    expect(digest.text).toContain(`${deadEnd.url}: 3 deliveries (receiver answered 500)`);
+    expect(linkIn(digest.text, service.config.publicBaseUrl)).toBe(
+      `${service.config.publicBaseUrl}/dashboard/deliveries`,
+    );
+    await settle();
+    expect((await sentTo(owner.email)).filter((m) => /webhook/.test(m.subject))).toHaveLength(1);
+  });
+
+  it('accounts invite mails the link; --no-mail only prints it', async () => {
+    const env = {
+      ...process.env,
+      DATABASE_URL: service.databaseUrl,
+      PUBLIC_BASE_URL: service.config.publicBaseUrl,
+      LOG_LEVEL: 'warn',
+      SMTP_URL: inbox.smtpUrl,
+    };
+    const account = unique('cli-mail');
+    const mailed = `${unique('mailed')}@example.com`;
+    const quiet = `${unique('quiet')}@example.com`;
+    const invite = (email: string, ...more: string[]) =>
+      runCli(env, 'accounts', 'invite', '--account', account, '--email', email, '--role', 'admin', ...more);
+
+    const sent = await invite(mailed, '--json');
+    expect(sent.code).toBe(0);
+    const printed = JSON.parse(sent.stdout) as { url: string; mailed: boolean };
+    expect(printed.mailed).toBe(true);
+    const mail = await inbox.waitFor((m) => m.to === mailed);
+    expect(linkIn(mail.text, `${service.config.publicBaseUrl}/dashboard/invite/`)).toBe(printed.url);
+
+    const kept = await invite(quiet, '--no-mail');
+    expect(kept.code).toBe(0);
+    expect(kept.stdout).toMatch(/^http:\/\/localhost:\d+\/dashboard\/invite\/[A-Za-z0-9_-]{43}\n/);
+    expect(kept.stdout).not.toContain('mailed');
+    await settle();
+    expect(await sentTo(quiet)).toEqual([]);
+  });
+});
