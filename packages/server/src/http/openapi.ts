@@ -5,7 +5,6 @@ import { ERROR_CODES } from '../errors.ts';
 import type { Route } from './routes.ts';
 import { HEADER_COMPONENTS, headersFor, IDEMPOTENCY_KEY_PARAMETER } from './openapi-headers.ts';
 import { inputSchemaOf, openApiProcedures } from './trpc-internals.ts';
-import { webhookEventComponents, webhooksSection } from '../webhooks/events.ts';
 
 type Responses = Record<string, Record<string, unknown>>;
 type MediaType = { schema?: { required?: string[]; $ref?: string; oneOf?: unknown }; examples?: unknown };
@@ -77,8 +76,8 @@ export function buildOpenApiDocument(
       bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: svc_<tier>_<prefix12>_<secret32>' },
     },
   });
-  // the bodies deliveries carry: components beside the API's, which the `webhooks` section refers to
-  doc.webhooks = webhooksSection() as OpenAPIObject['webhooks'];
+  // what the service sends (the routes that make it describe it): the document's `webhooks` section
+  doc.webhooks = Object.assign({}, ...routes.map((route) => route.docs?.webhooks ?? {})) as OpenAPIObject['webhooks'];
   doc.info.license = { name: 'Apache-2.0', identifier: 'Apache-2.0' };
   // no contact url: the service has no home page of its own (its root is a 404), and this page is /docs itself
   doc.info.contact = { name: 'Attestation Service' };
@@ -99,7 +98,6 @@ export function buildOpenApiDocument(
     ...schemas,
     // schemas only a route's docs describe (the audit export's AuditEntry): the route brings them
     ...Object.assign({}, ...routes.map((route) => route.docs?.components ?? {})),
-    ...webhookEventComponents(),
     Error: {
       type: 'object',
       required: ['code', 'message', 'details'],

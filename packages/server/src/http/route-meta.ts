@@ -10,6 +10,8 @@ export interface RouteDocs {
   requestExamples?: Record<string, { summary: string; value: unknown }>;
   /** Schemas the route's docs refer to that no zod contract yields (`#/components/schemas/<name>`). */
   components?: Record<string, Record<string, unknown>>;
+  /** Requests the service itself sends, for the document's `webhooks` section (OpenAPI 3.1), by name. */
+  webhooks?: Record<string, Record<string, unknown>>;
 }
 
 /**

@@ -1,9 +1,13 @@
 import { z } from 'zod';
-import { hexHash, uidSchema } from '../attestations/contracts.ts';
 import { timestamp } from '../http/openapi-fields.ts';
 import { TEST_EVENT, type EventType } from './contracts.ts';
 
 // The bodies deliveries carry, for the OpenAPI document's `webhooks` section (the SDK's WebhookEvent mirrors them).
+
+// written out here, not imported: attestations/ emits through webhooks/, which may not depend on it in turn
+const bytes32 = (example: string) => z.string().regex(/^0x[0-9a-fA-F]{64}$/).meta({ example });
+const uidSchema = bytes32(`0x${'3c'.repeat(32)}`).meta({ description: 'Attestation UID' });
+const hexHash = bytes32(`0x${'5c'.repeat(32)}`);
 
 const EVENT_ID = {
   description: 'The event (shared by every subscription that gets it)',
@@ -126,7 +130,7 @@ const DELIVERY_HEADERS = [
 ].map(([name, description, example]) => ({ name: name!, in: 'header', ...header(description!, example!) }));
 
 /** The OpenAPI 3.1 `webhooks` section: one POST per event type, its body's component and the signed headers. */
-export function webhooksSection(): Record<string, unknown> {
+export function webhooksSection(): Record<string, Record<string, unknown>> {
   return Object.fromEntries(
     Object.entries(WEBHOOK_EVENTS).map(([type, event]) => [
       type,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { NOT_FOUND_ERRORS } from '../http/openapi.ts';
 import { authedProcedure, router } from '../trpc.ts';
+import { webhookEventComponents, webhooksSection } from './events.ts';
 import { MAX_SUBSCRIPTIONS } from './service.ts';
 import {
   createdWebhook,
@@ -115,7 +116,8 @@ export const webhooksRouter = router({
         summary: 'Send a test event',
         description: `Queues a \`${TEST_EVENT}\` event to this subscription, delivered, signed and retried like any event and listed among its deliveries. It counts against no quota.`,
       },
-      docs: { errors: NOT_FOUND_ERRORS },
+      // every event's body and headers: the OpenAPI document's `webhooks` section
+      docs: { errors: NOT_FOUND_ERRORS, components: webhookEventComponents(), webhooks: webhooksSection() },
     })
     .input(testEventInput)
     .output(sentTestEvent)

@@ -112,6 +112,14 @@ const CASES: Record<string, RouteCase> = {
     valid: async (key) => ({ params: { id: await subscription(key) } }),
     invalid: { params: { id: 'wh' }, query: { limit: '0' } },
   },
+  'webhooks.rotateSecret': {
+    valid: async (key) => ({ params: { id: await subscription(key) }, body: { previousSecretTtlHours: 1 } }),
+    invalid: { params: { id: 'wh' }, body: { previousSecretTtlHours: 169 } },
+  },
+  'webhooks.sendTest': {
+    valid: async (key) => ({ params: { id: await subscription(key) }, body: {} }),
+    invalid: { params: { id: 'wh' }, body: { extra: true } },
+  },
   'audit.export': { valid: async () => ({ query: { format: 'json' } }), invalid: { query: { format: 'xml' } } },
   'system.health': { valid: async () => ({}), invalid: { query: { unknown: '1' } } },
   'system.ready': { valid: async () => ({}), invalid: { query: { unknown: '1' } } },
