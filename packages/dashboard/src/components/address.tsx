@@ -14,7 +14,7 @@ export function Address({ value }: { value: string }) {
       {pieces.map((piece, i) => (
         <Fragment key={i}>
           {i > 0 ? <wbr /> : null}
-          {piece}
+          <span className="addr-piece">{piece}</span>
         </Fragment>
       ))}
     </span>

@@ -128,7 +128,9 @@ export default function Audit() {
         >
           {items.map((entry) => (
             <tr key={entry.id}>
-              <th scope="row">{when(entry.at)}</th>
+              <th scope="row" className="when">
+                {when(entry.at)}
+              </th>
               <td>
                 <code>{entry.action}</code>
               </td>
