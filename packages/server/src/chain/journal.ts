@@ -85,6 +85,7 @@ export interface MinedEntry {
   id: string;
   kind: RelayKind;
   status: Extract<RelayStatus, 'mined' | 'failed'>;
+  txHash: Hex;
   blockNumber: bigint;
   blockHash: Hex;
 }
@@ -100,7 +101,8 @@ export async function recordFailedBlock(sql: Sql, id: string, block: { blockNumb
 /** Entries mined at `fromBlock` or later and since `since`, newest block first (those mined before hashes were kept are not). */
 export async function minedSince(sql: Sql, fromBlock: bigint, since: Date): Promise<MinedEntry[]> {
   const rows = await sql.query<Omit<MinedEntry, 'blockNumber'> & { blockNumber: string }>(
-    `SELECT id::text, kind, status, block_number::text AS "blockNumber", block_hash AS "blockHash" FROM relay_transactions
+    `SELECT id::text, kind, status, tx_hash AS "txHash", block_number::text AS "blockNumber", block_hash AS "blockHash"
+     FROM relay_transactions
      WHERE block_number >= $1 AND status IN ('mined', 'failed') AND block_hash IS NOT NULL AND updated_at >= $2
      ORDER BY block_number DESC, id`,
     [fromBlock.toString(), since],

@@ -72,7 +72,11 @@ export function createReorgGuard(deps: {
     async revive(): Promise<RevivedEntry[]> {
       const { head, mined } = await watched();
       if (mined.length === 0) return [];
-      const gone = await watch.vanished(mined, head);
+      const vanished = await watch.vanished(mined, head);
+      // one node's view is not the chain's (another endpoint behind, or on a fork): the receipt must agree
+      const gone: typeof vanished = [];
+      for (const entry of vanished)
+        if ((await watch.blockOf(entry.txHash))?.toLowerCase() !== entry.blockHash.toLowerCase()) gone.push(entry);
       const revived: RevivedEntry[] = [];
       for (const entry of gone) {
         const back = await inTransaction(pool, async (tx) => {

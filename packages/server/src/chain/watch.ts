@@ -1,4 +1,4 @@
-import type { Hex, PublicClient, TransactionReceipt } from 'viem';
+import { TransactionReceiptNotFoundError, type Hex, type PublicClient, type TransactionReceipt } from 'viem';
 
 /** What the chain says of one transaction in flight. */
 export type Sighting =
@@ -49,6 +49,16 @@ export function createWatch(client: PublicClient, address: Hex, confirmations: n
         sightings.push({ state: 'mined', receipt });
       }
       return sightings;
+    },
+
+    /** The hash of the block a transaction is in now (undefined: in none; throws when the node cannot say). */
+    async blockOf(hash: Hex): Promise<Hex | undefined> {
+      try {
+        return (await client.getTransactionReceipt({ hash })).blockHash;
+      } catch (error) {
+        if (error instanceof TransactionReceiptNotFoundError) return undefined;
+        throw error;
+      }
     },
 
     /** The number of the chain's latest block. */
