@@ -5,7 +5,11 @@ import { TEST_EVENT, type EventType } from './contracts.ts';
 // The bodies deliveries carry, for the OpenAPI document's `webhooks` section (the SDK's WebhookEvent mirrors them).
 
 // written out here, not imported: attestations/ emits through webhooks/, which may not depend on it in turn
-const bytes32 = (example: string) => z.string().regex(/^0x[0-9a-fA-F]{64}$/).meta({ example });
+const bytes32 = (example: string) =>
+  z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/)
+    .meta({ example });
 const uidSchema = bytes32(`0x${'3c'.repeat(32)}`).meta({ description: 'Attestation UID' });
 const hexHash = bytes32(`0x${'5c'.repeat(32)}`);
 
