@@ -3,7 +3,7 @@ import { Address } from '../components/address.tsx';
 import { LoadMore } from '../components/load-more.tsx';
 import { QueryState } from '../components/messages.tsx';
 import { DataTable } from '../components/table.tsx';
-import { when } from '../lib/format.ts';
+import { short, when } from '../lib/format.ts';
 import { useKeysetPages, withCursor } from '../lib/pages.ts';
 import { useSession } from '../lib/session.tsx';
 import { useTitle } from '../lib/title.ts';
@@ -19,6 +19,8 @@ const KNOWN_ACTIONS = [
   'attestation.replaced',
   'webhook.subscribed',
   'webhook.deleted',
+  'webhook.secret_rotated',
+  'webhook.test_sent',
   'webhook_delivery.dead',
   'webhook_delivery.replayed',
   'member.invited',
@@ -135,7 +137,7 @@ export default function Audit() {
                 <code>{entry.action}</code>
               </td>
               <td>{entry.actor ? <Address value={entry.actor} /> : '—'}</td>
-              <td className="break">{entry.resource ?? '—'}</td>
+              <td className="break resource">{entry.resource ? <Resource value={entry.resource} /> : '—'}</td>
               <td>{entry.outcome}</td>
               <td>{entry.ip ?? '—'}</td>
               <td className="excerpt">
@@ -147,6 +149,17 @@ export default function Audit() {
       ) : null}
       <LoadMore pages={list} />
     </>
+  );
+}
+
+/** `attestation:0x…` with its long hex shortened (whole in the title); any other resource as it is. */
+function Resource({ value }: { value: string }) {
+  const hex = /^([a-z_]+):(0x[0-9a-f]{24,})$/i.exec(value);
+  if (!hex) return <>{value}</>;
+  return (
+    <span title={value}>
+      {hex[1]}:<code>{short(hex[2]!)}</code>
+    </span>
   );
 }
 
