@@ -58,7 +58,8 @@ describe('the preferred RPC endpoint dies during on-chain load', () => {
           answers.push(await call(svc.url, 'POST', request.path, { key, body: request.body }));
           if (!killed && answers.length >= requests.length / 3) {
             killed = true;
-            expect(proxy.bytesUp()).toBeGreaterThan(10_000); // it did carry the relayer's traffic until now
+            // it did carry the relayer's broadcasts until now
+            expect(proxy.calls('eth_sendRawTransaction')).toBeGreaterThan(0);
             await proxy.kill();
           }
         }

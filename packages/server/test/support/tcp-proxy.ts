@@ -7,6 +7,8 @@ export interface TcpProxy {
   connections(): number;
   /** Bytes it carried from clients upstream so far. */
   bytesUp(): number;
+  /** How many JSON-RPC requests of this method it carried (spotted in the bytes it passed on). */
+  calls(method: string): number;
   /** Stops listening and cuts every connection at once (requests in flight die mid-way). */
   kill(): Promise<void>;
 }
@@ -16,6 +18,7 @@ export async function startTcpProxy(targetPort: number, port = 0): Promise<TcpPr
   const sockets = new Set<Socket>();
   let accepted = 0;
   let up = 0;
+  const methods = new Map<string, number>();
   const server = createServer((client) => {
     accepted++;
     const upstream = connect(targetPort, '127.0.0.1');
@@ -24,7 +27,11 @@ export async function startTcpProxy(targetPort: number, port = 0): Promise<TcpPr
       socket.on('close', () => (sockets.delete(socket), client.destroy(), upstream.destroy()));
       socket.on('error', () => undefined);
     }
-    client.on('data', (chunk: Buffer) => (up += chunk.length));
+    client.on('data', (chunk: Buffer) => {
+      up += chunk.length;
+      for (const [, method] of chunk.toString().matchAll(/"method":"([A-Za-z_]+)"/g))
+        methods.set(method!, (methods.get(method!) ?? 0) + 1);
+    });
     client.pipe(upstream).pipe(client);
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
@@ -32,6 +39,7 @@ export async function startTcpProxy(targetPort: number, port = 0): Promise<TcpPr
     url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
     connections: () => accepted,
     bytesUp: () => up,
+    calls: (method) => methods.get(method) ?? 0,
     kill: () =>
       new Promise((resolve) => {
         server.close(() => resolve());
