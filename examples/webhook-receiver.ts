@@ -1,15 +1,23 @@
-// A webhook receiver: checks X-Service-Signature over the raw body, and handles each X-Service-Delivery once.
+// A webhook receiver: verifies each delivery by the Standard Webhooks scheme (its signature, and a timestamp within
+// 5 minutes, so a captured delivery replayed later is refused), and handles each webhook-id once.
 //   WEBHOOK_SECRET=<64 hex from the subscription> PORT=4000 ./dev example webhook-receiver
+// During a secret rotation, set WEBHOOK_SECRET to both secrets, comma-separated: either one verifies.
 // Without WEBHOOK_SECRET it subscribes itself (needs ATTESTATION_API_URL, ATTESTATION_API_KEY and, for a local
 // http:// receiver, a service started with WEBHOOK_ALLOW_PRIVATE_URLS=true) and prints the secret it was given.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createClient, isServiceError, verifyWebhookSignature } from '@attestation-service/client';
+import {
+  createClient,
+  isServiceError,
+  verifyWebhook,
+  WebhookVerificationError,
+  type WebhookEvent,
+} from '@attestation-service/client';
 
 const MAX_BODY = 1024 * 1024;
 // In production keep these in your database (a unique key on the delivery id), so restarts and replicas agree.
 const handled = new Set<string>();
-let secret = process.env.WEBHOOK_SECRET ?? '';
+let secrets = (process.env.WEBHOOK_SECRET ?? '').split(',').filter(Boolean);
 
 const server = createServer((req, res) => {
   if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST' }).end();
@@ -21,39 +29,51 @@ const server = createServer((req, res) => {
     else chunks.push(chunk);
   });
   req.on('end', () => {
-    // 1. the signature, over the bytes exactly as received (before any JSON parsing)
+    // 1. signature and timestamp, over the bytes exactly as received (before any JSON parsing)
     const raw = Buffer.concat(chunks);
-    if (!verifyWebhookSignature(raw, req.headers['x-service-signature'] as string | undefined, secret)) {
-      console.log('rejected: bad signature');
-      return void res.writeHead(400).end('bad signature');
+    let event: WebhookEvent;
+    try {
+      event = verifyWebhook(raw, req.headers, secrets);
+    } catch (error) {
+      if (!(error instanceof WebhookVerificationError)) throw error;
+      console.log(`rejected: ${error.reason}`);
+      return void res.writeHead(400).end(error.reason);
     }
     // 2. at most once per delivery id: a retry or a replay of a delivery already handled is acknowledged, not redone
-    const deliveryId = String(req.headers['x-service-delivery']);
+    const deliveryId = String(req.headers['webhook-id']);
     if (handled.has(deliveryId)) {
       console.log(`duplicate ${deliveryId}: already handled`);
       return void res.writeHead(200).end('duplicate');
     }
-    const event = JSON.parse(raw.toString('utf8')) as {
-      id: string;
-      type: string;
-      createdAt: string;
-      data: { uid?: string; batchId?: string; previousUid?: string };
-    };
     handled.add(deliveryId);
     // 3. answer quickly (within 10 s): queue slow work instead of doing it here
-    console.log(`accepted ${event.type} ${event.data.uid ?? event.data.batchId} (delivery ${deliveryId})`);
+    console.log(`accepted ${event.type} ${subjectOf(event)} (delivery ${deliveryId})`);
     // a chain reorg moved an attestation you hold to a new uid: replace the one you stored
     if (event.type === 'attestation.replaced') console.log(`  ${event.data.previousUid} is now ${event.data.uid}`);
     res.writeHead(204).end();
   });
 });
 
+// What an event is about, by its type (the union narrows `data`).
+function subjectOf(event: WebhookEvent): string {
+  switch (event.type) {
+    case 'batch.completed':
+      return event.data.batchId;
+    case 'attestation.anchored':
+      return event.data.root;
+    case 'webhook.test':
+      return event.data.subscriptionId;
+    default:
+      return event.data.uid;
+  }
+}
+
 server.listen(Number(process.env.PORT ?? 4000), process.env.HOST ?? '127.0.0.1');
 await new Promise((resolve) => server.once('listening', resolve));
 const url = `http://${process.env.HOST ?? '127.0.0.1'}:${(server.address() as AddressInfo).port}/webhooks`;
 console.log(`listening on ${url}`);
 
-if (!secret) {
+if (secrets.length === 0) {
   const client = createClient({
     baseUrl: process.env.ATTESTATION_API_URL ?? 'http://127.0.0.1:8080',
     apiKey: process.env.ATTESTATION_API_KEY,
@@ -63,8 +83,8 @@ if (!secret) {
       url,
       events: ['attestation.created', 'attestation.revoked', 'batch.completed', 'attestation.replaced'],
     });
-    secret = subscription.secret;
-    console.log(`subscribed ${subscription.id}; its secret (shown once): ${secret}`);
+    secrets = [subscription.secret];
+    console.log(`subscribed ${subscription.id}; its secret (shown once): ${subscription.secret}`);
   } catch (error) {
     console.error(whySubscribingFailed(error));
     process.exit(1);

@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { signWebhookBody } from '@attestation-service/client';
+import { signStandardWebhook } from '@attestation-service/client';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -71,7 +71,7 @@ describe('examples/ against a live server', () => {
     expect(result).toMatchObject({ code: 1, stderr: expect.stringContaining('401 INVALID_API_KEY') });
   });
 
-  it('webhook-receiver.ts subscribes itself, accepts signed deliveries once, and rejects a forged one', async () => {
+  it('webhook-receiver.ts subscribes itself, accepts signed deliveries once, rejects a forged or stale one', async () => {
     const child = spawn(process.execPath, [join(DIR, 'webhook-receiver.ts')], {
       env: { ...env, PORT: '0' },
       cwd: DIR,
@@ -116,18 +116,25 @@ describe('examples/ against a live server', () => {
         createdAt: new Date().toISOString(),
         data: { uid: created.uid },
       });
-      const post = (signature: string, id = deliveryId) =>
+      const post = (key: string, id = deliveryId, at = Math.floor(Date.now() / 1000)) =>
         fetch(url, {
           method: 'POST',
-          headers: { 'x-service-signature': signature, 'x-service-delivery': id, 'content-type': 'application/json' },
+          headers: {
+            'webhook-id': id,
+            'webhook-timestamp': String(at),
+            'webhook-signature': signStandardWebhook(id, at, body, key),
+            'content-type': 'application/json',
+          },
           body,
         });
-      expect((await post(signWebhookBody(body, secret))).status).toBe(200);
+      expect((await post(secret)).status).toBe(200);
       await line(new RegExp(`duplicate ${deliveryId}`));
-      expect((await post(signWebhookBody(body, 'f'.repeat(64)), '11111111-1111-1111-1111-111111111111')).status).toBe(
-        400,
-      );
-      await line(/rejected: bad signature/);
+      const other = '11111111-1111-1111-1111-111111111111';
+      expect((await post('f'.repeat(64), other)).status).toBe(400);
+      await line(/rejected: no-matching-signature/);
+      // a captured delivery sent again ten minutes later: refused, though its signature is genuine
+      expect((await post(secret, other, Math.floor(Date.now() / 1000) - 600)).status).toBe(400);
+      await line(/rejected: too-old/);
       expect(lines.filter((l) => l.startsWith('accepted'))).toHaveLength(1);
     } finally {
       child.kill();
