@@ -8,6 +8,7 @@ import { SessionContext, type SessionValue } from './lib/session.tsx';
 import { accountId, queryClient, selectAccount, trpcClient, TRPCProvider, useTRPC } from './lib/trpc.ts';
 import { Overview } from './pages/overview.tsx';
 import { SignIn } from './pages/sign-in.tsx';
+import { VerifyBanner } from './pages/verify-banner.tsx';
 
 /** A page gets its route's parameters (`webhooks/:id` → `{ id }`). */
 export type PageProps = { params: Record<string, string> };
@@ -26,6 +27,8 @@ const ROUTES: Route[] = [
   { pattern: 'sign-in', page: SignIn, public: true },
   { pattern: 'sign-up', page: page(() => import('./pages/sign-up.tsx')), public: true },
   { pattern: 'invite/:token', page: page(() => import('./pages/invite.tsx')), public: true },
+  { pattern: 'reset-password', page: page(() => import('./pages/reset-password.tsx')), public: true },
+  { pattern: 'verify-email', page: page(() => import('./pages/verify-email.tsx')), public: true },
   { pattern: '', page: Overview },
   { pattern: 'keys', page: page(() => import('./pages/keys.tsx')) },
   { pattern: 'webhooks', page: page(() => import('./pages/webhooks.tsx')) },
@@ -133,6 +136,7 @@ function SignedIn({ children }: { children: React.ReactNode }) {
   return (
     <SessionContext.Provider value={value}>
       <Shell>
+        <VerifyBanner />
         {membership || accountless ? (
           <AccountScope key={membership?.accountId ?? 'none'}>{children}</AccountScope>
         ) : (

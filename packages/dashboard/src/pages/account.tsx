@@ -1,6 +1,7 @@
 import { Address } from '../components/address.tsx';
 import { useSession } from '../lib/session.tsx';
 import { useTitle } from '../lib/title.ts';
+import { Notifications } from './account/notifications.tsx';
 import { Passkeys } from './account/passkeys.tsx';
 import { PasswordForm } from './account/password.tsx';
 import { Sessions } from './account/sessions.tsx';
@@ -19,6 +20,7 @@ export default function Account() {
       <PasswordForm />
       <Passkeys />
       <Sessions />
+      <Notifications />
     </>
   );
 }

@@ -17,6 +17,7 @@ export function SignIn() {
   const queryClient = useQueryClient();
   const trpc = useTRPC();
   const signup = useQuery(trpc.dashboard.session.signup.queryOptions());
+  const mail = useQuery(trpc.dashboard.mail.available.queryOptions());
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const { error, busy, run } = useAuthCall();
@@ -69,6 +70,11 @@ export function SignIn() {
         </button>
       </p>
       <Messages error={error} />
+      {mail.data?.mail ? (
+        <p>
+          <Link to="reset-password">Forgot your password?</Link>
+        </p>
+      ) : null}
       {signup.data?.signup === 'open' ? (
         <p className="muted">
           New here? <Link to="sign-up">Create an account</Link>, or open the invitation link you were given.

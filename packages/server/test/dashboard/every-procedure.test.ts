@@ -9,12 +9,13 @@ import type { TestService } from '../support/service.ts';
 import { createMember, startDashboardService, trpc, type TestMember } from './support.ts';
 
 /** Procedures reachable without a session (an invitation link is opened before its person has an account). */
-const PUBLIC = new Set(['dashboard.invitations.get', 'dashboard.session.signup']);
+const PUBLIC = new Set(['dashboard.invitations.get', 'dashboard.session.signup', 'dashboard.mail.available']);
 /** Procedures of a signed-in person that act in no account (who am I, my sessions; accept a link; open an account). */
 const NO_ACCOUNT = new Set([
   'dashboard.session.me',
   'dashboard.session.sessions',
   'dashboard.session.revokeSession',
+  'dashboard.mail.status',
   'dashboard.invitations.accept',
   'dashboard.accounts.create',
 ]);
