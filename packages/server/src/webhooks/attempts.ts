@@ -164,7 +164,10 @@ export function createRecorder(
           );
         await appendAuditEntries(tx, dead);
         // one digest mail per account, not one per delivery
-        await scheduleDeadDigest(tx, dead.map((entry) => entry.accountId));
+        await scheduleDeadDigest(
+          tx,
+          dead.map((entry) => entry.accountId),
+        );
       });
       return records.map(() => undefined);
     },
