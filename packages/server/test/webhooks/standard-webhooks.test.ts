@@ -222,6 +222,35 @@ describe('secret rotation', () => {
     expect(verdict(old.standardWebhooksSecret, request!)).toMatchObject({ ok: false });
   });
 
+  it('replays an Idempotency-Key rotation with the same secret, and a second rotation retires the oldest secret', async () => {
+    const { key } = await svc.createKey('pro');
+    const receiver = await startReceiver(() => ({ status: 200 }), clock);
+    receivers.push(receiver);
+    const first = await subscribe(key, receiver.url);
+    const rotate = (idempotencyKey: string) =>
+      call(svc.url, 'POST', `/v1/webhooks/${first.id}/rotate-secret`, {
+        key,
+        body: { previousSecretTtlHours: 24 },
+        headers: { 'idempotency-key': idempotencyKey },
+      });
+    const second = await rotate('rotate-once');
+    const again = await rotate('rotate-once');
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(second.body);
+    const [{ rotations }] = await svc.sql.query<{ rotations: number }>(
+      `SELECT count(*)::int AS rotations FROM audit_entries WHERE resource = $1 AND action = 'webhook.secret_rotated'`,
+      [`webhook:${first.id}`],
+    );
+    expect(rotations).toBe(1);
+
+    const third = await rotate('rotate-twice');
+    await sendTest(key, first.id);
+    const [request] = await receiver.waitFor(1);
+    expect(verdict(third.body.standardWebhooksSecret, request!)).toMatchObject({ ok: true });
+    expect(verdict(second.body.standardWebhooksSecret, request!)).toMatchObject({ ok: true });
+    expect(verdict(first.standardWebhooksSecret, request!)).toMatchObject({ ok: false });
+  });
+
   it("another account's subscription is not found for rotation and test events, and stays untouched", async () => {
     const owner = await svc.createKey('pro');
     const other = await svc.createKey('pro');
