@@ -9,6 +9,8 @@ export interface ChainStatus {
   checkedAt: number;
   /** The relayer's balance at the last probe that read it (the metrics report it). */
   balanceWei?: bigint;
+  /** CHAIN_RPC_URL's endpoints that are failing or not checked yet, when there are several (chain/transport.ts). */
+  failingEndpoints?: string[];
 }
 
 /**
@@ -31,15 +33,19 @@ export function createChainHealth(
     );
     try {
       const balance = await Promise.race([chain.publicClient.getBalance({ address: chain.account.address }), timeout]);
+      const endpoints = chain.endpoints();
+      const failing = endpoints.filter((e) => e.state !== 'ok' || e.healthy < 1).map((e) => e.endpoint);
+      const failingEndpoints = endpoints.length > 1 && failing.length > 0 ? { failingEndpoints: failing } : {};
       status =
         balance >= opts.minBalanceWei
-          ? { ok: true, rpcUp: true, checkedAt: Date.now(), balanceWei: balance }
+          ? { ok: true, rpcUp: true, checkedAt: Date.now(), balanceWei: balance, ...failingEndpoints }
           : {
               ok: false,
               rpcUp: true,
               reason: 'the relayer is out of funds',
               checkedAt: Date.now(),
               balanceWei: balance,
+              ...failingEndpoints,
             };
     } catch {
       status = { ok: false, rpcUp: false, reason: 'the chain RPC is unreachable', checkedAt: Date.now() };
@@ -73,9 +79,19 @@ export type ChainHealth = ReturnType<typeof createChainHealth>;
 
 /**
  * The chain as /healthz reports it: `chain` (the RPC answers) and `relayer` (its balance is at least the minimum;
- * `unknown` while the RPC does not answer). Degraded, never not-ready: reads and off-chain writes do not need them.
+ * `unknown` while the RPC does not answer), and with several RPC endpoints `rpc` (degraded while one of them fails:
+ * the others carry the traffic, without a spare). Degraded, never not-ready: reads and off-chain writes do not need them.
  */
 export function chainComponents(status: ChainStatus): ComponentReport {
+  const report = chainAndRelayer(status);
+  if (status.failingEndpoints) {
+    report.components.rpc = 'degraded';
+    report.reasons.rpc = `${status.failingEndpoints.join(', ')} failing or not checked: the other endpoints answer`;
+  }
+  return report;
+}
+
+function chainAndRelayer(status: ChainStatus): ComponentReport {
   if (!status.rpcUp)
     return {
       components: { chain: 'degraded', relayer: 'unknown' },

@@ -80,8 +80,11 @@ describe('the preferred RPC endpoint dies during on-chain load', () => {
     const [dead, alive] = svc.infrastructure.chain.endpoints();
     expect(dead!.healthy).toBeLessThan(1);
     expect(alive!.healthy).toBe(1);
+    // /healthz: the chain answers, one endpoint short (the probe runs every 2 s)
+    await svc.infrastructure.chainHealth.check();
     const health = await call(svc.url, 'GET', '/healthz');
-    expect(health.body.components).toMatchObject({ chain: 'ok', relayer: 'ok' });
+    expect(health.body.components).toMatchObject({ chain: 'ok', relayer: 'ok', rpc: 'degraded' });
+    expect(health.body.reasons.rpc).toMatch(/^endpoint 1 \(127\.0\.0\.1:\d+\) failing or not checked/);
   }, 120_000);
 });
 
