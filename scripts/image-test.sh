@@ -55,7 +55,7 @@ fi
 # --- what the runtime holds -------------------------------------------------------------------------------------
 app=$(podman image inspect --format '{{.Config.WorkingDir}}' "$image")
 [ -n "$app" ] && [ -d "$mnt$app" ] || fail "the image names no working directory"
-development=(typescript vite vitest react react-dom prisma embedded-postgres @embedded-postgres @foundry-rs hardhat
+development=(typescript vite vitest react react-dom prisma embedded-postgres @embedded-postgres @foundry-rs hardhat maildev @maildev
   esbuild tsup @vitejs msw eslint prettier)
 found=()
 for name in "${development[@]}"; do
