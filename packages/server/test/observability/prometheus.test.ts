@@ -176,7 +176,8 @@ describe("Debian's Prometheus against a live API and worker", () => {
     expect(evaluated.filter((r) => r.health !== 'ok')).toEqual([]);
   }, 60_000);
 
-  it('passes promtool check rules, and promtool test rules fires each alert from its series', async () => {
+  it('passes promtool check config and check rules, and promtool test rules fires each alert from its series', async () => {
+    expect((await promtool('check', 'config', 'prometheus.example.yml')).code).toBe(0);
     const checked = await promtool('check', 'rules', 'alerts.yml');
     expect(checked.output).toContain('SUCCESS: 11 rules found');
     expect(checked.code).toBe(0);
