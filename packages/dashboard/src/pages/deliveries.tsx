@@ -91,6 +91,7 @@ function DeliveryCard({ delivery }: { delivery: Delivery }) {
           caption={`Attempts of delivery ${delivery.id}`}
           className="compact"
           columns={['Attempt', 'At', 'Status', 'Duration', 'Answer or error']}
+          numeric={['Duration']}
         >
           {delivery.attemptLog.map((attempt) => (
             <tr key={attempt.number}>

@@ -113,7 +113,11 @@ function AccountView({ accountId }: { accountId: string }) {
         />
       </label>
       <h3>Keys and this month’s on-chain use</h3>
-      <DataTable label="Keys of the account" columns={['Key', 'Tier', 'Used / quota', 'State', 'Action']}>
+      <DataTable
+        label="Keys of the account"
+        columns={['Key', 'Tier', 'Used / quota', 'State', 'Action']}
+        numeric={['Used / quota']}
+      >
         {data.usage.map((key) => (
           <tr key={key.prefix}>
             <th scope="row">
