@@ -177,7 +177,13 @@ export function failoverTransport(urls: string[], opts: { log?: Log; timeoutMs?:
         if (e.state === 'unchecked')
           log('warn', { endpoint: e.label }, 'chain RPC endpoint does not answer: unused until it does');
       await sampleAll();
-      timer = setInterval(() => void sampleAll(), RANK_INTERVAL_MS);
+      // an endpoint that hangs holds a round for its timeout: rounds never pile up behind it
+      let sampling = false;
+      timer = setInterval(() => {
+        if (sampling) return;
+        sampling = true;
+        void sampleAll().finally(() => (sampling = false));
+      }, RANK_INTERVAL_MS);
       timer.unref();
       return expected;
     },
