@@ -8,6 +8,7 @@ import { startPrivateChain, until, type PrivateChain } from '../support/anvil.ts
 import { call, fundedKey, startTestService, type TestService } from '../support/service.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 import { failoverTransport } from '../../src/chain/transport.ts';
+import { freePort } from '../../src/system/ports.ts';
 
 let chain: PrivateChain;
 let proxy: TcpProxy;
@@ -90,7 +91,7 @@ describe('the preferred RPC endpoint dies during on-chain load', () => {
 
 describe('which failures move a request to the next endpoint', () => {
   /** A JSON-RPC endpoint of the test's own answering every other call with `reply`, and counting them. */
-  async function endpoint(reply: (id: number) => { status: number; body: unknown }) {
+  async function endpoint(reply: (id: number) => { status: number; body: unknown }, on = { port: 0, chainId: '0x1' }) {
     let calls = 0;
     const server = createServer((req, res) => {
       let text = '';
@@ -98,14 +99,14 @@ describe('which failures move a request to the next endpoint', () => {
       req.on('end', () => {
         const { id, method } = JSON.parse(text) as { id: number; method: string };
         // the chain id and block number answer truly, so the endpoint is checked and ranked
-        if (method === 'eth_chainId' || method === 'eth_blockNumber')
-          return void res.end(JSON.stringify({ jsonrpc: '2.0', id, result: '0x1' }));
+        if (method === 'eth_chainId') return void res.end(JSON.stringify({ jsonrpc: '2.0', id, result: on.chainId }));
+        if (method === 'eth_blockNumber') return void res.end(JSON.stringify({ jsonrpc: '2.0', id, result: '0x1' }));
         calls++;
         const { status, body } = reply(id);
         res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => server.listen(on.port, '127.0.0.1', resolve));
     return {
       url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
       calls: () => calls,
@@ -151,6 +152,25 @@ describe('which failures move a request to the next endpoint', () => {
       const { outcome, reachedSecond } = await firstThenSecond(reply);
       expect('error' in outcome).toBe(true);
       expect(reachedSecond).toBe(false);
+    }
+  });
+
+  it('an endpoint that comes up on another chain after the boot is never used', async () => {
+    const first = await endpoint(answer);
+    const port = await freePort();
+    const failover = failoverTransport([first.url, `http://127.0.0.1:${port}`]);
+    try {
+      expect(await failover.open(1)).toBe(1);
+      expect(failover.status().map((e) => e.state)).toEqual(['ok', 'unchecked']);
+      const late = await endpoint(answer, { port, chainId: '0x2' });
+      await until(async () => (failover.status()[1]!.state === 'wrong-chain' ? true : undefined), 10_000);
+      await first.close();
+      const client = createPublicClient({ transport: failover.transport });
+      await expect(client.getGasPrice()).rejects.toThrow();
+      expect(late.calls()).toBe(0);
+      await late.close();
+    } finally {
+      failover.stop();
     }
   });
 });
