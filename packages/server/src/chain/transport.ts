@@ -4,6 +4,8 @@ import { firstLine } from './broadcast.ts';
 
 /** How often every endpoint is asked for its block number (its health and latency). */
 const RANK_INTERVAL_MS = 2_000;
+/** How long a sample waits for its answer. */
+const PROBE_TIMEOUT_MS = 1_500;
 /** The last samples an endpoint's health is judged on. */
 const SAMPLES = 5;
 /** An endpoint this many blocks behind the best one counts as failing: its nonces and receipts are stale. */
@@ -16,6 +18,8 @@ interface Endpoint {
   label: string;
   index: number;
   rpc: ReturnType<Transport>;
+  /** The same endpoint with a short timeout, for the samples: a hanging endpoint is found within seconds. */
+  probe: ReturnType<Transport>;
   /** `unchecked` until it answered its chain id (never used before); `wrong-chain` for good. */
   state: 'unchecked' | 'ok' | 'wrong-chain';
   samples: Sample[];
@@ -64,13 +68,16 @@ const latency = (e: Endpoint) => {
 export function failoverTransport(urls: string[], opts: { log?: Log; timeoutMs?: number } = {}) {
   const log: Log = opts.log ?? (() => undefined);
   const timeout = opts.timeoutMs ?? 10_000;
+  const connect = (url: string, ms: number) =>
+    (/^wss?:/.test(url) ? webSocket(url, { timeout: ms, retryCount: 0 }) : http(url, { timeout: ms, retryCount: 0 }))({
+      retryCount: 0,
+      timeout: ms,
+    });
   const endpoints: Endpoint[] = urls.map((url, index) => ({
     label: `endpoint ${index + 1} (${new URL(url).host})`,
     index,
-    rpc: (/^wss?:/.test(url) ? webSocket(url, { timeout, retryCount: 0 }) : http(url, { timeout, retryCount: 0 }))({
-      retryCount: 0,
-      timeout,
-    }),
+    rpc: connect(url, timeout),
+    probe: connect(url, PROBE_TIMEOUT_MS),
     state: 'unchecked',
     samples: [],
   }));
@@ -122,7 +129,7 @@ export function failoverTransport(urls: string[], opts: { log?: Log; timeoutMs?:
         if (e.state !== 'ok') return undefined;
         const start = performance.now();
         try {
-          const head = BigInt((await e.rpc.request({ method: 'eth_blockNumber' })) as string);
+          const head = BigInt((await e.probe.request({ method: 'eth_blockNumber' })) as string);
           return { e, head, ms: performance.now() - start };
         } catch {
           record(e, { ok: false });
