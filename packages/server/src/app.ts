@@ -20,6 +20,7 @@ import type { UrlPolicy } from './webhooks/url-guard.ts';
 import type { ServiceSecrets } from './system/service-secret.ts';
 import { createDashboardAuth, sessionCookieSecret } from './dashboard/auth.ts';
 import { findPendingInvitation, invitationAllowsSignUp } from './dashboard/invitation-tokens.ts';
+import { bodySealer } from './mail/seal.ts';
 import { createMailService, MAIL_OFF_REASON } from './mail/service.ts';
 import { createSessionService } from './dashboard/sessions.ts';
 import { createOverviewService } from './dashboard/overview.ts';
@@ -61,7 +62,7 @@ export function buildServices(
     refusals: opts.refusals,
     delegations,
   });
-  const mail = createMailService({ pool, clock, log, mode: config.mail.mode });
+  const mail = createMailService({ pool, clock, log, mode: config.mail.mode, sealer: bodySealer(opts.secrets) });
   const auth = createDashboardAuth({
     db,
     publicBaseUrl: config.publicBaseUrl,

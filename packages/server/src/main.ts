@@ -107,7 +107,7 @@ export async function startService(given: Config, opts: StartOptions = {}): Prom
       refusals: metrics?.refusals,
     });
     stack.push(flushPeriodically(services.keys.lastUse, log)); // after the API stops: its last requests' uses too
-    const mail = parts.worker ? await startMailPart(infra, stack) : undefined;
+    const mail = parts.worker ? await startMailPart({ ...infra, secrets }, stack) : undefined;
     const worker = parts.worker
       ? await startWorkerPart(infra, webhookPolicy, stack, metrics, {
           poolSize: budget.jobs,

@@ -4,6 +4,7 @@ import { UsageError } from '../errors.ts';
 import type { CommandInfrastructure, WithInfrastructure } from '../infrastructure.ts';
 import { createKeyService } from '../keys/service.ts';
 import { cliAccount, parseAccountRef, refusedAsFalse, type AccountRef } from '../keys/cli-account.ts';
+import { bodySealer } from '../mail/seal.ts';
 import { createMailService } from '../mail/service.ts';
 import { loadServiceSecrets } from '../system/service-secret.ts';
 import { createAccountService, PLANS, type Plan } from './accounts.ts';
@@ -32,15 +33,19 @@ const accountRow = (cells: string[]) =>
  */
 async function invitationsOf(infra: CommandInfrastructure) {
   const keys = createKeyService(infra.db, infra.pool, infra.clock);
-  const mail = createMailService({ ...infra, mode: infra.config.mail.mode });
+  const secrets = await loadServiceSecrets(infra.config);
+  const mail = createMailService({ ...infra, mode: infra.config.mail.mode, sealer: bodySealer(secrets) });
   if (mail.on) await runMigrations({ pgPool: infra.pool, logger: new WorkerLogger(() => () => undefined) });
-  return createPeopleServices({ ...infra, keys, secrets: await loadServiceSecrets(infra.config), mail }).invitations;
+  return createPeopleServices({ ...infra, keys, secrets, mail }).invitations;
 }
 
 /** What the command says of the mail, when it was asked for and mail is on: `mailed` in JSON, a note in text. */
 function mailReport(infra: CommandInfrastructure, flags: AccountsFlags, mailed: boolean, email: string) {
   if (flags['no-mail'] || infra.config.mail.mode === 'off') return { json: {}, note: '' };
-  return { json: { mailed }, note: mailed ? `; mailed to ${email}` : '; not mailed: the hourly mail bound was reached' };
+  return {
+    json: { mailed },
+    note: mailed ? `; mailed to ${email}` : '; not mailed: the hourly mail bound was reached',
+  };
 }
 
 const accountsOf = (infra: CommandInfrastructure) =>

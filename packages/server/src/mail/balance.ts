@@ -4,6 +4,7 @@ import { describeError } from '../errors.ts';
 import { inTransaction, type Pool } from '../db/sql.ts';
 import type { Logger } from '../log.ts';
 import { queueMails } from './outbox.ts';
+import type { BodySealer } from './seal.ts';
 import { recordNotice } from './store.ts';
 import { templates } from './templates.ts';
 
@@ -18,7 +19,7 @@ export interface BalanceReading {
  * low, whichever worker sees it first. Returns the stop.
  */
 export function watchRelayerBalance(
-  deps: { pool: Pool; clock: Clock; log: Logger; read: () => BalanceReading; everyMs?: number },
+  deps: { pool: Pool; clock: Clock; log: Logger; sealer: BodySealer; read: () => BalanceReading; everyMs?: number },
   opts: { operatorEmail: string; address: string; minimumWei: bigint },
 ): () => Promise<void> {
   const check = async () => {
@@ -32,7 +33,8 @@ export function watchRelayerBalance(
         balanceEth: formatEther(balanceWei),
         minimumEth: formatEther(opts.minimumWei),
       });
-      await queueMails(sql, [{ kind: 'relayer-balance', to: opts.operatorEmail, accountId: null, composed }], now);
+      const mail = { kind: 'relayer-balance' as const, to: opts.operatorEmail, accountId: null, composed };
+      await queueMails(sql, [mail], now, deps.sealer);
     });
   };
   const run = () =>

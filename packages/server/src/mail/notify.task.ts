@@ -4,6 +4,7 @@ import { inTransaction, type Pool, type Sql } from '../db/sql.ts';
 import type { Logger } from '../log.ts';
 import { DEAD_DIGEST_TASK, QUOTA_NOTICE_TASK, scheduleDeadDigest, type QuotaNotice } from './notices.ts';
 import { queueMails } from './outbox.ts';
+import type { BodySealer } from './seal.ts';
 import { accountName, deadDeliveriesSince, lastNotice, recipientsOf, recordNotice } from './store.ts';
 import { templates } from './templates.ts';
 
@@ -18,6 +19,7 @@ interface NotifyDeps {
   clock: Clock;
   log: Logger;
   publicBaseUrl: string;
+  sealer: BodySealer;
 }
 
 /** The first instant of the month after `period` (YYYY-MM), as ISO 8601. */
@@ -48,7 +50,7 @@ function quotaTask(deps: NotifyDeps): Task {
         accountId: notice.accountId,
         composed,
       }));
-      await queueMails(sql, mails, new Date(deps.clock.now()));
+      await queueMails(sql, mails, new Date(deps.clock.now()), deps.sealer);
     });
   };
 }
@@ -77,6 +79,7 @@ async function digest(sql: Sql, deps: NotifyDeps, accountId: string): Promise<vo
     sql,
     to.map((address) => ({ kind: 'webhooks-dead' as const, to: address, accountId, composed })),
     new Date(now),
+    deps.sealer,
   );
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Sql } from '../db/sql.ts';
 import type { Composed } from './compose.ts';
+import type { BodySealer } from './seal.ts';
 
 export const MAIL_SEND_TASK = 'mail.send';
 
@@ -33,11 +34,11 @@ async function recentCount(sql: Sql, column: 'account_id' | 'recipient', value: 
 }
 
 /**
- * Stores each mail and its send job in the caller's transaction (the one that makes the change it tells of): none
+ * Stores each mail (its parts sealed) and its send job in the caller's transaction (the one that makes the change it tells of): none
  * is sent if it rolls back, each is sent at least once after it commits. A mail past MAIL_RATE is left out. Returns
  * how many were queued.
  */
-export async function queueMails(sql: Sql, mails: OutgoingMail[], now: Date): Promise<number> {
+export async function queueMails(sql: Sql, mails: OutgoingMail[], now: Date, sealer: BodySealer): Promise<number> {
   const since = new Date(now.getTime() - HOUR_MS);
   let queued = 0;
   for (const mail of mails) {
@@ -50,7 +51,7 @@ export async function queueMails(sql: Sql, mails: OutgoingMail[], now: Date): Pr
     await sql.query(
       `INSERT INTO mail_outbox (id, account_id, kind, recipient, subject, text_body, html_body, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [id, mail.accountId, mail.kind, to, subject, text, html, now],
+      [id, mail.accountId, mail.kind, to, subject, sealer.seal(text), sealer.seal(html), now],
     );
     await sql.query(
       `SELECT 1 AS queued FROM graphile_worker.add_job($1::text, json_build_object('id', $2::text),

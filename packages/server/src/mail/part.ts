@@ -3,12 +3,14 @@ import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Pool } from '../db/sql.ts';
 import type { Logger } from '../log.ts';
+import type { ServiceSecrets } from '../system/service-secret.ts';
 import type { Teardown } from '../system/teardown.ts';
 import { watchRelayerBalance, type BalanceReading } from './balance.ts';
 import { startMailCatcher } from './catcher.ts';
 import { createMailer } from './mailer.ts';
 import { notifyTasks } from './notify.task.ts';
 import { MAIL_SEND_TASK } from './outbox.ts';
+import { bodySealer } from './seal.ts';
 import { MAIL_OFF_REASON } from './service.ts';
 import { sendTask } from './send.task.ts';
 
@@ -19,6 +21,7 @@ export interface MailPartDeps {
   log: Logger;
   chainHealth: { latest(): BalanceReading };
   chain: { account: { address: string } };
+  secrets: ServiceSecrets;
 }
 
 /**
@@ -30,7 +33,8 @@ export async function startMailPart(
   stack: Teardown,
 ): Promise<{ tasks: Record<string, Task>; inboxUrl?: string }> {
   const { config, pool, clock, log } = deps;
-  const notify = notifyTasks({ pool, clock, log, publicBaseUrl: config.publicBaseUrl });
+  const sealer = bodySealer(deps.secrets);
+  const notify = notifyTasks({ pool, clock, log, sealer, publicBaseUrl: config.publicBaseUrl });
   if (config.mail.mode === 'off') {
     log.warn({ component: 'mail' }, MAIL_OFF_REASON);
     const idle: Task = async () => undefined;
@@ -44,8 +48,8 @@ export async function startMailPart(
     const minimumWei = config.chain.minBalanceWei;
     const read = () => deps.chainHealth.latest();
     const watch = { operatorEmail: config.mail.operatorEmail, address: deps.chain.account.address, minimumWei };
-    stack.push(watchRelayerBalance({ pool, clock, log, read }, watch));
+    stack.push(watchRelayerBalance({ pool, clock, log, sealer, read }, watch));
   }
-  const tasks = { [MAIL_SEND_TASK]: sendTask({ pool, mailer, clock, log }), ...notify };
+  const tasks = { [MAIL_SEND_TASK]: sendTask({ pool, mailer, sealer, clock, log }), ...notify };
   return catcher ? { tasks, inboxUrl: catcher.inboxUrl } : { tasks };
 }

@@ -4,6 +4,7 @@ import { pgSql, type Pool } from '../db/sql.ts';
 import { describeError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { Mailer } from './mailer.ts';
+import type { BodySealer } from './seal.ts';
 import { markFailed, markSent, unsentMail } from './store.ts';
 
 /** The SMTP server's refusal, short, without the message's text: enough to tell a wrong password from a full box. */
@@ -16,15 +17,22 @@ const reasonOf = (error: unknown): string => {
  * The `mail.send` job: sends one queued mail and marks it sent. A failure is recorded and thrown, so graphile-worker
  * retries with its backoff (10 attempts over about a day); a crash between sending and marking sends it again.
  */
-export function sendTask(deps: { pool: Pool; mailer: Mailer; clock: Clock; log: Logger }): Task {
+export function sendTask(deps: { pool: Pool; mailer: Mailer; sealer: BodySealer; clock: Clock; log: Logger }): Task {
   return async (payload) => {
     const id = (payload as { id?: unknown }).id;
     if (typeof id !== 'string') return;
     const sql = pgSql(deps.pool);
     const mail = await unsentMail(sql, id);
     if (!mail) return;
+    const [text, html] = [deps.sealer.open(mail.text), deps.sealer.open(mail.html)];
+    // sealed under a SERVICE_SECRET no longer given: nothing to send, and retrying will not change it
+    if (text === undefined || html === undefined) {
+      await markFailed(sql, id, 'sealed under another SERVICE_SECRET');
+      deps.log.error({ component: 'mail', mail: id, kind: mail.kind }, 'mail not sent: sealed under another secret');
+      return;
+    }
     try {
-      await deps.mailer.send(mail.recipient, mail);
+      await deps.mailer.send(mail.recipient, { subject: mail.subject, text, html });
     } catch (error) {
       const reason = reasonOf(error);
       await markFailed(sql, id, reason);

@@ -2,6 +2,7 @@ import type { Clock } from '../clock.ts';
 import { inTransaction, pgSql, type Pool, type Sql } from '../db/sql.ts';
 import type { Logger } from '../log.ts';
 import { queueMails, type OutgoingMail } from './outbox.ts';
+import type { BodySealer } from './seal.ts';
 import { emailVerified, preferencesOf, setPreferences } from './store.ts';
 import { templates } from './templates.ts';
 
@@ -16,10 +17,11 @@ export const MAIL_OFF_REASON =
  * Mail as the rest of the service asks for it: queued in the caller's transaction (or one of its own for the sign-in
  * mails), sent by the worker. With mail off nothing is queued, and callers hand links over another way.
  */
-export function createMailService(deps: { pool: Pool; clock: Clock; log: Logger; mode: MailMode }) {
+export function createMailService(deps: { pool: Pool; clock: Clock; log: Logger; mode: MailMode; sealer: BodySealer }) {
   const on = deps.mode !== 'off';
   const now = () => new Date(deps.clock.now());
-  const queue = async (sql: Sql, mails: OutgoingMail[]): Promise<number> => (on ? queueMails(sql, mails, now()) : 0);
+  const queue = async (sql: Sql, mails: OutgoingMail[]): Promise<number> =>
+    on ? queueMails(sql, mails, now(), deps.sealer) : 0;
   const alone = (mail: OutgoingMail) => inTransaction(deps.pool, (sql) => queue(sql, [mail]));
   return {
     on,

@@ -70,7 +70,11 @@ describe('when the chain goes away', () => {
       .toEqual({
         status: 'degraded',
         components: { chain: 'degraded', relayer: 'unknown', worker: 'ok' },
-        reasons: { chain: 'the chain RPC is unreachable', relayer: 'no balance without the chain RPC' },
+        reasons: {
+          chain: 'the chain RPC is unreachable',
+          relayer: 'no balance without the chain RPC',
+          mail: expect.stringContaining('SMTP_URL is not set'),
+        },
       });
   }, 60_000);
 });
@@ -106,7 +110,7 @@ describe('when the relayer runs out of funds', () => {
         .toEqual({
           status: 'degraded',
           components: { chain: 'ok', relayer: 'degraded', worker: 'ok' },
-          reasons: { relayer: 'the relayer is out of funds' },
+          reasons: { relayer: 'the relayer is out of funds', mail: expect.stringContaining('SMTP_URL is not set') },
         });
       expect(await call(poor.url, 'GET', '/readyz')).toMatchObject({ status: 200, body: { status: 'ready' } });
       const { key: apiKey, prefix } = await poor.createKey('pro');
