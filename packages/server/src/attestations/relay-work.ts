@@ -13,6 +13,7 @@ import { emitEvents } from '../webhooks/outbox.ts';
 import { batchResponse } from './batch.ts';
 import { delegatedCalldataOf, delegatedCreationWork } from './delegated-relay.ts';
 import { batchCompletedEvent, emitAttestationEvents, emitReplacedEvents } from './events.ts';
+import { traceRelayed } from './relay-trace.ts';
 import {
   claimPending,
   confirmItems,
@@ -238,6 +239,8 @@ function creationWork(deps: RelayWorkDeps): RoundWork {
       ]);
     });
     log.info({ journalId, txHash, items: items.length, gasUsed: receipt.gasUsed.toString() }, 'relayed');
+    const ids = items.map((item) => item.id);
+    await traceRelayed(sql, { journalId, txHash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed, ids });
   }
 
   return {
