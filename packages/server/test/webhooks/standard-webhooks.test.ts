@@ -237,11 +237,11 @@ describe('secret rotation', () => {
     const again = await rotate('rotate-once');
     expect(again.status).toBe(200);
     expect(again.body).toEqual(second.body);
-    const [{ rotations }] = await svc.sql.query<{ rotations: number }>(
+    const [counted] = await svc.sql.query<{ rotations: number }>(
       `SELECT count(*)::int AS rotations FROM audit_entries WHERE resource = $1 AND action = 'webhook.secret_rotated'`,
       [`webhook:${first.id}`],
     );
-    expect(rotations).toBe(1);
+    expect(counted!.rotations).toBe(1);
 
     const third = await rotate('rotate-twice');
     await sendTest(key, first.id);

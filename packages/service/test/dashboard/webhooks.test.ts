@@ -98,7 +98,7 @@ describe('webhooks from the dashboard', () => {
   }, 60_000);
 
   it('rotates the secret in the page (shown once, both signing for the window) and sends a test event', async () => {
-    const receiver = await startReceiver(() => ({ status: 200 }));
+    const receiver = await startReceiver(() => ({ status: 200, body: 'ok' }));
     const owner = await createMember(stack, 'owner');
     const { context, page } = await newVisitor(browser, stack);
     try {
