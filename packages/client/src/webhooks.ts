@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { Attestation } from './types.ts';
 
 /** A secret as the service returns it: the hex `secret`, or its `standardWebhooksSecret` (`whsec_` + base64). */
@@ -14,9 +14,11 @@ function hexOf(secret: string): string {
   return secret.startsWith('whsec_') ? Buffer.from(secret.slice(6), 'base64').toString('hex') : secret;
 }
 
-/** The 32 bytes of a secret given in either form (the Standard Webhooks HMAC key). */
-function bytesOf(secret: string): Buffer {
-  return secret.startsWith('whsec_') ? Buffer.from(secret.slice(6), 'base64') : Buffer.from(secret, 'hex');
+/** The 32 bytes of a secret given in either form (the Standard Webhooks HMAC key), as a KeyObject (faster). */
+function keyOf(secret: string): KeyObject {
+  return createSecretKey(
+    secret.startsWith('whsec_') ? Buffer.from(secret.slice(6), 'base64') : Buffer.from(secret, 'hex'),
+  );
 }
 
 const sameBytes = (a: Buffer, b: Buffer) => a.length === b.length && timingSafeEqual(a, b);
@@ -48,7 +50,7 @@ export function signStandardWebhook(
   rawBody: string | Uint8Array,
   secret: WebhookSecret,
 ): string {
-  const mac = createHmac('sha256', bytesOf(secret)).update(`${id}.${timestampSeconds}.`).update(rawBody);
+  const mac = createHmac('sha256', keyOf(secret)).update(`${id}.${timestampSeconds}.`).update(rawBody);
   return `v1,${mac.digest('base64')}`;
 }
 

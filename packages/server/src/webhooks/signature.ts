@@ -1,4 +1,7 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
+
+/** The secret's 32 bytes as a KeyObject: Node 24's HMAC keyed with a Buffer costs several times more (measured). */
+const keyOf = (hexSecret: string): KeyObject => createSecretKey(Buffer.from(hexSecret, 'hex'));
 
 /** `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the secret exactly as shown at creation (its text). */
 export function signatureOf(body: string, secret: string): string {
@@ -15,10 +18,7 @@ export const standardWebhooksSecret = (hexSecret: string): string =>
  */
 export function standardSignature(id: string, timestamp: number, body: string, hexSecrets: string[]): string {
   return hexSecrets
-    .map(
-      (secret) =>
-        `v1,${createHmac('sha256', Buffer.from(secret, 'hex')).update(`${id}.${timestamp}.${body}`).digest('base64')}`,
-    )
+    .map((secret) => `v1,${createHmac('sha256', keyOf(secret)).update(`${id}.${timestamp}.${body}`).digest('base64')}`)
     .join(' ');
 }
 
