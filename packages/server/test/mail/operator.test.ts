@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startTestService, type TestService } from '../support/service.ts';
+import { call, startTestService } from '../support/service.ts';
 import { startInbox, type Inbox } from './inbox.ts';
 
 let inbox: Inbox;
