@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { createClient } from '@attestation-service/client';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAttestation, launchBrowser, OUTPUT_DIR, randomIp, revoke, startStack, type Stack } from './support.ts';
 
@@ -194,6 +197,28 @@ describe('the attestation page', () => {
     }
     await page.close();
   });
+
+  it("names the account whose registered address signed a customer's attestation", async () => {
+    const { key, account } = await stack.svc.createKey('pro');
+    const client = createClient({ baseUrl: stack.svc.url, apiKey: key });
+    const customer = privateKeyToAccount(`0x${randomBytes(32).toString('hex')}`);
+    await client.attesters.register(customer);
+    const created = await client.attestations.createSigned(customer, {
+      type: 'human',
+      content: `claimed in the browser ${Math.random()}`,
+      contentType: 'text/plain',
+      mode: 'onchain',
+    });
+    const page = await open(created.uid, 'customer-claimant');
+    expect(await verdictOf(page)).toBe('verified');
+    const claimant = page.locator('[data-claimant]');
+    expect(await claimant.getAttribute('data-claimant')).toBe('account');
+    expect(await claimant.textContent()).toBe(account);
+    const text = await page.locator('main').textContent();
+    expect(text).toContain(customer.address);
+    expect(await page.locator('.checks .fail').count()).toBe(0);
+    await page.close();
+  }, 60_000);
 
   it('has no serious or critical axe-core violations, on the record page and on /check', async () => {
     const { created } = await createAttestation(stack.svc, {
