@@ -1,5 +1,6 @@
-// The cost of tracing: `serve --api` with tracing off and with it on (exporting every span over OTLP to a sink in
-// this process), same tree, same load, rounds interleaved so that the machine's drift falls on both alike.
+// The cost of tracing: `serve --api` with tracing off, on (exporting every span over OTLP to a sink in this process)
+// and on with one trace in ten sampled; same tree, same load, rounds interleaved so that the machine's drift falls on
+// every side alike.
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -140,9 +141,9 @@ export async function measureTracing(
   const sink = await startSink();
   const children: ChildProcess[] = [];
   try {
-    const port = 19_100 + Math.floor(Math.random() * 40) * 2;
+    const port = 19_100 + Math.floor(Math.random() * 40) * 3;
     const sides: Array<{ name: string; base: string; pid: number; data: { keys: string[]; uids: string[] } }> = [];
-    for (const [i, name] of ['off', 'on'].entries()) {
+    for (const [i, name] of ['off', 'on', 'sampled'].entries()) {
       const databaseUrl = await makeDatabase(`tracing_${name}`);
       const keys = await makeKeys(databaseUrl);
       const env: NodeJS.ProcessEnv = {
@@ -151,7 +152,9 @@ export async function measureTracing(
         LOG_LEVEL: 'info',
         TRUST_PROXY: 'true',
       };
-      if (name === 'on') env.OTEL_EXPORTER_OTLP_ENDPOINT = sink.url;
+      if (name !== 'off') env.OTEL_EXPORTER_OTLP_ENDPOINT = sink.url;
+      if (name === 'sampled')
+        Object.assign(env, { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' });
       const { child } = await startChild(['../service/bin/attestation-service.mjs', 'serve', '--api'], env, /API on/);
       children.push(child);
       const base = `http://127.0.0.1:${port + i}`;
@@ -176,24 +179,27 @@ export async function measureTracing(
 
 export function renderTracing(result: TracingFigures): string {
   const mean = (f: Figure[], of: (x: Figure) => number) => f.reduce((sum, x) => sum + of(x), 0) / f.length;
+  const each = (f: Figure[]) => f.map((x) => x.requestsPerSecond.toLocaleString('en')).join(' / ');
   const rows = [...result.figures].map(([name, bySide]) => {
-    const [off, on] = [bySide.get('off')!, bySide.get('on')!];
-    const [a, b] = [mean(off, (f) => f.requestsPerSecond), mean(on, (f) => f.requestsPerSecond)];
-    const each = (f: Figure[]) => f.map((x) => x.requestsPerSecond.toLocaleString('en')).join(' / ');
-    const failures = [...off, ...on].reduce((sum, f) => sum + f.non2xx + f.errors, 0);
-    return `| ${name} | ${Math.round(a).toLocaleString('en')} (${each(off)}) | ${Math.round(b).toLocaleString('en')} (${each(on)}) | ${(b / a).toFixed(2)} | ${Math.round(mean(off, (f) => f.p99))} | ${Math.round(mean(on, (f) => f.p99))} | ${failures} |`;
+    const [off, on, sampled] = [bySide.get('off')!, bySide.get('on')!, bySide.get('sampled')!];
+    const rate = (f: Figure[]) => mean(f, (x) => x.requestsPerSecond);
+    const cell = (f: Figure[]) => `${Math.round(rate(f)).toLocaleString('en')} (${each(f)})`;
+    const p99 = (f: Figure[]) => Math.round(mean(f, (x) => x.p99));
+    const failures = [...off, ...on, ...sampled].reduce((sum, f) => sum + f.non2xx + f.errors, 0);
+    return `| ${name} | ${cell(off)} | ${cell(on)} | ${(rate(on) / rate(off)).toFixed(2)} | ${cell(sampled)} | ${(rate(sampled) / rate(off)).toFixed(2)} | ${p99(off)} / ${p99(on)} / ${p99(sampled)} | ${failures} |`;
   });
   return `
 ## Tracing
 
-\`pnpm bench:tracing\`: \`serve --api\` with tracing off (no \`OTEL_*\` variable) and on (\`OTEL_EXPORTER_OTLP_ENDPOINT\`
-set: every request a trace, each span exported over OTLP/HTTP protobuf to a collector in the bench process that
-reads and drops them, ${Math.round(result.spansBytes / 2 ** 20)} MiB in this run), same tree, each on a database of
-its own with ${SEEDED.toLocaleString('en')} attestations, 50 connections, ${result.duration} s a figure, ${result.rounds}
-rounds interleaved (the figures of each round in brackets).
+\`pnpm bench:tracing\`: \`serve --api\` with tracing off (no \`OTEL_*\` variable), on (\`OTEL_EXPORTER_OTLP_ENDPOINT\` set:
+every request a trace, each span exported over OTLP/HTTP protobuf to a collector in the bench process that reads and
+drops them, ${Math.round(result.spansBytes / 2 ** 20)} MiB in this run) and on with one trace in ten
+(\`OTEL_TRACES_SAMPLER=parentbased_traceidratio\`, \`OTEL_TRACES_SAMPLER_ARG=0.1\`); same tree, each on a database of its
+own with ${SEEDED.toLocaleString('en')} attestations, 50 connections, ${result.duration} s a figure, ${result.rounds} rounds
+interleaved (the figures of each round in brackets).
 
-| scenario | off req/s | on req/s | on ÷ off | off p99 ms | on p99 ms | non-2xx + errors |
-|---|---:|---:|---:|---:|---:|---:|
+| scenario | off req/s | on req/s | on ÷ off | 10 % req/s | 10 % ÷ off | p99 ms off / on / 10 % | non-2xx + errors |
+|---|---:|---:|---:|---:|---:|---:|---:|
 ${rows.join('\n')}
 `;
 }

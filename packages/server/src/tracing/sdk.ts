@@ -13,7 +13,17 @@ import {
 } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, ConsoleSpanExporter, TracerProvider, type SpanExporter } from '@opentelemetry/sdk-trace';
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  BatchSpanProcessor,
+  ConsoleSpanExporter,
+  ParentBasedSampler,
+  TraceIdRatioBasedSampler,
+  TracerProvider,
+  type Sampler,
+  type SpanExporter,
+} from '@opentelemetry/sdk-trace';
 import { ConfigError } from '../config.ts';
 import { describeError } from '../errors.ts';
 import {
@@ -78,6 +88,25 @@ async function exporterFor(kind: 'otlp' | 'console', env: NodeJS.ProcessEnv): Pr
   );
 }
 
+/** OTEL_TRACES_SAMPLER and its OTEL_TRACES_SAMPLER_ARG (a ratio), as the specification names them. */
+function samplerFrom(env: NodeJS.ProcessEnv): Sampler {
+  const name = (env.OTEL_TRACES_SAMPLER ?? 'parentbased_always_on').trim().toLowerCase();
+  const ratio = Number(env.OTEL_TRACES_SAMPLER_ARG ?? 1);
+  if (name.endsWith('traceidratio') && !(ratio >= 0 && ratio <= 1))
+    throw new ConfigError('invalid configuration: OTEL_TRACES_SAMPLER_ARG must be a ratio between 0 and 1');
+  const root: Record<string, () => Sampler> = {
+    always_on: () => new AlwaysOnSampler(),
+    always_off: () => new AlwaysOffSampler(),
+    traceidratio: () => new TraceIdRatioBasedSampler(ratio),
+  };
+  const base = name.replace(/^parentbased_/, '');
+  if (!root[base])
+    throw new ConfigError(
+      `invalid configuration: OTEL_TRACES_SAMPLER=${name} is not supported: set it to (parentbased_)always_on, always_off or traceidratio`,
+    );
+  return name.startsWith('parentbased_') ? new ParentBasedSampler({ root: root[base]() }) : root[base]();
+}
+
 /**
  * Starts OpenTelemetry's tracing for this process (what tracingWanted asked for) and installs it as the process's
  * tracer; the returned function flushes the spans still buffered and stops it.
@@ -96,7 +125,7 @@ export async function startTracing(
     exporter,
     ...(Number.isFinite(delay) && delay > 0 && { scheduledDelayMillis: delay }),
   });
-  const provider = new TracerProvider({ resource, spanProcessors: [processor] });
+  const provider = new TracerProvider({ resource, sampler: samplerFrom(env), spanProcessors: [processor] });
   const contextManager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(contextManager);
   const otel = provider.getTracer('attestation-service');

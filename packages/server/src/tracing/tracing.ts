@@ -110,3 +110,9 @@ export function tracingWanted(env: NodeJS.ProcessEnv): false | { exporter: 'otlp
   if (listed.length > 0) return false; // none
   return env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ? { exporter: 'otlp' } : false;
 }
+
+/** The `traceparent` a job's payload carries, if any (a job queued inside a span carries its caller's). */
+export function traceparentIn(payload: unknown): string | undefined {
+  const value = (payload as { traceparent?: unknown } | null)?.traceparent;
+  return typeof value === 'string' && TRACEPARENT.test(value) ? value : undefined;
+}
