@@ -167,6 +167,10 @@ describe('the API behind Prism (prism proxy --errors)', () => {
     expect(page.data[0].attemptLog.length).toBeGreaterThan(0);
     await through('GET', `/v1/webhooks/${hook.id}/deliveries?cursor=bogus`, 400, { key });
     await through('GET', `/v1/webhooks/${randomUUID()}/deliveries`, 404, { key });
+    await through('POST', `/v1/webhooks/${hook.id}/rotate-secret`, 200, { key, body: { previousSecretTtlHours: 1 } });
+    await through('POST', `/v1/webhooks/${randomUUID()}/rotate-secret`, 404, { key, body: {} });
+    await through('POST', `/v1/webhooks/${hook.id}/test`, 202, { key });
+    await through('POST', `/v1/webhooks/${randomUUID()}/test`, 404, { key });
     await through('DELETE', `/v1/webhooks/${hook.id}`, 204, { key });
     await through('DELETE', `/v1/webhooks/${hook.id}`, 404, { key });
   }, 30_000);
@@ -275,6 +279,10 @@ describe('the API behind Prism (prism proxy --errors)', () => {
     await rejected('POST', `/v1/attestations/${unknownUid}/revoke`, 400, { key, body: { reason: 'x'.repeat(501) } });
     await rejected('POST', '/v1/webhooks', 400, { key, body: { url: receiverUrl, events: [] } });
     await rejected('GET', `/v1/webhooks/${randomUUID()}/deliveries?limit=101`, 400, { key });
+    await rejected('POST', `/v1/webhooks/${randomUUID()}/rotate-secret`, 400, {
+      key,
+      body: { previousSecretTtlHours: 169 },
+    });
     await rejected('GET', '/v1/audit/export?from=yesterday', 400, { key });
   });
 
