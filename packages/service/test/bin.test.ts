@@ -9,7 +9,10 @@ const starts = (stdout: string) =>
   stdout
     .split('\n')
     .filter((line) => line.startsWith('execArgv='))
-    .map((line) => JSON.parse(line.slice('execArgv='.length)) as [number, string[], string | undefined, string | undefined]);
+    .map(
+      (line) =>
+        JSON.parse(line.slice('execArgv='.length)) as [number, string[], string | undefined, string | undefined],
+    );
 const flagsOf = (stdout: string) => starts(stdout).map(([, flags]) => flags);
 const API_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=50'];
 
