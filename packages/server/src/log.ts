@@ -20,7 +20,7 @@ const REDACT = [
 
 /**
  * The process logger: JSON lines on stdout, secrets redacted. Lines are buffered (4 KiB) rather than written one
- * syscall each, which measured ~12% of a request's CPU; `flushLogger` runs at shutdown. Tests pass a stream of their own.
+ * syscall each, which cost a share of a request's CPU (docs/decisions.md, "Performance"); `flushLogger` runs at shutdown. Tests pass a stream of their own.
  * `fields` adds to every line what it returns (with tracing on: the active span's `trace_id` and `span_id`).
  */
 export function createLogger(level: string, stream?: DestinationStream, fields?: () => object): Logger {

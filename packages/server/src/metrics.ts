@@ -29,8 +29,8 @@ export interface ProcessMetrics {
 
 /**
  * One registry for every part of this process (API, worker, or both: one port), its metrics, and its listener on
- * HOST:METRICS_PORT. startService imports this module only when METRICS_PORT is set: prom-client takes some 80 ms to
- * load, which a process without metrics does not pay. Names follow Prometheus's conventions (docs/operations.md,
+ * HOST:METRICS_PORT. startService imports this module only when METRICS_PORT is set: prom-client's load time and memory
+ * are not paid by a process without metrics. Names follow Prometheus's conventions (docs/operations.md,
  * "Metrics"): one prefix, base units, `_total` counters.
  */
 export async function startMetrics(infra: Infrastructure, port: number): Promise<ProcessMetrics> {

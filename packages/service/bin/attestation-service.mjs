@@ -5,12 +5,11 @@ import { enableCompileCache } from './compile-cache.mjs';
 
 /**
  * V8 flags for a process that serves the API (`serve`, `serve --api`). Under any long run of allocation V8 grows the
- * young generation to its limit, two semi-spaces of 32 MB on a machine with a few GB. Capped at 2 × 8 MB, a
- * 1 000 000-row audit export peaks at 142 MB instead of 161, and the API holds 28–64 MB less under load, for about
- * 8 % of its read and 3–12 % of its create throughput. A worker alone keeps V8's default: with 8 MB it delivered
- * webhooks 15 % slower. After a full collection V8 lets the old generation grow to up to four times what survived
+ * young generation to its limit, two semi-spaces of 32 MB on a machine with a few GB. Capped at 2 × 8 MB, a large
+ * audit export and the API under load hold less memory for a little throughput; a worker alone keeps V8's default,
+ * which delivers webhooks faster. After a full collection V8 lets the old generation grow to up to four times what survived
  * before the next one, which under load is mostly promoted garbage kept resident; half at most keeps the API flat
- * from round to round of load (docs/decisions.md, "Memory"). docs/operations.md has the figures. V8 reads the flags
+ * from round to round of load (docs/decisions.md, "Memory"; BENCHMARKS.md has the figures). V8 reads the flags
  * only when the process starts, so a process started without them replaces itself (execve: same pid, no second
  * process) with one that has them. A flag the operator sets, on the command line or in NODE_OPTIONS, wins.
  */

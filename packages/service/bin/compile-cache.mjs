@@ -1,5 +1,5 @@
 // Node's module compile cache for the service's TypeScript sources. Node runs them by stripping their types; the
-// stripper (a WebAssembly build of swc) stays in memory for the life of a process once loaded, about 18 MB. With
+// stripper (a WebAssembly build of swc) stays in memory for the life of a process once loaded. With
 // the cache, a source whose stripped text and bytecode are cached is loaded from the cache, and a process whose
 // every source is cached never loads the stripper at all. The cache is keyed by each file's content, so an edited
 // source is simply stripped again. NODE_COMPILE_CACHE, when set, names another folder.

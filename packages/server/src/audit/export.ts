@@ -7,8 +7,8 @@ import { exportBounds, exportPage, type ExportQuery } from './store.ts';
 /**
  * Rows per keyset page: one page (and the next, prefetched) is all an export holds. Each row arrives as one string
  * rendered by PostgreSQL (store.ts). Small on purpose: a page under way survives young collections and is promoted,
- * and V8 grows the old heap with what is promoted. Over 1 000 000 rows in one process (BENCHMARKS.md) 250-row pages
- * peaked at 128 MB RSS for CSV and 158 for JSON, 100-row pages at 113 and 134.
+ * and V8 grows the old heap with what is promoted: smaller pages held a million-row export lower (BENCHMARKS.md,
+ * "Audit export, 1,000,000 entries").
  */
 export const EXPORT_PAGE_ROWS = 100;
 

@@ -5,7 +5,7 @@ export const ANVIL_CHAIN_ID = 31_337;
 
 /**
  * A viem chain for an RPC we are given. Defined here rather than taken from `viem/chains`: that module defines
- * every chain viem knows, and importing it for one entry costs the process about 25 MB of memory.
+ * every chain viem knows, and importing it for one entry would keep all of them in memory.
  */
 export function rpcChain(chainId: number, rpcUrl: string): Chain {
   return defineChain({

@@ -53,8 +53,8 @@ export interface DashboardAuth {
 
 /**
  * better-auth for the dashboard's people (dashboard/better-auth.ts), loaded at the first dashboard request: its
- * modules hold about 70 MB (better-auth 56 MB, the passkey plugin 15 MB, measured), which an API process serving only
- * the REST API need not carry.
+ * modules and the passkey plugin's are large (docs/decisions.md, "Memory"), and an API process serving only the REST
+ * API need not carry them.
  */
 export function createDashboardAuth(opts: AuthOptions): DashboardAuth {
   let loaded: Promise<DashboardAuth> | undefined;

@@ -18,7 +18,7 @@ const native = loadNative();
 
 /**
  * The address that signed a 32-byte digest, or undefined when the signature recovers to none. libsecp256k1 when
- * its prebuild loads (a recovery in viem's JavaScript took ~11 ms here, most of an uncached verdict), else viem.
+ * its prebuild loads (a recovery in viem's JavaScript was most of an uncached verdict's time), else viem.
  */
 export async function recoverSigner(digest: Hex, signature: { r: Hex; s: Hex; v: number }): Promise<Hex | undefined> {
   const recid = signature.v >= 27 ? signature.v - 27 : signature.v;
