@@ -3,7 +3,7 @@
 // which path is which"). Each query runs N times one after another, then N times from 50 callers at once, on pools
 // of the same size; the figure is the median time per call, and calls per second.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { batched } from '../src/db/batch.ts';
+import { batched } from '../src/db/group-commit.ts';
 import { applyMigrations } from '../src/db/migrate.ts';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { Db } from '../src/db/prisma.ts';

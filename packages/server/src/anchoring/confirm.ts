@@ -1,5 +1,5 @@
 import { auditEntry } from '../audit/entry.ts';
-import { appendAuditEntries } from '../audit/log.ts';
+import { appendAuditEntries } from '../audit/append.ts';
 import type { Sql } from '../db/sql.ts';
 import { emitToSubscribers, subscribersOf, type OutboxEvent } from '../webhooks/outbox.ts';
 import { markMined, uidsByAccount, type AnchorRow, type Timestamped } from './store.ts';

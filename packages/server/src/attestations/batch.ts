@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { auditEntry } from '../audit/entry.ts';
-import { appendAuditEntries } from '../audit/log.ts';
+import { appendAuditEntries } from '../audit/append.ts';
 import type { Clock } from '../clock.ts';
 import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
 import type { GatedRequest } from '../idempotency/service.ts';

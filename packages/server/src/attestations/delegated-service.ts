@@ -4,7 +4,7 @@ import { SCHEMA_UID } from '../chain/schema.ts';
 import { lockAttesters } from '../attesters/store.ts';
 import type { Clock } from '../clock.ts';
 import type { AuditFields } from '../audit/chain.ts';
-import { appendAuditEntries } from '../audit/log.ts';
+import { appendAuditEntries } from '../audit/append.ts';
 import { inTransaction, pgSql, type Pool, type Sql } from '../db/sql.ts';
 import type { IdempotencyClaim } from '../idempotency/service.ts';
 import { AppError, notFound } from '../errors.ts';

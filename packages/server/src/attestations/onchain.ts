@@ -1,7 +1,7 @@
 import type { ChainHealth } from '../chain/health.ts';
 import { enqueueRelay } from '../chain/relay.task.ts';
 import type { Clock } from '../clock.ts';
-import { batched } from '../db/batch.ts';
+import { batched } from '../db/group-commit.ts';
 import { pgSql, type Pool, type Sql } from '../db/sql.ts';
 import { AppError } from '../errors.ts';
 import type { IdempotencyClaim } from '../idempotency/service.ts';

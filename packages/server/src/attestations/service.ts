@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.ts';
-import { batched } from '../db/batch.ts';
+import { batched } from '../db/group-commit.ts';
 import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
 import { notFound } from '../errors.ts';
 import { invalidCursor } from '../http/input-rules.ts';

@@ -1,6 +1,6 @@
 import type { AuditFields } from '../audit/chain.ts';
-import { appendAuditEntries } from '../audit/log.ts';
-import { batched } from '../db/batch.ts';
+import { appendAuditEntries } from '../audit/append.ts';
+import { batched } from '../db/group-commit.ts';
 import { inTransaction, type Pool } from '../db/sql.ts';
 import type { IdempotencyClaim } from '../idempotency/service.ts';
 import type { Logger } from '../log.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { getAddress, recoverMessageAddress, type Hex } from 'viem';
 import { auditEntry, type MemberActor } from '../audit/entry.ts';
-import { appendAudit } from '../audit/log.ts';
+import { appendAudit } from '../audit/append.ts';
 import type { Clock } from '../clock.ts';
 import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
 import { AppError, notFound } from '../errors.ts';

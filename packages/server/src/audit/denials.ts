@@ -4,7 +4,7 @@ import { prismaSql } from '../db/sql.ts';
 import { AppError, describeError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { auditEntry, type RequestOrigin } from './entry.ts';
-import { appendAudit } from './log.ts';
+import { appendAudit } from './append.ts';
 
 interface Deps {
   db: Db;

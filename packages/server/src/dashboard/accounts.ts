@@ -1,5 +1,5 @@
 import { auditEntry, type MemberActor, type RequestOrigin } from '../audit/entry.ts';
-import { appendAudit } from '../audit/log.ts';
+import { appendAudit } from '../audit/append.ts';
 import type { Clock } from '../clock.ts';
 import type { Db, Tx } from '../db/prisma.ts';
 import { prismaSql } from '../db/sql.ts';

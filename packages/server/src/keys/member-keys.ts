@@ -3,7 +3,7 @@ import type { Db } from '../db/prisma.ts';
 import { prismaSql } from '../db/sql.ts';
 import { AppError, notFound } from '../errors.ts';
 import { auditEntry, type RequestOrigin } from '../audit/entry.ts';
-import { appendAudit } from '../audit/log.ts';
+import { appendAudit } from '../audit/append.ts';
 import { generateKey, hashSecret, TIERS, type Tier } from './format.ts';
 import { assertRoomForKey } from './key-cap.ts';
 import type { LastUseRecorder } from './last-used.ts';

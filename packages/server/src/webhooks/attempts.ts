@@ -1,6 +1,6 @@
 import { auditEntry } from '../audit/entry.ts';
-import { appendAuditEntries } from '../audit/log.ts';
-import { batched } from '../db/batch.ts';
+import { appendAuditEntries } from '../audit/append.ts';
+import { batched } from '../db/group-commit.ts';
 import type { Prisma } from '../db/rows.ts';
 import { inTransaction, type Pool, type Sql } from '../db/sql.ts';
 import type { Logger } from '../log.ts';

@@ -1,4 +1,4 @@
-import { appendAudit } from '../audit/log.ts';
+import { appendAudit } from '../audit/append.ts';
 import { auditEntry, type MemberActor, type RequestOrigin } from '../audit/entry.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/prisma.ts';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AuditFields } from '../audit/chain.ts';
-import { appendAudit } from '../audit/log.ts';
+import { appendAudit } from '../audit/append.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/prisma.ts';
 import { prismaSql } from '../db/sql.ts';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { appendAudit } from '../audit/log.ts';
+import { appendAudit } from '../audit/append.ts';
 import { auditEntry, type MemberActor } from '../audit/entry.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/prisma.ts';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import pg from 'pg';
 import type { AuditFields } from '../../src/audit/chain.ts';
-import { appendAuditEntries } from '../../src/audit/log.ts';
+import { appendAuditEntries } from '../../src/audit/append.ts';
 import { inTransaction } from '../../src/db/sql.ts';
 import { randomIp, type TestService } from '../support/service.ts';
 

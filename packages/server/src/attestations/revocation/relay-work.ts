@@ -1,6 +1,6 @@
 import { encodeFunctionData, type Hex } from 'viem';
 import { auditEntry } from '../../audit/entry.ts';
-import { appendAuditEntries } from '../../audit/log.ts';
+import { appendAuditEntries } from '../../audit/append.ts';
 import { EAS_ARTIFACT } from '../../chain/eas-artifacts.ts';
 import { recordFailed, recordMined, wasReorged } from '../../chain/journal.ts';
 import type { RoundWork, SendOutcome } from '../../chain/round.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { batched, isOutage } from '../../src/db/batch.ts';
+import { batched, isOutage } from '../../src/db/group-commit.ts';
 
 /** A run that records its groups, answers each input doubled, and fails any group holding a "bad" input. */
 function recordingRun(opts: { bad?: Set<number>; delayMs?: number } = {}) {
