@@ -29,20 +29,3 @@ export function toRecord(row: AttestationRow, verifyBaseUrl: string): Attestatio
     anchor: toAnchor(row),
   };
 }
-
-/** Opaque page cursors: the last row's id, base64url-encoded. */
-export function encodeCursor(id: bigint): string {
-  return Buffer.from(`id:${id}`).toString('base64url');
-}
-
-/** Row ids are PostgreSQL bigints: 1 up to 2^63 - 1. */
-const MAX_ID = 9_223_372_036_854_775_807n;
-
-/** The id a cursor stands for; undefined for anything we did not issue (checked before any query sees it). */
-export function decodeCursor(cursor: string): bigint | undefined {
-  const match = /^id:([1-9]\d{0,18})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match) return undefined;
-  const id = BigInt(match[1]!);
-  // base64url decoding skips characters outside its alphabet, so only the exact text we encode is ours
-  return id <= MAX_ID && encodeCursor(id) === cursor ? id : undefined;
-}

@@ -14,7 +14,8 @@ import type { DelegationService } from './delegated-service.ts';
 import type { OffchainSigner } from './offchain.ts';
 import type { OnchainSubmitter } from './onchain.ts';
 import { prepareAttestation, signOffchain } from './prepare.ts';
-import { decodeCursor, encodeCursor, toRecord } from './record.ts';
+import { toRecord } from './record.ts';
+import { idCursor, pageOf } from '../http/cursor.ts';
 import { findByUids, searchByHashes, type HashQuery } from './store.ts';
 import { accountPage, type AccountPageQuery } from './dashboard-store.ts';
 import { createAttestationWriter } from './writer.ts';
@@ -113,20 +114,16 @@ export function createAttestationService(deps: AttestationServiceDeps) {
       limit: number;
       cursor?: string | undefined;
     }): Promise<{ data: AttestationRecord[]; nextCursor: string | null }> {
-      const beforeId = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+      const beforeId = input.cursor === undefined ? undefined : idCursor.decode(input.cursor);
       if (input.cursor !== undefined && beforeId === undefined) throw invalidCursor();
       const rows = await searchPage({ contentHash: normalizeHash(input.hash), limit: input.limit + 1, beforeId });
-      const page = rows.slice(0, input.limit);
-      const last = page.at(-1);
-      return {
-        data: page.map((row) => toRecord(row, verifyBaseUrl)),
-        nextCursor: rows.length > input.limit && last ? encodeCursor(last.id) : null,
-      };
+      const page = pageOf(rows, input.limit, (last) => idCursor.encode(last.id));
+      return { data: page.rows.map((row) => toRecord(row, verifyBaseUrl)), nextCursor: page.nextCursor };
     },
 
     /** One page of an account's attestations for its dashboard, newest first, with its filters. */
     async listForAccount(accountId: string, input: AccountListInput): Promise<AccountListPage> {
-      const beforeId = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+      const beforeId = input.cursor === undefined ? undefined : idCursor.decode(input.cursor);
       if (input.cursor !== undefined && beforeId === undefined) throw invalidCursor();
       const query: AccountPageQuery = {
         accountId,
@@ -137,11 +134,9 @@ export function createAttestationService(deps: AttestationServiceDeps) {
         beforeId,
         limit: input.limit + 1,
       };
-      const rows = await accountPage(sql, query);
-      const page = rows.slice(0, input.limit);
-      const last = page.at(-1);
+      const page = pageOf(await accountPage(sql, query), input.limit, (last) => idCursor.encode(last.id));
       return {
-        items: page.map((row) => ({
+        items: page.rows.map((row) => ({
           uid: row.uid as `0x${string}`,
           type: row.type,
           mode: row.mode,
@@ -153,7 +148,7 @@ export function createAttestationService(deps: AttestationServiceDeps) {
           revokedAt: row.revokedAt?.toISOString() ?? null,
           verifyUrl: `${verifyBaseUrl}/${row.uid}`,
         })),
-        nextCursor: rows.length > input.limit && last ? encodeCursor(last.id) : null,
+        nextCursor: page.nextCursor,
       };
     },
   };

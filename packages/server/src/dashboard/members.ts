@@ -4,9 +4,12 @@ import type { Clock } from '../clock.ts';
 import type { Db, Tx } from '../db/prisma.ts';
 import { prismaSql } from '../db/sql.ts';
 import { AppError, notFound } from '../errors.ts';
-import { decodeMemberCursor, encodeMemberCursor } from './member-cursor.ts';
+import { pageOf, positionCursor } from '../http/cursor.ts';
 import { countOwners, deleteMember, findMember, listMembers, lockMembers, updateRole } from './member-store.ts';
 import { isRole, type Role } from './roles.ts';
+
+/** Opaque page cursors of the members list: the last member's join time and row id. */
+const MEMBER_CURSOR = positionCursor('uuid');
 
 /** A member as the members page lists them. */
 export interface MemberView {
@@ -78,12 +81,12 @@ export function createMemberService(deps: { db: Db; clock: Clock }) {
       accountId: string,
       page: { limit: number; cursor?: string | undefined },
     ): Promise<{ members: MemberView[]; nextCursor: string | null }> {
-      const after = page.cursor === undefined ? undefined : decodeMemberCursor(page.cursor);
+      const position = page.cursor === undefined ? undefined : MEMBER_CURSOR.decode(page.cursor);
+      const after = position && { createdAt: position.at, id: position.id };
       const rows = await listMembers(db, accountId, { ...(after ? { after } : {}), limit: page.limit + 1 });
-      const shown = rows.slice(0, page.limit);
-      const last = shown.at(-1);
+      const shown = pageOf(rows, page.limit, (last) => MEMBER_CURSOR.encode(last.createdAt, last.id));
       return {
-        members: shown.flatMap((row) =>
+        members: shown.rows.flatMap((row) =>
           isRole(row.role)
             ? [
                 {
@@ -96,7 +99,7 @@ export function createMemberService(deps: { db: Db; clock: Clock }) {
               ]
             : [],
         ),
-        nextCursor: rows.length > page.limit && last ? encodeMemberCursor(last) : null,
+        nextCursor: shown.nextCursor,
       };
     },
 

@@ -5,7 +5,7 @@ import type { Clock } from '../clock.ts';
 import type { Db } from '../db/prisma.ts';
 import { prismaSql } from '../db/sql.ts';
 import { AppError, notFound } from '../errors.ts';
-import { invalidCursor } from '../http/input-rules.ts';
+import { positionCursor } from '../http/cursor.ts';
 import type { GatedRequest } from '../idempotency/service.ts';
 import type { AuthenticatedKey } from '../keys/service.ts';
 import type { Delivery, DeliveryState, EventKind } from './contracts.ts';
@@ -17,7 +17,6 @@ import {
   deliveryPage,
   insertSubscription,
   isUrlTaken,
-  isUuid,
   listSubscriptions,
   liveSubscriptionTo,
   lockAccount,
@@ -64,22 +63,8 @@ function alreadySubscribed(id: string): AppError {
   return new AppError('ALREADY_EXISTS', message, { id });
 }
 
-function encodeCursor(row: { createdAt: string; id: string }): string {
-  return Buffer.from(`${row.createdAt}|${row.id}`).toString('base64url');
-}
-
-/** The position a cursor stands for; 400 before any query for anything we did not issue (an impossible date too). */
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  const match = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)\|([0-9a-f-]{36})$/.exec(
-    Buffer.from(cursor, 'base64url').toString('utf8'),
-  );
-  const [, at = '', id = ''] = match ?? [];
-  const createdAt = new Date(at);
-  // a real instant prints back as itself (2026-02-30 does not); only the exact text we encode is ours
-  const real = !Number.isNaN(createdAt.getTime()) && createdAt.toISOString() === at;
-  if (!match || !real || !isUuid(id) || encodeCursor({ createdAt: at, id }) !== cursor) throw invalidCursor();
-  return { createdAt, id };
-}
+/** Opaque page cursors of deliveries: the last one's time and id. */
+const cursor = positionCursor('uuid');
 
 /** Subscriptions and their deliveries' history: cold paths, on Prisma (docs/decisions.md). */
 export function createWebhookService(deps: { db: Db; clock: Clock; policy: UrlPolicy }) {
@@ -218,11 +203,12 @@ export function createWebhookService(deps: { db: Db; clock: Clock; policy: UrlPo
       auth: WebhookCaller,
       input: { id: string; state?: DeliveryState; limit: number; cursor?: string },
     ): Promise<{ data: Delivery[]; nextCursor: string | null }> {
-      const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+      const position = input.cursor === undefined ? undefined : cursor.decode(input.cursor);
+      const after = position && { createdAt: position.at, id: position.id };
       if (!(await ownsSubscription(db, auth.accountId, input.id))) throw notFound(`Webhook subscription ${input.id}`);
       const page = await deliveryPage(db, input.id, { state: input.state, limit: input.limit, after });
       const last = page.rows.at(-1);
-      return { data: page.rows, nextCursor: page.more && last ? encodeCursor(last) : null };
+      return { data: page.rows, nextCursor: page.more && last ? cursor.encode(last.createdAt, last.id) : null };
     },
   };
 }
