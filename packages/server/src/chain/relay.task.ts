@@ -3,6 +3,7 @@ import type { Task } from 'graphile-worker';
 import { pgSql, type Pool, type Sql } from '../db/sql.ts';
 import { REORG_RECHECK_SECONDS } from './reorg.ts';
 import type { Relayer } from './relayer.ts';
+import { tracer, traceparentIn } from '../tracing/tracing.ts';
 
 export const RELAY_TASK = 'relay';
 /** The PostgreSQL advisory lock that makes one relayer at a time sign, across every worker and replica. */
@@ -28,7 +29,8 @@ async function addRelayJob(sql: Sql, delaySeconds: number): Promise<void> {
 export async function enqueueRelay(sql: Sql): Promise<void> {
   await sql.query('SELECT pg_advisory_xact_lock_shared($1)', [GATE_LOCK]);
   await sql.query(
-    `SELECT graphile_worker.add_job($1, '{}'::json, job_key => $1, max_attempts => 100)
+    `SELECT graphile_worker.add_job($1, json_strip_nulls(json_build_object('traceparent',
+         nullif(current_setting('app.traceparent', true), ''))), job_key => $1, max_attempts => 100)
      WHERE NOT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid = 0 AND objid = $2
        AND objsubid = 1 AND database = (SELECT oid FROM pg_database WHERE datname = current_database()))`,
     [RELAY_TASK, SIGNER_LOCK],
@@ -45,7 +47,10 @@ export async function enqueueRelay(sql: Sql): Promise<void> {
  * does not wait for it (waiting jobs each held a pooled connection): it ends, leaving the watch for later.
  */
 export function relayTask(relayer: Relayer, pool: Pool): Task {
-  return async (_payload, helpers) => {
+  // a run is a trace of its own, linked to the request that queued it (docs/operations.md, "Tracing")
+  const traced: Task = (payload, helpers) =>
+    tracer().span('relay job', async () => run(payload, helpers), { root: true, links: [traceparentIn(payload)] });
+  const run: Task = async (_payload, helpers) => {
     const session = await pool.connect();
     const sql = pgSql(session); // the locks are this connection's: the pool may be busy
     const tryLock = async (key: number) =>
@@ -78,4 +83,5 @@ export function relayTask(relayer: Relayer, pool: Pool): Task {
       session.release();
     }
   };
+  return traced;
 }

@@ -7,6 +7,8 @@ import { enqueueDeliveries } from './outbox.ts';
 import { DELIVERY_TIMEOUT_MS, postWebhook } from './post.ts';
 import { isUuid } from './store.ts';
 import type { UrlPolicy } from './url-guard.ts';
+import { tracer, type ActiveSpan } from '../tracing/tracing.ts';
+import { deliveryTraceparent } from './delivery-trace.ts';
 
 export interface DeliveryDeps {
   pool: Pool;
@@ -36,6 +38,13 @@ export function deliverTask(deps: DeliveryDeps): Task {
   return async (payload) => {
     const deliveryId = String((payload as { deliveryId?: unknown }).deliveryId ?? '');
     if (!isUuid(deliveryId)) return;
+    // an attempt joins the trace of the request that caused it (docs/operations.md, "Tracing")
+    const parent = await deliveryTraceparent(sql, deliveryId);
+    const attributes = { 'webhook.delivery_id': deliveryId };
+    return tracer().span('webhook delivery', (span) => attempt(deliveryId, span), { parent, attributes });
+  };
+
+  async function attempt(deliveryId: string, span: ActiveSpan): Promise<void> {
     const at = deps.clock.now();
     const { claimed, dueAt } = await claim({
       id: deliveryId,
@@ -57,6 +66,7 @@ export function deliverTask(deps: DeliveryDeps): Task {
       deps.policy,
       timeoutMs,
     );
+    span.set({ 'http.response.status_code': result.status ?? undefined, 'webhook.attempt': claimed.attempts + 1 });
     await record({ delivery: claimed, at, result });
     if (deps.onAttempt) {
       const { state } = nextState(claimed.attempts + 1, result.ok, at, deps.retryDelaysMs);
@@ -67,7 +77,7 @@ export function deliverTask(deps: DeliveryDeps): Task {
         { deliveryId, attempt: claimed.attempts + 1, status: result.status, error: result.error },
         'webhook attempt failed',
       );
-  };
+  }
 }
 
 /**
