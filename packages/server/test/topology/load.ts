@@ -96,8 +96,9 @@ function accept(uid: string, mode: Mode, keyIndex: number): void {
 }
 
 async function create(keyIndex: number, mode: Mode): Promise<void> {
+  const body = item(mode); // the same request on every try: its Idempotency-Key stands for this body
   const created = await write(`create ${mode}`, (idempotencyKey) =>
-    clients[keyIndex]!.attestations.create(item(mode), { idempotencyKey }),
+    clients[keyIndex]!.attestations.create(body, { idempotencyKey }),
   );
   if (!created) return;
   outcome.counts[mode]++;
@@ -106,8 +107,9 @@ async function create(keyIndex: number, mode: Mode): Promise<void> {
 
 async function batch(keyIndex: number): Promise<void> {
   const modes: Mode[] = ['onchain', 'offchain', 'onchain', 'offchain'];
+  const body = { attestations: modes.map(item) };
   const result = await write('batch', (idempotencyKey) =>
-    clients[keyIndex]!.attestations.batch({ attestations: modes.map(item) }, { idempotencyKey }),
+    clients[keyIndex]!.attestations.batch(body, { idempotencyKey }),
   );
   if (!result) return;
   outcome.counts.batches++;
