@@ -1,6 +1,6 @@
 import { decodeEventLog, encodeFunctionData, type Hex, type TransactionReceipt } from 'viem';
 import { EAS_ARTIFACT } from '../chain/eas-artifacts.ts';
-import { recordFailed, recordMined } from '../chain/journal.ts';
+import { lockOpenEntry, recordFailed, recordMined } from '../chain/journal.ts';
 import type { RoundWork, SendOutcome } from '../chain/round.ts';
 import type { Clock } from '../clock.ts';
 import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
@@ -63,6 +63,7 @@ export function anchorWork(deps: AnchorWorkDeps): RoundWork {
     const now = new Date(clock.now());
     if (outcome === 'dropped') {
       await inTransaction(pool, async (tx) => {
+        if (!(await lockOpenEntry(tx, journalId))) return;
         await offerAgain(tx, { journalId });
         await recordFailed(tx, journalId, 'replaced: the nonce was used by another transaction', now);
       });
@@ -73,10 +74,13 @@ export function anchorWork(deps: AnchorWorkDeps): RoundWork {
     if (!anchor || !at) {
       const reason = `transaction ${outcome.transactionHash} did not timestamp the root`;
       log.error({ journalId, txHash: outcome.transactionHash, status: outcome.status }, reason);
-      await inTransaction(pool, (tx) => recordFailed(tx, journalId, reason, now));
+      await inTransaction(pool, async (tx) => {
+        if (await lockOpenEntry(tx, journalId)) await recordFailed(tx, journalId, reason, now);
+      });
       return;
     }
     await inTransaction(pool, async (tx) => {
+      if (!(await lockOpenEntry(tx, journalId))) return;
       await confirmAnchor(tx, anchor, at, now);
       const mined = {
         hash: at.txHash,

@@ -2,7 +2,7 @@ import { decodeEventLog, encodeFunctionData, zeroAddress, zeroHash, type Hex, ty
 import { auditEntry } from '../audit/entry.ts';
 import { appendAuditEntries } from '../audit/append.ts';
 import { EAS_ARTIFACT } from '../chain/eas-artifacts.ts';
-import { recordFailed, recordMined } from '../chain/journal.ts';
+import { lockOpenEntry, recordFailed, recordMined } from '../chain/journal.ts';
 import type { RoundWork, SendOutcome } from '../chain/round.ts';
 import { encodeAttestationData, SCHEMA_UID } from '../chain/schema.ts';
 import type { Clock } from '../clock.ts';
@@ -107,6 +107,7 @@ function creationWork(deps: RelayWorkDeps): RoundWork {
   async function finish(journalId: string, receipt: SendOutcome): Promise<void> {
     if (receipt === 'dropped') {
       await inTransaction(pool, async (tx) => {
+        if (!(await lockOpenEntry(tx, journalId))) return;
         await requeueItems(tx, journalId);
         await recordFailed(tx, journalId, 'replaced: the nonce was used by another transaction', new Date(clock.now()));
       });
@@ -121,6 +122,7 @@ function creationWork(deps: RelayWorkDeps): RoundWork {
           : `expected ${items.length} Attested events, found ${uids.length}`;
       log.error({ journalId, txHash: receipt.transactionHash }, reason);
       await inTransaction(pool, async (tx) => {
+        if (!(await lockOpenEntry(tx, journalId))) return;
         await failItems(tx, journalId, reason);
         await recordFailed(tx, journalId, reason, new Date(clock.now()));
       });
@@ -146,6 +148,7 @@ function creationWork(deps: RelayWorkDeps): RoundWork {
         : [];
     });
     await inTransaction(pool, async (tx) => {
+      if (!(await lockOpenEntry(tx, journalId))) return;
       await confirmItems(
         tx,
         items.map((i) => i.id),

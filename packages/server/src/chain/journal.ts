@@ -51,6 +51,19 @@ export async function recordSigned(
   );
 }
 
+/**
+ * Locks an entry for the transaction that records its outcome, and says whether it is still open (`intent` or
+ * `sent`). A second finish of the same entry (two relayers for a moment, after PostgreSQL dropped the first one's
+ * signer lock) then waits for the first and finds it done: its items, events and audit entries are written once.
+ */
+export async function lockOpenEntry(sql: Sql, id: string): Promise<boolean> {
+  const rows = await sql.query<{ open: boolean }>(
+    `SELECT status IN ('intent', 'sent') AS open FROM relay_transactions WHERE id = $1::bigint FOR UPDATE`,
+    [id],
+  );
+  return rows[0]?.open === true;
+}
+
 export async function recordMined(
   sql: Sql,
   id: string,

@@ -53,6 +53,13 @@ export function relayTask(relayer: Relayer, pool: Pool): Task {
   const run: Task = async (_payload, helpers) => {
     const session = await pool.connect();
     const sql = pgSql(session); // the locks are this connection's: the pool may be busy
+    // the signer's lock lives and dies with this connection (PostgreSQL restarted, the session killed): then another
+    // relayer may take the lock, so this one stops at once and leaves what is in flight to the journal
+    const lockLost = new AbortController();
+    const onLost = () => lockLost.abort();
+    session.on('error', onLost);
+    session.on('end', onLost);
+    const signal = AbortSignal.any([helpers.abortSignal, lockLost.signal]);
     const tryLock = async (key: number) =>
       (await session.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [key])).rows[0]!.ok;
     let locked = false;
@@ -61,7 +68,8 @@ export function relayTask(relayer: Relayer, pool: Pool): Task {
       if (!locked || (await relayer.hasWork())) await addRelayJob(sql, WATCH_SECONDS);
       if (!locked) return;
       for (;;) {
-        await relayer.run(helpers.abortSignal);
+        await relayer.run(signal);
+        if (lockLost.signal.aborted) return; // the relayer that takes the lock reconciles the journal
         if (helpers.abortSignal.aborted) return await addRelayJob(sql, 0);
         if (!(await tryLock(GATE_LOCK))) {
           await sleep(50); // a request is adding work right now
@@ -79,8 +87,11 @@ export function relayTask(relayer: Relayer, pool: Pool): Task {
       }
     } finally {
       // whatever threw: neither the signer nor the gate may stay with a pooled connection
-      if (locked) await session.query('SELECT pg_advisory_unlock_all()').catch(() => undefined);
-      session.release();
+      session.off('error', onLost);
+      session.off('end', onLost);
+      if (locked && !lockLost.signal.aborted)
+        await session.query('SELECT pg_advisory_unlock_all()').catch(() => undefined);
+      session.release(lockLost.signal.aborted || undefined); // a dead connection is not given back to the pool
     }
   };
   return traced;

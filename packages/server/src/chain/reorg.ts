@@ -2,6 +2,7 @@ import type { Clock } from '../clock.ts';
 import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
 import type { Logger } from '../log.ts';
 import {
+  lockOpenEntry,
   minedSince,
   recordFailed,
   recordFailedBlock,
@@ -39,6 +40,7 @@ function nonceFiller(work: RoundWork, pool: Pool, clock: Clock): RoundWork {
     ...work,
     async finish(journalId, outcome) {
       await inTransaction(pool, async (tx) => {
+        if (!(await lockOpenEntry(tx, journalId))) return;
         await recordFailed(tx, journalId, 'sent again after a reorg, only to use its nonce', new Date(clock.now()));
         if (outcome !== 'dropped') await recordFailedBlock(tx, journalId, outcome);
       });

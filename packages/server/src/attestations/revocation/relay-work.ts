@@ -2,7 +2,7 @@ import { encodeFunctionData, type Hex } from 'viem';
 import { auditEntry } from '../../audit/entry.ts';
 import { appendAuditEntries } from '../../audit/append.ts';
 import { EAS_ARTIFACT } from '../../chain/eas-artifacts.ts';
-import { recordFailed, recordMined, wasReorged } from '../../chain/journal.ts';
+import { lockOpenEntry, recordFailed, recordMined, wasReorged } from '../../chain/journal.ts';
 import type { RoundWork, SendOutcome } from '../../chain/round.ts';
 import { SCHEMA_UID } from '../../chain/schema.ts';
 import type { Clock } from '../../clock.ts';
@@ -65,6 +65,7 @@ export function revocationWork(deps: RevocationWorkDeps, mode: AttestationMode):
       // sent again after a reorg, its bytes name the uid the attestation had before the same reorg: revoke the new one
       const stale = receipt !== 'dropped' && (await wasReorged(sql, journalId));
       await inTransaction(pool, async (tx) => {
+        if (!(await lockOpenEntry(tx, journalId))) return;
         if (receipt === 'dropped' || stale) await requeueRevocations(tx, journalId);
         else await failRevocations(tx, journalId);
         await recordFailed(
@@ -80,6 +81,7 @@ export function revocationWork(deps: RevocationWorkDeps, mode: AttestationMode):
     const at = new Date(clock.now());
     const txHash = receipt.transactionHash;
     await inTransaction(pool, async (tx) => {
+      if (!(await lockOpenEntry(tx, journalId))) return;
       await markRevoked(tx, journalId, txHash, at);
       const claims = items.filter((i) => i.idempotencyKey);
       await completeMany(
