@@ -32,7 +32,6 @@ import { requireSession } from './db/session-check.ts';
 import { deliverTask, sweepDeliveries } from './webhooks/deliver.task.ts';
 import { DELIVER_TASK } from './webhooks/outbox.ts';
 import { systemResolver, type Resolver, type UrlPolicy } from './webhooks/url-guard.ts';
-import { startMailPart } from './mail/part.ts';
 
 /** How often a worker looks for deliveries that a dead worker left behind, and how overdue they must be. */
 const SWEEP_EVERY_MS = 10_000;
@@ -107,7 +106,10 @@ export async function startService(given: Config, opts: StartOptions = {}): Prom
       refusals: metrics?.refusals,
     });
     stack.push(flushPeriodically(services.keys.lastUse, log)); // after the API stops: its last requests' uses too
-    const mail = parts.worker ? await startMailPart({ ...infra, secrets }, stack) : undefined;
+    // the sending side (nodemailer, and MailDev in development) only where jobs run: an API replica only queues mail
+    const mail = parts.worker
+      ? await (await import('./mail/part.ts')).startMailPart({ ...infra, secrets }, stack)
+      : undefined;
     const worker = parts.worker
       ? await startWorkerPart(infra, webhookPolicy, stack, metrics, {
           poolSize: budget.jobs,
