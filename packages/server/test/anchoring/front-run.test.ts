@@ -21,6 +21,14 @@ afterAll(async () => {
 const journal = () =>
   svc.sql.query<{ status: string }>(`SELECT status FROM relay_transactions WHERE kind = 'anchor' ORDER BY id`);
 
+const nextRunIsScheduled = async () =>
+  (
+    await svc.sql.query(
+      `SELECT 1 FROM graphile_worker.jobs
+       WHERE task_identifier = 'anchor' AND locked_at IS NULL AND run_at > now() + interval '30 minutes'`,
+    )
+  ).length > 0;
+
 describe('a root that someone else timestamped first', () => {
   it('is taken from the chain: EAS refuses our transaction, and the records carry theirs', async () => {
     const { key } = await svc.createKey('pro');
@@ -54,6 +62,9 @@ describe('a root that someone else timestamped first', () => {
     await until(async () => ((await journal()).some((e) => e.status === 'failed') ? true : undefined), 30_000);
     expect((await call(svc.url, 'GET', `/v1/attestations/${uids[0]}`)).body.anchor).toBeNull();
 
+    // the failed run ends by scheduling the next an interval away; ours replaces that one (asked earlier, the
+    // run's own scheduling would replace ours and push it an hour out)
+    await until(async () => ((await nextRunIsScheduled()) ? true : undefined), 30_000);
     await scheduleAnchor(svc.sql, 0); // the next run asks the chain before offering the anchor again
     const read = async (uid: string) => (await call(svc.url, 'GET', `/v1/attestations/${uid}`)).body.anchor;
     await until(async () => ((await read(uids[0]!)) ? true : undefined), 30_000);
