@@ -31,7 +31,8 @@ export function buildServices(
   infra: Infrastructure,
   opts: { webhookPolicy: UrlPolicy; secrets: ServiceSecrets; refusals?: RefusalObserver | undefined },
 ): Services {
-  const { config, db, pool, sql, clock, log, chain } = infra;
+  const { config, pool, sql, clock, log, chain } = infra;
+  const db = infra.prisma;
   const domain = {
     name: 'EAS Attestation',
     version: chain.easVersion,
@@ -85,7 +86,7 @@ export function buildServices(
       signup: config.dashboard.signup,
       webhookPrivateUrls: config.webhooks.allowPrivateUrls,
       overview: createOverviewService({ sql, clock }),
-      ...createPeopleServices({ ...infra, keys, secrets: opts.secrets, mail }),
+      ...createPeopleServices({ ...infra, db, keys, secrets: opts.secrets, mail }),
     },
     mail,
     rateLimiter: createRateLimiter(infra.windows, clock, opts.refusals),

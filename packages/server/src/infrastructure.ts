@@ -5,7 +5,8 @@ import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { startEmbeddedPostgres } from './db/embedded-postgres.ts';
 import { applyMigrations } from './db/migrate.ts';
-import { createPrisma, type Db } from './db/prisma.ts';
+import { createDatabase, type Db } from './db/database.ts';
+import { createPrisma, type Db as PrismaDb } from './db/prisma.ts';
 import { createPool, pgSql, type Pool, type Sql } from './db/sql.ts';
 import { connectRedis, memoryWindowStore, redisWindowStore, type WindowStore } from './limits/sliding-window.ts';
 import { createLogger, flushLogger, type Logger } from './log.ts';
@@ -24,13 +25,16 @@ export interface BaseInfrastructure {
   close(): Promise<void>;
 }
 
-/** A CLI command's: the migrated database, through Prisma (cold paths) and a pg pool (hot paths). */
+/** A CLI command's: the migrated database (db/database.ts), on a pg pool. */
 export interface CommandInfrastructure extends BaseInfrastructure {
   databaseUrl: string;
   /** The migrations this open applied (none when the database was up to date). */
   migrations: string[];
   db: Db;
+  /** The pool under `db`: graphile-worker's and the pool metrics' (they take a pg pool). */
   pool: Pool;
+  /** Prisma, for better-auth's adapter only (dashboard/better-auth.ts). */
+  prisma: PrismaDb;
   sql: Sql;
 }
 
@@ -95,11 +99,11 @@ async function openStorage(
     scope.quiet ? undefined : (line) => log.info({ component: 'migrate' }, line),
   );
   const timeouts = scope.timeouts ? config.databaseTimeouts : undefined;
-  const db = createPrisma(databaseUrl, timeouts, sizes.prisma);
-  teardown.push(() => db.$disconnect());
+  const prisma = createPrisma(databaseUrl, timeouts, sizes.prisma);
+  teardown.push(() => prisma.$disconnect());
   const pool = createPool(databaseUrl, sizes.pool, timeouts);
   teardown.push(() => pool.end());
-  return { databaseUrl, migrations, db, pool, sql: pgSql(pool) };
+  return { databaseUrl, migrations, db: createDatabase(pool), pool, prisma, sql: pgSql(pool) };
 }
 
 /** Rate-limit windows: in memory, or in Redis (shared by replicas and the verification app) when REDIS_URL is set. */

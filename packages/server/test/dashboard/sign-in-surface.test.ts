@@ -182,7 +182,7 @@ describe('the dashboard sign-in surface', () => {
       await service.sql.query(`UPDATE verifications SET expires_at = now() - interval '1 second' WHERE id = $1`, [
         expired,
       ]);
-      expect(await deleteExpiredVerifications(service.infrastructure.db, new Date())).toBeGreaterThanOrEqual(1);
+      expect(await deleteExpiredVerifications(service.infrastructure.prisma, new Date())).toBeGreaterThanOrEqual(1);
       const left = await service.sql.query<{ id: string }>(`SELECT id FROM verifications WHERE id = ANY($1)`, [
         [expired, live],
       ]);

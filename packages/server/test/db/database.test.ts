@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase, inTransaction, type Db } from '../../src/db/database.ts';
+import { jsonRows, tableRows } from '../../src/db/recordset.ts';
+import { createPool, type Pool } from '../../src/db/sql.ts';
+import { applyMigrations } from '../../src/db/migrate.ts';
+import { createTestDatabase } from '../support/database.ts';
+
+let pool: Pool;
+let db: Db;
+
+beforeAll(async () => {
+  const url = await createTestDatabase();
+  await applyMigrations(url);
+  pool = createPool(url, 2);
+  db = createDatabase(pool);
+});
+afterAll(async () => {
+  await pool?.end();
+});
+
+async function account(): Promise<string> {
+  const id = randomUUID();
+  await db
+    .insertInto('accounts')
+    .values({ id, name: `db ${id}`, nameKey: `db ${id}` })
+    .execute();
+  return id;
+}
+
+describe('the query layer', () => {
+  it('names columns in camelCase in code and snake_case in PostgreSQL, and leaves jsonb keys alone', async () => {
+    const accountId = await account();
+    const row = await db
+      .selectFrom('accounts')
+      .select(['id', 'nameKey', 'createdAt', 'createdBy'])
+      .where('id', '=', accountId)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ id: accountId, nameKey: `db ${accountId}`, createdBy: 'cli' });
+    expect(row.createdAt).toBeInstanceOf(Date);
+    const [json] = await sql<{ value: unknown }>`SELECT '{"snake_key": 1, "camelKey": 2}'::jsonb AS value`
+      .execute(db)
+      .then((r) => r.rows);
+    expect(json!.value).toEqual({ snake_key: 1, camelKey: 2 });
+  });
+
+  it('updates many rows with a value each from one JSON parameter typed by the table (bytea, timestamps)', async () => {
+    const accountId = await account();
+    const ids = [randomUUID(), randomUUID()];
+    await db
+      .insertInto('apiKeys')
+      .values(
+        ids.map((id, i) => ({
+          id,
+          accountId,
+          prefix: `dbtest${id.slice(0, 6)}${i}`.padEnd(12, '0').slice(0, 12),
+          secretHash: Buffer.alloc(32, i),
+          tier: 'free',
+        })),
+      )
+      .execute();
+    const at = [new Date('2026-01-01T00:00:00.123Z'), new Date('2026-02-01T00:00:00Z')];
+    await db
+      .updateTable('apiKeys as k')
+      .from(
+        tableRows(
+          'apiKeys',
+          ids.map((id, i) => ({ id, lastUsedAt: at[i], secretHash: Buffer.alloc(32, 9 + i) })),
+          'v',
+        ),
+      )
+      .set((eb) => ({ lastUsedAt: eb.ref('v.lastUsedAt'), secretHash: eb.ref('v.secretHash') }))
+      .whereRef('k.id', '=', 'v.id')
+      .execute();
+    const rows = await db
+      .selectFrom('apiKeys')
+      .select(['id', 'lastUsedAt', 'secretHash'])
+      .where('id', 'in', ids)
+      .execute();
+    for (const [i, id] of ids.entries()) {
+      const row = rows.find((r) => r.id === id)!;
+      expect(row.lastUsedAt).toEqual(at[i]);
+      expect(Buffer.from(row.secretHash)).toEqual(Buffer.alloc(32, 9 + i));
+    }
+  });
+
+  it('reads named, typed columns of no table from one JSON parameter', async () => {
+    const rows = await db
+      .selectFrom(
+        jsonRows(
+          [{ position: 1, accountId: randomUUID(), sentAt: new Date(0) }],
+          { position: 'int', accountId: 'uuid', sentAt: 'timestamptz' },
+          'q',
+        ),
+      )
+      .select(['q.position', 'q.accountId', 'q.sentAt'])
+      .execute();
+    expect(rows[0]!.position).toBe(1);
+    expect(rows[0]!.sentAt).toEqual(new Date(0));
+  });
+
+  it('commits a transaction whole or not at all', async () => {
+    const id = randomUUID();
+    await expect(
+      inTransaction(db, async (tx) => {
+        await tx
+          .insertInto('accounts')
+          .values({ id, name: `tx ${id}`, nameKey: `tx ${id}` })
+          .execute();
+        throw new Error('no');
+      }),
+    ).rejects.toThrow('no');
+    expect(await db.selectFrom('accounts').select('id').where('id', '=', id).executeTakeFirst()).toBeUndefined();
+  });
+});
