@@ -65,7 +65,7 @@ export function buildServices(
   });
   const mail = createMailService({ pool, clock, log, mode: config.mail.mode, sealer: bodySealer(opts.secrets) });
   const auth = createDashboardAuth({
-    db,
+    db: infra.db,
     publicBaseUrl: config.publicBaseUrl,
     secret: sessionCookieSecret(opts.secrets),
     signup: config.dashboard.signup,

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.ts';
-import type { Db } from '../db/prisma.ts';
+import type { Db } from '../db/database.ts';
 import type { WindowStore } from '../limits/sliding-window.ts';
 import type { Logger } from '../log.ts';
 import { purposeKey, type ServiceSecrets } from '../system/service-secret.ts';

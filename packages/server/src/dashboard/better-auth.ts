@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { passkey } from '@better-auth/passkey';
 import { betterAuth } from 'better-auth';
-import { prismaAdapter } from 'better-auth/adapters/prisma';
 import { APIError, createAuthMiddleware, isAPIError } from 'better-auth/api';
 import { describeError } from '../errors.ts';
 import { meter } from '../system/meter.ts';
@@ -34,10 +33,16 @@ export function createBetterAuth(opts: AuthOptions): DashboardAuth {
     trustedOrigins: [origin],
     telemetry: { enabled: false },
     disabledPaths: [...TOKEN_PATHS],
-    database: prismaAdapter(opts.db, { provider: 'postgresql' }),
-    account: { modelName: 'authAccount' },
+    // better-auth's Kysely adapter on the service's own database (db/database.ts): its tables by their names in the
+    // generated types, camelCase mapped to snake_case by the same plugin as every other query
+    database: { db: opts.db, type: 'postgres' },
+    account: { modelName: 'authAccounts' },
+    verification: { modelName: 'verifications' },
     // read with the session (one query less per dashboard call); set only by a support invitation, never by input
-    user: { additionalFields: { support: { type: 'boolean', required: false, defaultValue: false, input: false } } },
+    user: {
+      modelName: 'users',
+      additionalFields: { support: { type: 'boolean', required: false, defaultValue: false, input: false } },
+    },
     emailAndPassword: {
       enabled: true,
       minPasswordLength: 10,
@@ -62,10 +67,11 @@ export function createBetterAuth(opts: AuthOptions): DashboardAuth {
         );
       },
     },
-    session: { expiresIn: SESSION_IDLE_SECONDS, updateAge: 3600 },
+    session: { modelName: 'sessions', expiresIn: SESSION_IDLE_SECONDS, updateAge: 3600 },
     rateLimit: {
       enabled: true,
       storage: 'database',
+      modelName: 'authRateLimits',
       window: 60,
       max: 100,
       customRules: {
@@ -87,7 +93,15 @@ export function createBetterAuth(opts: AuthOptions): DashboardAuth {
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
       database: { generateId: () => randomUUID() },
     },
-    plugins: [passkey({ rpID: new URL(opts.publicBaseUrl).hostname, rpName: 'Attestation Service', origin })],
+    plugins: [
+      passkey({
+        rpID: new URL(opts.publicBaseUrl).hostname,
+        rpName: 'Attestation Service',
+        origin,
+        // the plugin's `credentialID` would map to credential_i_d
+        schema: { passkey: { modelName: 'passkeys', fields: { credentialID: 'credentialId' } } },
+      }),
+    ],
     logger: {
       level: 'warn',
       // an error's type and code only: a database error's message may carry SQL or values (docs/operations.md)
