@@ -9,6 +9,7 @@ import { createPublicClient, http } from 'viem';
 import { createAnchorer } from '../src/anchoring/anchorer.ts';
 import { buildAnchorTree } from '../src/anchoring/tree.ts';
 import { systemClock } from '../src/clock.ts';
+import { createDatabase } from '../src/db/database.ts';
 import { createPool, pgSql } from '../src/db/sql.ts';
 import { createLogger } from '../src/log.ts';
 
@@ -92,6 +93,7 @@ async function narrowTable(anchorId: string): Promise<PhaseFigure> {
 
 try {
   const anchorer = createAnchorer({
+    db: createDatabase(pool),
     pool,
     clock: systemClock,
     log: createLogger('info', lines),

@@ -181,13 +181,13 @@ async function startWorkerPart(
   metrics: ProcessMetrics | undefined,
   { poolSize, probes, mailTasks }: { poolSize: number; probes: boolean; mailTasks: TaskList },
 ): Promise<{ runner: StartedWorker; healthUrl?: string }> {
-  const { config, pool, clock, log, chain, databaseUrl } = infra;
-  const sender = createSender(chain, pool, clock, { maxFeeCapWei: config.chain.maxFeeCapWei }, log);
+  const { config, db, pool, clock, log, chain, databaseUrl } = infra;
+  const sender = createSender(chain, db, clock, { maxFeeCapWei: config.chain.maxFeeCapWei }, log);
   const watch = createWatch(chain.publicClient, chain.account.address, config.chain.confirmations);
-  const anchoring = anchoringWorker({ pool, clock, log, chain, intervalMs: config.anchorIntervalMs });
+  const anchoring = anchoringWorker({ db, pool, clock, log, chain, intervalMs: config.anchorIntervalMs });
   const works = [
     ...attestationRelayWorks({
-      pool,
+      db,
       eas: chain.eas,
       clock,
       log,
@@ -198,7 +198,7 @@ async function startWorkerPart(
   ];
   const watchOf = (address: `0x${string}`) => createWatch(chain.publicClient, address, config.chain.confirmations);
   const relayer = createRelayer(
-    { pool, sender, watch, watchOf, clock, log, works },
+    { db, sender, watch, watchOf, clock, log, works },
     {
       maxInFlight: config.chain.maxInFlight,
       gasTarget: config.chain.gasTarget,
@@ -235,7 +235,7 @@ async function startWorkerPart(
   stack.push(cleanUpAuthPeriodically({ db: infra.prisma, clock, log }));
   if (!probes) return { runner };
   const where = { port: config.workerHealthPort, host: config.host };
-  const health = await serveWorkerHealth(runner, { pool, chainHealth: infra.chainHealth, ...where, log });
+  const health = await serveWorkerHealth(runner, { db, chainHealth: infra.chainHealth, ...where, log });
   stack.push(health.close);
   return { runner, healthUrl: health.url };
 }

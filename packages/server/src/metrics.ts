@@ -46,8 +46,12 @@ export async function startMetrics(infra: Infrastructure, port: number): Promise
   jobQueueMetrics(registry, sql, failed);
   const watchJobs = jobLatencyMetrics(registry);
   relayBacklogMetrics(registry, sql, clock, failed);
-  relayerChainMetrics(registry, { sql, health: chainHealth, minBalanceWei: config.chain.minBalanceWei }, failed);
-  anchorMetrics(registry, { sql, clock, intervalMs: config.anchorIntervalMs }, failed);
+  relayerChainMetrics(
+    registry,
+    { db: infra.db, health: chainHealth, minBalanceWei: config.chain.minBalanceWei },
+    failed,
+  );
+  anchorMetrics(registry, { db: infra.db, clock, intervalMs: config.anchorIntervalMs }, failed);
   const listener = await serveMetrics(registry, port, config.host);
   log.info({ url: `${listener.url}/metrics` }, 'metrics listening');
   const close = async () => {

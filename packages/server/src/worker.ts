@@ -1,7 +1,9 @@
 import { Logger as WorkerLogger, run, type Runner, type TaskList } from 'graphile-worker';
 import type { Logger } from './log.ts';
 import { chainComponents, type ChainHealth } from './chain/health.ts';
-import { createPool, type DatabaseTimeouts, type Pool } from './db/sql.ts';
+import type { Db } from './db/database.ts';
+import { ping } from './db/ping-store.ts';
+import { createPool, type DatabaseTimeouts } from './db/sql.ts';
 import { createHealthService, type ComponentReport } from './system/health.ts';
 import { serveHealth, type HealthListener } from './system/health-listener.ts';
 
@@ -88,11 +90,11 @@ export function runnerComponent(runner: StartedWorker): ComponentReport {
  */
 export async function serveWorkerHealth(
   runner: StartedWorker,
-  deps: { pool: Pool; chainHealth: ChainHealth; port: number; host: string; log: Logger },
+  deps: { db: Db; chainHealth: ChainHealth; port: number; host: string; log: Logger },
 ): Promise<HealthListener> {
   const health = createHealthService(
     {
-      database: async () => void (await deps.pool.query('SELECT 1')),
+      database: () => ping(deps.db),
       worker: async () => {
         if (!runner.running) throw new Error('the job runner stopped');
       },

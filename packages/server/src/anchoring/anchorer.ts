@@ -2,7 +2,9 @@ import type { Hex, PublicClient } from 'viem';
 import { EAS_ARTIFACT } from '../chain/eas-artifacts.ts';
 import { enqueueRelay } from '../chain/relay.task.ts';
 import type { Clock } from '../clock.ts';
-import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
+import { inTransaction, sqlOf, type Db } from '../db/database.ts';
+import { openSession, tryAdvisoryLock, advisoryUnlock } from '../db/session-store.ts';
+import type { Pool } from '../db/sql.ts';
 import { describeError } from '../errors.ts';
 import { meter } from '../system/meter.ts';
 import type { Logger } from '../log.ts';
@@ -39,6 +41,8 @@ const RUN_LOCK = 0x7e1a7e7;
 const LOOKBACK_BLOCKS = 50_000n;
 
 export interface AnchorerDeps {
+  db: Db;
+  /** The pool under `db`: a run holds its lock on a connection of its own. */
   pool: Pool;
   clock: Clock;
   log: Logger;
@@ -53,8 +57,7 @@ export type AnchorRun = { busy: true } | { busy: false; anchor: AnchorRow | unde
 
 /** One anchor run's work (the anchor task runs it once at a time, every ANCHOR_INTERVAL). */
 export function createAnchorer(deps: AnchorerDeps) {
-  const { pool, clock, log, chain } = deps;
-  const sql = pgSql(pool);
+  const { db, pool, clock, log, chain } = deps;
   const maxLeaves = deps.maxLeaves ?? MAX_LEAVES_PER_ANCHOR;
 
   /** Where the chain timestamped `root`, if anyone's transaction did (undefined: not timestamped, or not found). */
@@ -89,22 +92,22 @@ export function createAnchorer(deps: AnchorerDeps) {
    * transaction timestamped it first: EAS then refuses ours) is confirmed with that transaction instead.
    */
   async function reviewFailed(): Promise<void> {
-    for (const anchor of await failedAnchors(sql)) {
+    for (const anchor of await failedAnchors(db)) {
       const onChain = await timestampedOnChain(anchor.root).catch((error: unknown) => {
         log.warn({ root: anchor.root, error: describeError(error) }, 'could not ask the chain about a root');
         return undefined;
       });
       if (onChain) {
-        await inTransaction(pool, (tx) => confirmAnchor(tx, anchor, onChain, new Date(clock.now())));
+        await inTransaction(db, (tx) => confirmAnchor(tx, anchor, onChain, new Date(clock.now())));
         log.warn({ root: anchor.root, txHash: onChain.txHash }, 'root timestamped by another transaction: taken');
-      } else await offerAgain(sql, { anchorId: anchor.id });
+      } else await offerAgain(db, { anchorId: anchor.id });
     }
   }
 
   /** Gives an unassigned anchor's attestations back and deletes it (its tree is made again from what waits). */
   async function abandon(anchorId: string): Promise<void> {
-    while ((await releaseLeaves(sql, anchorId, ASSIGN_CHUNK)) > 0);
-    await deleteAnchor(sql, anchorId);
+    while ((await releaseLeaves(db, anchorId, ASSIGN_CHUNK)) > 0);
+    await deleteAnchor(db, anchorId);
   }
 
   /**
@@ -113,27 +116,27 @@ export function createAnchorer(deps: AnchorerDeps) {
    */
   async function makeAnchor(signal?: AbortSignal): Promise<AnchorRow | undefined> {
     const started = performance.now();
-    const leaves = await unanchored(sql, maxLeaves);
+    const leaves = await unanchored(db, maxLeaves);
     if (leaves.length === 0) return undefined;
     const selected = performance.now();
     const tree = await buildAnchorTree(leaves.map((l) => l.uid));
     const built = performance.now();
-    const id = await insertAnchor(sql, tree.root, leaves.length, new Date(clock.now()));
+    const id = await insertAnchor(db, tree.root, leaves.length, new Date(clock.now()));
     for (let from = 0; from < leaves.length; from += ASSIGN_CHUNK) {
       signal?.throwIfAborted();
       const chunk = leaves.slice(from, from + ASSIGN_CHUNK);
       const proofs = chunk.map((_, i) => tree.proofOf(from + i));
       const ids = chunk.map((l) => l.id);
-      const taken = await inTransaction(pool, (tx) => assignLeaves(tx, id, ids, proofs));
+      const taken = await inTransaction(db, (tx) => assignLeaves(tx, id, ids, proofs));
       // another anchor holds some of them: this tree is not theirs to prove (the next run makes another)
       if (taken !== chunk.length) {
         await abandon(id);
         throw new Error(`${chunk.length - taken} of the anchor's attestations are in another anchor`);
       }
     }
-    await inTransaction(pool, async (tx) => {
+    await inTransaction(db, async (tx) => {
       if (!(await markAssigned(tx, id, new Date(clock.now())))) throw new Error('the anchor was abandoned meanwhile');
-      await enqueueRelay(tx);
+      await enqueueRelay(sqlOf(tx));
     });
     const ms = (from: number, to: number) => Math.round(to - from);
     const timings = {
@@ -152,10 +155,10 @@ export function createAnchorer(deps: AnchorerDeps) {
    * anchors what no anchor holds yet.
    */
   async function runLocked(signal?: AbortSignal): Promise<AnchorRow | undefined> {
-    for (const anchorId of await unassignedAnchors(sql)) await abandon(anchorId);
+    for (const anchorId of await unassignedAnchors(db)) await abandon(anchorId);
     await reviewFailed();
-    if (await anchorWaiting(sql)) {
-      await inTransaction(pool, (tx) => enqueueRelay(tx));
+    if (await anchorWaiting(db)) {
+      await inTransaction(db, (tx) => enqueueRelay(sqlOf(tx)));
       return undefined;
     }
     return makeAnchor(signal);
@@ -167,16 +170,15 @@ export function createAnchorer(deps: AnchorerDeps) {
      * could give back rows of an anchor the other is about to mark assigned. A run that finds it taken does nothing.
      */
     async run(signal?: AbortSignal): Promise<AnchorRun> {
-      const session = await pool.connect();
+      const session = await openSession(pool);
       // a connection that cannot say it unlocked is not given out again (closing it drops the lock)
       let broken: Error | undefined;
       try {
-        const [lock] = (await session.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [RUN_LOCK])).rows;
-        if (!lock!.ok) return { busy: true };
+        if (!(await tryAdvisoryLock(session.db, RUN_LOCK))) return { busy: true };
         try {
           return { busy: false, anchor: await runLocked(signal) };
         } finally {
-          await session.query('SELECT pg_advisory_unlock($1)', [RUN_LOCK]).catch((error: Error) => (broken = error));
+          await advisoryUnlock(session.db, RUN_LOCK).catch((error: Error) => (broken = error));
         }
       } finally {
         session.release(broken);

@@ -1,6 +1,6 @@
 import { auditEntry } from '../audit/entry.ts';
 import { appendAuditEntries } from '../audit/append.ts';
-import type { Sql } from '../db/sql.ts';
+import { sqlOf, type Db } from '../db/database.ts';
 import { emitToSubscribers, subscribersOf, type OutboxEvent } from '../webhooks/outbox.ts';
 import { markMined, uidsByAccount, type AnchorRow, type Timestamped } from './store.ts';
 
@@ -27,9 +27,10 @@ export function anchoredEvent(accountId: string, anchor: AnchorRow, uids: string
  * `attestation.anchored` event (for its subscriptions) and one audit entry per account (the service acted: no key).
  * Returns whether it marked it.
  */
-export async function confirmAnchor(sql: Sql, anchor: AnchorRow, at: Timestamped, now: Date): Promise<boolean> {
-  if (!(await markMined(sql, anchor.id, at))) return false;
-  const accounts = await uidsByAccount(sql, anchor.id);
+export async function confirmAnchor(db: Db, anchor: AnchorRow, at: Timestamped, now: Date): Promise<boolean> {
+  if (!(await markMined(db, anchor.id, at))) return false;
+  const accounts = await uidsByAccount(db, anchor.id);
+  const sql = sqlOf(db); // the leaves of other features that take an Sql still
   const subscriptions = await subscribersOf(
     sql,
     accounts.map((a) => a.accountId),

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.ts';
-import type { Sql } from '../db/sql.ts';
+import type { Db } from '../db/database.ts';
+import { oldestUnanchored } from './store.ts';
 import { PREFIX, scrapedGauge, type ReadingFailed, type Registry } from '../system/metrics.ts';
 
 /**
@@ -9,7 +10,7 @@ import { PREFIX, scrapedGauge, type ReadingFailed, type Registry } from '../syst
  */
 export function anchorMetrics(
   registry: Registry,
-  deps: { sql: Sql; clock: Clock; intervalMs: number },
+  deps: { db: Db; clock: Clock; intervalMs: number },
   failed: ReadingFailed,
 ): void {
   if (deps.intervalMs <= 0) return;
@@ -26,12 +27,7 @@ export function anchorMetrics(
       help: 'Age of the oldest off-chain attestation whose root is not mined yet, in seconds (0: none waits).',
     },
     async () => {
-      const [row] = await deps.sql.query<{ oldest: Date | null }>(
-        `SELECT least(
-           (SELECT created_at FROM attestations WHERE mode = 'offchain' AND anchor_id IS NULL ORDER BY id LIMIT 1),
-           (SELECT created_at FROM anchors WHERE tx_hash IS NULL ORDER BY id LIMIT 1)) AS oldest`,
-      );
-      const oldest = row?.oldest;
+      const oldest = await oldestUnanchored(deps.db);
       return oldest ? Math.max(0, (deps.clock.now() - oldest.getTime()) / 1000) : 0;
     },
     failed,

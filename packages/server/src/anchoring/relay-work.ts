@@ -1,9 +1,9 @@
 import { decodeEventLog, encodeFunctionData, type Hex, type TransactionReceipt } from 'viem';
 import { EAS_ARTIFACT } from '../chain/eas-artifacts.ts';
-import { lockOpenEntry, recordFailed, recordMined } from '../chain/journal.ts';
+import { lockOpenEntry, recordFailed, recordMined } from '../chain/journal-store.ts';
 import type { RoundWork, SendOutcome } from '../chain/round.ts';
 import type { Clock } from '../clock.ts';
-import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
+import { inTransaction, type Db } from '../db/database.ts';
 import type { Logger } from '../log.ts';
 import { confirmAnchor } from './confirm.ts';
 import { anchorOf, claimAnchor, offerAgain, unmarkMined, type Timestamped } from './store.ts';
@@ -40,7 +40,7 @@ export function timestampedIn(receipt: TransactionReceipt, eas: Hex, root: Hex):
 }
 
 export interface AnchorWorkDeps {
-  pool: Pool;
+  db: Db;
   /** The EAS contract whose `timestamp` is called. */
   eas: Hex;
   clock: Clock;
@@ -56,30 +56,29 @@ export interface AnchorWorkDeps {
  * announced again with its new block and time.
  */
 export function anchorWork(deps: AnchorWorkDeps): RoundWork {
-  const { pool, clock, log } = deps;
-  const sql = pgSql(pool);
+  const { db, clock, log } = deps;
 
   async function finish(journalId: string, outcome: SendOutcome): Promise<void> {
     const now = new Date(clock.now());
     if (outcome === 'dropped') {
-      await inTransaction(pool, async (tx) => {
+      await inTransaction(db, async (tx) => {
         if (!(await lockOpenEntry(tx, journalId))) return;
         await offerAgain(tx, { journalId });
         await recordFailed(tx, journalId, 'replaced: the nonce was used by another transaction', now);
       });
       return;
     }
-    const anchor = await anchorOf(sql, journalId);
+    const anchor = await anchorOf(db, journalId);
     const at = anchor && outcome.status === 'success' ? timestampedIn(outcome, deps.eas, anchor.root) : undefined;
     if (!anchor || !at) {
       const reason = `transaction ${outcome.transactionHash} did not timestamp the root`;
       log.error({ journalId, txHash: outcome.transactionHash, status: outcome.status }, reason);
-      await inTransaction(pool, async (tx) => {
+      await inTransaction(db, async (tx) => {
         if (await lockOpenEntry(tx, journalId)) await recordFailed(tx, journalId, reason, now);
       });
       return;
     }
-    await inTransaction(pool, async (tx) => {
+    await inTransaction(db, async (tx) => {
       if (!(await lockOpenEntry(tx, journalId))) return;
       await confirmAnchor(tx, anchor, at, now);
       const mined = {
@@ -110,7 +109,7 @@ export function anchorWork(deps: AnchorWorkDeps): RoundWork {
         ? Promise.resolve(undefined)
         : claimAnchor(tx, () => open(ANCHOR_GAS)),
     calldata: async (journalId) => {
-      const anchor = await anchorOf(sql, journalId);
+      const anchor = await anchorOf(db, journalId);
       if (!anchor) throw new Error(`journal entry ${journalId} carries no anchor`);
       return timestampCalldata(anchor.root);
     },

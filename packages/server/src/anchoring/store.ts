@@ -1,9 +1,10 @@
+import { sql, type Selectable } from 'kysely';
 import type { Hex } from 'viem';
-import type { PgRow, Prisma } from '../db/rows.ts';
-import type { Sql } from '../db/sql.ts';
+import type { Db, DB } from '../db/database.ts';
+import { jsonRows } from '../db/recordset.ts';
 
 /** An anchor as the relayer and the anchor task read it. */
-export type AnchorRow = PgRow<Pick<Prisma.AnchorModel, 'id' | 'leafCount'>> & { root: Hex };
+export type AnchorRow = Pick<Selectable<DB['anchors']>, 'id' | 'leafCount'> & { root: Hex };
 
 /** Where the chain timestamped a root: the transaction, its block and the block's time. */
 export interface Timestamped {
@@ -13,92 +14,127 @@ export interface Timestamped {
 }
 
 /** Up to `limit` off-chain attestations that no anchor holds yet, oldest first (a walk of their partial index). */
-export async function unanchored(sql: Sql, limit: number): Promise<Array<{ id: string; uid: Hex }>> {
-  return sql.query(
-    `SELECT id::text, uid FROM attestations WHERE mode = 'offchain' AND anchor_id IS NULL ORDER BY id LIMIT $1`,
-    [limit],
-  );
+export async function unanchored(db: Db, limit: number): Promise<Array<{ id: string; uid: Hex }>> {
+  return db
+    .selectFrom('attestations')
+    .select(['id', 'uid'])
+    .where('mode', '=', 'offchain')
+    .where('anchorId', 'is', null)
+    .orderBy('id')
+    .limit(limit)
+    .$narrowType<{ uid: Hex }>()
+    .execute();
 }
 
 /** Records an anchor about to be given its attestations (unassigned: the relayer leaves it until markAssigned). */
-export async function insertAnchor(sql: Sql, root: Hex, leafCount: number, at: Date): Promise<string> {
-  const [row] = await sql.query<{ id: string }>(
-    `INSERT INTO anchors (root, leaf_count, created_at) VALUES ($1, $2, $3) RETURNING id::text`,
-    [root, leafCount, at],
-  );
-  return row!.id;
+export async function insertAnchor(db: Db, root: Hex, leafCount: number, at: Date): Promise<string> {
+  const row = await db
+    .insertInto('anchors')
+    .values({ root, leafCount, createdAt: at })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
 }
 
 /**
  * Puts attestations in an anchor with their proofs, unless an anchor holds them already; returns how many it took.
  * The condition is the database's guarantee that no attestation is in two anchors, whatever runs at once.
  */
-export async function assignLeaves(sql: Sql, anchorId: string, ids: string[], proofs: Buffer[]): Promise<number> {
-  const [row] = await sql.query<{ taken: number }>(
-    `WITH taken AS (
-       UPDATE attestations a SET anchor_id = $1::bigint, anchor_proof = v.proof
-       FROM unnest($2::bigint[], $3::bytea[]) AS v(id, proof)
-       WHERE a.id = v.id AND a.anchor_id IS NULL AND a.mode = 'offchain'
-       RETURNING 1)
-     SELECT count(*)::int AS taken FROM taken`,
-    [anchorId, ids, proofs],
-  );
-  return row!.taken;
+export async function assignLeaves(db: Db, anchorId: string, ids: string[], proofs: Buffer[]): Promise<number> {
+  const row = await db
+    .with('taken', (db) =>
+      db
+        .updateTable('attestations as a')
+        .from(
+          jsonRows(
+            ids.map((id, i) => ({ id, proof: proofs[i]! })),
+            { id: 'int8', proof: 'bytea' },
+            'v',
+          ),
+        )
+        .set((eb) => ({ anchorId, anchorProof: eb.ref('v.proof') }))
+        .whereRef('a.id', '=', 'v.id')
+        .where('a.anchorId', 'is', null)
+        .where('a.mode', '=', 'offchain')
+        .returning('a.id'),
+    )
+    .selectFrom('taken')
+    .select(sql<number>`count(*)::int`.as('taken'))
+    .executeTakeFirstOrThrow();
+  return row.taken;
 }
 
 /** Every attestation of the anchor has it: the relayer may send it. False when the anchor is gone (abandoned). */
-export async function markAssigned(sql: Sql, anchorId: string, at: Date): Promise<boolean> {
-  const rows = await sql.query(`UPDATE anchors SET assigned_at = $2 WHERE id = $1::bigint RETURNING id`, [
-    anchorId,
-    at,
-  ]);
-  return rows.length === 1;
+export async function markAssigned(db: Db, anchorId: string, at: Date): Promise<boolean> {
+  const row = await db
+    .updateTable('anchors')
+    .set({ assignedAt: at })
+    .where('id', '=', anchorId)
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Anchors a crash left while their attestations were being given them. */
-export async function unassignedAnchors(sql: Sql): Promise<string[]> {
-  const rows = await sql.query<{ id: string }>(`SELECT id::text FROM anchors WHERE assigned_at IS NULL ORDER BY id`);
+export async function unassignedAnchors(db: Db): Promise<string[]> {
+  const rows = await db.selectFrom('anchors').select('id').where('assignedAt', 'is', null).orderBy('id').execute();
   return rows.map((r) => r.id);
 }
 
 /** Gives up to `limit` of an unassigned anchor's attestations back (no anchor, no proof); returns how many. */
-export async function releaseLeaves(sql: Sql, anchorId: string, limit: number): Promise<number> {
-  const [row] = await sql.query<{ released: number }>(
-    `WITH released AS (
-       UPDATE attestations SET anchor_id = NULL, anchor_proof = NULL
-       WHERE id IN (SELECT id FROM attestations WHERE anchor_id = $1::bigint LIMIT $2) RETURNING 1)
-     SELECT count(*)::int AS released FROM released`,
-    [anchorId, limit],
-  );
-  return row!.released;
+export async function releaseLeaves(db: Db, anchorId: string, limit: number): Promise<number> {
+  const row = await db
+    .with('released', (db) =>
+      db
+        .updateTable('attestations')
+        .set({ anchorId: null, anchorProof: null })
+        .where('id', 'in', (eb) =>
+          eb.selectFrom('attestations').select('id').where('anchorId', '=', anchorId).limit(limit),
+        )
+        .returning('id'),
+    )
+    .selectFrom('released')
+    .select(sql<number>`count(*)::int`.as('released'))
+    .executeTakeFirstOrThrow();
+  return row.released;
 }
 
 /** Deletes an unassigned anchor whose attestations were all given back. */
-export async function deleteAnchor(sql: Sql, anchorId: string): Promise<void> {
-  await sql.query(`DELETE FROM anchors WHERE id = $1::bigint AND assigned_at IS NULL`, [anchorId]);
+export async function deleteAnchor(db: Db, anchorId: string): Promise<void> {
+  await db.deleteFrom('anchors').where('id', '=', anchorId).where('assignedAt', 'is', null).execute();
 }
 
 /** Whether an anchor waits for the relayer to take it (assigned, or offered again, and not yet sent). */
-export async function anchorWaiting(sql: Sql): Promise<boolean> {
-  const rows = await sql.query(
-    `SELECT 1 FROM anchors WHERE tx_hash IS NULL AND relay_tx_id IS NULL AND assigned_at IS NOT NULL LIMIT 1`,
-  );
-  return rows.length > 0;
+export async function anchorWaiting(db: Db): Promise<boolean> {
+  const row = await db
+    .selectFrom('anchors')
+    .select(sql<number>`1`.as('one'))
+    .where('txHash', 'is', null)
+    .where('relayTxId', 'is', null)
+    .where('assignedAt', 'is not', null)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Anchors whose transaction failed (not sent, or reverted): the anchor task offers them again. */
-export async function failedAnchors(sql: Sql): Promise<AnchorRow[]> {
-  return sql.query(
-    `SELECT a.id::text, a.root, a.leaf_count AS "leafCount"
-     FROM anchors a JOIN relay_transactions r ON r.id = a.relay_tx_id
-     WHERE a.tx_hash IS NULL AND r.status = 'failed' ORDER BY a.id`,
-  );
+export async function failedAnchors(db: Db): Promise<AnchorRow[]> {
+  return db
+    .selectFrom('anchors as a')
+    .innerJoin('relayTransactions as r', 'r.id', 'a.relayTxId')
+    .select(['a.id', 'a.root', 'a.leafCount'])
+    .where('a.txHash', 'is', null)
+    .where('r.status', '=', 'failed')
+    .orderBy('a.id')
+    .$narrowType<{ root: Hex }>()
+    .execute();
 }
 
 /** Leaves an anchor to the relayer again (its last transaction failed, was replaced, or was never signed). */
-export async function offerAgain(sql: Sql, where: { anchorId: string } | { journalId: string }): Promise<void> {
-  const [column, id] = 'anchorId' in where ? ['id', where.anchorId] : ['relay_tx_id', where.journalId];
-  await sql.query(`UPDATE anchors SET relay_tx_id = NULL WHERE ${column} = $1::bigint AND tx_hash IS NULL`, [id]);
+export async function offerAgain(db: Db, where: { anchorId: string } | { journalId: string }): Promise<void> {
+  const [column, id] =
+    'anchorId' in where ? (['id', where.anchorId] as const) : (['relayTxId', where.journalId] as const);
+  await db.updateTable('anchors').set({ relayTxId: null }).where(column, '=', id).where('txHash', 'is', null).execute();
 }
 
 /**
@@ -106,52 +142,89 @@ export async function offerAgain(sql: Sql, where: { anchorId: string } | { journ
  * SKIP LOCKED: a second relayer never takes the same anchor. The transaction carries one item: the root.
  */
 export async function claimAnchor(
-  sql: Sql,
+  db: Db,
   open: () => Promise<string | undefined>,
 ): Promise<{ journalId: string; count: number } | undefined> {
-  const [anchor] = await sql.query<{ id: string }>(
-    `SELECT id::text FROM anchors WHERE tx_hash IS NULL AND relay_tx_id IS NULL AND assigned_at IS NOT NULL
-     ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`,
-  );
+  const anchor = await db
+    .selectFrom('anchors')
+    .select('id')
+    .where('txHash', 'is', null)
+    .where('relayTxId', 'is', null)
+    .where('assignedAt', 'is not', null)
+    .orderBy('id')
+    .limit(1)
+    .forUpdate()
+    .skipLocked()
+    .executeTakeFirst();
   if (!anchor) return undefined;
   const journalId = await open();
   if (journalId === undefined) return undefined;
-  await sql.query(`UPDATE anchors SET relay_tx_id = $2::bigint WHERE id = $1::bigint`, [anchor.id, journalId]);
+  await db.updateTable('anchors').set({ relayTxId: journalId }).where('id', '=', anchor.id).execute();
   return { journalId, count: 1 };
 }
 
 /** The anchor a journal entry carries. */
-export async function anchorOf(sql: Sql, journalId: string): Promise<AnchorRow | undefined> {
-  const [anchor] = await sql.query<AnchorRow>(
-    `SELECT id::text, root, leaf_count AS "leafCount" FROM anchors WHERE relay_tx_id = $1::bigint`,
-    [journalId],
-  );
-  return anchor;
+export async function anchorOf(db: Db, journalId: string): Promise<AnchorRow | undefined> {
+  return db
+    .selectFrom('anchors')
+    .select(['id', 'root', 'leafCount'])
+    .where('relayTxId', '=', journalId)
+    .$narrowType<{ root: Hex }>()
+    .executeTakeFirst();
 }
 
 /** Marks an anchor mined; false when it was already (the confirmation then does nothing more). */
-export async function markMined(sql: Sql, anchorId: string, at: Timestamped): Promise<boolean> {
-  const rows = await sql.query(
-    `UPDATE anchors SET tx_hash = $2, block_number = $3, "timestamp" = $4 WHERE id = $1::bigint AND tx_hash IS NULL
-     RETURNING id`,
-    [anchorId, at.txHash, at.blockNumber.toString(), at.timestamp],
-  );
-  return rows.length === 1;
+export async function markMined(db: Db, anchorId: string, at: Timestamped): Promise<boolean> {
+  const row = await db
+    .updateTable('anchors')
+    .set({ txHash: at.txHash, blockNumber: at.blockNumber.toString(), timestamp: at.timestamp })
+    .where('id', '=', anchorId)
+    .where('txHash', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** An anchor's uids by the account that made them, oldest first. */
-export async function uidsByAccount(sql: Sql, anchorId: string): Promise<Array<{ accountId: string; uids: Hex[] }>> {
-  return sql.query(
-    `SELECT account_id AS "accountId", array_agg(uid ORDER BY id) AS uids FROM attestations WHERE anchor_id = $1::bigint
-     GROUP BY account_id ORDER BY account_id`,
-    [anchorId],
-  );
+export async function uidsByAccount(db: Db, anchorId: string): Promise<Array<{ accountId: string; uids: Hex[] }>> {
+  return db
+    .selectFrom('attestations')
+    .select(['accountId', sql<Hex[]>`array_agg(${sql.ref('uid')} ORDER BY ${sql.ref('id')})`.as('uids')])
+    .where('anchorId', '=', anchorId)
+    .groupBy('accountId')
+    .orderBy('accountId')
+    .execute();
 }
 
 /** A reorg took the anchor's transaction off the chain: not timestamped until it is mined again (same journal entry). */
-export async function unmarkMined(sql: Sql, journalId: string): Promise<void> {
-  await sql.query(
-    `UPDATE anchors SET tx_hash = NULL, block_number = NULL, "timestamp" = NULL WHERE relay_tx_id = $1::bigint`,
-    [journalId],
-  );
+export async function unmarkMined(db: Db, journalId: string): Promise<void> {
+  await db
+    .updateTable('anchors')
+    .set({ txHash: null, blockNumber: null, timestamp: null })
+    .where('relayTxId', '=', journalId)
+    .execute();
+}
+
+/**
+ * When the oldest off-chain attestation not on chain yet was made (the oldest in no anchor, or the oldest anchor not
+ * mined: its attestations are older still), from two partial indexes; null when none waits.
+ */
+export async function oldestUnanchored(db: Db): Promise<Date | null> {
+  const row = await db
+    .selectNoFrom((eb) =>
+      eb
+        .fn<Date | null>('least', [
+          eb
+            .selectFrom('attestations')
+            .select('createdAt')
+            .where('mode', '=', 'offchain')
+            .where('anchorId', 'is', null)
+            .orderBy('id')
+            .limit(1),
+          eb.selectFrom('anchors').select('createdAt').where('txHash', 'is', null).orderBy('id').limit(1),
+        ])
+        .as('oldest'),
+    )
+    .executeTakeFirst();
+  return row?.oldest ?? null;
 }

@@ -2,17 +2,21 @@ import type { TaskList } from 'graphile-worker';
 import type { Hex, PublicClient } from 'viem';
 import type { RoundWork } from '../chain/round.ts';
 import type { Clock } from '../clock.ts';
-import { pgSql, type Pool } from '../db/sql.ts';
+import type { Db } from '../db/database.ts';
+import type { Pool } from '../db/sql.ts';
 import { describeError } from '../errors.ts';
 import type { Logger } from '../log.ts';
-import { ANCHOR_TASK, anchorTask, ensureAnchorScheduled } from './anchor.task.ts';
+import { anchorTask } from './anchor.task.ts';
 import { createAnchorer } from './anchorer.ts';
 import { anchorWork } from './relay-work.ts';
+import { ANCHOR_TASK, ensureAnchorScheduled } from './schedule-store.ts';
 
 /** How often a worker makes sure an anchor run is coming (the one scheduled may have died with its worker). */
 const ENSURE_EVERY_MS = 30_000;
 
 export interface AnchoringDeps {
+  db: Db;
+  /** The pool under `db`: an anchor run holds its lock on a connection of its own. */
   pool: Pool;
   clock: Clock;
   log: Logger;
@@ -30,17 +34,17 @@ export function anchoringWorker(deps: AnchoringDeps): {
   tasks: TaskList;
   start(): Promise<() => Promise<void>>;
 } {
-  const { pool, log, intervalMs } = deps;
-  const work = anchorWork({ pool, eas: deps.chain.eas, clock: deps.clock, log });
+  const { db, log, intervalMs } = deps;
+  const work = anchorWork({ db, eas: deps.chain.eas, clock: deps.clock, log });
   if (intervalMs === 0) return { work, tasks: {}, start: async () => async () => undefined };
   const anchorer = createAnchorer(deps);
   const ensure = () =>
-    ensureAnchorScheduled(pgSql(pool), intervalMs).catch((error: unknown) =>
+    ensureAnchorScheduled(db, intervalMs).catch((error: unknown) =>
       log.warn({ error: describeError(error) }, 'could not schedule an anchor run'),
     );
   return {
     work,
-    tasks: { [ANCHOR_TASK]: anchorTask(anchorer, pool, intervalMs, log) },
+    tasks: { [ANCHOR_TASK]: anchorTask(anchorer, db, intervalMs, log) },
     async start() {
       await ensure();
       const timer = setInterval(ensure, Math.min(ENSURE_EVERY_MS, intervalMs));

@@ -2,7 +2,7 @@ import { encodeFunctionData, zeroAddress, zeroHash, type Hex } from 'viem';
 import { EAS_ARTIFACT } from '../chain/eas-artifacts.ts';
 import type { RoundWork } from '../chain/round.ts';
 import { encodeAttestationData, SCHEMA_UID } from '../chain/schema.ts';
-import type { Sql } from '../db/sql.ts';
+import { sqlOf, type Db } from '../db/database.ts';
 import { claimDelegated, delegatedItemsOf, type DelegatedItem } from './delegated-store.ts';
 
 /**
@@ -66,8 +66,8 @@ export function delegatedAttestCalldata(items: DelegatedItem[]): Hex {
 }
 
 /** The calldata of a journal entry of delegated items; undefined when it carries the relayer's own. */
-export async function delegatedCalldataOf(sql: Sql, journalId: string): Promise<Hex | undefined> {
-  const items = await delegatedItemsOf(sql, journalId);
+export async function delegatedCalldataOf(db: Db, journalId: string): Promise<Hex | undefined> {
+  const items = await delegatedItemsOf(sqlOf(db), journalId);
   return items.length > 0 ? delegatedAttestCalldata(items) : undefined;
 }
 
@@ -75,12 +75,12 @@ export async function delegatedCalldataOf(sql: Sql, journalId: string): Promise<
  * Delegated on-chain creation as relay work: it claims only customers' signed requests (EAS cannot mix them with
  * the relayer's own items in one call) and shares the creation work's finish, fail and requeue (same kind).
  */
-export function delegatedCreationWork(creation: RoundWork, sql: Sql, maxItems: number): RoundWork {
+export function delegatedCreationWork(creation: RoundWork, db: Db, maxItems: number): RoundWork {
   return {
     ...creation,
     claim: (tx, gasBudget, open) =>
       claimDelegated(
-        tx,
+        sqlOf(tx),
         {
           items: maxItems,
           gas: gasBudget,
@@ -89,6 +89,6 @@ export function delegatedCreationWork(creation: RoundWork, sql: Sql, maxItems: n
         },
         open,
       ),
-    calldata: async (journalId) => (await delegatedCalldataOf(sql, journalId)) ?? creation.calldata(journalId),
+    calldata: async (journalId) => (await delegatedCalldataOf(db, journalId)) ?? creation.calldata(journalId),
   };
 }

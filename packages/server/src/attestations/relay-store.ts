@@ -1,17 +1,19 @@
+import type { Selectable } from 'kysely';
 import type { Hex } from 'viem';
-import type { PgRow, Prisma } from '../db/rows.ts';
-import type { Sql } from '../db/sql.ts';
+import { sqlOf, type Db, type DB } from '../db/database.ts';
+import { tableRows } from '../db/recordset.ts';
 import { releaseMany } from '../idempotency/store.ts';
 import { releaseOnchainQuota } from '../limits/quota.ts';
 import type { AttestationOrigin } from './states.ts';
 
 /** An on-chain attestation as a relay transaction carries it, with the prefix of the key that asked for it. */
-export type RelayItem = PgRow<
-  Pick<Prisma.AttestationModel, 'id' | 'accountId' | 'apiKeyId' | 'idempotencyKey' | 'batchId' | 'previousUid'>
+export type RelayItem = Pick<
+  Selectable<DB['attestations']>,
+  'id' | 'accountId' | 'apiKeyId' | 'idempotencyKey' | 'batchId' | 'previousUid'
 > & {
   type: AttestationOrigin;
   contentHash: Hex;
-  keyPrefix: Prisma.ApiKeyModel['prefix'];
+  keyPrefix: Selectable<DB['apiKeys']>['prefix'];
 };
 
 /** How much one transaction may carry: items, and gas by what each item costs (its origin decides). */
@@ -31,16 +33,22 @@ export interface ClaimLimit {
  * waiting, and may be declined.
  */
 export async function claimPending(
-  sql: Sql,
+  db: Db,
   limit: ClaimLimit,
   open: (estimatedGas: bigint) => Promise<string | undefined>,
 ): Promise<{ journalId: string; count: number } | undefined> {
-  const rows = await sql.query<{ id: string; batchId: string | null; type: AttestationOrigin }>(
-    `SELECT id::text, batch_id AS "batchId", type FROM attestations
-     WHERE status = 'pending' AND relay_tx_id IS NULL AND delegation IS NULL
-     ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
-    [limit.items * 2],
-  );
+  const rows = await db
+    .selectFrom('attestations')
+    .select(['id', 'batchId', 'type'])
+    .where('status', '=', 'pending')
+    .where('relayTxId', 'is', null)
+    .where('delegation', 'is', null)
+    .orderBy('id')
+    .limit(limit.items * 2)
+    .forUpdate()
+    .skipLocked()
+    .$narrowType<{ type: AttestationOrigin }>()
+    .execute();
   const groups = new Map<string, { size: number; gas: bigint }>();
   for (const row of rows) {
     if (!row.batchId) continue;
@@ -65,56 +73,71 @@ export async function claimPending(
   if (chosen.length === 0) return undefined;
   const journalId = await open(gas);
   if (journalId === undefined) return undefined;
-  await sql.query(`UPDATE attestations SET relay_tx_id = $1::bigint WHERE id = ANY($2::bigint[])`, [journalId, chosen]);
+  await db.updateTable('attestations').set({ relayTxId: journalId }).where('id', 'in', chosen).execute();
   return { journalId, count: chosen.length };
 }
 
 /** The items a journal entry carries, in the order they are attested on-chain. */
-export async function itemsOf(sql: Sql, journalId: string): Promise<RelayItem[]> {
-  return sql.query<RelayItem>(
-    `SELECT a.id::text, a.type, a.content_hash AS "contentHash", a.account_id AS "accountId", k.prefix AS "keyPrefix",
-            a.idempotency_key AS "idempotencyKey", a.api_key_id AS "apiKeyId", a.batch_id AS "batchId",
-            a.previous_uid AS "previousUid"
-     FROM attestations a JOIN api_keys k ON k.id = a.api_key_id WHERE a.relay_tx_id = $1::bigint ORDER BY a.id`,
-    [journalId],
-  );
+export async function itemsOf(db: Db, journalId: string): Promise<RelayItem[]> {
+  return db
+    .selectFrom('attestations as a')
+    .innerJoin('apiKeys as k', 'k.id', 'a.apiKeyId')
+    .select([
+      'a.id',
+      'a.type',
+      'a.contentHash',
+      'a.accountId',
+      'k.prefix as keyPrefix',
+      'a.idempotencyKey',
+      'a.apiKeyId',
+      'a.batchId',
+      'a.previousUid',
+    ])
+    .where('a.relayTxId', '=', journalId)
+    .orderBy('a.id')
+    .$narrowType<{ type: AttestationOrigin; contentHash: Hex }>()
+    .execute();
 }
 
 /** Marks the items mined: each gets its uid from the Attested log, in order. */
 export async function confirmItems(
-  sql: Sql,
+  db: Db,
   ids: string[],
   uids: string[],
   txHash: string,
   blockNumber: bigint,
 ): Promise<void> {
-  await sql.query(
-    `UPDATE attestations a SET uid = v.uid, tx_hash = $1, block_number = $2, status = 'confirmed'
-     FROM unnest($3::bigint[], $4::text[]) AS v(id, uid) WHERE a.id = v.id`,
-    [txHash, blockNumber.toString(), ids, uids],
-  );
+  await db
+    .updateTable('attestations as a')
+    .from(
+      tableRows(
+        'attestations',
+        ids.map((id, i) => ({ id, uid: uids[i]! })),
+        'v',
+      ),
+    )
+    .set((eb) => ({ uid: eb.ref('v.uid'), txHash, blockNumber: blockNumber.toString(), status: 'confirmed' }))
+    .whereRef('a.id', '=', 'v.id')
+    .execute();
 }
 
 /** Fails a journal entry's items, gives back their quota and their Idempotency-Key claims (a retry runs afresh). */
-export async function failItems(sql: Sql, journalId: string, reason: string): Promise<void> {
-  const failed = await sql.query<{
-    account_id: string;
-    api_key_id: string;
-    quota_period: string | null;
-    idempotency_key: string | null;
-  }>(
-    `UPDATE attestations SET status = 'failed', failure_reason = $2 WHERE relay_tx_id = $1::bigint AND status = 'pending'
-     RETURNING account_id, api_key_id, quota_period, idempotency_key`,
-    [journalId, reason.slice(0, 500)],
-  );
+export async function failItems(db: Db, journalId: string, reason: string): Promise<void> {
+  const failed = await db
+    .updateTable('attestations')
+    .set({ status: 'failed', failureReason: reason.slice(0, 500) })
+    .where('relayTxId', '=', journalId)
+    .where('status', '=', 'pending')
+    .returning(['accountId', 'apiKeyId', 'quotaPeriod', 'idempotencyKey'])
+    .execute();
   const charged = new Map<string, { keyId: string; accountId: string; period: string; count: number }>();
   for (const row of failed) {
-    if (!row.quota_period) continue;
-    const id = `${row.account_id}/${row.api_key_id}/${row.quota_period}`;
+    if (!row.quotaPeriod) continue;
+    const id = `${row.accountId}/${row.apiKeyId}/${row.quotaPeriod}`;
     const entry = charged.get(id) ?? {
-      keyId: row.api_key_id,
-      accountId: row.account_id,
-      period: row.quota_period,
+      keyId: row.apiKeyId,
+      accountId: row.accountId,
+      period: row.quotaPeriod,
       count: 0,
     };
     entry.count++;
@@ -122,28 +145,32 @@ export async function failItems(sql: Sql, journalId: string, reason: string): Pr
   }
   // in one order (account, then key) as reservations lock them, so two give-backs cannot wait on each other
   for (const [, { period, count, ...holder }] of [...charged].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-    await releaseOnchainQuota(sql, holder, { period, count });
+    await releaseOnchainQuota(sqlOf(db), holder, { period, count });
   await releaseMany(
-    sql,
-    failed.filter((row) => row.idempotency_key).map((row) => ({ apiKeyId: row.api_key_id, key: row.idempotency_key! })),
+    sqlOf(db),
+    failed.filter((row) => row.idempotencyKey).map((row) => ({ apiKeyId: row.apiKeyId, key: row.idempotencyKey! })),
   );
 }
 
 /** Puts a journal entry's items back in the queue (their transaction never reached the chain). */
-export async function requeueItems(sql: Sql, journalId: string): Promise<void> {
-  await sql.query(`UPDATE attestations SET relay_tx_id = NULL WHERE relay_tx_id = $1::bigint AND status = 'pending'`, [
-    journalId,
-  ]);
+export async function requeueItems(db: Db, journalId: string): Promise<void> {
+  await db
+    .updateTable('attestations')
+    .set({ relayTxId: null })
+    .where('relayTxId', '=', journalId)
+    .where('status', '=', 'pending')
+    .execute();
 }
 
 /**
  * A reorg took the entry's transaction off the chain: its attestations are pending again, without a uid (none is on
  * the chain now), each keeping the uid it was reported with to tell, once mined again, whether it changed.
  */
-export async function reviveItems(sql: Sql, journalId: string): Promise<void> {
-  await sql.query(
-    `UPDATE attestations SET status = 'pending', previous_uid = uid, uid = NULL, tx_hash = NULL, block_number = NULL
-     WHERE relay_tx_id = $1::bigint AND status = 'confirmed'`,
-    [journalId],
-  );
+export async function reviveItems(db: Db, journalId: string): Promise<void> {
+  await db
+    .updateTable('attestations')
+    .set((eb) => ({ status: 'pending', previousUid: eb.ref('uid'), uid: null, txHash: null, blockNumber: null }))
+    .where('relayTxId', '=', journalId)
+    .where('status', '=', 'confirmed')
+    .execute();
 }

@@ -2,11 +2,11 @@ import { decodeEventLog, encodeFunctionData, zeroAddress, zeroHash, type Hex, ty
 import { auditEntry } from '../audit/entry.ts';
 import { appendAuditEntries } from '../audit/append.ts';
 import { EAS_ARTIFACT } from '../chain/eas-artifacts.ts';
-import { lockOpenEntry, recordFailed, recordMined } from '../chain/journal.ts';
+import { lockOpenEntry, recordFailed, recordMined } from '../chain/journal-store.ts';
 import type { RoundWork, SendOutcome } from '../chain/round.ts';
 import { encodeAttestationData, SCHEMA_UID } from '../chain/schema.ts';
 import type { Clock } from '../clock.ts';
-import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
+import { inTransaction, sqlOf, type Db } from '../db/database.ts';
 import { completeMany } from '../idempotency/store.ts';
 import type { Logger } from '../log.ts';
 import { emitEvents } from '../webhooks/outbox.ts';
@@ -75,7 +75,7 @@ export function attestedUids(receipt: TransactionReceipt, eas: Hex): Hex[] {
 }
 
 export interface RelayWorkDeps {
-  pool: Pool;
+  db: Db;
   /** The EAS contract the transactions go to. */
   eas: Hex;
   clock: Clock;
@@ -90,7 +90,7 @@ export interface RelayWorkDeps {
  */
 export function attestationRelayWorks(deps: RelayWorkDeps): RoundWork[] {
   const creation = creationWork(deps);
-  const delegated = delegatedCreationWork(creation, pgSql(deps.pool), deps.maxItemsPerTx ?? MAX_ITEMS_PER_TRANSACTION);
+  const delegated = delegatedCreationWork(creation, deps.db, deps.maxItemsPerTx ?? MAX_ITEMS_PER_TRANSACTION);
   return [creation, delegated, revocationWork(deps, 'onchain'), revocationWork(deps, 'offchain')];
 }
 
@@ -101,19 +101,18 @@ export function attestationRelayWorks(deps: RelayWorkDeps): RoundWork[] {
  * reorg took it away: the new uids, the responses updated to them, and `attestation.replaced` where a uid changed.
  */
 function creationWork(deps: RelayWorkDeps): RoundWork {
-  const { pool, clock, log } = deps;
-  const sql = pgSql(pool);
+  const { db, clock, log } = deps;
 
   async function finish(journalId: string, receipt: SendOutcome): Promise<void> {
     if (receipt === 'dropped') {
-      await inTransaction(pool, async (tx) => {
+      await inTransaction(db, async (tx) => {
         if (!(await lockOpenEntry(tx, journalId))) return;
         await requeueItems(tx, journalId);
         await recordFailed(tx, journalId, 'replaced: the nonce was used by another transaction', new Date(clock.now()));
       });
       return;
     }
-    const items = await itemsOf(sql, journalId);
+    const items = await itemsOf(db, journalId);
     const uids = attestedUids(receipt, deps.eas);
     if (receipt.status !== 'success' || uids.length !== items.length) {
       const reason =
@@ -121,7 +120,7 @@ function creationWork(deps: RelayWorkDeps): RoundWork {
           ? `transaction ${receipt.transactionHash} reverted`
           : `expected ${items.length} Attested events, found ${uids.length}`;
       log.error({ journalId, txHash: receipt.transactionHash }, reason);
-      await inTransaction(pool, async (tx) => {
+      await inTransaction(db, async (tx) => {
         if (!(await lockOpenEntry(tx, journalId))) return;
         await failItems(tx, journalId, reason);
         await recordFailed(tx, journalId, reason, new Date(clock.now()));
@@ -147,8 +146,9 @@ function creationWork(deps: RelayWorkDeps): RoundWork {
         ? [{ ...item, uid, previousUid }]
         : [];
     });
-    await inTransaction(pool, async (tx) => {
+    await inTransaction(db, async (tx) => {
       if (!(await lockOpenEntry(tx, journalId))) return;
+      const sql = sqlOf(tx); // the leaves of other features that take an Sql still
       await confirmItems(
         tx,
         items.map((i) => i.id),
@@ -160,7 +160,7 @@ function creationWork(deps: RelayWorkDeps): RoundWork {
         .map((item, i) => ({ item, uid: uids[i]! }))
         .filter(({ item }) => item.idempotencyKey && !item.batchId);
       await completeMany(
-        tx,
+        sql,
         singles.map(({ item, uid }) => ({
           apiKeyId: item.apiKeyId,
           key: item.idempotencyKey!,
@@ -170,10 +170,10 @@ function creationWork(deps: RelayWorkDeps): RoundWork {
       );
       // a batch is never split across transactions: its on-chain items all complete here
       const batches = new Map(items.filter((item) => item.batchId).map((item) => [item.batchId!, item]));
-      const rows = batches.size > 0 ? await batchItems(tx, [...batches.keys()]) : [];
+      const rows = batches.size > 0 ? await batchItems(sql, [...batches.keys()]) : [];
       const keyed = [...batches].filter(([, item]) => item.idempotencyKey);
       await completeMany(
-        tx,
+        sql,
         keyed.map(([batchId, item]) => ({
           apiKeyId: item.apiKeyId,
           key: item.idempotencyKey!,
@@ -192,15 +192,15 @@ function creationWork(deps: RelayWorkDeps): RoundWork {
         at,
       );
       await emitAttestationEvents(
-        tx,
+        sql,
         'attestation.created',
         fresh.map((item) => ({ accountId: item.accountId, uid: item.uid })),
         deps.verifyBaseUrl,
         at,
       );
-      await emitReplacedEvents(tx, replaced, deps.verifyBaseUrl, at);
+      await emitReplacedEvents(sql, replaced, deps.verifyBaseUrl, at);
       await emitEvents(
-        tx,
+        sql,
         [...batches]
           .filter(([, item]) => item.previousUid === null)
           .map(([batchId, item]) =>
@@ -218,7 +218,7 @@ function creationWork(deps: RelayWorkDeps): RoundWork {
         txHash,
         ...(item.batchId ? { batchId: item.batchId } : {}),
       });
-      await appendAuditEntries(tx, [
+      await appendAuditEntries(sql, [
         ...fresh.map((item) =>
           auditEntry({
             accountId: item.accountId,
@@ -243,7 +243,13 @@ function creationWork(deps: RelayWorkDeps): RoundWork {
     });
     log.info({ journalId, txHash, items: items.length, gasUsed: receipt.gasUsed.toString() }, 'relayed');
     const ids = items.map((item) => item.id);
-    await traceRelayed(sql, { journalId, txHash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed, ids });
+    await traceRelayed(sqlOf(db), {
+      journalId,
+      txHash,
+      blockNumber: receipt.blockNumber,
+      gasUsed: receipt.gasUsed,
+      ids,
+    });
   }
 
   return {
@@ -262,7 +268,7 @@ function creationWork(deps: RelayWorkDeps): RoundWork {
       ),
     // a customer's signed requests ride their own transactions (delegated-relay.ts); either kind is 'attest'
     calldata: async (journalId) =>
-      (await delegatedCalldataOf(sql, journalId)) ?? attestCalldata(await itemsOf(sql, journalId)),
+      (await delegatedCalldataOf(db, journalId)) ?? attestCalldata(await itemsOf(db, journalId)),
     finish,
     fail: (tx, journalId, reason) => failItems(tx, journalId, reason),
     requeue: requeueItems,

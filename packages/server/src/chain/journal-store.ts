@@ -1,9 +1,9 @@
+import { sql, type Selectable } from 'kysely';
 import type { Hex } from 'viem';
-import type { PgRow, Prisma } from '../db/rows.ts';
-import type { Sql } from '../db/sql.ts';
+import type { Db, DB } from '../db/database.ts';
 import { meter } from '../system/meter.ts';
 
-type Model = Prisma.RelayTransactionModel;
+type Row = Selectable<DB['relayTransactions']>;
 
 /** What a relay transaction carries: attestations, revocations, or a Merkle root to timestamp (an anchor). */
 export type RelayKind = 'attest' | 'revoke' | 'anchor';
@@ -11,44 +11,66 @@ export type RelayKind = 'attest' | 'revoke' | 'anchor';
 /** A relay transaction's life: `intent` (items claimed, nothing signed), `sent` (signed, journaled), `mined` or `failed`. */
 export type RelayStatus = 'intent' | 'sent' | 'mined' | 'failed';
 
-/** A relay transaction as the journal holds it: Prisma's model, with its text columns narrowed. */
-export type JournalEntry = PgRow<Pick<Model, 'id'>> &
-  Pick<Model, 'nonce' | 'maxFeePerGas' | 'attempts' | 'sentAt'> & {
-    kind: RelayKind;
-    status: RelayStatus;
-    txHash: Hex | null;
-    rawTx: Hex | null;
-    sentHashes: Hex[];
-    /** The relayer address that signed it (null before it was signed, and for entries older than the column). */
-    signer: Hex | null;
-  };
+/** A relay transaction as the journal holds it: the table's row, with its text columns narrowed. */
+export type JournalEntry = Pick<Row, 'id' | 'nonce' | 'maxFeePerGas' | 'attempts' | 'sentAt'> & {
+  kind: RelayKind;
+  status: RelayStatus;
+  txHash: Hex | null;
+  rawTx: Hex | null;
+  sentHashes: Hex[];
+  /** The relayer address that signed it (null before it was signed, and for entries older than the column). */
+  signer: Hex | null;
+};
 
-const COLUMNS = `id::text, kind, status, nonce, tx_hash AS "txHash", raw_tx AS "rawTx", max_fee_per_gas AS "maxFeePerGas",
-  sent_hashes AS "sentHashes", attempts, sent_at AS "sentAt", signer`;
+const ENTRY = [
+  'id',
+  'kind',
+  'status',
+  'nonce',
+  'txHash',
+  'rawTx',
+  'maxFeePerGas',
+  'sentHashes',
+  'attempts',
+  'sentAt',
+  'signer',
+] as const;
+
+const asEntry = (row: Pick<Row, (typeof ENTRY)[number]>): JournalEntry => row as JournalEntry;
 
 /** Opens an entry for a transaction about to be built. */
-export async function recordIntent(sql: Sql, kind: RelayKind): Promise<string> {
-  const [row] = await sql.query<{ id: string }>(
-    `INSERT INTO relay_transactions (kind, status) VALUES ($1, 'intent') RETURNING id::text`,
-    [kind],
-  );
-  return row!.id;
+export async function recordIntent(db: Db, kind: RelayKind): Promise<string> {
+  const row = await db
+    .insertInto('relayTransactions')
+    .values({ kind, status: 'intent' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
 }
 
 /** Records a signed transaction before it is broadcast: after a crash, its hash finds it and its bytes resend it. */
 export async function recordSigned(
-  sql: Sql,
+  db: Db,
   id: string,
   tx: { nonce: number; hash: Hex; raw: Hex; maxFeePerGas: bigint; signer: Hex },
   at: Date,
 ): Promise<void> {
-  await sql.query(
-    `UPDATE relay_transactions SET status = 'sent', nonce = $2, tx_hash = $3, raw_tx = $4, max_fee_per_gas = $5,
-       sent_hashes = sent_hashes || jsonb_build_array($7::text), attempts = attempts + 1, sent_at = $6, updated_at = $6,
-       signer = $8
-     WHERE id = $1::bigint`,
-    [id, tx.nonce, tx.hash, tx.raw, tx.maxFeePerGas.toString(), at, tx.hash, tx.signer.toLowerCase()],
-  );
+  await db
+    .updateTable('relayTransactions')
+    .set((eb) => ({
+      status: 'sent',
+      nonce: tx.nonce,
+      txHash: tx.hash,
+      rawTx: tx.raw,
+      maxFeePerGas: tx.maxFeePerGas.toString(),
+      sentHashes: sql`${sql.ref('sentHashes')} || jsonb_build_array(${tx.hash}::text)`,
+      attempts: eb('attempts', '+', 1),
+      sentAt: at,
+      updatedAt: at,
+      signer: tx.signer.toLowerCase(),
+    }))
+    .where('id', '=', id)
+    .execute();
 }
 
 /**
@@ -56,41 +78,56 @@ export async function recordSigned(
  * `sent`). A second finish of the same entry (two relayers for a moment, after PostgreSQL dropped the first one's
  * signer lock) then waits for the first and finds it done: its items, events and audit entries are written once.
  */
-export async function lockOpenEntry(sql: Sql, id: string): Promise<boolean> {
-  const rows = await sql.query<{ open: boolean }>(
-    `SELECT status IN ('intent', 'sent') AS open FROM relay_transactions WHERE id = $1::bigint FOR UPDATE`,
-    [id],
-  );
-  return rows[0]?.open === true;
+export async function lockOpenEntry(db: Db, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('relayTransactions')
+    .select((eb) => eb('status', 'in', ['intent', 'sent']).as('open'))
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+  return row?.open === true;
 }
 
 export async function recordMined(
-  sql: Sql,
+  db: Db,
   id: string,
   receipt: { hash: Hex; blockNumber: bigint; blockHash: Hex; gasUsed: bigint },
   at: Date,
 ): Promise<void> {
-  await sql.query(
-    `UPDATE relay_transactions SET status = 'mined', tx_hash = $2, block_number = $3, gas_used = $4, updated_at = $5,
-       block_hash = $6 WHERE id = $1::bigint`,
-    [id, receipt.hash, receipt.blockNumber.toString(), receipt.gasUsed.toString(), at, receipt.blockHash],
-  );
+  await db
+    .updateTable('relayTransactions')
+    .set({
+      status: 'mined',
+      txHash: receipt.hash,
+      blockNumber: receipt.blockNumber.toString(),
+      gasUsed: receipt.gasUsed.toString(),
+      updatedAt: at,
+      blockHash: receipt.blockHash,
+    })
+    .where('id', '=', id)
+    .execute();
   meter().relayTransaction('mined', receipt.gasUsed);
 }
 
-export async function recordFailed(sql: Sql, id: string, error: string, at: Date): Promise<void> {
-  await sql.query(
-    `UPDATE relay_transactions SET status = 'failed', error = $2, updated_at = $3 WHERE id = $1::bigint`,
-    [id, error.slice(0, 500), at],
-  );
+export async function recordFailed(db: Db, id: string, error: string, at: Date): Promise<void> {
+  await db
+    .updateTable('relayTransactions')
+    .set({ status: 'failed', error: error.slice(0, 500), updatedAt: at })
+    .where('id', '=', id)
+    .execute();
   meter().relayTransaction('failed');
 }
 
 /** Entries a crash or a stuck transaction left open, oldest first. */
-export async function unfinished(sql: Sql): Promise<JournalEntry[]> {
-  return sql.query<JournalEntry>(
-    `SELECT ${COLUMNS} FROM relay_transactions WHERE status IN ('intent', 'sent') ORDER BY nonce NULLS FIRST, id`,
-  );
+export async function unfinished(db: Db): Promise<JournalEntry[]> {
+  const rows = await db
+    .selectFrom('relayTransactions')
+    .select(ENTRY)
+    .where('status', 'in', ['intent', 'sent'])
+    .orderBy('nonce', (ob) => ob.asc().nullsFirst())
+    .orderBy('id')
+    .execute();
+  return rows.map(asEntry);
 }
 
 /** A mined entry as the reorg watch reads it: where it was mined, and whether it did what it was sent for. */
@@ -104,40 +141,79 @@ export interface MinedEntry {
 }
 
 /** Where a transaction that failed on chain (reverted) was mined: if a reorg takes that block, its nonce is free again. */
-export async function recordFailedBlock(sql: Sql, id: string, block: { blockNumber: bigint; blockHash: Hex }) {
-  await sql.query(
-    `UPDATE relay_transactions SET block_number = $2, block_hash = $3 WHERE id = $1::bigint AND status = 'failed'`,
-    [id, block.blockNumber.toString(), block.blockHash],
-  );
+export async function recordFailedBlock(db: Db, id: string, block: { blockNumber: bigint; blockHash: Hex }) {
+  await db
+    .updateTable('relayTransactions')
+    .set({ blockNumber: block.blockNumber.toString(), blockHash: block.blockHash })
+    .where('id', '=', id)
+    .where('status', '=', 'failed')
+    .execute();
 }
 
 /** Entries mined at `fromBlock` or later and since `since`, newest block first (those mined before hashes were kept are not). */
-export async function minedSince(sql: Sql, fromBlock: bigint, since: Date): Promise<MinedEntry[]> {
-  const rows = await sql.query<Omit<MinedEntry, 'blockNumber'> & { blockNumber: string }>(
-    `SELECT id::text, kind, status, tx_hash AS "txHash", block_number::text AS "blockNumber", block_hash AS "blockHash"
-     FROM relay_transactions
-     WHERE block_number >= $1 AND status IN ('mined', 'failed') AND block_hash IS NOT NULL AND updated_at >= $2
-     ORDER BY block_number DESC, id`,
-    [fromBlock.toString(), since],
-  );
-  return rows.map((row) => ({ ...row, blockNumber: BigInt(row.blockNumber) }));
+export async function minedSince(db: Db, fromBlock: bigint, since: Date): Promise<MinedEntry[]> {
+  const rows = await db
+    .selectFrom('relayTransactions')
+    .select(['id', 'kind', 'status', 'txHash', 'blockNumber', 'blockHash'])
+    .where('blockNumber', '>=', fromBlock.toString())
+    .where('status', 'in', ['mined', 'failed'])
+    .where('blockHash', 'is not', null)
+    .where('updatedAt', '>=', since)
+    .orderBy('blockNumber', 'desc')
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    kind: row.kind as RelayKind,
+    status: row.status as MinedEntry['status'],
+    txHash: row.txHash as Hex,
+    blockNumber: BigInt(row.blockNumber!),
+    blockHash: row.blockHash as Hex,
+  }));
 }
 
 /** An entry whose block left the chain is in flight again (`sent`); returns it as it stands now. */
-export async function recordReorged(sql: Sql, id: string, at: Date): Promise<JournalEntry | undefined> {
-  const [row] = await sql.query<JournalEntry>(
-    `UPDATE relay_transactions SET status = 'sent', block_number = NULL, block_hash = NULL, reorged_at = $2, updated_at = $2
-     WHERE id = $1::bigint AND status IN ('mined', 'failed') AND block_hash IS NOT NULL RETURNING ${COLUMNS}`,
-    [id, at],
-  );
+export async function recordReorged(db: Db, id: string, at: Date): Promise<JournalEntry | undefined> {
+  const row = await db
+    .updateTable('relayTransactions')
+    .set({ status: 'sent', blockNumber: null, blockHash: null, reorgedAt: at, updatedAt: at })
+    .where('id', '=', id)
+    .where('status', 'in', ['mined', 'failed'])
+    .where('blockHash', 'is not', null)
+    .returning(ENTRY)
+    .executeTakeFirst();
   if (row) meter().relayTransaction('reorged');
-  return row;
+  return row && asEntry(row);
 }
 
 /** Whether a reorg ever took this entry's block off the chain. */
-export async function wasReorged(sql: Sql, id: string): Promise<boolean> {
-  const rows = await sql.query(`SELECT 1 FROM relay_transactions WHERE id = $1::bigint AND reorged_at IS NOT NULL`, [
-    id,
-  ]);
-  return rows.length === 1;
+export async function wasReorged(db: Db, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('relayTransactions')
+    .select(sql<number>`1`.as('one'))
+    .where('id', '=', id)
+    .where('reorgedAt', 'is not', null)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The relayer's gauges (by the status index and the primary key): transactions in flight, the last max fee signed. */
+export async function journalReading(db: Db): Promise<{ inFlight: number; lastFeeWei: string | null }> {
+  const row = await db
+    .selectNoFrom((eb) => [
+      eb
+        .selectFrom('relayTransactions')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .where('status', '=', 'sent')
+        .as('inFlight'),
+      eb
+        .selectFrom('relayTransactions')
+        .select('maxFeePerGas')
+        .where('maxFeePerGas', 'is not', null)
+        .orderBy('id', 'desc')
+        .limit(1)
+        .as('lastFeeWei'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { inFlight: row.inFlight ?? 0, lastFeeWei: row.lastFeeWei };
 }

@@ -1,12 +1,8 @@
 import { Gauge } from 'prom-client';
-import type { Sql } from '../db/sql.ts';
+import type { Db } from '../db/database.ts';
 import { PREFIX, scrapedGauge, sharedReading, type ReadingFailed, type Registry } from '../system/metrics.ts';
 import type { ChainHealth } from './health.ts';
-
-interface JournalReading {
-  inFlight: number;
-  lastFeeWei: string | null;
-}
+import { journalReading } from './journal-store.ts';
 
 /**
  * The relayer's transactions and funds, read at scrape time: the journal (relay_transactions, by its status index and
@@ -15,17 +11,10 @@ interface JournalReading {
  */
 export function relayerChainMetrics(
   registry: Registry,
-  deps: { sql: Sql; health: ChainHealth; minBalanceWei: bigint },
+  deps: { db: Db; health: ChainHealth; minBalanceWei: bigint },
   failed: ReadingFailed,
 ): void {
-  const journal = sharedReading(async () => {
-    const [row] = await deps.sql.query<JournalReading>(
-      `SELECT (SELECT count(*) FROM relay_transactions WHERE status = 'sent')::int AS "inFlight",
-         (SELECT max_fee_per_gas FROM relay_transactions WHERE max_fee_per_gas IS NOT NULL ORDER BY id DESC LIMIT 1)
-           AS "lastFeeWei"`,
-    );
-    return row!;
-  });
+  const journal = sharedReading(() => journalReading(deps.db));
   const health = sharedReading(() => deps.health.current());
   scrapedGauge(
     registry,

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../clock.ts';
-import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
+import { inTransaction, type Db } from '../db/database.ts';
 import type { Logger } from '../log.ts';
 import { firstLine } from './broadcast.ts';
 import type { Flight, PipelineOptions } from './flight.ts';
-import { recordFailed, recordFailedBlock, recordIntent } from './journal.ts';
+import { recordFailed, recordFailedBlock, recordIntent } from './journal-store.ts';
 import { REORG_CHECK_MS } from './reorg.ts';
 import type { RoundWork } from './round.ts';
 import { NotSentError, type Sender } from './sender.ts';
@@ -25,7 +25,7 @@ const LOST_GRACE_MS = 2_000;
  */
 export function createPipeline(
   deps: {
-    pool: Pool;
+    db: Db;
     sender: Sender;
     watch: Watch;
     clock: Clock;
@@ -36,7 +36,7 @@ export function createPipeline(
   },
   opts: PipelineOptions,
 ) {
-  const { pool, sender, watch, clock, log, works } = deps;
+  const { db, sender, watch, clock, log, works } = deps;
   let reorgLookedAt = 0;
   const flights: Flight[] = [];
   let nextNonce = 0;
@@ -70,7 +70,7 @@ export function createPipeline(
       // the gas limit keeps 2% over the estimate: the estimate may use up to 98% of the target
       const budget = gasTarget === undefined ? undefined : (gasTarget * 100n) / 102n;
       const waits = partialWaits(budget);
-      const claimed = await inTransaction(pool, (tx) =>
+      const claimed = await inTransaction(db, (tx) =>
         work.claim(tx, budget, async (estimated) => (waits(estimated) ? undefined : recordIntent(tx, work.kind))),
       );
       if (!claimed) continue;
@@ -100,7 +100,7 @@ export function createPipeline(
         if (!(error instanceof NotSentError)) throw error;
         // nothing reached the chain: its items fail, and its nonce (if it had one) goes to the next transaction
         work.onNotSent?.(journalId, error.message);
-        await inTransaction(pool, async (tx) => {
+        await inTransaction(db, async (tx) => {
           await work.fail(tx, journalId, error.message);
           await recordFailed(tx, journalId, error.message, new Date(clock.now()));
         });
@@ -124,7 +124,7 @@ export function createPipeline(
       if (seen.state === 'mined') {
         await flight.work.finish(flight.journalId, seen.receipt);
         // a reverted one is watched too: a reorg that takes its block frees a nonce the later ones need
-        if (seen.receipt.status !== 'success') await recordFailedBlock(pgSql(pool), flight.journalId, seen.receipt);
+        if (seen.receipt.status !== 'success') await recordFailedBlock(db, flight.journalId, seen.receipt);
         continue;
       }
       if (seen.state === 'confirming') flight.seenMined = true;

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isAddressEqual, parseTransaction, recoverTransactionAddress, type Hex } from 'viem';
 import type { Clock } from '../clock.ts';
-import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
+import { inTransaction, type Db } from '../db/database.ts';
 import type { Logger } from '../log.ts';
-import { recordFailed, unfinished, type JournalEntry, type RelayKind } from './journal.ts';
+import { recordFailed, unfinished, type JournalEntry, type RelayKind } from './journal-store.ts';
 import { settleForeign, type ForeignFlight } from './foreign.ts';
 import { createPipeline, type Flight, type PipelineOptions } from './pipeline.ts';
 import { createReorgGuard } from './reorg.ts';
@@ -38,7 +38,7 @@ export interface RelayerStats {
  */
 export function createRelayer(
   deps: {
-    pool: Pool;
+    db: Db;
     sender: Sender;
     watch: Watch;
     /** A watch over another address's transactions: those an earlier relayer key signed (chain/foreign.ts). */
@@ -49,8 +49,7 @@ export function createRelayer(
   },
   opts: PipelineOptions,
 ) {
-  const { pool, clock, works } = deps;
-  const sql = pgSql(pool);
+  const { db, clock, works } = deps;
   const guard = createReorgGuard({ ...deps, workOf });
   // an earlier key's transaction taken back by a reorg is not the pipeline's: the next run watches it as foreign
   const ours = (e: JournalEntry) => !e.signer || isAddressEqual(e.signer, deps.sender.address);
@@ -102,7 +101,7 @@ export function createRelayer(
     async run(signal?: AbortSignal): Promise<void> {
       const adopted: Flight[] = [];
       const foreign: ForeignFlight[] = [];
-      for (const entry of await unfinished(sql)) {
+      for (const entry of await unfinished(db)) {
         if (entry.status === 'sent' && entry.nonce !== null && entry.rawTx && entry.txHash) {
           const flight = flightOf({ ...entry, nonce: entry.nonce, rawTx: entry.rawTx, txHash: entry.txHash });
           const signer =
@@ -111,7 +110,7 @@ export function createRelayer(
           else foreign.push({ ...flight, signer });
           continue;
         }
-        await inTransaction(pool, async (tx) => {
+        await inTransaction(db, async (tx) => {
           await workOf(entry.kind).requeue(tx, entry.id);
           await recordFailed(tx, entry.id, 'abandoned before it was signed', new Date(clock.now()));
         });
@@ -138,10 +137,10 @@ export function createRelayer(
 
     /** Whether anything waits: a journal entry left open, or items of any work (looked at, not claimed). */
     async hasWork(): Promise<boolean> {
-      if ((await unfinished(sql)).length > 0) return true;
+      if ((await unfinished(db)).length > 0) return true;
       for (const work of works) {
         let found = false;
-        await inTransaction(pool, (tx) =>
+        await inTransaction(db, (tx) =>
           work.claim(tx, undefined, async () => {
             found = true;
             return undefined; // declined: nothing is tied to a transaction

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.ts';
-import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
+import { inTransaction, type Db } from '../db/database.ts';
 import type { Logger } from '../log.ts';
 import {
   lockOpenEntry,
@@ -9,7 +9,7 @@ import {
   recordReorged,
   type JournalEntry,
   type RelayKind,
-} from './journal.ts';
+} from './journal-store.ts';
 import type { RoundWork } from './round.ts';
 import type { Watch } from './watch.ts';
 
@@ -35,11 +35,11 @@ export type RevivedEntry = JournalEntry & {
 };
 
 /** The work of a reverted transaction sent again to keep its nonce: its items stay failed; the journal keeps its block. */
-function nonceFiller(work: RoundWork, pool: Pool, clock: Clock): RoundWork {
+function nonceFiller(work: RoundWork, db: Db, clock: Clock): RoundWork {
   return {
     ...work,
     async finish(journalId, outcome) {
-      await inTransaction(pool, async (tx) => {
+      await inTransaction(db, async (tx) => {
         if (!(await lockOpenEntry(tx, journalId))) return;
         await recordFailed(tx, journalId, 'sent again after a reorg, only to use its nonce', new Date(clock.now()));
         if (outcome !== 'dropped') await recordFailedBlock(tx, journalId, outcome);
@@ -54,19 +54,18 @@ function nonceFiller(work: RoundWork, pool: Pool, clock: Clock): RoundWork {
  * anew. The same bytes keep its nonce, so the transactions after it stay valid; mined again, it is finished again.
  */
 export function createReorgGuard(deps: {
-  pool: Pool;
+  db: Db;
   watch: Watch;
   clock: Clock;
   log: Logger;
   workOf(kind: RelayKind): RoundWork;
 }) {
-  const { pool, watch, clock, log } = deps;
-  const sql = pgSql(pool);
+  const { db, watch, clock, log } = deps;
 
   async function watched() {
     const head = await watch.head();
     const from = head >= REORG_WATCH_BLOCKS ? head - REORG_WATCH_BLOCKS + 1n : 0n;
-    return { head, mined: await minedSince(sql, from, new Date(clock.now() - REORG_WATCH_MS)) };
+    return { head, mined: await minedSince(db, from, new Date(clock.now() - REORG_WATCH_MS)) };
   }
 
   return {
@@ -81,7 +80,7 @@ export function createReorgGuard(deps: {
         if ((await watch.blockOf(entry.txHash))?.toLowerCase() !== entry.blockHash.toLowerCase()) gone.push(entry);
       const revived: RevivedEntry[] = [];
       for (const entry of gone) {
-        const back = await inTransaction(pool, async (tx) => {
+        const back = await inTransaction(db, async (tx) => {
           const row = await recordReorged(tx, entry.id, new Date(clock.now()));
           if (row && entry.status === 'mined') await deps.workOf(entry.kind).revive(tx, entry.id);
           return row;
@@ -91,7 +90,7 @@ export function createReorgGuard(deps: {
           { journalId: entry.id, nonce: back.nonce, blockNumber: String(entry.blockNumber) },
           'reorg: a mined transaction left the chain; sent again',
         );
-        const filler = entry.status === 'failed' ? nonceFiller(deps.workOf(entry.kind), pool, clock) : undefined;
+        const filler = entry.status === 'failed' ? nonceFiller(deps.workOf(entry.kind), db, clock) : undefined;
         revived.push({ ...back, nonce: back.nonce, rawTx: back.rawTx, ...(filler ? { filler } : {}) });
       }
       return revived.sort((a, b) => a.nonce - b.nonce);

@@ -1,6 +1,6 @@
 import type { Hex, TransactionReceipt } from 'viem';
-import type { Sql } from '../db/sql.ts';
-import type { RelayKind } from './journal.ts';
+import type { Db } from '../db/database.ts';
+import type { RelayKind } from './journal-store.ts';
 
 /** What became of a sent transaction: its receipt, or 'dropped' (its nonce went to another transaction). */
 export type SendOutcome = TransactionReceipt | 'dropped';
@@ -20,7 +20,7 @@ export interface RoundWork {
    * for a later round). Returns the entry and how many items it carries, or undefined when none were tied.
    */
   claim(
-    tx: Sql,
+    tx: Db,
     gasBudget: bigint | undefined,
     open: (estimatedGas: bigint) => Promise<string | undefined>,
   ): Promise<{ journalId: string; count: number } | undefined>;
@@ -29,14 +29,14 @@ export interface RoundWork {
   /** Records the outcome of a transaction that left the mempool, closing the journal entry with it. */
   finish(journalId: string, outcome: SendOutcome): Promise<void>;
   /** Fails the claimed items when nothing reached the chain. */
-  fail(tx: Sql, journalId: string, reason: string): Promise<void>;
+  fail(tx: Db, journalId: string, reason: string): Promise<void>;
   /** Puts the items of an entry that was never signed back in the queue. */
-  requeue(tx: Sql, journalId: string): Promise<void>;
+  requeue(tx: Db, journalId: string): Promise<void>;
   /**
    * The block of a transaction already finished as mined left the chain (a reorg): its items wait for it again
    * (pending, still tied to the entry), and `finish` is called again once it is mined anew.
    */
-  revive(tx: Sql, journalId: string): Promise<void>;
+  revive(tx: Db, journalId: string): Promise<void>;
   /** Told when a transaction could not be sent at all (its items then fail). */
   onNotSent?(journalId: string, reason: string): void;
 }

@@ -1,11 +1,11 @@
 import { keccak256, type Hex } from 'viem';
 import type { Clock } from '../clock.ts';
-import { inTransaction, type Pool } from '../db/sql.ts';
+import { inTransaction, type Db } from '../db/database.ts';
 import type { Logger } from '../log.ts';
 import { broadcast, firstLine, mayHaveArrived, priceRefused } from './broadcast.ts';
 import type { Chain } from './connect.ts';
 import { bumpedFees, currentFees, type Fees } from './fees.ts';
-import { recordSigned } from './journal.ts';
+import { recordSigned } from './journal-store.ts';
 
 /** How long fees read from the node are used for new transactions (a block or so: the max fee has room for six). */
 const FEES_TTL_MS = 1_000;
@@ -34,7 +34,7 @@ export interface SignedTx {
  * journaled (raw bytes and hash) before each broadcast, re-signed at the same nonce with bumped fees when stuck.
  * Which nonce, when to bump and when to resend is the pipeline's call (chain/pipeline.ts).
  */
-export function createSender(chain: Chain, pool: Pool, clock: Clock, opts: SenderOptions, log?: Logger) {
+export function createSender(chain: Chain, db: Db, clock: Clock, opts: SenderOptions, log?: Logger) {
   const { publicClient, walletClient, account } = chain;
   let lastFees: (Fees & { blockGasLimit: bigint }) | undefined;
 
@@ -51,9 +51,9 @@ export function createSender(chain: Chain, pool: Pool, clock: Clock, opts: Sende
       type: 'eip1559',
     });
     const hash = keccak256(raw);
-    await inTransaction(pool, (sql) =>
+    await inTransaction(db, (journal) =>
       recordSigned(
-        sql,
+        journal,
         journalId,
         { nonce: tx.nonce, hash, raw, maxFeePerGas: tx.fees.maxFeePerGas, signer: account.address },
         new Date(clock.now()),

@@ -7,7 +7,9 @@ import { runCli, serveChild } from '../support/cli.ts';
 import { createTestDatabase } from '../support/database.ts';
 import { call, fundedKey } from '../support/service.ts';
 import { freePort } from '../../src/system/ports.ts';
-import { scheduleAnchor } from '../../src/anchoring/anchor.task.ts';
+import { scheduleAnchor } from '../../src/anchoring/schedule-store.ts';
+import { createDatabase } from '../../src/db/database.ts';
+import { createPool } from '../../src/db/sql.ts';
 
 const TIMESTAMPED = parseAbiItem('event Timestamped(bytes32 indexed data, uint64 indexed timestamp)');
 
@@ -59,7 +61,8 @@ describe('a worker killed (SIGKILL) between the broadcast of an anchor and its r
     const uids: string[] = batch.body.attestations.map((a: { uid: string }) => a.uid);
 
     await chain.rpc('evm_setAutomine', [false]); // the anchor waits in the mempool until mined
-    await scheduleAnchor({ query: async (text, values) => (await db.query(text, values)).rows }, 0);
+    const pool = createPool(env.DATABASE_URL!, 1);
+    await scheduleAnchor(createDatabase(pool), 0).finally(() => pool.end());
     const hash = await until(sentAnchor, 30_000);
     await until(async () => ((await chain.rpc('eth_getTransactionByHash', [hash])) ? true : undefined));
     child.kill('SIGKILL');

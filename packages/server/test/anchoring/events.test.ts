@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scheduleAnchor } from '../../src/anchoring/anchor.task.ts';
+import { scheduleAnchor } from '../../src/anchoring/schedule-store.ts';
 import { createAnchorer } from '../../src/anchoring/anchorer.ts';
 import { assignLeaves, insertAnchor } from '../../src/anchoring/store.ts';
-import { pgSql } from '../../src/db/sql.ts';
+import { inTransaction } from '../../src/db/database.ts';
 import { until } from '../support/anvil.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { call, startTestService, type TestService } from '../support/service.ts';
@@ -43,7 +43,7 @@ describe('an anchor, once mined', () => {
     const a = await account(3, ['attestation.anchored']);
     const b = await account(2, ['attestation.created']);
     const c = await account(1);
-    await scheduleAnchor(svc.sql, 0);
+    await scheduleAnchor(svc.infrastructure.db, 0);
     const [delivery] = await a.receiver.waitFor(1, 60_000).then(() => a.anchored());
     const anchor = await anchorOf(a.uids[0]!);
     expect(JSON.parse(delivery!.body)).toMatchObject({
@@ -78,8 +78,8 @@ describe('an anchor, once mined', () => {
 describe('one anchor per attestation', () => {
   it('is the database’s rule: an anchored attestation is taken by no second anchor, and two runs at once make one anchor', async () => {
     const { uids } = await account(5);
-    const { pool, chain, clock, log } = svc.infrastructure;
-    const anchorer = () => createAnchorer({ pool, clock, log, chain });
+    const { db, pool, chain, clock, log } = svc.infrastructure;
+    const anchorer = () => createAnchorer({ db, pool, clock, log, chain });
     // one run at a time: the other finds the lock taken, or, after, nothing left to anchor
     const runs = await Promise.all([anchorer().run(), anchorer().run()]);
     expect(runs.filter((r) => !r.busy && r.anchor)).toHaveLength(1);
@@ -91,40 +91,38 @@ describe('one anchor per attestation', () => {
     expect(rows[0]!.anchor_id).not.toBeNull();
 
     // a second anchor of the same rows, in a transaction rolled back so that the relayer never sees it
-    const session = await pool.connect();
-    try {
-      await session.query('BEGIN');
-      const tx = pgSql(session);
-      const second = await insertAnchor(tx, `0x${'ab'.repeat(32)}`, rows.length, new Date());
-      const proofs = rows.map(() => Buffer.alloc(32));
-      expect(
-        await assignLeaves(
-          tx,
-          second,
-          rows.map((r) => r.id),
-          proofs,
-        ),
-      ).toBe(0);
-    } finally {
-      await session.query('ROLLBACK');
-      session.release();
-    }
+    const rollback = new Error('rolled back');
+    await expect(
+      inTransaction(db, async (tx) => {
+        const second = await insertAnchor(tx, `0x${'ab'.repeat(32)}`, rows.length, new Date());
+        const proofs = rows.map(() => Buffer.alloc(32));
+        expect(
+          await assignLeaves(
+            tx,
+            second,
+            rows.map((r) => r.id),
+            proofs,
+          ),
+        ).toBe(0);
+        throw rollback;
+      }),
+    ).rejects.toBe(rollback);
     await until(async () => ((await anchorOf(uids[0]!)) ? true : undefined), 60_000);
   }, 90_000);
 
   it('gives back the attestations of an anchor a crash left half-assigned, which is never sent, and anchors them anew', async () => {
     const { uids } = await account(4);
-    const { pool, chain, clock, log } = svc.infrastructure;
+    const { db, pool, chain, clock, log } = svc.infrastructure;
     const rows = await svc.sql.query<{ id: string }>(
       `SELECT id::text FROM attestations WHERE uid = ANY($1) ORDER BY id`,
       [uids],
     );
     // what a worker killed between two of an anchor's transactions leaves: some rows given it, the anchor unassigned
-    const stale = await insertAnchor(svc.sql, `0x${'cd'.repeat(32)}`, uids.length, new Date());
+    const stale = await insertAnchor(db, `0x${'cd'.repeat(32)}`, uids.length, new Date());
     const half = rows.slice(0, 2).map((r) => r.id);
-    expect(await assignLeaves(svc.sql, stale, half, [Buffer.alloc(32), Buffer.alloc(32)])).toBe(2);
+    expect(await assignLeaves(db, stale, half, [Buffer.alloc(32), Buffer.alloc(32)])).toBe(2);
 
-    const run = await createAnchorer({ pool, clock, log, chain }).run();
+    const run = await createAnchorer({ db, pool, clock, log, chain }).run();
     const made = run.busy ? undefined : run.anchor;
     expect(made?.leafCount).toBe(uids.length);
     expect(await svc.sql.query(`SELECT id FROM anchors WHERE id = $1::bigint`, [stale])).toEqual([]);

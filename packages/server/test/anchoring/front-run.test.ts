@@ -3,7 +3,7 @@ import { createPublicClient, createWalletClient, http, parseAbi, type Hex } from
 import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scheduleAnchor } from '../../src/anchoring/anchor.task.ts';
+import { scheduleAnchor } from '../../src/anchoring/schedule-store.ts';
 import { until } from '../support/anvil.ts';
 import { call, fundedKey, startTestService, type TestService } from '../support/service.ts';
 
@@ -58,14 +58,14 @@ describe('a root that someone else timestamped first', () => {
     });
     await createPublicClient({ transport }).waitForTransactionReceipt({ hash: theirs, pollingInterval: 50 });
 
-    await scheduleAnchor(svc.sql, 0);
+    await scheduleAnchor(svc.infrastructure.db, 0);
     await until(async () => ((await journal()).some((e) => e.status === 'failed') ? true : undefined), 30_000);
     expect((await call(svc.url, 'GET', `/v1/attestations/${uids[0]}`)).body.anchor).toBeNull();
 
     // the failed run ends by scheduling the next an interval away; ours replaces that one (asked earlier, the
     // run's own scheduling would replace ours and push it an hour out)
     await until(async () => ((await nextRunIsScheduled()) ? true : undefined), 30_000);
-    await scheduleAnchor(svc.sql, 0); // the next run asks the chain before offering the anchor again
+    await scheduleAnchor(svc.infrastructure.db, 0); // the next run asks the chain before offering the anchor again
     const read = async (uid: string) => (await call(svc.url, 'GET', `/v1/attestations/${uid}`)).body.anchor;
     await until(async () => ((await read(uids[0]!)) ? true : undefined), 30_000);
     for (const uid of uids) {

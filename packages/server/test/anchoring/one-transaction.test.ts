@@ -3,7 +3,7 @@ import { createPublicClient, decodeFunctionData, http, parseAbi, type Hex } from
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../support/anvil.ts';
 import { call, startTestService, type TestService } from '../support/service.ts';
-import { scheduleAnchor } from '../../src/anchoring/anchor.task.ts';
+import { scheduleAnchor } from '../../src/anchoring/schedule-store.ts';
 
 // What a third party has: the records over HTTP, @openzeppelin/merkle-tree and the chain through viem. The service is
 // only started and asked to anchor now; every check below uses neither its code nor its database.
@@ -68,7 +68,7 @@ describe('anchoring 1,000 off-chain attestations made within one interval', () =
     expect(onchain.status).toBe(201);
     expect((await records(uids.slice(0, 5))).every((r) => r.anchor === null)).toBe(true);
 
-    await scheduleAnchor(svc.sql, 0);
+    await scheduleAnchor(svc.infrastructure.db, 0);
     await until(async () => ((await records(uids.slice(-1)))[0]!.anchor ? true : undefined), 60_000);
 
     const read = await records(uids);

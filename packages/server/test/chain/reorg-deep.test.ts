@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createPublicClient, http, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scheduleAnchor } from '../../src/anchoring/anchor.task.ts';
+import { scheduleAnchor } from '../../src/anchoring/schedule-store.ts';
 import { EAS_ARTIFACT } from '../../src/chain/eas-artifacts.ts';
 import { startPrivateChain, until, type PrivateChain } from '../support/anvil.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
@@ -198,7 +198,7 @@ describe('a transaction reported mined (CONFIRMATIONS=1), then taken away by a d
   it('an anchor taken away is timestamped again, and its new time announced', async () => {
     const offchain = { ...content(), mode: 'offchain' };
     const uid = (await call(svc.url, 'POST', '/v1/attestations', { key, body: offchain })).body.uid as string;
-    await scheduleAnchor(svc.sql, 0);
+    await scheduleAnchor(svc.infrastructure.db, 0);
     const anchorNow = async () => (await call(svc.url, 'GET', `/v1/attestations/${uid}`)).body.anchor ?? undefined;
     const first = await until(anchorNow, 60_000);
     await until(async () => (deliveries('attestation.anchored').length === 1 ? true : undefined), 30_000);

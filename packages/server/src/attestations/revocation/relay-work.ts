@@ -2,11 +2,11 @@ import { encodeFunctionData, type Hex } from 'viem';
 import { auditEntry } from '../../audit/entry.ts';
 import { appendAuditEntries } from '../../audit/append.ts';
 import { EAS_ARTIFACT } from '../../chain/eas-artifacts.ts';
-import { lockOpenEntry, recordFailed, recordMined, wasReorged } from '../../chain/journal.ts';
+import { lockOpenEntry, recordFailed, recordMined, wasReorged } from '../../chain/journal-store.ts';
 import type { RoundWork, SendOutcome } from '../../chain/round.ts';
 import { SCHEMA_UID } from '../../chain/schema.ts';
 import type { Clock } from '../../clock.ts';
-import { inTransaction, pgSql, type Pool } from '../../db/sql.ts';
+import { inTransaction, sqlOf, type Db } from '../../db/database.ts';
 import { completeMany } from '../../idempotency/store.ts';
 import { emitAttestationEvents } from '../events.ts';
 import type { AttestationMode } from '../states.ts';
@@ -43,7 +43,7 @@ export function revokeCalldata(mode: AttestationMode, items: RevokeItem[]): Hex 
 }
 
 export interface RevocationWorkDeps {
-  pool: Pool;
+  db: Db;
   /** The EAS contract the revocations go to. */
   eas: Hex;
   clock: Clock;
@@ -57,17 +57,16 @@ export interface RevocationWorkDeps {
  * is announced anew (its `revokedAt` is the new one).
  */
 export function revocationWork(deps: RevocationWorkDeps, mode: AttestationMode): RoundWork {
-  const { pool, clock } = deps;
-  const sql = pgSql(pool);
+  const { db, clock } = deps;
 
   async function finish(journalId: string, receipt: SendOutcome): Promise<void> {
     if (receipt === 'dropped' || receipt.status !== 'success') {
       // sent again after a reorg, its bytes name the uid the attestation had before the same reorg: revoke the new one
-      const stale = receipt !== 'dropped' && (await wasReorged(sql, journalId));
-      await inTransaction(pool, async (tx) => {
+      const stale = receipt !== 'dropped' && (await wasReorged(db, journalId));
+      await inTransaction(db, async (tx) => {
         if (!(await lockOpenEntry(tx, journalId))) return;
-        if (receipt === 'dropped' || stale) await requeueRevocations(tx, journalId);
-        else await failRevocations(tx, journalId);
+        if (receipt === 'dropped' || stale) await requeueRevocations(sqlOf(tx), journalId);
+        else await failRevocations(sqlOf(tx), journalId);
         await recordFailed(
           tx,
           journalId,
@@ -77,15 +76,16 @@ export function revocationWork(deps: RevocationWorkDeps, mode: AttestationMode):
       });
       return;
     }
-    const items = await revocationsOf(sql, journalId);
+    const items = await revocationsOf(sqlOf(db), journalId);
     const at = new Date(clock.now());
     const txHash = receipt.transactionHash;
-    await inTransaction(pool, async (tx) => {
+    await inTransaction(db, async (tx) => {
       if (!(await lockOpenEntry(tx, journalId))) return;
-      await markRevoked(tx, journalId, txHash, at);
+      const sql = sqlOf(tx); // the leaves of other features that take an Sql still
+      await markRevoked(sql, journalId, txHash, at);
       const claims = items.filter((i) => i.idempotencyKey);
       await completeMany(
-        tx,
+        sql,
         claims.map((i) => ({
           apiKeyId: i.apiKeyId,
           key: i.idempotencyKey!,
@@ -99,9 +99,9 @@ export function revocationWork(deps: RevocationWorkDeps, mode: AttestationMode):
         { hash: txHash, blockNumber: receipt.blockNumber, blockHash: receipt.blockHash, gasUsed: receipt.gasUsed },
         at,
       );
-      await emitAttestationEvents(tx, 'attestation.revoked', items, deps.verifyBaseUrl, at);
+      await emitAttestationEvents(sql, 'attestation.revoked', items, deps.verifyBaseUrl, at);
       await appendAuditEntries(
-        tx,
+        sql,
         items.map((i) =>
           auditEntry({
             accountId: i.accountId,
@@ -127,14 +127,14 @@ export function revocationWork(deps: RevocationWorkDeps, mode: AttestationMode):
           ? MAX_REVOCATIONS_PER_TRANSACTION
           : Number((gasBudget - REVOCATION_BASE_GAS) / GAS_PER_REVOCATION[mode]);
       const max = Math.max(1, Math.min(MAX_REVOCATIONS_PER_TRANSACTION, byGas));
-      return claimRevocations(tx, mode, max, (count) =>
+      return claimRevocations(sqlOf(tx), mode, max, (count) =>
         open(REVOCATION_BASE_GAS + BigInt(count) * GAS_PER_REVOCATION[mode]),
       );
     },
-    calldata: async (journalId) => revokeCalldata(mode, await revocationsOf(sql, journalId)),
+    calldata: async (journalId) => revokeCalldata(mode, await revocationsOf(sqlOf(db), journalId)),
     finish,
-    fail: (tx, journalId) => failRevocations(tx, journalId),
-    requeue: requeueRevocations,
-    revive: reviveRevocations,
+    fail: (tx, journalId) => failRevocations(sqlOf(tx), journalId),
+    requeue: (tx, journalId) => requeueRevocations(sqlOf(tx), journalId),
+    revive: (tx, journalId) => reviveRevocations(sqlOf(tx), journalId),
   };
 }
