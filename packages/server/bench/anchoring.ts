@@ -6,7 +6,7 @@ import { cpus, loadavg } from 'node:os';
 import { runMigrations } from 'graphile-worker';
 import { systemClock } from '../src/clock.ts';
 import { applyMigrations } from '../src/db/migrate.ts';
-import { createPrisma } from '../src/db/prisma.ts';
+import { createDatabase } from '../src/db/database.ts';
 import { createPool } from '../src/db/sql.ts';
 import { createKeyService } from '../src/keys/service.ts';
 import { measureAnchorGas, type AnchorGas } from './anchoring-gas.ts';
@@ -67,11 +67,13 @@ const PACKAGE = {
 async function seed(databaseUrl: string, count: number): Promise<number> {
   await applyMigrations(databaseUrl);
   await runMigrations({ connectionString: databaseUrl }); // the anchor run queues a relay job
-  const prisma = createPrisma(databaseUrl);
   const pool = createPool(databaseUrl, 1);
   const started = performance.now();
   try {
-    await createKeyService(prisma, pool, systemClock).create({ tier: 'enterprise', account: 'bench-anchoring' });
+    await createKeyService(createDatabase(pool), systemClock).create({
+      tier: 'enterprise',
+      account: 'bench-anchoring',
+    });
     await pool.query(
       `INSERT INTO attestations (uid, account_id, api_key_id, type, mode, status, content_hash, content_type, chain_id, schema_uid, attester, offchain, created_at)
        SELECT '0x' || encode(sha256(('anchored' || g)::bytea), 'hex'), k.account_id, k.id, 'human', 'offchain', 'confirmed',
@@ -82,7 +84,6 @@ async function seed(databaseUrl: string, count: number): Promise<number> {
     );
     await pool.query('ANALYZE attestations');
   } finally {
-    await prisma.$disconnect();
     await pool.end();
   }
   return (performance.now() - started) / 1000;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { systemClock } from '../src/clock.ts';
 import { EXPORT_PAGE_ROWS } from '../src/audit/export.ts';
 import { applyMigrations } from '../src/db/migrate.ts';
-import { createPrisma } from '../src/db/prisma.ts';
+import { createDatabase } from '../src/db/database.ts';
 import { createPool } from '../src/db/sql.ts';
 import { createKeyService } from '../src/keys/service.ts';
 import { API_HEAP_FLAG, rssMb, startChild, V8_DEFAULT_HEAP, V8_DEFAULT_HEAP_FLAG } from './children.ts';
@@ -73,13 +73,12 @@ async function download(
 /** Seeds `rows` audit entries for one account (generate_series) in a database of its own, and measures the downloads. */
 export async function measureAuditExport(databaseUrl: string, rows = 1_000_000): Promise<AuditExportBench> {
   await applyMigrations(databaseUrl);
-  const prisma = createPrisma(databaseUrl);
   const pool = createPool(databaseUrl, 1);
   let key: string;
   let accountId: string;
   const seedStarted = performance.now();
   try {
-    const created = await createKeyService(prisma, pool, systemClock).create({
+    const created = await createKeyService(createDatabase(pool), systemClock).create({
       tier: 'enterprise',
       account: 'bench-audit',
     });
@@ -97,7 +96,6 @@ export async function measureAuditExport(databaseUrl: string, rows = 1_000_000):
     );
     await pool.query('ANALYZE audit_entries');
   } finally {
-    await prisma.$disconnect();
     await pool.end();
   }
   const seedSeconds = (performance.now() - seedStarted) / 1000;

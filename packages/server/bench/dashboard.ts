@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { hashPassword, verifyPassword } from 'better-auth/crypto';
 import { applyMigrations } from '../src/db/migrate.ts';
-import { createPrisma } from '../src/db/prisma.ts';
+import { createDatabase } from '../src/db/database.ts';
 import { createPool } from '../src/db/sql.ts';
 import { systemClock } from '../src/clock.ts';
 import { createKeyService } from '../src/keys/service.ts';
@@ -64,11 +64,10 @@ export function firstLoadJs(): { files: number; gzipKb: number; rawKb: number } 
 export async function measureDashboard(makeDatabase: (name: string) => Promise<string>): Promise<DashboardBench> {
   const databaseUrl = await makeDatabase('dashboard');
   await applyMigrations(databaseUrl);
-  const prisma = createPrisma(databaseUrl);
   const pool = createPool(databaseUrl, 2);
   const children: ChildProcess[] = [];
   try {
-    const created = await createKeyService(prisma, pool, systemClock).create({
+    const created = await createKeyService(createDatabase(pool), systemClock).create({
       tier: 'enterprise',
       account: 'bench-dash',
     });
@@ -241,7 +240,6 @@ export async function measureDashboard(makeDatabase: (name: string) => Promise<s
     };
   } finally {
     for (const child of children) child.kill('SIGTERM');
-    await prisma.$disconnect();
     await pool.end();
   }
 }

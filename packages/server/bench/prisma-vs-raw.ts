@@ -8,6 +8,7 @@ import { applyMigrations } from '../src/db/migrate.ts';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { Db } from '../src/db/prisma.ts';
 import { PrismaClient } from '../src/generated/prisma/client.ts';
+import { createDatabase, type Db as Kysely } from '../src/db/database.ts';
 import { createPool, pgSql, type Sql } from '../src/db/sql.ts';
 import { findKeysForAuth } from '../src/keys/store.ts';
 import { benchDatabases } from './databases.ts';
@@ -86,7 +87,7 @@ async function seed(sql: Sql): Promise<{ prefixes: string[]; accounts: string[] 
   return { prefixes: keys.map((k) => k.prefix), accounts };
 }
 
-function queries(sql: Sql, db: Db, seeded: { prefixes: string[]; accounts: string[] }): Query[] {
+function queries(sql: Sql, db: Db, seeded: { prefixes: string[]; accounts: string[] }, kysely: Kysely): Query[] {
   const prefix = (i: number) => seeded.prefixes[(i * 7919) % seeded.prefixes.length]!;
   const account = (i: number) => seeded.accounts[(i * 7919) % seeded.accounts.length]!;
   const prismaKeys = async (prefixes: string[]) => {
@@ -98,7 +99,7 @@ function queries(sql: Sql, db: Db, seeded: { prefixes: string[]; accounts: strin
   };
   const rawBatched = batched(
     async (prefixes: string[]) => {
-      const found = await findKeysForAuth(sql, prefixes);
+      const found = await findKeysForAuth(kysely, prefixes);
       return prefixes.map((p) => found.get(p));
     },
     { maxInFlight: 2 },
@@ -114,7 +115,7 @@ function queries(sql: Sql, db: Db, seeded: { prefixes: string[]; accounts: strin
   return [
     {
       name: 'key authentication lookup (one prefix)',
-      raw: (i) => findKeysForAuth(sql, [prefix(i)]),
+      raw: (i) => findKeysForAuth(kysely, [prefix(i)]),
       prisma: (i) => prismaKeys([prefix(i)]),
     },
     {
@@ -173,7 +174,7 @@ try {
     console.log(`N=${N} (audit pages: 40), pools of ${POOL_SIZE}; median per call and calls per second`);
     const heads = ['raw, sequential', 'Prisma, sequential', 'raw, 50 at once', 'Prisma, 50 at once'];
     console.log(`${'query'.padEnd(42)}${heads.map((head) => head.padEnd(23)).join('')}`);
-    for (const query of queries(sql, db, seeded)) {
+    for (const query of queries(sql, db, seeded, createDatabase(pool))) {
       const calls = query.calls ?? N;
       // warm both (connections, Prisma's query plan cache, the JIT) before timing
       await measure(query.raw, Math.min(calls, 200), CONCURRENCY);

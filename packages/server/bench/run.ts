@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type autocannon from 'autocannon';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import { applyMigrations } from '../src/db/migrate.ts';
+import { createDatabase } from '../src/db/database.ts';
 import { createPrisma } from '../src/db/prisma.ts';
 import { createPool } from '../src/db/sql.ts';
 import { systemClock } from '../src/clock.ts';
@@ -52,7 +53,7 @@ async function main(): Promise<void> {
     await applyMigrations(databaseUrl);
     const prisma = createPrisma(databaseUrl);
     const keyPool = createPool(databaseUrl, 1);
-    const keyService = createKeyService(prisma, keyPool, systemClock);
+    const keyService = createKeyService(createDatabase(keyPool), systemClock);
     const keys: string[] = [];
     for (let i = 0; i < KEYS; i++)
       keys.push((await keyService.create({ tier: 'enterprise', account: `bench-${i % 10}` })).key);

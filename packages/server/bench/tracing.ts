@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import type autocannon from 'autocannon';
 import pg from 'pg';
 import { applyMigrations } from '../src/db/migrate.ts';
-import { createPrisma } from '../src/db/prisma.ts';
+import { createDatabase } from '../src/db/database.ts';
 import { createPool } from '../src/db/sql.ts';
 import { systemClock } from '../src/clock.ts';
 import { createKeyService } from '../src/keys/service.ts';
@@ -43,13 +43,11 @@ async function startSink(): Promise<{ url: string; bytes: () => number; close():
 /** Ten enterprise keys on a migrated database. */
 async function makeKeys(databaseUrl: string): Promise<string[]> {
   await applyMigrations(databaseUrl);
-  const prisma = createPrisma(databaseUrl);
   const pool = createPool(databaseUrl, 1);
   const keys: string[] = [];
-  const service = createKeyService(prisma, pool, systemClock);
+  const service = createKeyService(createDatabase(pool), systemClock);
   for (let i = 0; i < 10; i++) keys.push((await service.create({ tier: 'enterprise', account: `trace-${i}` })).key);
   await pool.end();
-  await prisma.$disconnect();
   return keys;
 }
 

@@ -10,7 +10,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { startDevChain } from '../src/chain/dev-chain.ts';
 import { systemClock } from '../src/clock.ts';
 import { applyMigrations } from '../src/db/migrate.ts';
-import { createPrisma } from '../src/db/prisma.ts';
+import { createDatabase } from '../src/db/database.ts';
 import { createPool } from '../src/db/sql.ts';
 import { createKeyService } from '../src/keys/service.ts';
 import { measure, type Figure } from './measure.ts';
@@ -37,13 +37,12 @@ async function until(check: () => Promise<boolean>, what: string): Promise<void>
 
 async function enterpriseKey(databaseUrl: string): Promise<string> {
   await applyMigrations(databaseUrl);
-  const prisma = createPrisma(databaseUrl);
   const pool = createPool(databaseUrl, 1);
   try {
-    return (await createKeyService(prisma, pool, systemClock).create({ tier: 'enterprise', account: 'bench-verify' }))
-      .key;
+    return (
+      await createKeyService(createDatabase(pool), systemClock).create({ tier: 'enterprise', account: 'bench-verify' })
+    ).key;
   } finally {
-    await prisma.$disconnect();
     await pool.end();
   }
 }

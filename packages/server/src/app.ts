@@ -10,6 +10,7 @@ import { createDelegationService, easNonceReader } from './attestations/delegate
 import { createAttesterService } from './attesters/service.ts';
 import { createRevokeService } from './attestations/revocation/service.ts';
 import { createKeyService } from './keys/service.ts';
+import { createMemberKeyService } from './keys/member-keys.ts';
 import { createIdempotencyService } from './idempotency/service.ts';
 import { createRateLimiter } from './limits/rate-limit.ts';
 import type { RefusalObserver } from './limits/refusals.ts';
@@ -72,21 +73,22 @@ export function buildServices(
     windows: infra.windows,
     clock,
     log,
-    mayCreateUser: (token, email) => invitationAllowsSignUp(db, token, email, new Date(clock.now())),
+    mayCreateUser: (token, email) => invitationAllowsSignUp(infra.db, token, email, new Date(clock.now())),
     invitedAddress: async (token, email) =>
       token !== undefined &&
-      (await findPendingInvitation(db, token, new Date(clock.now())))?.email?.toLowerCase() === email,
+      (await findPendingInvitation(infra.db, token, new Date(clock.now())))?.email?.toLowerCase() === email,
     mail,
   });
-  const keys = createKeyService(db, pool, clock);
+  const keys = createKeyService(infra.db, clock);
   return {
     dashboard: {
       auth,
-      sessions: createSessionService({ db, auth, clock, publicBaseUrl: config.publicBaseUrl }),
+      sessions: createSessionService({ db: infra.db, auth, clock, publicBaseUrl: config.publicBaseUrl }),
       signup: config.dashboard.signup,
       webhookPrivateUrls: config.webhooks.allowPrivateUrls,
-      overview: createOverviewService({ sql, clock }),
-      ...createPeopleServices({ ...infra, db, keys, secrets: opts.secrets, mail }),
+      overview: createOverviewService({ db: infra.db, clock }),
+      keys: createMemberKeyService({ db: infra.db, clock, lastUse: keys.lastUse }),
+      ...createPeopleServices({ ...infra, keys, secrets: opts.secrets, mail }),
     },
     mail,
     rateLimiter: createRateLimiter(infra.windows, clock, opts.refusals),

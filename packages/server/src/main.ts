@@ -232,7 +232,7 @@ async function startWorkerPart(
   await sweep();
   const sweeper = setInterval(sweep, SWEEP_EVERY_MS);
   stack.push(async () => clearInterval(sweeper));
-  stack.push(cleanUpAuthPeriodically({ db: infra.prisma, clock, log }));
+  stack.push(cleanUpAuthPeriodically({ db: infra.db, clock, log }));
   if (!probes) return { runner };
   const where = { port: config.workerHealthPort, host: config.host };
   const health = await serveWorkerHealth(runner, { db, chainHealth: infra.chainHealth, ...where, log });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../src/clock.ts';
-import { createPrisma } from '../src/db/prisma.ts';
+import { createDatabase } from '../src/db/database.ts';
 import { createPool } from '../src/db/sql.ts';
 import { createKeyService } from '../src/keys/service.ts';
 import { call } from './support/service.ts';
@@ -82,8 +82,10 @@ describe('Ctrl-C in the terminal (SIGINT to the whole process group)', () => {
     const first = await serve();
     const url = await databaseUrl();
     const pool = createPool(url, 1);
-    const db = createPrisma(url);
-    const { key } = await createKeyService(db, pool, systemClock).create({ tier: 'free', account: 'shutdown' });
+    const { key } = await createKeyService(createDatabase(pool), systemClock).create({
+      tier: 'free',
+      account: 'shutdown',
+    });
     const children = childrenOf(first.child.pid!);
     expect(children.length).toBeGreaterThanOrEqual(2); // postgres and anvil (and their watchdogs)
 
@@ -93,7 +95,7 @@ describe('Ctrl-C in the terminal (SIGINT to the whole process group)', () => {
     // once the create is stored and waiting for its receipt, the terminal sends SIGINT to the foreground group
     const pending = await waitUntil(async () => (await pool.query('SELECT 1 FROM attestations')).rowCount! > 0, 10_000);
     expect(pending).toBe(true);
-    await Promise.all([pool.end(), db.$disconnect()]);
+    await pool.end();
     process.kill(-first.child.pid!, 'SIGINT');
 
     const answered = await create;

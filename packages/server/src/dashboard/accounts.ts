@@ -1,8 +1,7 @@
 import { auditEntry, type MemberActor, type RequestOrigin } from '../audit/entry.ts';
 import { appendAudit } from '../audit/append.ts';
 import type { Clock } from '../clock.ts';
-import type { Db, Tx } from '../db/prisma.ts';
-import { prismaSql } from '../db/sql.ts';
+import { inTransaction, sqlOf, type Db } from '../db/database.ts';
 import { AppError, notFound } from '../errors.ts';
 import { TIERS, type Tier } from '../keys/format.ts';
 import { accountNameKey } from '../keys/account-name.ts';
@@ -36,7 +35,7 @@ function nameTaken(name: string): AppError {
  * ALREADY_EXISTS when the name is taken.
  */
 export async function openAccount(
-  tx: Tx,
+  tx: Db,
   input: { name: string; plan: Plan; opener: Opener; at: Date; origin: RequestOrigin | null; via: string },
 ): Promise<{ accountId: string }> {
   // a sign-up is anyone's; the setup link is the operator's (serve printed it), so the CLI may name that account
@@ -50,7 +49,7 @@ export async function openAccount(
   if (!account) throw nameTaken(input.name);
   await insertMember(tx, { accountId: account.id, userId: input.opener.userId, role: 'owner' });
   await appendAudit(
-    prismaSql(tx),
+    sqlOf(tx),
     auditEntry({
       accountId: account.id,
       at: input.at,
@@ -75,7 +74,7 @@ export function createAccountService(deps: { db: Db; clock: Clock; signup: 'open
       if (deps.signup !== 'open')
         throw new AppError('FORBIDDEN', 'New accounts are opened by invitation only on this service.');
       const at = new Date(clock.now());
-      return db.$transaction((tx) => openAccount(tx, { name, plan: 'free', opener, at, origin, via: 'signup' }));
+      return inTransaction(db, (tx) => openAccount(tx, { name, plan: 'free', opener, at, origin, via: 'signup' }));
     },
 
     /** Sets an account's plan, audited as the actor's (a support member) or the CLI's; NOT_FOUND for no account. */
@@ -85,12 +84,12 @@ export function createAccountService(deps: { db: Db; clock: Clock; signup: 'open
       by: { actor?: MemberActor; origin?: RequestOrigin } = {},
     ): Promise<{ accountId: string; plan: Plan }> {
       const at = new Date(clock.now());
-      return db.$transaction(async (tx) => {
+      return inTransaction(db, async (tx) => {
         await lockMembers(tx, accountId);
         const before = await updatePlan(tx, accountId, plan);
         if (before === undefined) throw notFound(`Account ${accountId}`);
         await appendAudit(
-          prismaSql(tx),
+          sqlOf(tx),
           auditEntry({
             accountId,
             at,

@@ -32,11 +32,11 @@ const accountRow = (cells: string[]) =>
  * mail is queued for the worker, whose job tables a database never served yet lacks.
  */
 async function invitationsOf(infra: CommandInfrastructure) {
-  const keys = createKeyService(infra.prisma, infra.pool, infra.clock);
+  const keys = createKeyService(infra.db, infra.clock);
   const secrets = await loadServiceSecrets(infra.config);
   const mail = createMailService({ ...infra, mode: infra.config.mail.mode, sealer: bodySealer(secrets) });
   if (mail.on) await runMigrations({ pgPool: infra.pool, logger: new WorkerLogger(() => () => undefined) });
-  return createPeopleServices({ ...infra, db: infra.prisma, keys, secrets, mail }).invitations;
+  return createPeopleServices({ ...infra, keys, secrets, mail }).invitations;
 }
 
 /** What the command says of the mail, when it was asked for and mail is on: `mailed` in JSON, a note in text. */
@@ -49,7 +49,7 @@ function mailReport(infra: CommandInfrastructure, flags: AccountsFlags, mailed: 
 }
 
 const accountsOf = (infra: CommandInfrastructure) =>
-  createAccountService({ db: infra.prisma, clock: infra.clock, signup: infra.config.dashboard.signup });
+  createAccountService({ db: infra.db, clock: infra.clock, signup: infra.config.dashboard.signup });
 
 /** The invitation a command line asks for, checked before the database is opened. */
 function invitationOf(
@@ -97,7 +97,7 @@ export async function accountsCommand(
         );
         return true;
       }
-      const account = await refusedAsFalse(() => cliAccount(infra.prisma, wanted.account, { open: true }));
+      const account = await refusedAsFalse(() => cliAccount(infra.db, wanted.account, { open: true }));
       if (!account) return false;
       const { email, role } = wanted;
       const invite = { accountId: account.id, email, role, actor: null, origin: null, mail };
@@ -119,7 +119,7 @@ export async function accountsCommand(
       throw new UsageError(`accounts set-plan needs the account's name (or id:UUID) and a plan: ${PLANS.join('|')}`);
     const ref = parseAccountRef(name);
     return withInfrastructure(async (infra) => {
-      const account = await refusedAsFalse(() => cliAccount(infra.prisma, ref, { open: false }));
+      const account = await refusedAsFalse(() => cliAccount(infra.db, ref, { open: false }));
       if (!account) return false;
       await accountsOf(infra).setPlan(account.id, plan as Plan);
       console.log(

@@ -1,14 +1,14 @@
 import { auditEntry, type RequestOrigin } from '../audit/entry.ts';
 import { appendAudit } from '../audit/append.ts';
 import type { Clock } from '../clock.ts';
-import type { Db, Tx } from '../db/prisma.ts';
-import { prismaSql } from '../db/sql.ts';
+import { inTransaction, sqlOf, type Db } from '../db/database.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { openAccount } from './accounts.ts';
 import { markAccepted, type InvitationKind } from './invitation-store.ts';
 import { findPendingInvitation } from './invitation-tokens.ts';
 import { insertMember } from './member-store.ts';
+import { addressConfirmed, joinSupportTeam } from './user-store.ts';
 import { isRole } from './roles.ts';
 
 /** The signed-in person using a link. */
@@ -56,7 +56,7 @@ export async function acceptInvitation(
     throw new AppError('VALIDATION_FAILED', 'accountName: name the account this setup link opens.', {
       errors: [{ path: 'accountName', message: 'name the account this setup link opens' }],
     });
-  const accountId = await deps.db.$transaction(async (tx) => {
+  const accountId = await inTransaction(deps.db, async (tx) => {
     if (!(await markAccepted(tx, invitation.id, person.id, now))) throw linkNotFound();
     if (kind === 'setup') {
       const opener = { userId: person.id, email: person.email };
@@ -64,7 +64,7 @@ export async function acceptInvitation(
         .accountId;
     }
     if (kind === 'member') return joinAccount(tx, invitation, person, now, origin);
-    await tx.user.update({ where: { id: person.id }, data: { support: true }, select: { id: true } });
+    await joinSupportTeam(tx, person.id);
     return null;
   });
   if (kind === 'support')
@@ -73,14 +73,14 @@ export async function acceptInvitation(
 }
 
 /** A member invitation's grant: the membership with the invited role, audited as the new member's. */
-async function joinAccount(tx: Tx, invitation: Pending, person: Person, at: Date, origin: RequestOrigin) {
+async function joinAccount(tx: Db, invitation: Pending, person: Person, at: Date, origin: RequestOrigin) {
   const { accountId, role } = invitation;
   // an invitation whose account is gone (its reference was cleared) grants nothing
   if (accountId === null || !isRole(role)) throw linkNotFound();
   if (!(await insertMember(tx, { accountId, userId: person.id, role })))
     throw new AppError('ALREADY_EXISTS', 'You are a member of this account already.', { id: accountId });
   await appendAudit(
-    prismaSql(tx),
+    sqlOf(tx),
     auditEntry({
       accountId,
       at,
@@ -92,8 +92,4 @@ async function joinAccount(tx: Tx, invitation: Pending, person: Person, at: Date
     }),
   );
   return accountId;
-}
-
-async function addressConfirmed(db: Db, userId: string): Promise<boolean> {
-  return (await db.user.findUnique({ where: { id: userId }, select: { emailVerified: true } }))?.emailVerified === true;
 }

@@ -1,4 +1,5 @@
-import type { Db, Tx } from '../db/prisma.ts';
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { Db, DB } from '../db/database.ts';
 
 /** What an invitation link is for: the first owner's account, a seat in an account, the operator's support team. */
 export const INVITATION_KINDS = ['setup', 'member', 'support'] as const;
@@ -7,7 +8,7 @@ export type InvitationKind = (typeof INVITATION_KINDS)[number];
 export interface NewInvitation {
   id: string;
   kind: InvitationKind;
-  tokenHash: Uint8Array<ArrayBuffer>;
+  tokenHash: Buffer;
   tokenSealed: string;
   accountId: string | null;
   email: string | null;
@@ -18,66 +19,90 @@ export interface NewInvitation {
 }
 
 /** Where a row is still usable at `now`: neither accepted nor revoked, not expired. */
-const pendingAt = (now: Date) => ({ acceptedAt: null, revokedAt: null, expiresAt: { gt: now } });
+const pendingAt = (now: Date) => (eb: ExpressionBuilder<DB, 'invitations'>) =>
+  eb.and([eb('acceptedAt', 'is', null), eb('revokedAt', 'is', null), eb('expiresAt', '>', now)]);
 
-export async function insertInvitation(db: Db | Tx, row: NewInvitation): Promise<void> {
-  await db.invitation.create({ data: row, select: { id: true } });
+export async function insertInvitation(db: Db, row: NewInvitation): Promise<void> {
+  await db.insertInto('invitations').values(row).execute();
+}
+
+/** The invitation whose token has this hash, whatever its state. */
+export async function invitationByTokenHash(db: Db, hash: Buffer) {
+  return db.selectFrom('invitations').selectAll().where('tokenHash', '=', hash).executeTakeFirst();
 }
 
 /**
  * Marks the invitation used, if it still is pending: one conditional update, so of two concurrent accepts of one
  * link only one changes a row. Returns whether this call did.
  */
-export async function markAccepted(tx: Tx, id: string, userId: string, at: Date): Promise<boolean> {
-  const { count } = await tx.invitation.updateMany({
-    where: { id, ...pendingAt(at) },
-    data: { acceptedAt: at, acceptedBy: userId },
-  });
-  return count === 1;
+export async function markAccepted(tx: Db, id: string, userId: string, at: Date): Promise<boolean> {
+  const result = await tx
+    .updateTable('invitations')
+    .set({ acceptedAt: at, acceptedBy: userId })
+    .where('id', '=', id)
+    .where(pendingAt(at))
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
 }
 
 /** Revokes a pending invitation of this account; whether there was one. */
-export async function markRevoked(tx: Tx, accountId: string, id: string, at: Date) {
-  const [row] = await tx.invitation.updateManyAndReturn({
-    where: { id, accountId, kind: 'member', ...pendingAt(at) },
-    data: { revokedAt: at },
-    select: { id: true, email: true, role: true },
-  });
-  return row;
+export async function markRevoked(tx: Db, accountId: string, id: string, at: Date) {
+  return tx
+    .updateTable('invitations')
+    .set({ revokedAt: at })
+    .where('id', '=', id)
+    .where('accountId', '=', accountId)
+    .where('kind', '=', 'member' satisfies InvitationKind)
+    .where(pendingAt(at))
+    .returning(['id', 'email', 'role'])
+    .executeTakeFirst();
 }
 
 /** An account's pending member invitations, newest first. */
-export async function pendingInvitations(db: Db | Tx, accountId: string, now: Date) {
-  return db.invitation.findMany({
-    where: { accountId, kind: 'member', ...pendingAt(now) },
-    select: { id: true, email: true, role: true, tokenSealed: true, expiresAt: true, createdAt: true },
-    orderBy: { createdAt: 'desc' },
-  });
+export async function pendingInvitations(db: Db, accountId: string, now: Date) {
+  return db
+    .selectFrom('invitations')
+    .select(['id', 'email', 'role', 'tokenSealed', 'expiresAt', 'createdAt'])
+    .where('accountId', '=', accountId)
+    .where('kind', '=', 'member' satisfies InvitationKind)
+    .where(pendingAt(now))
+    .orderBy('createdAt', 'desc')
+    .execute();
 }
 
 /** How many member invitations of the account are pending at `now`. */
-export async function countPendingInvitations(db: Db | Tx, accountId: string, now: Date): Promise<number> {
-  return db.invitation.count({ where: { accountId, kind: 'member', ...pendingAt(now) } });
+export async function countPendingInvitations(db: Db, accountId: string, now: Date): Promise<number> {
+  const { n } = await db
+    .selectFrom('invitations')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('accountId', '=', accountId)
+    .where('kind', '=', 'member' satisfies InvitationKind)
+    .where(pendingAt(now))
+    .executeTakeFirstOrThrow();
+  return Number(n);
 }
 
 /** The owner setup link still pending, if any (the newest). */
-export async function pendingSetupInvitation(tx: Tx, now: Date) {
-  return tx.invitation.findFirst({
-    where: { kind: 'setup', ...pendingAt(now) },
-    select: { id: true, tokenSealed: true, expiresAt: true },
-    orderBy: { createdAt: 'desc' },
-  });
+export async function pendingSetupInvitation(tx: Db, now: Date) {
+  return tx
+    .selectFrom('invitations')
+    .select(['id', 'tokenSealed', 'expiresAt'])
+    .where('kind', '=', 'setup' satisfies InvitationKind)
+    .where(pendingAt(now))
+    .orderBy('createdAt', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }
 
 /** Whether anyone is a member of any account yet (the owner setup link is for a database with nobody). */
-export async function anyMember(tx: Tx): Promise<boolean> {
-  return (await tx.member.findFirst({ select: { id: true } })) !== null;
+export async function anyMember(tx: Db): Promise<boolean> {
+  return (await tx.selectFrom('members').select('id').limit(1).executeTakeFirst()) !== undefined;
 }
 
 /**
  * Serializes the owner setup link's check-then-create across replicas starting at once, for the transaction's
  * life (a key of its own: no table row is locked).
  */
-export async function lockOwnerSetup(tx: Tx): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('dashboard-owner-setup'))`;
+export async function lockOwnerSetup(tx: Db): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtext('dashboard-owner-setup'))`.execute(tx);
 }

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Db, Tx } from '../db/prisma.ts';
+import type { Db } from '../db/database.ts';
+import { invitationByTokenHash } from './invitation-store.ts';
 
 /** A new invitation token: 32 random bytes, base64url (the link's last path segment). */
 export function newInvitationToken(): string {
@@ -7,14 +8,14 @@ export function newInvitationToken(): string {
 }
 
 /** What the invitations table keeps to find a token: its SHA-256 (the token itself is never stored in clear). */
-export function tokenHash(token: string): Uint8Array<ArrayBuffer> {
-  return new Uint8Array(createHash('sha256').update(token).digest());
+export function tokenHash(token: string): Buffer {
+  return createHash('sha256').update(token).digest();
 }
 
 /** The pending invitation of this token: not accepted, not revoked, not expired at `now`; undefined otherwise. */
-export async function findPendingInvitation(db: Db | Tx, token: string, now: Date) {
+export async function findPendingInvitation(db: Db, token: string, now: Date) {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return undefined;
-  const row = await db.invitation.findUnique({ where: { tokenHash: tokenHash(token) } });
+  const row = await invitationByTokenHash(db, tokenHash(token));
   if (!row || row.acceptedAt || row.revokedAt || row.expiresAt <= now) return undefined;
   return row;
 }

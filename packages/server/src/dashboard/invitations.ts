@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { auditEntry, type MemberActor, type RequestOrigin } from '../audit/entry.ts';
 import { appendAudit } from '../audit/append.ts';
 import type { Clock } from '../clock.ts';
-import type { Db, Tx } from '../db/prisma.ts';
-import { prismaSql } from '../db/sql.ts';
+import { inTransaction, sqlOf, type Db } from '../db/database.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { MailService } from '../mail/service.ts';
@@ -76,7 +75,7 @@ export function createInvitationService(deps: {
   const urlOf = (token: string) => `${deps.publicBaseUrl}/dashboard/invite/${token}`;
 
   async function create(
-    tx: Db | Tx,
+    tx: Db,
     row: {
       kind: InvitationKind;
       accountId: string | null;
@@ -116,7 +115,7 @@ export function createInvitationService(deps: {
       mail?: boolean;
     }): Promise<InvitationLink & { mailed: boolean }> {
       const email = input.email.toLowerCase();
-      return db.$transaction(async (tx) => {
+      return inTransaction(db, async (tx) => {
         const existing = await memberByEmail(tx, input.accountId, email);
         if (existing)
           throw new AppError('ALREADY_EXISTS', `${email} is a member of this account already.`, { id: existing });
@@ -126,7 +125,7 @@ export function createInvitationService(deps: {
         const row = { kind: 'member' as const, accountId: input.accountId, email, role: input.role };
         const link = await create(tx, { ...row, createdBy: input.actor?.userId ?? null }, INVITATION_TTL_MS);
         await appendAudit(
-          prismaSql(tx),
+          sqlOf(tx),
           auditEntry({
             accountId: input.accountId,
             at: new Date(clock.now()),
@@ -145,7 +144,7 @@ export function createInvitationService(deps: {
           url: link.url,
           expiresAt: link.expiresAt,
         });
-        const queued = await mail.queue(prismaSql(tx), [
+        const queued = await mail.queue(sqlOf(tx), [
           { kind: 'invitation', to: email, accountId: input.accountId, composed },
         ]);
         return { ...link, mailed: queued === 1 };
@@ -155,14 +154,14 @@ export function createInvitationService(deps: {
     /** Invites `email` onto the operator's support team (the CLI's `accounts invite --support`). */
     async inviteSupport(email: string, opts: { mail?: boolean } = {}): Promise<InvitationLink & { mailed: boolean }> {
       const row = { kind: 'support' as const, accountId: null, email: email.toLowerCase(), role: 'support' };
-      const { link, queued } = await db.$transaction(async (tx) => {
+      const { link, queued } = await inTransaction(db, async (tx) => {
         const made = await create(tx, { ...row, createdBy: null }, INVITATION_TTL_MS);
         if (opts.mail === false) return { link: made, queued: 0 };
         const composed = templates.supportInvitation({ url: made.url, expiresAt: made.expiresAt });
         const to = row.email;
         return {
           link: made,
-          queued: await mail.queue(prismaSql(tx), [{ kind: 'invitation', to, accountId: null, composed }]),
+          queued: await mail.queue(sqlOf(tx), [{ kind: 'invitation', to, accountId: null, composed }]),
         };
       });
       // the support team belongs to no account, so no account's audit chain records it; the log does
@@ -176,7 +175,7 @@ export function createInvitationService(deps: {
      */
     async ownerSetupLink(): Promise<InvitationLink | undefined> {
       const now = new Date(clock.now());
-      return db.$transaction(async (tx) => {
+      return inTransaction(db, async (tx) => {
         await lockOwnerSetup(tx);
         if (await anyMember(tx)) return undefined;
         const pending = await pendingSetupInvitation(tx, now);
@@ -227,11 +226,11 @@ export function createInvitationService(deps: {
     /** Revokes a pending invitation of the owner's account: its link stops working at once. */
     async revoke(input: { accountId: string; id: string; actor: MemberActor; origin: RequestOrigin }) {
       const at = new Date(clock.now());
-      return db.$transaction(async (tx) => {
+      return inTransaction(db, async (tx) => {
         const row = await markRevoked(tx, input.accountId, input.id, at);
         if (!row) throw notFound(`Pending invitation ${input.id}`);
         await appendAudit(
-          prismaSql(tx),
+          sqlOf(tx),
           auditEntry({
             accountId: input.accountId,
             at,

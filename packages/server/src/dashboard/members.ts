@@ -1,8 +1,7 @@
 import { auditEntry, type MemberActor, type RequestOrigin } from '../audit/entry.ts';
 import { appendAudit } from '../audit/append.ts';
 import type { Clock } from '../clock.ts';
-import type { Db, Tx } from '../db/prisma.ts';
-import { prismaSql } from '../db/sql.ts';
+import { inTransaction, sqlOf, type Db } from '../db/database.ts';
 import { AppError, notFound } from '../errors.ts';
 import { pageOf, positionCursor } from '../http/cursor.ts';
 import { countOwners, deleteMember, findMember, listMembers, lockMembers, updateRole } from './member-store.ts';
@@ -47,16 +46,16 @@ export function createMemberService(deps: { db: Db; clock: Clock }) {
   async function change(
     act: OwnerAct,
     userId: string,
-    apply: (tx: Tx, target: { id: string; role: Role }) => Promise<{ action: string; details: object }>,
+    apply: (tx: Db, target: { id: string; role: Role }) => Promise<{ action: string; details: object }>,
   ): Promise<void> {
     const at = new Date(clock.now());
-    await db.$transaction(async (tx) => {
+    await inTransaction(db, async (tx) => {
       await lockMembers(tx, act.accountId);
       const target = await findMember(tx, act.accountId, userId);
       if (!target || !isRole(target.role)) throw notFound(`Member ${userId} of this account`);
       const { action, details } = await apply(tx, { id: target.id, role: target.role });
       await appendAudit(
-        prismaSql(tx),
+        sqlOf(tx),
         auditEntry({
           accountId: act.accountId,
           at,
@@ -64,14 +63,14 @@ export function createMemberService(deps: { db: Db; clock: Clock }) {
           resource: `member:${userId}`,
           actorMember: act.actor,
           origin: act.origin,
-          details: { email: target.user.email, ...details },
+          details: { email: target.email, ...details },
         }),
       );
     });
   }
 
   /** FORBIDDEN when the change would leave the account without an owner. */
-  async function keepAnOwner(tx: Tx, accountId: string, targetRole: Role): Promise<void> {
+  async function keepAnOwner(tx: Db, accountId: string, targetRole: Role): Promise<void> {
     if (targetRole === 'owner' && (await countOwners(tx, accountId)) <= 1) throw lastOwner();
   }
 
@@ -91,8 +90,8 @@ export function createMemberService(deps: { db: Db; clock: Clock }) {
             ? [
                 {
                   userId: row.userId,
-                  name: row.user.name,
-                  email: row.user.email,
+                  name: row.name,
+                  email: row.email,
                   role: row.role,
                   createdAt: row.createdAt.toISOString(),
                 },

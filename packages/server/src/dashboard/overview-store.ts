@@ -1,10 +1,15 @@
-import type { Sql } from '../db/sql.ts';
+import { sql } from 'kysely';
+import type { Db } from '../db/database.ts';
 
-// Raw SQL: the overview is read at every visit of the dashboard's first page, and its two counts group up to the
-// whole window of an account's rows; each query here is one statement on the pg pool.
+// The overview is read at every visit of the dashboard's first page, and its two counts group up to the whole window
+// of an account's rows: each query here is one statement.
 
 /** How far an attestation's created_at may trail a newer id's (writers' clocks, transactions committing out of order). */
-const CREATED_AT_SKEW = '1 day';
+const CREATED_AT_SKEW = sql.raw(`interval '1 day'`);
+
+/** A timestamp's UTC day, `YYYY-MM-DD`. */
+const utcDay = (column: 'a.createdAt' | 'd.createdAt') =>
+  sql<string>`to_char(${sql.ref(column)} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
 
 export interface KeyUsageRow {
   prefix: string;
@@ -17,15 +22,20 @@ export interface KeyUsageRow {
 }
 
 /** The account's keys with their on-chain use in `period`: every live key, and revoked ones that used some. */
-export function keyUsage(sql: Sql, accountId: string, period: string): Promise<KeyUsageRow[]> {
-  return sql.query<KeyUsageRow>(
-    `SELECT k.prefix, k.name, k.tier, k.revoked_at AS "revokedAt", k.created_by IS NULL AS "byOperator",
-            COALESCE(u.onchain_used, 0)::int AS used
-     FROM api_keys k LEFT JOIN monthly_usage u ON u.api_key_id = k.id AND u.period = $2
-     WHERE k.account_id = $1::uuid AND (k.revoked_at IS NULL OR u.onchain_used > 0)
-     ORDER BY k.created_at, k.id`,
-    [accountId, period],
-  );
+export function keyUsage(db: Db, accountId: string, period: string): Promise<KeyUsageRow[]> {
+  return db
+    .selectFrom('apiKeys as k')
+    .leftJoin('monthlyUsage as u', (join) => join.onRef('u.apiKeyId', '=', 'k.id').on('u.period', '=', period))
+    .select(['k.prefix', 'k.name', 'k.tier', 'k.revokedAt'])
+    .select((eb) => [
+      eb('k.createdBy', 'is', null).$castTo<boolean>().as('byOperator'),
+      eb.fn.coalesce('u.onchainUsed', eb.lit(0)).as('used'),
+    ])
+    .where('k.accountId', '=', accountId)
+    .where((eb) => eb.or([eb('k.revokedAt', 'is', null), eb('u.onchainUsed', '>', 0)]))
+    .orderBy('k.createdAt')
+    .orderBy('k.id')
+    .execute();
 }
 
 export interface DailyAttestationRow {
@@ -41,18 +51,33 @@ export interface DailyAttestationRow {
  * created before the window (less a day of skew), found newest-first on (account_id, id DESC), bounds the id range
  * the count scans on the same index.
  */
-export function dailyAttestations(sql: Sql, accountId: string, from: Date, to: Date): Promise<DailyAttestationRow[]> {
-  return sql.query<DailyAttestationRow>(
-    `SELECT to_char(a.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, a.mode, a.type, count(*)::int AS n
-     FROM attestations a
-     WHERE a.account_id = $1::uuid
-       AND a.id > COALESCE((SELECT b.id FROM attestations b
-                            WHERE b.account_id = $1::uuid AND b.created_at < $2::timestamptz - interval '${CREATED_AT_SKEW}'
-                            ORDER BY b.id DESC LIMIT 1), 0)
-       AND a.created_at >= $2 AND a.created_at < $3 AND a.status <> 'failed'
-     GROUP BY 1, 2, 3`,
-    [accountId, from, to],
-  );
+export function dailyAttestations(db: Db, accountId: string, from: Date, to: Date): Promise<DailyAttestationRow[]> {
+  const day = utcDay('a.createdAt');
+  return db
+    .selectFrom('attestations as a')
+    .select((eb) => [day.as('day'), 'a.mode', 'a.type', eb.cast<number>(eb.fn.countAll(), 'integer').as('n')])
+    .where('a.accountId', '=', accountId)
+    .where((eb) =>
+      eb(
+        'a.id',
+        '>',
+        eb.fn.coalesce(
+          eb
+            .selectFrom('attestations as b')
+            .select('b.id')
+            .where('b.accountId', '=', accountId)
+            .where('b.createdAt', '<', sql<Date>`${from}::timestamptz - ${CREATED_AT_SKEW}`)
+            .orderBy('b.id', 'desc')
+            .limit(1),
+          sql<string>`0`,
+        ),
+      ),
+    )
+    .where('a.createdAt', '>=', from)
+    .where('a.createdAt', '<', to)
+    .where('a.status', '<>', 'failed')
+    .groupBy([day, 'a.mode', 'a.type'])
+    .execute();
 }
 
 export interface DailyDeliveryRow {
@@ -65,14 +90,22 @@ export interface DailyDeliveryRow {
  * The account's webhook deliveries per UTC day of their event in [from, to), by outcome: completed, dead (every
  * attempt failed), or failed (an attempt failed and a retry is due). Read on (subscription_id, created_at, id).
  */
-export function dailyDeliveries(sql: Sql, accountId: string, from: Date, to: Date): Promise<DailyDeliveryRow[]> {
-  return sql.query<DailyDeliveryRow>(
-    `SELECT to_char(d.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
-            CASE d.state WHEN 'pending' THEN 'failed' ELSE d.state END AS outcome, count(*)::int AS n
-     FROM webhook_subscriptions s JOIN webhook_deliveries d ON d.subscription_id = s.id
-     WHERE s.account_id = $1::uuid AND d.created_at >= $2 AND d.created_at < $3
-       AND (d.state IN ('completed', 'dead') OR (d.state = 'pending' AND d.attempts > 0))
-     GROUP BY 1, 2`,
-    [accountId, from, to],
-  );
+export function dailyDeliveries(db: Db, accountId: string, from: Date, to: Date): Promise<DailyDeliveryRow[]> {
+  const day = utcDay('d.createdAt');
+  const outcome = sql<DailyDeliveryRow['outcome']>`CASE d.state WHEN 'pending' THEN 'failed' ELSE d.state END`;
+  return db
+    .selectFrom('webhookSubscriptions as s')
+    .innerJoin('webhookDeliveries as d', 'd.subscriptionId', 's.id')
+    .select((eb) => [day.as('day'), outcome.as('outcome'), eb.cast<number>(eb.fn.countAll(), 'integer').as('n')])
+    .where('s.accountId', '=', accountId)
+    .where('d.createdAt', '>=', from)
+    .where('d.createdAt', '<', to)
+    .where((eb) =>
+      eb.or([
+        eb('d.state', 'in', ['completed', 'dead']),
+        eb.and([eb('d.state', '=', 'pending'), eb('d.attempts', '>', 0)]),
+      ]),
+    )
+    .groupBy([day, outcome])
+    .execute();
 }

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.ts';
-import type { Sql } from '../db/sql.ts';
+import { sqlOf, type Db } from '../db/database.ts';
 import type { Tier } from '../keys/format.ts';
 import { accountTierOf } from '../keys/service.ts';
 import { accountOnchainUsage, ONCHAIN_MONTHLY_QUOTA, periodOf, resetsAtOf } from '../limits/quota.ts';
@@ -56,8 +56,8 @@ function accountTierOfKeys(plan: string, keys: KeyUsageRow[]): Tier {
 export type OverviewService = ReturnType<typeof createOverviewService>;
 
 /** The dashboard's first page: this month's quota use per key, 30 days of attestations, 7 days of deliveries. */
-export function createOverviewService(deps: { sql: Sql; clock: Clock }) {
-  const { sql, clock } = deps;
+export function createOverviewService(deps: { db: Db; clock: Clock }) {
+  const { db, clock } = deps;
   return {
     async get(account: { accountId: string; plan: string }): Promise<Overview> {
       const now = clock.now();
@@ -65,10 +65,10 @@ export function createOverviewService(deps: { sql: Sql; clock: Clock }) {
       const attestationDays = days(now, ATTESTATION_DAYS);
       const deliveryDays = days(now, DELIVERY_DAYS);
       const [keys, accountUsed, attestations, deliveries] = await Promise.all([
-        keyUsage(sql, account.accountId, period),
-        accountOnchainUsage(sql, account.accountId, period),
-        dailyAttestations(sql, account.accountId, attestationDays.from, attestationDays.to),
-        dailyDeliveries(sql, account.accountId, deliveryDays.from, deliveryDays.to),
+        keyUsage(db, account.accountId, period),
+        accountOnchainUsage(sqlOf(db), account.accountId, period),
+        dailyAttestations(db, account.accountId, attestationDays.from, attestationDays.to),
+        dailyDeliveries(db, account.accountId, deliveryDays.from, deliveryDays.to),
       ]);
       const daily = new Map(
         attestationDays.labels.map((day) => [

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import type { Db } from '../db/prisma.ts';
+import type { Db } from '../db/database.ts';
+import type { MemberKeyService } from '../keys/member-keys.ts';
 import type { KeyService } from '../keys/service.ts';
 import type { Logger } from '../log.ts';
 import type { MailService } from '../mail/service.ts';
@@ -31,6 +32,8 @@ export interface DashboardServices extends PeopleServices {
   /** WEBHOOK_ALLOW_PRIVATE_URLS: the webhook form's hint says whether loopback and private receivers are taken. */
   webhookPrivateUrls: boolean;
   overview: OverviewService;
+  /** The account's API keys as its members list and mint them (revoking is the key service's). */
+  keys: MemberKeyService;
 }
 
 /** Builds the people services (the CLI's commands use them too); `secrets` seal invitation tokens. */

@@ -1,10 +1,11 @@
 import type { Clock } from '../clock.ts';
-import type { Db } from '../db/prisma.ts';
+import type { Db } from '../db/database.ts';
 import { AppError, notFound } from '../errors.ts';
 import { SESSION_ABSOLUTE_MS, type DashboardAuth } from './auth.ts';
 import { assertSameOrigin } from './cross-site.ts';
 import { isRole, type Role } from './roles.ts';
-import { deleteSessionOf, liveSessionsOf } from './session-store.ts';
+import { membershipsOf } from './member-store.ts';
+import { deleteSession, deleteSessionOf, liveSessionsOf } from './session-store.ts';
 
 /** The person behind a dashboard call, once their session checked out. */
 export interface SignedIn {
@@ -46,14 +47,10 @@ export function createSessionService(deps: { db: Db; auth: DashboardAuth; clock:
   const publicOrigin = new URL(deps.publicBaseUrl).origin;
 
   async function memberships(userId: string): Promise<Membership[]> {
-    const rows = await db.member.findMany({
-      where: { userId },
-      include: { account: { select: { name: true, plan: true } } },
-      orderBy: { createdAt: 'asc' },
-    });
+    const rows = await membershipsOf(db, userId);
     return rows.flatMap((row) =>
       isRole(row.role)
-        ? [{ accountId: row.accountId, accountName: row.account.name, role: row.role, plan: row.account.plan }]
+        ? [{ accountId: row.accountId, accountName: row.accountName, role: row.role, plan: row.plan }]
         : [],
     );
   }
@@ -74,7 +71,7 @@ export function createSessionService(deps: { db: Db; auth: DashboardAuth; clock:
       });
       if (!found) throw unauthenticated();
       if (found.session.createdAt.getTime() + SESSION_ABSOLUTE_MS <= clock.now()) {
-        await db.session.deleteMany({ where: { id: found.session.id } });
+        await deleteSession(db, found.session.id);
         throw unauthenticated();
       }
       const { id, name, email, support } = found.user;

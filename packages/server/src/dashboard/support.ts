@@ -1,6 +1,6 @@
 import type { MemberActor, RequestOrigin } from '../audit/entry.ts';
 import type { Clock } from '../clock.ts';
-import type { Db } from '../db/prisma.ts';
+import type { Db } from '../db/database.ts';
 import { AppError, notFound } from '../errors.ts';
 import { TIERS, type Tier } from '../keys/format.ts';
 import type { KeyService } from '../keys/service.ts';
@@ -9,7 +9,14 @@ import { replayDelivery } from '../webhooks/service.ts';
 import { supportDeliveries } from '../webhooks/store.ts';
 import type { AccountService, Plan } from './accounts.ts';
 import type { SignedIn } from './sessions.ts';
-import { accountById, accountOfAttestation, accountOfKey, accountsNamed, keysWithUsage } from './support-store.ts';
+import {
+  accountById,
+  accountOfAttestation,
+  accountOfKey,
+  accountsNamed,
+  keysWithUsage,
+  type SupportAccountRow,
+} from './support-store.ts';
 
 /** How many accounts a search answers, and dead deliveries an account's page lists. */
 const FIND_LIMIT = 20;
@@ -20,9 +27,7 @@ export function supportActor(signedIn: SignedIn): MemberActor {
   return { userId: signedIn.user.id, email: signedIn.user.email, role: 'support', as: 'support' };
 }
 
-type AccountRow = { id: string; name: string; plan: string; createdAt: Date };
-
-const summary = (row: AccountRow) => ({
+const summary = (row: SupportAccountRow) => ({
   accountId: row.id,
   name: row.name,
   plan: row.plan,
@@ -46,7 +51,7 @@ export type SupportService = ReturnType<typeof createSupportService>;
 export function createSupportService(deps: { db: Db; clock: Clock; keys: KeyService; accounts: AccountService }) {
   const { db, clock } = deps;
 
-  async function existing(accountId: string): Promise<AccountRow> {
+  async function existing(accountId: string): Promise<SupportAccountRow> {
     const row = await accountById(db, accountId);
     if (!row) throw notFound(`Account ${accountId}`);
     return row;
@@ -63,9 +68,7 @@ export function createSupportService(deps: { db: Db; clock: Clock; keys: KeyServ
       const named = await accountsNamed(db, q, FIND_LIMIT);
       const seen = new Set<string>();
       return [...exact, ...named]
-        .filter(
-          (row): row is AccountRow => row !== undefined && row !== null && !seen.has(row.id) && !!seen.add(row.id),
-        )
+        .filter((row): row is SupportAccountRow => row !== undefined && !seen.has(row.id) && !!seen.add(row.id))
         .slice(0, FIND_LIMIT)
         .map(summary);
     },
@@ -83,7 +86,7 @@ export function createSupportService(deps: { db: Db; clock: Clock; keys: KeyServ
             prefix: key.prefix,
             name: key.name,
             tier: key.tier,
-            used: key.usage[0]?.onchainUsed ?? 0,
+            used: key.used,
             // null: no limit (enterprise), which JSON cannot say as Infinity
             quota: Number.isFinite(quota) ? quota : null,
             revokedAt: key.revokedAt?.toISOString() ?? null,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Db, Tx } from '../db/prisma.ts';
+import type { Db } from '../db/database.ts';
 import { UsageError } from '../errors.ts';
 import { accountNameKey, accountNameProblem, canonicalAccountName } from './account-name.ts';
 import { findAccountById, findAccountByNameKey, insertAccount, type AccountRow } from './store.ts';
@@ -33,7 +33,7 @@ export class AccountRefused extends Error {}
  * of that name if the CLI opened it; refused if a dashboard sign-up did (a stranger may have taken the name first:
  * the operator names it by id once they know whose it is); opened by the CLI when `open` and no account has it.
  */
-export async function cliAccount(db: Db | Tx, ref: AccountRef, opts: { open: boolean }): Promise<CliAccount> {
+export async function cliAccount(db: Db, ref: AccountRef, opts: { open: boolean }): Promise<CliAccount> {
   if ('id' in ref) {
     const found = await findAccountById(db, ref.id);
     if (!found) throw new AccountRefused(`no account with id ${ref.id}`);

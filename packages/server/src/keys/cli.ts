@@ -48,8 +48,8 @@ export async function keysCommand(
   if (action !== 'create' && action !== 'list' && action !== 'revoke')
     throw new UsageError(`unknown keys command: ${action ?? '(none)'}`);
   const account = parseAccountRef(flags.account ?? 'default');
-  return withInfrastructure(async ({ prisma, pool, clock }) => {
-    const service = createKeyService(prisma, pool, clock);
+  return withInfrastructure(async ({ db, clock }) => {
+    const service = createKeyService(db, clock);
     if (action === 'create') {
       const created = await refusedAsFalse(() =>
         service.create({

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { notFound } from '../errors.ts';
 import { memberProcedure, router } from '../trpc.ts';
-import { TIERS } from './format.ts';
+import { createKeyInput, tierSchema } from '../rules.ts';
 
-const tier = z.enum(TIERS);
+const tier = tierSchema;
 const prefix = z.string().regex(/^[0-9a-f]{12}$/, 'a key prefix is 12 hexadecimal characters');
 const iso = z.string();
 
@@ -22,13 +22,13 @@ const accountKey = z.object({
 export const keysDashboardRouter = router({
   list: memberProcedure('viewer')
     .output(z.array(accountKey))
-    .query(({ ctx }) => ctx.services.keys.listForAccount(ctx.member.accountId)),
+    .query(({ ctx }) => ctx.services.dashboard.keys.list(ctx.member.accountId)),
 
   create: memberProcedure('developer')
-    .input(z.strictObject({ name: z.string().trim().min(1).max(100), tier }))
+    .input(createKeyInput)
     .output(z.object({ key: z.string(), prefix: z.string(), name: z.string(), tier, createdAt: iso }))
     .mutation(({ ctx, input }) =>
-      ctx.services.keys.createForMember(ctx.member, input, { requestId: ctx.requestId, ip: ctx.ip }),
+      ctx.services.dashboard.keys.create(ctx.member, input, { requestId: ctx.requestId, ip: ctx.ip }),
     ),
 
   /** Permanent; the key answers 401 API_KEY_REVOKED from its next call on. Another account's key is NOT_FOUND. */

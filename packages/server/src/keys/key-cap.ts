@@ -1,4 +1,4 @@
-import type { Tx } from '../db/prisma.ts';
+import type { Db } from '../db/database.ts';
 import { AppError } from '../errors.ts';
 import { countActiveKeys, lockAccountForKeys } from './store.ts';
 
@@ -6,7 +6,7 @@ import { countActiveKeys, lockAccountForKeys } from './store.ts';
 export const MAX_ACTIVE_KEYS = 50;
 
 /** Refuses a new key once the account holds MAX_ACTIVE_KEYS; call it in the transaction that inserts the key. */
-export async function assertRoomForKey(tx: Tx, accountId: string): Promise<void> {
+export async function assertRoomForKey(tx: Db, accountId: string): Promise<void> {
   await lockAccountForKeys(tx, accountId);
   if ((await countActiveKeys(tx, accountId)) < MAX_ACTIVE_KEYS) return;
   const message = `at most ${MAX_ACTIVE_KEYS} active API keys`;

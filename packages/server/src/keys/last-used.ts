@@ -1,7 +1,8 @@
 import type { Clock } from '../clock.ts';
-import type { Sql } from '../db/sql.ts';
+import type { Db } from '../db/database.ts';
 import { describeError } from '../errors.ts';
 import type { Logger } from '../log.ts';
+import { recordLastUses } from './store.ts';
 
 /**
  * A key's last use is recorded at most this often (docs/decisions.md, "Dashboard sign-in": never a write per request).
@@ -25,7 +26,7 @@ export interface LastUseRecorder {
  * noted at all, and the noted ones are written together by flush(). The UPDATE skips a row whose stored time is
  * already within the minute, so replicas of the API do not write one key once each.
  */
-export function createLastUseRecorder(sql: Sql, clock: Clock): LastUseRecorder {
+export function createLastUseRecorder(db: Db, clock: Clock): LastUseRecorder {
   let pending = new Map<string, number>();
   const noted = new Map<string, number>();
   return {
@@ -45,12 +46,8 @@ export function createLastUseRecorder(sql: Sql, clock: Clock): LastUseRecorder {
       const batch = pending;
       pending = new Map();
       try {
-        await sql.query(
-          `UPDATE api_keys k SET last_used_at = u.at
-           FROM unnest($1::uuid[], $2::timestamptz[]) AS u(id, at)
-           WHERE k.id = u.id AND (k.last_used_at IS NULL OR k.last_used_at <= u.at - $3::int * interval '1 millisecond')`,
-          [[...batch.keys()], [...batch.values()].map((at) => new Date(at)), LAST_USE_RESOLUTION_MS],
-        );
+        const uses = [...batch].map(([id, at]) => ({ id, lastUsedAt: new Date(at) }));
+        await recordLastUses(db, uses, LAST_USE_RESOLUTION_MS);
       } catch (error) {
         // newer uses noted meanwhile win over the ones that failed to be written
         for (const [id, at] of batch) if (!pending.has(id)) pending.set(id, at);

@@ -1,13 +1,11 @@
+import type { RequestOrigin } from '../audit/entry.ts';
 import type { Clock } from '../clock.ts';
-import type { Db } from '../db/prisma.ts';
-import { prismaSql } from '../db/sql.ts';
+import { inTransaction, type Db } from '../db/database.ts';
 import { AppError, notFound } from '../errors.ts';
-import { auditEntry, type RequestOrigin } from '../audit/entry.ts';
-import { appendAudit } from '../audit/append.ts';
-import { generateKey, hashSecret, TIERS, type Tier } from './format.ts';
-import { assertRoomForKey } from './key-cap.ts';
+import { TIERS, type Tier } from './format.ts';
 import type { LastUseRecorder } from './last-used.ts';
-import { accountKeys, insertKey } from './store.ts';
+import { mintKey } from './mint.ts';
+import { accountKeys, accountPlan } from './store.ts';
 
 /** The dashboard member acting (the dashboard's Member, structurally: features do not import dashboard/). */
 export interface ActingMember {
@@ -51,11 +49,17 @@ function aboveThePlan(plan: string, tier: Tier): AppError {
 
 const later = (a: Date | null, b: Date | undefined) => (b && (!a || b > a) ? b : a);
 
-/** The dashboard's side of keys: listed per account, minted by a member within the account's plan. */
-export function memberKeys(db: Db, clock: Clock, lastUse: LastUseRecorder) {
+export type MemberKeyService = ReturnType<typeof createMemberKeyService>;
+
+/**
+ * The dashboard's side of keys: listed per account, minted by a member within the account's plan (revoking is the
+ * key service's, shared with the CLI and support).
+ */
+export function createMemberKeyService(deps: { db: Db; clock: Clock; lastUse: LastUseRecorder }) {
+  const { db, clock, lastUse } = deps;
   return {
     /** The account's keys, newest first; a use noted but not yet written shows already. */
-    async listForAccount(accountId: string): Promise<AccountKey[]> {
+    async list(accountId: string): Promise<AccountKey[]> {
       const rows = await accountKeys(db, accountId);
       return rows.map((row) => ({
         prefix: row.prefix,
@@ -74,47 +78,28 @@ export function memberKeys(db: Db, clock: Clock, lastUse: LastUseRecorder) {
      * lowered meanwhile holds). Audited with the member as actor, with the key in one transaction; the full key is
      * in the result and nowhere else.
      */
-    async createForMember(
-      member: ActingMember,
-      input: { name: string; tier: Tier },
-      origin: RequestOrigin,
-    ): Promise<MintedKey> {
-      const minted = generateKey(input.tier);
+    async create(member: ActingMember, input: { name: string; tier: Tier }, origin: RequestOrigin): Promise<MintedKey> {
       const at = new Date(clock.now());
-      const createdAt = await db.$transaction(async (tx) => {
-        const account = await tx.account.findUnique({ where: { id: member.accountId }, select: { plan: true } });
-        if (!account) throw notFound('Account');
-        if (TIERS.indexOf(input.tier) > planRank(account.plan)) throw aboveThePlan(account.plan, input.tier);
-        await assertRoomForKey(tx, member.accountId);
-        const row = await insertKey(tx, {
+      const minted = await inTransaction(db, async (tx) => {
+        const plan = await accountPlan(tx, member.accountId);
+        if (plan === undefined) throw notFound('Account');
+        if (TIERS.indexOf(input.tier) > planRank(plan)) throw aboveThePlan(plan, input.tier);
+        const actor = { userId: member.userId, email: member.email, role: member.role };
+        return mintKey(tx, {
           accountId: member.accountId,
-          prefix: minted.prefix,
-          secretHash: hashSecret(minted.secret),
           tier: input.tier,
           name: input.name,
-          createdBy: member.userId,
-          createdAt: at,
+          at,
+          member: actor,
+          origin,
         });
-        await appendAudit(
-          prismaSql(tx),
-          auditEntry({
-            accountId: member.accountId,
-            at,
-            action: 'api_key.created',
-            resource: `api_key:${minted.prefix}`,
-            actorMember: { userId: member.userId, email: member.email, role: member.role },
-            origin,
-            details: { tier: input.tier, name: input.name, via: 'dashboard' },
-          }),
-        );
-        return row.createdAt;
       });
       return {
         key: minted.key,
         prefix: minted.prefix,
         name: input.name,
         tier: input.tier,
-        createdAt: createdAt.toISOString(),
+        createdAt: minted.createdAt.toISOString(),
       };
     },
   };

@@ -1,17 +1,15 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../clock.ts';
-import type { Db } from '../db/prisma.ts';
+import { inTransaction, sqlOf, type Db } from '../db/database.ts';
 import { AppError } from '../errors.ts';
 import { auditEntry, type MemberActor, type RequestOrigin } from '../audit/entry.ts';
 import { appendAudit } from '../audit/append.ts';
-import { pgSql, prismaSql, type Pool } from '../db/sql.ts';
 import { batched } from '../db/group-commit.ts';
-import { generateKey, hashSecret, parseKey, TIERS, type Tier } from './format.ts';
+import { hashSecret, parseKey, TIERS, type Tier } from './format.ts';
 import { cliAccount, type AccountRef } from './cli-account.ts';
-import { assertRoomForKey } from './key-cap.ts';
 import { createLastUseRecorder } from './last-used.ts';
-import { memberKeys } from './member-keys.ts';
-import { findKeyByPrefix, findKeysForAuth, insertKey, listKeys, markRevoked, type KeyRecord } from './store.ts';
+import { mintKey } from './mint.ts';
+import { findKeyByPrefix, findKeysForAuth, listKeys, markRevoked, type KeyRecord } from './store.ts';
 
 /** Who is calling, once a key has been checked. */
 export interface AuthenticatedKey {
@@ -76,15 +74,14 @@ function summary(row: KeyRecord): KeySummary {
 export type KeyService = ReturnType<typeof createKeyService>;
 
 /**
- * API keys: minted and revoked by the operator CLI and the dashboard, checked on every gated call (no cache: a
- * revocation holds from the next call on).
+ * API keys: minted by the operator CLI (the dashboard's members mint theirs through keys/member-keys.ts), revoked by
+ * either, checked on every gated call (no cache: a revocation holds from the next call on).
  */
-export function createKeyService(db: Db, pool: Pool, clock: Clock) {
-  const sql = pgSql(pool);
-  const lastUse = createLastUseRecorder(sql, clock);
+export function createKeyService(db: Db, clock: Clock) {
+  const lastUse = createLastUseRecorder(db, clock);
   const loadKey = batched(
     async (prefixes: string[]) => {
-      const found = await findKeysForAuth(sql, prefixes);
+      const found = await findKeysForAuth(db, prefixes);
       return prefixes.map((prefix) => found.get(prefix));
     },
     { maxInFlight: 2 },
@@ -92,7 +89,6 @@ export function createKeyService(db: Db, pool: Pool, clock: Clock) {
   return {
     /** `last_used_at`, noted per authentication and written in batches (main.ts flushes it periodically and at stop). */
     lastUse,
-    ...memberKeys(db, clock, lastUse),
 
     /** Checks an `Authorization` header; throws the matching 401 (telling `onKnownKeyFailure` when the prefix exists). */
     async authenticate(
@@ -146,29 +142,14 @@ export function createKeyService(db: Db, pool: Pool, clock: Clock) {
       account: AccountRef | string;
       name?: string;
     }): Promise<{ key: string; prefix: string; tier: Tier; account: string; accountId: string; opened: boolean }> {
-      const minted = generateKey(input.tier);
       const ref = typeof input.account === 'string' ? { name: input.account } : input.account;
-      const account = await db.$transaction(async (tx) => {
+      const at = new Date(clock.now());
+      const { account, minted } = await inTransaction(db, async (tx) => {
         const found = await cliAccount(tx, ref, { open: true });
-        await assertRoomForKey(tx, found.id);
-        await insertKey(tx, {
-          accountId: found.id,
-          prefix: minted.prefix,
-          secretHash: hashSecret(minted.secret),
-          tier: input.tier,
-          name: input.name,
-        });
-        await appendAudit(
-          prismaSql(tx),
-          auditEntry({
-            accountId: found.id,
-            at: new Date(clock.now()),
-            action: 'api_key.created',
-            resource: `api_key:${minted.prefix}`,
-            details: { tier: input.tier, via: 'cli' },
-          }),
-        );
-        return found;
+        return {
+          account: found,
+          minted: await mintKey(tx, { accountId: found.id, tier: input.tier, name: input.name, at }),
+        };
       });
       return {
         key: minted.key,
@@ -192,14 +173,14 @@ export function createKeyService(db: Db, pool: Pool, clock: Clock) {
       prefix: string,
       by: { accountId?: string; actor?: MemberActor; origin?: RequestOrigin } = {},
     ): Promise<KeySummary | undefined> {
-      return db.$transaction(async (tx) => {
+      return inTransaction(db, async (tx) => {
         const before = await findKeyByPrefix(tx, prefix);
         if (!before || (by.accountId !== undefined && before.accountId !== by.accountId)) return undefined;
         if (before.revokedAt) return summary(before);
         const at = new Date(clock.now());
         const row = (await markRevoked(tx, prefix, at))!;
         await appendAudit(
-          prismaSql(tx),
+          sqlOf(tx),
           auditEntry({
             accountId: row.accountId,
             at,

@@ -1,26 +1,29 @@
 import { randomUUID } from 'node:crypto';
-import type { Db, Tx } from '../db/prisma.ts';
+import { sql, type Selectable } from 'kysely';
+import type { Db, DB } from '../db/database.ts';
+import { tableRows } from '../db/recordset.ts';
 import type { Tier } from './format.ts';
-import type { Prisma } from '../db/rows.ts';
-import type { Sql } from '../db/sql.ts';
 
-/**
- * An api_keys row as authentication reads it (raw SQL: exactly the columns findKeysForAuth selects), with its
- * account's name and plan.
- */
+/** An api_keys row as authentication reads it, with its account's name and plan. */
 export type KeyRow = Pick<
-  Prisma.ApiKeyModel,
+  Selectable<DB['apiKeys']>,
   'id' | 'accountId' | 'prefix' | 'secretHash' | 'tier' | 'createdAt' | 'revokedAt' | 'createdBy'
 > & { accountName: string; accountPlan: string };
 
 /** A key as the operator sees it: every column (the label, provenance, last use: not read on the hot auth path). */
-export type KeyRecord = Prisma.ApiKeyModel & { accountName: string };
+export type KeyRecord = Selectable<DB['apiKeys']> & { accountName: string };
+
+/** Keys with their account's name. */
+const keysWithAccountName = (db: Db) =>
+  db
+    .selectFrom('apiKeys as k')
+    .innerJoin('accounts as a', 'a.id', 'k.accountId')
+    .selectAll('k')
+    .select('a.name as accountName');
 
 /** The key with this prefix, with its account's name. */
-export async function findKeyByPrefix(db: Db | Tx, prefix: string): Promise<KeyRecord | undefined> {
-  const row = await db.apiKey.findUnique({ where: { prefix }, include: { account: { select: { name: true } } } });
-  if (!row) return undefined;
-  return { ...row, accountName: row.account.name };
+export async function findKeyByPrefix(db: Db, prefix: string): Promise<KeyRecord | undefined> {
+  return keysWithAccountName(db).where('k.prefix', '=', prefix).executeTakeFirst();
 }
 
 /** An account as the operator's CLI finds it: who opened it decides whether a name may reach it. */
@@ -30,105 +33,152 @@ export interface AccountRow {
   createdBy: string;
 }
 
-const ACCOUNT_ROW = { id: true, name: true, createdBy: true } as const;
-
-export async function findAccountById(db: Db | Tx, id: string): Promise<AccountRow | undefined> {
-  return (await db.account.findUnique({ where: { id }, select: ACCOUNT_ROW })) ?? undefined;
+export async function findAccountById(db: Db, id: string): Promise<AccountRow | undefined> {
+  return db.selectFrom('accounts').select(['id', 'name', 'createdBy']).where('id', '=', id).executeTakeFirst();
 }
 
 /** The account whose name has this key (NFKC, lower case: keys/account-name.ts). */
-export async function findAccountByNameKey(db: Db | Tx, nameKey: string): Promise<AccountRow | undefined> {
-  return (await db.account.findUnique({ where: { nameKey }, select: ACCOUNT_ROW })) ?? undefined;
+export async function findAccountByNameKey(db: Db, nameKey: string): Promise<AccountRow | undefined> {
+  return db
+    .selectFrom('accounts')
+    .select(['id', 'name', 'createdBy'])
+    .where('nameKey', '=', nameKey)
+    .executeTakeFirst();
 }
 
 /** A new account; undefined when its name key is taken (the unique index decides, so two opens race safely). */
 export async function insertAccount(
-  db: Db | Tx,
+  db: Db,
   row: { name: string; nameKey: string; plan?: string; createdBy: 'cli' | 'dashboard' },
 ): Promise<AccountRow | undefined> {
-  const [created] = await db.account.createManyAndReturn({
-    data: [{ id: randomUUID(), ...row }],
-    skipDuplicates: true,
-    select: ACCOUNT_ROW,
-  });
-  return created;
+  return db
+    .insertInto('accounts')
+    .values({ id: randomUUID(), ...row })
+    .onConflict((conflict) => conflict.doNothing())
+    .returning(['id', 'name', 'createdBy'])
+    .executeTakeFirst();
+}
+
+/** The account's plan; undefined when there is no such account. */
+export async function accountPlan(db: Db, accountId: string): Promise<string | undefined> {
+  const row = await db.selectFrom('accounts').select('plan').where('id', '=', accountId).executeTakeFirst();
+  return row?.plan;
 }
 
 /**
  * Holds the account's row until the transaction ends, so two mints at once cannot both pass the cap. NO KEY UPDATE:
- * inserts that only reference the account are not held up. Raw SQL: Prisma has no row locks.
+ * inserts that only reference the account are not held up.
  */
-export async function lockAccountForKeys(tx: Tx, accountId: string): Promise<void> {
-  await tx.$executeRaw`SELECT 1 FROM accounts WHERE id = ${accountId}::uuid FOR NO KEY UPDATE`;
+export async function lockAccountForKeys(db: Db, accountId: string): Promise<void> {
+  await db
+    .selectFrom('accounts')
+    .select((eb) => eb.lit(1).as('one'))
+    .where('id', '=', accountId)
+    .forNoKeyUpdate()
+    .execute();
 }
 
 /** The account's keys that are not revoked. */
-export async function countActiveKeys(db: Db | Tx, accountId: string): Promise<number> {
-  return db.apiKey.count({ where: { accountId, revokedAt: null } });
+export async function countActiveKeys(db: Db, accountId: string): Promise<number> {
+  const { n } = await db
+    .selectFrom('apiKeys')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('accountId', '=', accountId)
+    .where('revokedAt', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(n);
 }
 
 export async function insertKey(
-  db: Db | Tx,
+  db: Db,
   key: {
     accountId: string;
     prefix: string;
     secretHash: Buffer;
     tier: Tier;
-    name?: string;
-    createdBy?: string;
+    name?: string | undefined;
+    createdBy?: string | null;
     createdAt?: Date;
   },
 ): Promise<{ id: string; createdAt: Date }> {
-  return db.apiKey.create({
-    data: { id: randomUUID(), ...key, secretHash: new Uint8Array(key.secretHash) },
-    select: { id: true, createdAt: true },
-  });
+  return db
+    .insertInto('apiKeys')
+    .values({ id: randomUUID(), ...key })
+    .returning(['id', 'createdAt'])
+    .executeTakeFirstOrThrow();
 }
 
-export async function listKeys(db: Db | Tx, accountName?: string): Promise<KeyRecord[]> {
-  const rows = await db.apiKey.findMany({
-    where: accountName ? { account: { name: accountName } } : {},
-    include: { account: { select: { name: true } } },
-    orderBy: { createdAt: 'asc' },
-  });
-  return rows.map((row) => ({ ...row, accountName: row.account.name }));
+/** Every key (or an account's, by its name), oldest first, with its account's name. */
+export async function listKeys(db: Db, accountName?: string): Promise<KeyRecord[]> {
+  return keysWithAccountName(db)
+    .$if(accountName !== undefined && accountName !== '', (query) => query.where('a.name', '=', accountName!))
+    .orderBy('k.createdAt', 'asc')
+    .execute();
 }
 
 /** An account's keys for its dashboard, newest first, with the member who minted each (null: the operator's CLI). */
-export function accountKeys(db: Db | Tx, accountId: string) {
-  return db.apiKey.findMany({
-    where: { accountId },
-    select: {
-      id: true,
-      prefix: true,
-      name: true,
-      tier: true,
-      createdAt: true,
-      lastUsedAt: true,
-      revokedAt: true,
-      creator: { select: { name: true, email: true } },
-    },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-  });
+export async function accountKeys(db: Db, accountId: string) {
+  const rows = await db
+    .selectFrom('apiKeys as k')
+    .leftJoin('users as u', 'u.id', 'k.createdBy')
+    .select(['k.id', 'k.prefix', 'k.name', 'k.tier', 'k.createdAt', 'k.lastUsedAt', 'k.revokedAt'])
+    .select(['u.name as creatorName', 'u.email as creatorEmail'])
+    .where('k.accountId', '=', accountId)
+    .orderBy('k.createdAt', 'desc')
+    .orderBy('k.id', 'desc')
+    .execute();
+  return rows.map(({ creatorName, creatorEmail, ...row }) => ({
+    ...row,
+    creator: creatorName === null || creatorEmail === null ? null : { name: creatorName, email: creatorEmail },
+  }));
 }
 
 /** Sets revoked_at once; a second revoke leaves the first time in place. */
-export async function markRevoked(db: Db | Tx, prefix: string, at: Date): Promise<KeyRecord | undefined> {
-  await db.apiKey.updateMany({ where: { prefix, revokedAt: null }, data: { revokedAt: at } });
+export async function markRevoked(db: Db, prefix: string, at: Date): Promise<KeyRecord | undefined> {
+  await db
+    .updateTable('apiKeys')
+    .set({ revokedAt: at })
+    .where('prefix', '=', prefix)
+    .where('revokedAt', 'is', null)
+    .execute();
   return findKeyByPrefix(db, prefix);
 }
 
-/**
- * The keys with these prefixes, for authentication on every gated call: raw SQL, as this is the hottest query and
- * Prisma takes twice as long for it (bench/prisma-vs-raw.ts, docs/decisions.md).
- */
-export async function findKeysForAuth(sql: Sql, prefixes: string[]): Promise<Map<string, KeyRow>> {
-  const rows = await sql.query<KeyRow>(
-    `SELECT k.id, k.account_id AS "accountId", a.name AS "accountName", a.plan AS "accountPlan", k.prefix,
-            k.secret_hash AS "secretHash", k.tier, k.created_at AS "createdAt", k.revoked_at AS "revokedAt",
-            k.created_by AS "createdBy"
-     FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.prefix = ANY($1::bpchar[])`,
-    [prefixes],
-  );
+/** The keys with these prefixes, for authentication on every gated call: one statement, one parameter. */
+export async function findKeysForAuth(db: Db, prefixes: string[]): Promise<Map<string, KeyRow>> {
+  const rows = await db
+    .selectFrom('apiKeys as k')
+    .innerJoin('accounts as a', 'a.id', 'k.accountId')
+    .select(['k.id', 'k.accountId', 'a.name as accountName', 'a.plan as accountPlan', 'k.prefix', 'k.secretHash'])
+    .select(['k.tier', 'k.createdAt', 'k.revokedAt', 'k.createdBy'])
+    .where((eb) => eb('k.prefix', '=', eb.fn.any(sql<string[]>`${prefixes}::bpchar[]`)))
+    .execute();
   return new Map(rows.map((row) => [row.prefix, row]));
+}
+
+/**
+ * Writes keys' last uses in one statement, skipping a row whose stored time is already within `resolutionMs` of the
+ * new one (another replica wrote it).
+ */
+export async function recordLastUses(
+  db: Db,
+  uses: ReadonlyArray<{ id: string; lastUsedAt: Date }>,
+  resolutionMs: number,
+): Promise<void> {
+  await db
+    .updateTable('apiKeys as k')
+    .from(tableRows('apiKeys', uses, 'u'))
+    .set((eb) => ({ lastUsedAt: eb.ref('u.lastUsedAt') }))
+    .whereRef('k.id', '=', 'u.id')
+    .where((eb) =>
+      eb.or([
+        eb('k.lastUsedAt', 'is', null),
+        eb(
+          'k.lastUsedAt',
+          '<=',
+          sql<Date>`${eb.ref('u.lastUsedAt')} - ${resolutionMs}::int * interval '1 millisecond'`,
+        ),
+      ]),
+    )
+    .execute();
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/clock.ts';
-import type { Sql } from '../../src/db/sql.ts';
+import { createDatabase } from '../../src/db/database.ts';
+import type { Pool } from '../../src/db/sql.ts';
 import { dailyAttestations } from '../../src/dashboard/overview-store.ts';
 import type { TestService } from '../support/service.ts';
 import { createMember, startDashboardService, trpc, type TestMember } from './support.ts';
@@ -189,19 +190,25 @@ describe('dashboard overview', () => {
     const from = new Date(NOW - 29 * DAY);
     const to = new Date(NOW + DAY);
     const plans: unknown[] = [];
-    const explaining: Sql = {
-      query: async <T extends object>(text: string, values?: unknown[]) => {
-        const [row] = await service.sql.query<{ 'QUERY PLAN': unknown }>(
-          `EXPLAIN (ANALYZE, FORMAT JSON) ${text}`,
-          values,
-        );
-        plans.push(row!['QUERY PLAN']);
-        return [] as T[];
+    // the store's own statement, run under EXPLAIN: a pool whose clients prefix every query
+    const pool = service.infrastructure.pool;
+    const explaining = createDatabase({
+      connect: async () => {
+        const client = await pool.connect();
+        return {
+          query: async (text: string, values?: unknown[]) => {
+            const result = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, values);
+            plans.push(result.rows[0]['QUERY PLAN']);
+            return { ...result, rows: [] };
+          },
+          release: () => client.release(),
+        };
       },
-    };
+      end: async () => undefined,
+    } as unknown as Pool);
     await dailyAttestations(explaining, owner.accountId, from, to);
     expect(rowsReadFrom(plans[0], 'attestations')).toBeLessThan(100);
-    expect(await dailyAttestations(service.sql, owner.accountId, from, to)).toEqual([
+    expect(await dailyAttestations(service.infrastructure.db, owner.accountId, from, to)).toEqual([
       { day: '2026-11-19', mode: 'offchain', type: 'ai', n: 20 },
     ]);
   }, 60_000);

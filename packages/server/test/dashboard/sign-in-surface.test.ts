@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deleteExpiredVerifications } from '../../src/dashboard/auth-cleanup.ts';
+import { deleteExpiredVerifications } from '../../src/dashboard/session-store.ts';
 import { USER_AGENT_MAX } from '../../src/dashboard/auth-mount.ts';
 import { randomIp, type TestService } from '../support/service.ts';
 import { createMember, signIn, signUp, startDashboardService } from './support.ts';
@@ -182,7 +182,7 @@ describe('the dashboard sign-in surface', () => {
       await service.sql.query(`UPDATE verifications SET expires_at = now() - interval '1 second' WHERE id = $1`, [
         expired,
       ]);
-      expect(await deleteExpiredVerifications(service.infrastructure.prisma, new Date())).toBeGreaterThanOrEqual(1);
+      expect(await deleteExpiredVerifications(service.infrastructure.db, new Date())).toBeGreaterThanOrEqual(1);
       const left = await service.sql.query<{ id: string }>(`SELECT id FROM verifications WHERE id = ANY($1)`, [
         [expired, live],
       ]);
