@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
  *      them uses it.
  * 2. Folder dependencies form a graph without cycles.
  * 3. Files at src/ root are of two kinds:
- *    - the kernel (errors, clock, log, config, plural): anything may import them, and they import no folder;
+ *    - the kernel (errors, clock, log, config, plural, rules): anything may import them, and they import no folder;
  *    - the composition root (main, app, index, router, services, trpc, worker, infrastructure, ...):
  *      it may import anything, and no folder imports it, except a folder's entry points where they plug into it:
  *      its routers (`router.ts`, `*-router.ts`: the dashboard's) import trpc.ts (the procedures they build on:
@@ -35,7 +35,7 @@ const FEATURES = [
   'attesters',
   'mail',
 ];
-const KERNEL = ['errors.ts', 'clock.ts', 'log.ts', 'config.ts', 'plural.ts'];
+const KERNEL = ['errors.ts', 'clock.ts', 'log.ts', 'config.ts', 'plural.ts', 'rules.ts'];
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
 

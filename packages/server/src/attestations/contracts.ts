@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { anchorRecord } from '../anchoring/contracts.ts';
 import { timestamp } from '../http/openapi-fields.ts';
+import { revokeReasonSchema } from '../rules.ts';
 import { checkDelegation, delegationSchema } from './delegated-contracts.ts';
 import { EXAMPLE_CONTENT_HASH, EXAMPLE_UID, oneOfContentOrHash } from './openapi.ts';
 
@@ -191,7 +192,7 @@ export const batchOutput = z.object({
 
 export const revokeInput = z.strictObject({
   uid: uidSchema,
-  reason: z.string().max(500).optional().meta({ example: 'Published by mistake' }),
+  reason: revokeReasonSchema.optional().meta({ example: 'Published by mistake' }),
 });
 export const revokeOutput = z.object({
   uid: uidSchema,

@@ -1,14 +1,10 @@
 import { z } from 'zod';
 import { assertAcceptableInput } from '../http/input-rules.ts';
+import { EMAIL_MAX, NAME_MAX, PASSWORD_MAX } from '../rules.ts';
 
-/** The longest display name: it is stored and shown to every member of the person's accounts. */
-export const NAME_MAX = 100;
-/** RFC 5321's limit on an address in a mail path. */
-export const EMAIL_MAX = 254;
+export { EMAIL_MAX, NAME_MAX, PASSWORD_MAX } from '../rules.ts';
 /** A profile picture is a URL; browsers and proxies commonly take up to this many characters. */
 export const IMAGE_URL_MAX = 2048;
-/** better-auth's maxPasswordLength, checked here before any hashing. */
-export const PASSWORD_MAX = 256;
 /** Session tokens, passkey ids and the like are a few dozen characters. */
 const TOKEN_MAX = 200;
 

@@ -4,7 +4,7 @@ import { betterAuth } from 'better-auth';
 import { APIError, createAuthMiddleware, isAPIError } from 'better-auth/api';
 import { describeError } from '../errors.ts';
 import { meter } from '../system/meter.ts';
-import { PASSWORD_MAX } from './auth-input.ts';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../rules.ts';
 import { capSessions } from './session-cap.ts';
 import {
   AUTH_BASE_PATH,
@@ -45,7 +45,7 @@ export function createBetterAuth(opts: AuthOptions): DashboardAuth {
     },
     emailAndPassword: {
       enabled: true,
-      minPasswordLength: 10,
+      minPasswordLength: PASSWORD_MIN,
       maxPasswordLength: PASSWORD_MAX,
       autoSignIn: true,
       // an unknown address gets the same answer and no mail (docs/decisions.md, "Mail")

@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import { memberProcedure, router } from '../trpc.ts';
 import { memberActor, requestOrigin } from './acting.ts';
-import { EMAIL_MAX } from './auth-input.ts';
-import { ROLES } from './roles.ts';
+import { inviteMemberInput, roleSchema } from '../rules.ts';
 import type { Member } from './sessions.ts';
 
 const owner = memberProcedure('owner');
-const role = z.enum(ROLES);
+const role = roleSchema;
 const userId = z.string().min(1).max(100);
 
 /** What an owner's change carries: the account, the owner as actor, the request. */
@@ -56,7 +55,7 @@ export const membersRouter = router({
 
   /** A link valid 7 days for `email` to join with `role`; shown to the owner to hand over. */
   invite: owner
-    .input(z.object({ email: z.email().max(EMAIL_MAX), role }))
+    .input(inviteMemberInput)
     .output(z.object({ id: z.string(), url: z.string(), expiresAt: z.string() }))
     .mutation(({ ctx, input }) => ctx.services.dashboard.invitations.inviteMember({ ...act(ctx), ...input })),
 

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { Tier } from '../rules.ts';
 
-export const TIERS = ['free', 'pro', 'enterprise'] as const;
-export type Tier = (typeof TIERS)[number];
+export { TIERS, type Tier } from '../rules.ts';
 
 export interface ParsedKey {
   tier: Tier;

@@ -1,15 +1,15 @@
 import { z } from 'zod';
+import {
+  DELIVERY_STATES,
+  EVENT_KINDS,
+  eventKindSchema,
+  webhookEventsSchema,
+  webhookUrlSchema,
+  type EventKind,
+} from '../rules.ts';
 import { timestamp } from '../http/openapi-fields.ts';
 
-export const EVENT_KINDS = [
-  'attestation.created',
-  'attestation.revoked',
-  'batch.completed',
-  'attestation.anchored',
-  'attestation.replaced',
-] as const;
-
-export type EventKind = (typeof EVENT_KINDS)[number];
+export { DELIVERY_STATES, EVENT_KINDS, type DeliveryState, type EventKind } from '../rules.ts';
 
 /** Sent only on request to one subscription (POST /v1/webhooks/{id}/test), whatever kinds it subscribes to. */
 export const TEST_EVENT = 'webhook.test';
@@ -17,7 +17,7 @@ export const TEST_EVENT = 'webhook.test';
 /** Every `type` a delivery can carry: the subscribable kinds and the test event. */
 export type EventType = EventKind | typeof TEST_EVENT;
 
-const eventKind = z.enum(EVENT_KINDS);
+const eventKind = eventKindSchema;
 const subscriptionId = z
   .string()
   .min(1)
@@ -30,15 +30,11 @@ const count = (example: number) => z.number().int().min(0).max(Number.MAX_SAFE_I
 const httpStatus = z.number().int().min(100).max(999).nullable().meta({ example: 200 });
 
 export const createWebhookInput = z.strictObject({
-  url: z
-    .url({ protocol: /^https?$/ })
-    .max(2048)
-    .meta({ description: 'Receiver address; https, and not a private or loopback address.', example: receiverUrl }),
-  events: z
-    .array(eventKind)
-    .min(1, 'must name at least one event kind')
-    .max(EVENT_KINDS.length)
-    .meta({ example: ['attestation.created', 'attestation.revoked'] }),
+  url: webhookUrlSchema.meta({
+    description: 'Receiver address; https, and not a private or loopback address.',
+    example: receiverUrl,
+  }),
+  events: webhookEventsSchema.meta({ example: ['attestation.created', 'attestation.revoked'] }),
 });
 
 /** A rotation's window: until then the previous secret signs beside the current one. */
@@ -111,12 +107,6 @@ export const webhookList = z.object({ data: z.array(subscription.meta({ id: 'Web
 export const deleteWebhookInput = z.strictObject({ id: subscriptionId });
 
 const cursorExample = 'MjAyNS0wMS0wMVQxMjowMDowMC4wMDBafDZmMWMyYjllLThhNGQtNGUyZi1iN2MzLTFkNWU5YTBmMmM0OA';
-
-/** A delivery's states: `pending` until sent (or retried), then `completed`, `dead` (five failures) or `dropped`. */
-export const DELIVERY_STATES = ['pending', 'completed', 'dead', 'dropped'] as const;
-
-/** The one closed type of a delivery's state, used by the store, the service, the worker, the CLI and the API. */
-export type DeliveryState = (typeof DELIVERY_STATES)[number];
 
 export const deliveriesInput = z.strictObject({
   id: subscriptionId,
