@@ -1,13 +1,14 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate, useRouterState, type LinkProps } from '@tanstack/react-router';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { authClient } from '../lib/auth.ts';
-import { Link, navigate, useLocation } from '../lib/router.tsx';
 import { atLeast } from '../lib/roles.ts';
 import { useSession } from '../lib/session.tsx';
+import { NavigationStatus } from './navigation-status.tsx';
 import { ThemeSelect } from './theme-select.tsx';
 
 interface NavItem {
-  to: string;
+  to: LinkProps['to'];
   label: string;
   show: boolean;
 }
@@ -15,7 +16,8 @@ interface NavItem {
 /** The signed-in frame: skip link, header (account switcher, theme, sign out), navigation and the page. */
 export function Shell({ children }: { children: ReactNode }) {
   const { me, membership } = useSession();
-  const { path } = useLocation();
+  const path = useRouterState({ select: (state) => state.location.pathname });
+  const navigate = useNavigate();
   const main = useRef<HTMLElement>(null);
   const first = useRef(true);
   const queryClient = useQueryClient();
@@ -32,22 +34,21 @@ export function Shell({ children }: { children: ReactNode }) {
 
   const role = membership?.role;
   const items: NavItem[] = [
-    { to: '', label: 'Overview', show: role !== undefined },
-    { to: 'keys', label: 'API keys', show: role !== undefined },
-    { to: 'webhooks', label: 'Webhooks', show: role !== undefined },
-    { to: 'attestations', label: 'Attestations', show: role !== undefined },
-    { to: 'audit', label: 'Audit log', show: role !== undefined },
-    { to: 'members', label: 'Members', show: role !== undefined && atLeast(role, 'owner') },
-    { to: 'account', label: 'My account', show: true },
-    { to: 'support', label: 'Support', show: me.support },
+    { to: '/', label: 'Overview', show: role !== undefined },
+    { to: '/keys', label: 'API keys', show: role !== undefined },
+    { to: '/webhooks', label: 'Webhooks', show: role !== undefined },
+    { to: '/attestations', label: 'Attestations', show: role !== undefined },
+    { to: '/audit', label: 'Audit log', show: role !== undefined },
+    { to: '/members', label: 'Members', show: role !== undefined && atLeast(role, 'owner') },
+    { to: '/account', label: 'My account', show: true },
+    { to: '/support', label: 'Support', show: me.support },
   ];
-  const section = path.split('/')[0] ?? '';
 
   async function signOut() {
     setSigningOut(true);
     await authClient.signOut();
     queryClient.clear();
-    navigate('sign-in', { replace: true });
+    await navigate({ to: '/sign-in', replace: true });
   }
 
   return (
@@ -58,7 +59,7 @@ export function Shell({ children }: { children: ReactNode }) {
       <header className="top">
         {/* the brand and the account stack on a phone, so the header stays one row */}
         <div className="who">
-          <Link to="" className="brand">
+          <Link to="/" className="brand" activeProps={{}}>
             Attestation Service
           </Link>
           <AccountPicker />
@@ -75,7 +76,8 @@ export function Shell({ children }: { children: ReactNode }) {
             .filter((item) => item.show)
             .map((item) => (
               <li key={item.to}>
-                <Link to={item.to} aria-current={section === item.to ? 'page' : undefined}>
+                {/* the link of the section shown (of /webhooks/x too) gets aria-current="page" */}
+                <Link to={item.to} activeOptions={{ exact: item.to === '/', includeSearch: false }} activeProps={{}}>
                   {item.label}
                 </Link>
               </li>
@@ -83,6 +85,7 @@ export function Shell({ children }: { children: ReactNode }) {
         </ul>
       </nav>
       <main id="main" ref={main} tabIndex={-1}>
+        <NavigationStatus />
         {children}
       </main>
     </>
@@ -124,6 +127,7 @@ export function PlainShell({ children }: { children: ReactNode }) {
         <ThemeSelect />
       </header>
       <main id="main" className="narrow">
+        <NavigationStatus />
         {children}
       </main>
     </>

@@ -1,9 +1,9 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import type { Out } from '../lib/trpc.ts';
+import type { Outputs } from '../lib/trpc.ts';
 
-type Daily = Out<'overview', 'get'>['daily'];
+type Daily = Outputs['overview']['get']['daily'];
 
 // lines of equal value lie on one another: each has its own dash and width, and its points are hollow rings of
 // decreasing size, so coinciding points show as concentric rings in every colour

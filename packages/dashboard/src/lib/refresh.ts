@@ -1,10 +1,10 @@
-import { useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { useQueryClient, type QueryFilters } from '@tanstack/react-query';
 
 /**
- * Refetches the queries under `queryKey`, for a mutation's onSuccess after it changed what they show; returning the
+ * Refetches the queries a filter matches (`trpc.x.pathFilter()`, `trpc.x.queryFilter(input)`), for a mutation's onSuccess after it changed what they show; returning the
  * promise makes the mutation settle once the list is fresh.
  */
-export function useRefresh(queryKey: QueryKey): () => Promise<void> {
+export function useRefresh(filter: QueryFilters): () => Promise<void> {
   const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey });
+  return () => queryClient.invalidateQueries(filter);
 }

@@ -1,8 +1,8 @@
 import { createContext, useContext } from 'react';
 import { atLeast, type Role } from './roles.ts';
-import type { Out } from './trpc.ts';
+import type { Outputs } from './trpc.ts';
 
-export type Me = Out<'session', 'me'>;
+export type Me = Outputs['session']['me'];
 export type Membership = Me['memberships'][number];
 
 /** The signed-in person and the account they are acting in (null for a member of no account yet). */

@@ -1,13 +1,20 @@
 import type { AppRouter } from '@attestation-service/server/router';
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { createTRPCClient, httpBatchLink, type TRPCClient } from '@trpc/client';
+import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { createTRPCContext } from '@trpc/tanstack-react-query';
+import { useSyncExternalStore } from 'react';
 import { errorStatus } from './errors.ts';
-import { isPublicPath, navigate, routePath } from './router.tsx';
+
+/** What each dashboard procedure answers (`Outputs['keys']['list']`). */
+export type Outputs = inferRouterOutputs<AppRouter>['dashboard'];
+/** What each dashboard procedure takes (`Inputs['keys']['create']`). */
+export type Inputs = inferRouterInputs<AppRouter>['dashboard'];
 
 const ACCOUNT_KEY = 'dashboard.account';
 
 let currentAccountId: string | null = readStoredAccount();
+const accountListeners = new Set<() => void>();
 
 function readStoredAccount(): string | null {
   try {
@@ -24,6 +31,7 @@ export function accountId(): string | null {
 
 /** Switches the account calls act on, remembered for the next visit; the caller drops the cached data. */
 export function selectAccount(id: string | null): void {
+  if (id === currentAccountId) return;
   currentAccountId = id;
   try {
     if (id) window.localStorage.setItem(ACCOUNT_KEY, id);
@@ -31,15 +39,32 @@ export function selectAccount(id: string | null): void {
   } catch {
     // private browsing without storage: the choice lasts for this page only
   }
+  for (const listener of accountListeners) listener();
 }
 
-/** A 401 anywhere means the session is gone: back to sign-in, returning here afterwards. */
+function subscribeAccount(listener: () => void): () => void {
+  accountListeners.add(listener);
+  return () => accountListeners.delete(listener);
+}
+
+/** The account calls act on, re-rendering when it is switched. */
+export function useSelectedAccount(): string | null {
+  return useSyncExternalStore(subscribeAccount, accountId);
+}
+
+let signedOut: () => boolean = () => false;
+
+/**
+ * What to do when a call answers 401 (the session is gone): the app goes to sign-in and answers true, or false on a
+ * page a signed-out person may see, where a 401 is expected.
+ */
+export function whenSignedOut(handler: () => boolean): void {
+  signedOut = handler;
+}
+
 function onError(error: unknown): void {
   if (errorStatus(error) !== 401) return;
-  const path = routePath(window.location.pathname);
-  if (isPublicPath(path)) return;
-  queryClient.clear();
-  navigate(`sign-in?next=${encodeURIComponent(path + window.location.search)}`, { replace: true });
+  if (signedOut()) queryClient.clear();
 }
 
 export const queryClient = new QueryClient({
@@ -65,15 +90,3 @@ export const trpcClient: TRPCClient<AppRouter> = createTRPCClient<AppRouter>({
 });
 
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
-
-type Client = TRPCClient<AppRouter>;
-type Dashboard = Client['dashboard'];
-/** What a dashboard query answers, by procedure (`Out<'keys', 'list'>`). */
-export type Out<
-  Feature extends keyof Dashboard,
-  Proc extends keyof Dashboard[Feature],
-> = Dashboard[Feature][Proc] extends { query: (...args: never[]) => Promise<infer R> }
-  ? R
-  : Dashboard[Feature][Proc] extends { mutate: (...args: never[]) => Promise<infer R> }
-    ? R
-    : never;

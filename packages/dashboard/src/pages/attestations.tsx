@@ -14,11 +14,9 @@ import { useKeysetPages, withCursor } from '../lib/pages.ts';
 import { useRefresh } from '../lib/refresh.ts';
 import { useCan } from '../lib/session.tsx';
 import { useTitle } from '../lib/title.ts';
-import { useTRPC, useTRPCClient, type Out } from '../lib/trpc.ts';
+import { useTRPC, useTRPCClient, type Outputs } from '../lib/trpc.ts';
 
-type Attestation = Out<'attestations', 'list'>['items'][number];
-
-const ATTESTATION_PAGES = 'dashboard.attestations.list';
+type Attestation = Outputs['attestations']['list']['items'][number];
 
 interface Filters {
   type?: 'human' | 'ai';
@@ -35,8 +33,9 @@ export default function Attestations() {
   const [hashText, setHashText] = useState('');
   const [hashError, setHashError] = useState('');
   const revoking = useConfirmTarget<Attestation>();
+  const trpc = useTRPC();
   const client = useTRPCClient();
-  const list = useKeysetPages([ATTESTATION_PAGES, filters], (cursor) =>
+  const list = useKeysetPages(trpc.dashboard.attestations.list.infiniteQueryKey(filters), (cursor) =>
     client.dashboard.attestations.list.query(withCursor({ ...filters, limit: 50 }, cursor)),
   );
   const items = list.items;
@@ -169,7 +168,7 @@ export default function Attestations() {
 function RevokeAttestation({ target, onClose }: { target: Attestation | null; onClose: (message?: string) => void }) {
   const trpc = useTRPC();
   const [reason, setReason] = useState('');
-  const refresh = useRefresh([ATTESTATION_PAGES]);
+  const refresh = useRefresh(trpc.dashboard.attestations.list.pathFilter());
   const revoke = useMutation(trpc.dashboard.attestations.revoke.mutationOptions({ onSuccess: refresh }));
   return (
     <ConfirmAction

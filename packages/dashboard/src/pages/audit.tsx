@@ -7,7 +7,7 @@ import { short, when } from '../lib/format.ts';
 import { useKeysetPages, withCursor } from '../lib/pages.ts';
 import { useSession } from '../lib/session.tsx';
 import { useTitle } from '../lib/title.ts';
-import { useTRPCClient } from '../lib/trpc.ts';
+import { useTRPC, useTRPCClient } from '../lib/trpc.ts';
 
 /** Actions the service records, offered as suggestions (any text is accepted). */
 const KNOWN_ACTIONS = [
@@ -49,11 +49,12 @@ function isoOf(local: string): string | undefined {
 /** The account's audit log: filter, page with "Load more", download a range as CSV or JSON. */
 export default function Audit() {
   useTitle('Audit log');
+  const trpc = useTRPC();
   const client = useTRPCClient();
   const { membership } = useSession();
   const [draft, setDraft] = useState({ action: '', actor: '', from: '', to: '' });
   const [filters, setFilters] = useState<Filters>({});
-  const list = useKeysetPages(['dashboard.audit.list', filters], (cursor) =>
+  const list = useKeysetPages(trpc.dashboard.audit.list.infiniteQueryKey(filters), (cursor) =>
     client.dashboard.audit.list.query(withCursor({ ...filters, limit: 50 }, cursor)),
   );
   const items = list.items;

@@ -1,33 +1,35 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
-import type { PageProps } from '../app.tsx';
+import { getRouteApi, Link } from '@tanstack/react-router';
 import { Address } from '../components/address.tsx';
 import { LoadMore } from '../components/load-more.tsx';
 import { QueryState } from '../components/messages.tsx';
 import { SelectOf } from '../components/select-of.tsx';
 import { DataTable } from '../components/table.tsx';
-import { DELIVERY_STATES, type DeliveryState } from '../lib/events.ts';
+import { DELIVERY_STATES } from '../lib/events.ts';
 import { when } from '../lib/format.ts';
 import { useKeysetPages, withCursor } from '../lib/pages.ts';
-import { Link } from '../lib/router.tsx';
 import { useTitle } from '../lib/title.ts';
-import { useTRPC, useTRPCClient, type Out } from '../lib/trpc.ts';
+import { useTRPC, useTRPCClient, type Outputs } from '../lib/trpc.ts';
 
-type Delivery = Out<'webhooks', 'deliveries'>['items'][number];
+type Delivery = Outputs['webhooks']['deliveries']['items'][number];
+
+const route = getRouteApi('/_app/webhooks/$id');
 
 const STATE_CHOICES = ['', ...DELIVERY_STATES] as const;
 
 /** One subscription's deliveries, newest first, each with its attempts; filter by state. */
-export default function Deliveries({ params }: PageProps) {
+export default function Deliveries() {
   useTitle('Webhook deliveries');
   const trpc = useTRPC();
-  const id = params.id ?? '';
-  const [state, setState] = useState<DeliveryState | ''>('');
+  const { id } = route.useParams();
+  // the filter is in the address: a deep link or the back button shows the same list
+  const { state } = route.useSearch();
+  const navigate = route.useNavigate();
   const hooks = useQuery(trpc.dashboard.webhooks.list.queryOptions());
   const hook = hooks.data?.find((h) => h.id === id);
   const client = useTRPCClient();
   const input = { subscriptionId: id, ...(state ? { state } : {}) };
-  const deliveries = useKeysetPages(['dashboard.webhooks.deliveries', input], (cursor) =>
+  const deliveries = useKeysetPages(trpc.dashboard.webhooks.deliveries.infiniteQueryKey(input), (cursor) =>
     client.dashboard.webhooks.deliveries.query(withCursor(input, cursor)),
   );
   const items = deliveries.items;
@@ -35,7 +37,10 @@ export default function Deliveries({ params }: PageProps) {
   return (
     <>
       <p className="crumbs">
-        <Link to="webhooks">Webhooks</Link> /
+        <Link to="/webhooks" activeOptions={{ exact: true }}>
+          Webhooks
+        </Link>{' '}
+        /
       </p>
       <h1>Deliveries</h1>
       {hook ? (
@@ -46,7 +51,12 @@ export default function Deliveries({ params }: PageProps) {
       <div className="row-form">
         <label>
           State
-          <SelectOf values={STATE_CHOICES} labels={{ '': 'Any' }} value={state} onChange={setState} />
+          <SelectOf
+            values={STATE_CHOICES}
+            labels={{ '': 'Any' }}
+            value={state ?? ''}
+            onChange={(next) => void navigate({ search: next ? { state: next } : {}, replace: true })}
+          />
         </label>
       </div>
       <QueryState pending={deliveries.isPending} error={deliveries.error} label="deliveries" />

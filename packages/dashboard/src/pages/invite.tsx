@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import type { PageProps } from '../app.tsx';
 import { Address } from '../components/address.tsx';
 import { EmailField, NameField, PasswordField } from '../components/credential-fields.tsx';
 import { Messages, QueryState } from '../components/messages.tsx';
@@ -9,16 +9,17 @@ import { useAuthCall } from '../lib/auth-call.ts';
 import { authClient, INVITATION_TOKEN_HEADER } from '../lib/auth.ts';
 import { errorStatus } from '../lib/errors.ts';
 import { when } from '../lib/format.ts';
-import { navigate } from '../lib/router.tsx';
 import { useTitle } from '../lib/title.ts';
-import { selectAccount, useTRPC, type Out } from '../lib/trpc.ts';
+import { selectAccount, useTRPC, type Outputs } from '../lib/trpc.ts';
 
-type Invitation = Out<'invitations', 'get'>;
+type Invitation = Outputs['invitations']['get'];
+
+const route = getRouteApi('/_public/invite/$token');
 
 /** The owner setup link and member / support invitations: create a sign-in (or use one), then accept. */
-export default function Invite({ params }: PageProps) {
+export default function Invite() {
   useTitle('Invitation');
-  const token = params.token ?? '';
+  const { token } = route.useParams();
   const trpc = useTRPC();
   const invitation = useQuery(trpc.dashboard.invitations.get.queryOptions({ token }));
   // a 401 here only means "not signed in yet"
@@ -98,6 +99,7 @@ interface AcceptProps {
 function Accept({ token, invitation, who, onSignOut }: AcceptProps) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
   const [accountName, setAccountName] = useState('');
   const accept = useMutation(trpc.dashboard.invitations.accept.mutationOptions());
 
@@ -109,7 +111,7 @@ function Accept({ token, invitation, who, onSignOut }: AcceptProps) {
         onSuccess: (result) => {
           if (invitation.kind !== 'support') selectAccount(result.accountId);
           queryClient.clear();
-          navigate(invitation.kind === 'support' ? 'support' : '', { replace: true });
+          void navigate({ to: invitation.kind === 'support' ? '/support' : '/', replace: true });
         },
       },
     );

@@ -14,9 +14,9 @@ import { useRefresh } from '../lib/refresh.ts';
 import { tiersUpTo, type Tier } from '../lib/roles.ts';
 import { useCan, useSession } from '../lib/session.tsx';
 import { useTitle } from '../lib/title.ts';
-import { useTRPC, type Out } from '../lib/trpc.ts';
+import { useTRPC, type Outputs } from '../lib/trpc.ts';
 
-type Key = Out<'keys', 'list'>[number];
+type Key = Outputs['keys']['list'][number];
 
 /** The account's API keys: list; create (developer+, tiers up to the plan); revoke (admin+). */
 export default function Keys() {
@@ -90,7 +90,7 @@ function CreateKey() {
   const tiers = tiersUpTo(membership?.plan ?? 'free');
   const [name, setName] = useState('');
   const [tier, setTier] = useState<Tier>('free');
-  const refresh = useRefresh(trpc.dashboard.keys.list.queryKey());
+  const refresh = useRefresh(trpc.dashboard.keys.list.queryFilter());
   const create = useMutation(trpc.dashboard.keys.create.mutationOptions({ onSuccess: refresh }));
 
   function submit(event: FormEvent) {
@@ -136,7 +136,7 @@ function CreateKey() {
 
 function RevokeKey({ target, onClose }: { target: Key | null; onClose: (message?: string) => void }) {
   const trpc = useTRPC();
-  const refresh = useRefresh(trpc.dashboard.keys.list.queryKey());
+  const refresh = useRefresh(trpc.dashboard.keys.list.queryFilter());
   const revoke = useMutation(trpc.dashboard.keys.revoke.mutationOptions({ onSuccess: refresh }));
   return (
     <ConfirmAction

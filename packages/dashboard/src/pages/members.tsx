@@ -16,11 +16,9 @@ import { useRefresh } from '../lib/refresh.ts';
 import { ROLES, type Role } from '../lib/roles.ts';
 import { useCan, useSession } from '../lib/session.tsx';
 import { useTitle } from '../lib/title.ts';
-import { useTRPC, useTRPCClient, type Out } from '../lib/trpc.ts';
+import { useTRPC, useTRPCClient, type Outputs } from '../lib/trpc.ts';
 
-type Member = Out<'members', 'list'>['members'][number];
-
-const MEMBER_PAGES = 'dashboard.members.list';
+type Member = Outputs['members']['list']['members'][number];
 
 /** The owner's view of the account's people: roles, removal, invitations by link. */
 export default function Members() {
@@ -42,14 +40,14 @@ function OwnerView() {
   const { me } = useSession();
   const client = useTRPCClient();
   // members come 50 a page behind "Load more"; every page carries the pending invitations (capped, not paged)
-  const list = useKeysetPages([MEMBER_PAGES], async (cursor) => {
+  const list = useKeysetPages(trpc.dashboard.members.list.infiniteQueryKey(), async (cursor) => {
     const page = await client.dashboard.members.list.query(withCursor({ limit: 50 }, cursor));
     return { items: page.members, nextCursor: page.nextCursor, invitations: page.invitations };
   });
   const invitations = list.data?.pages[0]?.invitations;
   const removing = useConfirmTarget<Member>();
   const { done, setDone } = removing;
-  const refresh = useRefresh([MEMBER_PAGES]);
+  const refresh = useRefresh(trpc.dashboard.members.list.pathFilter());
   const setRole = useMutation(trpc.dashboard.members.setRole.mutationOptions({ onSettled: refresh }));
   const remove = useMutation(trpc.dashboard.members.remove.mutationOptions({ onSuccess: refresh }));
   const revokeInvitation = useMutation(trpc.dashboard.members.revokeInvitation.mutationOptions({ onSuccess: refresh }));

@@ -1,17 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { QueryState } from '../components/messages.tsx';
 import { DataTable } from '../components/table.tsx';
 import { count, day, when } from '../lib/format.ts';
-import { Link } from '../lib/router.tsx';
 import { useCan, useSession } from '../lib/session.tsx';
 import { useTitle } from '../lib/title.ts';
-import { useTRPC, type Out } from '../lib/trpc.ts';
+import { useTRPC, type Outputs } from '../lib/trpc.ts';
 
 // uPlot is fetched only when the chart is drawn: the first load stays small
 const UsageChart = lazy(() => import('../components/usage-chart.tsx'));
 
-type OverviewData = Out<'overview', 'get'>;
+type OverviewData = Outputs['overview']['get'];
 
 /** This month's on-chain use per key, attestations per day (30 days), webhook deliveries (7 days). */
 export function Overview() {
@@ -95,7 +95,7 @@ function NoKeys() {
   const canCreate = useCan('developer');
   return canCreate ? (
     <p>
-      No API keys yet. <Link to="keys">Create your first key</Link> to call the API.
+      No API keys yet. <Link to="/keys">Create your first key</Link> to call the API.
     </p>
   ) : (
     <p>No API keys yet. A developer, admin or owner of this account can create one.</p>

@@ -1,15 +1,17 @@
+import { getRouteApi, Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { EmailField, PasswordField } from '../components/credential-fields.tsx';
 import { Messages } from '../components/messages.tsx';
 import { Submit } from '../components/submit.tsx';
 import { useAuthCall } from '../lib/auth-call.ts';
 import { authClient } from '../lib/auth.ts';
-import { Link, useLocation } from '../lib/router.tsx';
 import { useTitle } from '../lib/title.ts';
+
+const route = getRouteApi('/_public/reset-password');
 
 /** "Forgot password?": asks for the reset mail, or, opened from that mail's link, sets the new password. */
 export default function ResetPassword() {
-  const token = useLocation().search.get('token');
+  const { token } = route.useSearch();
   return token ? <NewPassword token={token} /> : <AskForMail />;
 }
 
@@ -41,7 +43,7 @@ function AskForMail() {
         <Messages error={error} success={sent} />
       </form>
       <p className="muted">
-        Remembered it? <Link to="sign-in">Sign in</Link>.
+        Remembered it? <Link to="/sign-in">Sign in</Link>.
       </p>
     </>
   );
@@ -76,7 +78,7 @@ function NewPassword({ token }: { token: string }) {
         <h1>Password changed</h1>
         <p role="status">Your new password works now; every session that was signed in is signed out.</p>
         <p>
-          <Link to="sign-in">Sign in</Link> with it.
+          <Link to="/sign-in">Sign in</Link> with it.
         </p>
       </>
     );
@@ -94,7 +96,7 @@ function NewPassword({ token }: { token: string }) {
         <Messages error={error} />
       </form>
       <p className="muted">
-        <Link to="reset-password">Ask for a new link</Link> · <Link to="sign-in">Sign in</Link>
+        <Link to="/reset-password">Ask for a new link</Link> · <Link to="/sign-in">Sign in</Link>
       </p>
     </>
   );

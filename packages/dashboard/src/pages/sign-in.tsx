@@ -1,4 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { EmailField, PasswordField } from '../components/credential-fields.tsx';
 import { Messages } from '../components/messages.tsx';
@@ -6,14 +7,17 @@ import { Submit } from '../components/submit.tsx';
 import { useAuthCall } from '../lib/auth-call.ts';
 import { authClient } from '../lib/auth.ts';
 import { authErrorMessage } from '../lib/errors.ts';
-import { Link, navigate, useLocation } from '../lib/router.tsx';
 import { useTitle } from '../lib/title.ts';
 import { useTRPC } from '../lib/trpc.ts';
+import { BASE } from '../routes.tsx';
+
+const route = getRouteApi('/_public/sign-in');
 
 /** Email + password or a passkey; afterwards back to the page that asked for a session. */
 export function SignIn() {
   useTitle('Sign in');
-  const { search } = useLocation();
+  const { next } = route.useSearch();
+  const navigate = useNavigate();
   const queryClient = useQueryClient();
   const trpc = useTRPC();
   const signup = useQuery(trpc.dashboard.session.signup.queryOptions());
@@ -24,8 +28,8 @@ export function SignIn() {
 
   function signedIn() {
     queryClient.clear();
-    // `next` is a path under the dashboard (navigate never leaves it)
-    navigate(search.get('next') ?? '', { replace: true });
+    // `next` is a path under the dashboard (its search schema refuses any other)
+    void navigate({ href: `${BASE}/${next}`, replace: true });
   }
 
   async function withPassword(event: FormEvent) {
@@ -72,12 +76,12 @@ export function SignIn() {
       <Messages error={error} />
       {mail.data?.mail ? (
         <p>
-          <Link to="reset-password">Forgot your password?</Link>
+          <Link to="/reset-password">Forgot your password?</Link>
         </p>
       ) : null}
       {signup.data?.signup === 'open' ? (
         <p className="muted">
-          New here? <Link to="sign-up">Create an account</Link>, or open the invitation link you were given.
+          New here? <Link to="/sign-up">Create an account</Link>, or open the invitation link you were given.
         </p>
       ) : (
         <p className="muted">

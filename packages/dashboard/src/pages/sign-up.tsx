@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { EmailField, NameField, PasswordField } from '../components/credential-fields.tsx';
 import { Messages } from '../components/messages.tsx';
 import { Submit } from '../components/submit.tsx';
 import { useAuthCall } from '../lib/auth-call.ts';
 import { authClient } from '../lib/auth.ts';
-import { Link, navigate } from '../lib/router.tsx';
 import { useTitle } from '../lib/title.ts';
 import { selectAccount, useTRPC } from '../lib/trpc.ts';
 
@@ -14,6 +14,7 @@ export default function SignUp() {
   useTitle('Create an account');
   const trpc = useTRPC();
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
   // a 401 only means "no sign-in yet"
   const me = useQuery(trpc.dashboard.session.me.queryOptions());
   // known without a session: a signed-out visitor of a closed service sees no form it would refuse
@@ -41,7 +42,7 @@ export default function SignUp() {
         onSuccess: ({ accountId }) => {
           selectAccount(accountId);
           queryClient.clear();
-          navigate('', { replace: true });
+          void navigate({ to: '/', replace: true });
         },
       },
     );
@@ -53,7 +54,7 @@ export default function SignUp() {
         <h1>Create an account</h1>
         <p>This service creates accounts by invitation only. Ask an account owner or the operator for a link.</p>
         <p>
-          <Link to="">Back to the dashboard</Link>
+          <Link to="/">Back to the dashboard</Link>
         </p>
       </>
     );
@@ -86,7 +87,7 @@ export default function SignUp() {
       </form>
       {signedIn ? null : (
         <p>
-          Already have a sign-in? <Link to="sign-in">Sign in</Link>.
+          Already have a sign-in? <Link to="/sign-in">Sign in</Link>.
         </p>
       )}
     </>

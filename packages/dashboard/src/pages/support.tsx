@@ -87,7 +87,7 @@ export default function Support() {
 function AccountView({ accountId }: { accountId: string }) {
   const trpc = useTRPC();
   const account = useQuery(trpc.dashboard.support.account.queryOptions({ accountId }));
-  const refresh = useRefresh(trpc.dashboard.support.account.queryKey({ accountId }));
+  const refresh = useRefresh(trpc.dashboard.support.account.queryFilter({ accountId }));
   const revoking = useConfirmTarget<string>();
   const { done, setDone } = revoking;
   const setPlan = useMutation(trpc.dashboard.support.setPlan.mutationOptions({ onSuccess: refresh }));

@@ -1,10 +1,12 @@
-import { Link, useLocation } from '../lib/router.tsx';
+import { getRouteApi, Link } from '@tanstack/react-router';
 import { useTitle } from '../lib/title.ts';
+
+const route = getRouteApi('/_public/verify-email');
 
 /** Where the confirmation mail's link lands (better-auth adds `?error=` when the link did not work). */
 export default function VerifyEmail() {
   useTitle('Confirm your address');
-  const failed = useLocation().search.get('error');
+  const failed = route.useSearch().error;
   if (failed)
     return (
       <>
@@ -14,7 +16,7 @@ export default function VerifyEmail() {
           is confirmed.
         </p>
         <p>
-          <Link to="sign-in">Sign in</Link>
+          <Link to="/sign-in">Sign in</Link>
         </p>
       </>
     );
@@ -23,7 +25,7 @@ export default function VerifyEmail() {
       <h1>Address confirmed</h1>
       <p role="status">Thank you: invitations to this address and notifications can reach you now.</p>
       <p>
-        <Link to="">Go to the dashboard</Link>
+        <Link to="/">Go to the dashboard</Link>
       </p>
     </>
   );

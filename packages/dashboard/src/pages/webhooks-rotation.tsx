@@ -5,10 +5,10 @@ import { ConfirmDialog } from '../components/confirm.tsx';
 import { WebhookSecretOnce } from '../components/webhook-secret.tsx';
 import { when } from '../lib/format.ts';
 import { useRefresh } from '../lib/refresh.ts';
-import { useTRPC, type Out } from '../lib/trpc.ts';
+import { useTRPC, type Outputs } from '../lib/trpc.ts';
 
-type Webhook = Out<'webhooks', 'list'>[number];
-type Rotated = Out<'webhooks', 'rotateSecret'>;
+type Webhook = Outputs['webhooks']['list'][number];
+type Rotated = Outputs['webhooks']['rotateSecret'];
 
 /** How long the previous secret may keep signing: the choices offered (the API takes 0–168 hours). */
 const WINDOWS = [
@@ -33,7 +33,7 @@ export function RotateSecret({ target, onClose }: { target: Webhook | null; onCl
   const trpc = useTRPC();
   const [hours, setHours] = useState(24);
   const [shown, setShown] = useState<{ url: string; rotated: Rotated } | null>(null);
-  const refresh = useRefresh(trpc.dashboard.webhooks.list.queryKey());
+  const refresh = useRefresh(trpc.dashboard.webhooks.list.queryFilter());
   const rotate = useMutation(trpc.dashboard.webhooks.rotateSecret.mutationOptions({ onSuccess: refresh }));
 
   function close() {

@@ -1,4 +1,5 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { Address } from '../components/address.tsx';
 import { ConfirmAction } from '../components/confirm.tsx';
@@ -12,13 +13,12 @@ import { useConfirmTarget } from '../lib/confirm.ts';
 import { EVENT_KINDS, type EventKind } from '../lib/events.ts';
 import { when } from '../lib/format.ts';
 import { useRefresh } from '../lib/refresh.ts';
-import { Link } from '../lib/router.tsx';
 import { useCan } from '../lib/session.tsx';
 import { useTitle } from '../lib/title.ts';
-import { useTRPC, type Out } from '../lib/trpc.ts';
+import { useTRPC, type Outputs } from '../lib/trpc.ts';
 import { RotateSecret, RotationState, useSendTest } from './webhooks-rotation.tsx';
 
-type Webhook = Out<'webhooks', 'list'>[number];
+type Webhook = Outputs['webhooks']['list'][number];
 
 /**
  * The account's webhook subscriptions: create and rotate (the secret shown once), send a test event, delete; each
@@ -65,7 +65,7 @@ export default function Webhooks() {
                   <RotationState hook={hook} />
                 </td>
                 <td>
-                  <Link to={`webhooks/${encodeURIComponent(hook.id)}`}>
+                  <Link to="/webhooks/$id" params={{ id: hook.id }}>
                     Deliveries<span className="visually-hidden"> to {hook.url}</span>
                   </Link>
                 </td>
@@ -104,7 +104,7 @@ function CreateWebhook() {
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<EventKind[]>(['attestation.created']);
   const [invalid, setInvalid] = useState('');
-  const refresh = useRefresh(trpc.dashboard.webhooks.list.queryKey());
+  const refresh = useRefresh(trpc.dashboard.webhooks.list.queryFilter());
   const create = useMutation(trpc.dashboard.webhooks.create.mutationOptions({ onSuccess: refresh }));
 
   function toggle(kind: EventKind, on: boolean) {
@@ -172,7 +172,7 @@ function CreateWebhook() {
 
 function DeleteWebhook({ target, onClose }: { target: Webhook | null; onClose: (message?: string) => void }) {
   const trpc = useTRPC();
-  const refresh = useRefresh(trpc.dashboard.webhooks.list.queryKey());
+  const refresh = useRefresh(trpc.dashboard.webhooks.list.queryFilter());
   const remove = useMutation(trpc.dashboard.webhooks.delete.mutationOptions({ onSuccess: refresh }));
   return (
     <ConfirmAction

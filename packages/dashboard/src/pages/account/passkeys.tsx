@@ -10,6 +10,7 @@ import { unwrapAuth } from '../../lib/errors.ts';
 import { when } from '../../lib/format.ts';
 import { useRefresh } from '../../lib/refresh.ts';
 
+// better-auth's own endpoint, outside the tRPC router: the one key the tRPC integration cannot make
 const PASSKEYS = ['auth', 'passkeys'] as const;
 
 interface PasskeyRow {
@@ -26,7 +27,7 @@ export function Passkeys() {
     queryKey: PASSKEYS,
     queryFn: async (): Promise<PasskeyRow[]> => unwrapAuth(await authClient.passkey.listUserPasskeys()) ?? [],
   });
-  const refresh = useRefresh(PASSKEYS);
+  const refresh = useRefresh({ queryKey: PASSKEYS });
   const [name, setName] = useState('');
   const removing = useConfirmTarget<PasskeyRow>();
   const { done, setDone } = removing;

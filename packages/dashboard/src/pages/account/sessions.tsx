@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { Device } from '../../components/device.tsx';
 import { ItemButton } from '../../components/item-button.tsx';
@@ -8,17 +9,17 @@ import { authClient } from '../../lib/auth.ts';
 import { unwrapAuth } from '../../lib/errors.ts';
 import { when } from '../../lib/format.ts';
 import { useRefresh } from '../../lib/refresh.ts';
-import { navigate } from '../../lib/router.tsx';
 import { useTRPC } from '../../lib/trpc.ts';
 
 /** The member's signed-in sessions: revoke one, or sign out everywhere. */
 export function Sessions() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
   const [done, setDone] = useState('');
   // by id, from the service: the page never holds a session token (docs/decisions.md, "Secrets at rest")
   const list = useQuery(trpc.dashboard.session.sessions.queryOptions());
-  const refresh = useRefresh(trpc.dashboard.session.sessions.queryKey());
+  const refresh = useRefresh(trpc.dashboard.session.sessions.queryFilter());
   const revoke = useMutation(
     trpc.dashboard.session.revokeSession.mutationOptions({
       onSuccess: () => {
@@ -31,7 +32,7 @@ export function Sessions() {
     mutationFn: async () => unwrapAuth(await authClient.revokeSessions()),
     onSuccess: () => {
       queryClient.clear();
-      navigate('sign-in', { replace: true });
+      void navigate({ to: '/sign-in', replace: true });
     },
   });
 
