@@ -1,8 +1,8 @@
+import { DELIVERY_STATES } from '@attestation-service/server/rules';
 import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Outlet } from '@tanstack/react-router';
 import { z } from 'zod';
 import { PlainShell } from './components/shell.tsx';
 import { NotFound } from './components/not-found.tsx';
-import { DELIVERY_STATES } from './lib/events.ts';
 import { Overview } from './pages/overview.tsx';
 import { SignIn } from './pages/sign-in.tsx';
 import { SignedIn } from './signed-in.tsx';

@@ -1,7 +1,5 @@
+import { EMAIL_MAX, NAME_MAX, PASSWORD_MAX, PASSWORD_MIN } from '@attestation-service/server/rules';
 import type { InputHTMLAttributes } from 'react';
-
-/** The shortest password the service takes (better-auth's minPasswordLength on the server). */
-const MIN_PASSWORD = 10;
 
 type FieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'> & {
   value: string;
@@ -13,7 +11,14 @@ export function NameField({ value, onChange, ...rest }: FieldProps) {
   return (
     <label>
       Your name
-      <input required autoComplete="name" {...rest} value={value} onChange={(e) => onChange(e.target.value)} />
+      <input
+        required
+        maxLength={NAME_MAX}
+        autoComplete="name"
+        {...rest}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      />
     </label>
   );
 }
@@ -26,6 +31,7 @@ export function EmailField({ value, onChange, ...rest }: FieldProps) {
       <input
         type="email"
         required
+        maxLength={EMAIL_MAX}
         autoComplete="username"
         {...rest}
         value={value}
@@ -59,13 +65,14 @@ export function PasswordField({
       <input
         type="password"
         required
-        minLength={fresh ? MIN_PASSWORD : undefined}
+        minLength={fresh ? PASSWORD_MIN : undefined}
+        maxLength={PASSWORD_MAX}
         autoComplete={fresh ? 'new-password' : 'current-password'}
         {...rest}
         value={value}
         onChange={(e) => onChange(e.target.value)}
       />
-      {fresh && hint ? <span className="hint">{`At least ${MIN_PASSWORD} characters.`}</span> : null}
+      {fresh && hint ? <span className="hint">{`At least ${PASSWORD_MIN} characters.`}</span> : null}
     </label>
   );
 }

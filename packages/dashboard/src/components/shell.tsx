@@ -1,8 +1,8 @@
+import { hasRole } from '@attestation-service/server/rules';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useRouterState, type LinkProps } from '@tanstack/react-router';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { authClient } from '../lib/auth.ts';
-import { atLeast } from '../lib/roles.ts';
 import { useSession } from '../lib/session.tsx';
 import { NavigationStatus } from './navigation-status.tsx';
 import { ThemeSelect } from './theme-select.tsx';
@@ -39,7 +39,7 @@ export function Shell({ children }: { children: ReactNode }) {
     { to: '/webhooks', label: 'Webhooks', show: role !== undefined },
     { to: '/attestations', label: 'Attestations', show: role !== undefined },
     { to: '/audit', label: 'Audit log', show: role !== undefined },
-    { to: '/members', label: 'Members', show: role !== undefined && atLeast(role, 'owner') },
+    { to: '/members', label: 'Members', show: role !== undefined && hasRole(role, 'owner') },
     { to: '/account', label: 'My account', show: true },
     { to: '/support', label: 'Support', show: me.support },
   ];

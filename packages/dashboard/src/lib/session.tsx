@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import { atLeast, type Role } from './roles.ts';
+import { hasRole, type Role } from '@attestation-service/server/rules';
 import type { Outputs } from './trpc.ts';
 
 export type Me = Outputs['session']['me'];
@@ -24,5 +24,5 @@ export function useSession(): SessionValue {
 /** Whether the member's role in the current account reaches `needed` (controls only: the server enforces). */
 export function useCan(needed: Role): boolean {
   const { membership } = useSession();
-  return membership !== null && atLeast(membership.role, needed);
+  return membership !== null && hasRole(membership.role, needed);
 }

@@ -1,3 +1,4 @@
+import { REVOKE_REASON_MAX } from '@attestation-service/server/rules';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { ConfirmAction } from '../components/confirm.tsx';
@@ -189,7 +190,7 @@ function RevokeAttestation({ target, onClose }: { target: Attestation | null; on
       </p>
       <label>
         Reason (optional)
-        <input maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />
+        <input maxLength={REVOKE_REASON_MAX} value={reason} onChange={(e) => setReason(e.target.value)} />
       </label>
     </ConfirmAction>
   );

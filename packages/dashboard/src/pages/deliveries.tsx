@@ -1,3 +1,4 @@
+import { DELIVERY_STATES } from '@attestation-service/server/rules';
 import { useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { Address } from '../components/address.tsx';
@@ -5,7 +6,6 @@ import { LoadMore } from '../components/load-more.tsx';
 import { QueryState } from '../components/messages.tsx';
 import { SelectOf } from '../components/select-of.tsx';
 import { DataTable } from '../components/table.tsx';
-import { DELIVERY_STATES } from '../lib/events.ts';
 import { when } from '../lib/format.ts';
 import { useKeysetPages, withCursor } from '../lib/pages.ts';
 import { useTitle } from '../lib/title.ts';

@@ -1,3 +1,4 @@
+import { accountNameSchema } from '@attestation-service/server/rules';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
@@ -11,6 +12,7 @@ import { errorStatus } from '../lib/errors.ts';
 import { when } from '../lib/format.ts';
 import { useTitle } from '../lib/title.ts';
 import { selectAccount, useTRPC, type Outputs } from '../lib/trpc.ts';
+import { check } from '../lib/validate.ts';
 
 type Invitation = Outputs['invitations']['get'];
 
@@ -101,12 +103,16 @@ function Accept({ token, invitation, who, onSignOut }: AcceptProps) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [accountName, setAccountName] = useState('');
+  const [invalid, setInvalid] = useState('');
   const accept = useMutation(trpc.dashboard.invitations.accept.mutationOptions());
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    const named = invitation.kind === 'setup' ? check(accountNameSchema, accountName) : undefined;
+    setInvalid(named?.problem ?? '');
+    if (named && !named.ok) return;
     accept.mutate(
-      { token, ...(invitation.kind === 'setup' ? { accountName } : {}) },
+      { token, ...(named ? { accountName: named.data } : {}) },
       {
         onSuccess: (result) => {
           if (invitation.kind !== 'support') selectAccount(result.accountId);
@@ -130,7 +136,7 @@ function Accept({ token, invitation, who, onSignOut }: AcceptProps) {
       {setup ? (
         <label>
           Account name
-          <input required maxLength={100} value={accountName} onChange={(e) => setAccountName(e.target.value)} />
+          <input required value={accountName} onChange={(e) => setAccountName(e.target.value)} />
           <span className="hint">Your organisation or project, as your team will see it.</span>
         </label>
       ) : null}
@@ -139,7 +145,7 @@ function Accept({ token, invitation, who, onSignOut }: AcceptProps) {
           {setup ? 'Create the account' : 'Accept the invitation'}
         </Submit>
       </p>
-      <Messages error={accept.error} />
+      <Messages error={invalid || accept.error} />
     </form>
   );
 }

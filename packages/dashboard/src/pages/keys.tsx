@@ -1,3 +1,4 @@
+import { createKeyInput, KEY_NAME_MAX, tiersUpTo, type Tier } from '@attestation-service/server/rules';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Address } from '../components/address.tsx';
@@ -11,9 +12,9 @@ import { DataTable } from '../components/table.tsx';
 import { useConfirmTarget } from '../lib/confirm.ts';
 import { when } from '../lib/format.ts';
 import { useRefresh } from '../lib/refresh.ts';
-import { tiersUpTo, type Tier } from '../lib/roles.ts';
 import { useCan, useSession } from '../lib/session.tsx';
 import { useTitle } from '../lib/title.ts';
+import { check } from '../lib/validate.ts';
 import { useTRPC, type Outputs } from '../lib/trpc.ts';
 
 type Key = Outputs['keys']['list'][number];
@@ -90,12 +91,15 @@ function CreateKey() {
   const tiers = tiersUpTo(membership?.plan ?? 'free');
   const [name, setName] = useState('');
   const [tier, setTier] = useState<Tier>('free');
+  const [invalid, setInvalid] = useState('');
   const refresh = useRefresh(trpc.dashboard.keys.list.queryFilter());
   const create = useMutation(trpc.dashboard.keys.create.mutationOptions({ onSuccess: refresh }));
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    create.mutate({ name, tier });
+    const input = check(createKeyInput, { name, tier }, { name: 'Name', tier: 'Tier' });
+    setInvalid(input.problem ?? '');
+    if (input.ok) create.mutate(input.data);
   }
 
   if (create.data) {
@@ -116,7 +120,7 @@ function CreateKey() {
       <form onSubmit={submit} className="row-form">
         <label>
           Name
-          <input required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
+          <input required maxLength={KEY_NAME_MAX} value={name} onChange={(e) => setName(e.target.value)} />
         </label>
         <label>
           Tier
@@ -129,7 +133,7 @@ function CreateKey() {
       <p className="hint">
         Your plan ({membership?.plan ?? 'free'}) allows keys up to the {tiers.at(-1)} tier.
       </p>
-      <Messages error={create.error} />
+      <Messages error={invalid || create.error} />
     </section>
   );
 }

@@ -1,3 +1,4 @@
+import { inviteMemberInput, ROLES, type Role } from '@attestation-service/server/rules';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Address } from '../components/address.tsx';
@@ -13,9 +14,9 @@ import { useConfirmTarget } from '../lib/confirm.ts';
 import { when } from '../lib/format.ts';
 import { useKeysetPages, withCursor } from '../lib/pages.ts';
 import { useRefresh } from '../lib/refresh.ts';
-import { ROLES, type Role } from '../lib/roles.ts';
 import { useCan, useSession } from '../lib/session.tsx';
 import { useTitle } from '../lib/title.ts';
+import { check } from '../lib/validate.ts';
 import { useTRPC, useTRPCClient, type Outputs } from '../lib/trpc.ts';
 
 type Member = Outputs['members']['list']['members'][number];
@@ -154,11 +155,14 @@ function Invite({ onInvited }: { onInvited: () => void }) {
   const trpc = useTRPC();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('developer');
+  const [invalid, setInvalid] = useState('');
   const invite = useMutation(trpc.dashboard.members.invite.mutationOptions({ onSuccess: onInvited }));
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    invite.mutate({ email, role });
+    const input = check(inviteMemberInput, { email, role }, { email: 'Email', role: 'Role' });
+    setInvalid(input.problem ?? '');
+    if (input.ok) invite.mutate(input.data);
   }
 
   return (
@@ -177,7 +181,7 @@ function Invite({ onInvited }: { onInvited: () => void }) {
           Create invitation link
         </Submit>
       </form>
-      <Messages error={invite.error} />
+      <Messages error={invalid || invite.error} />
       <div aria-live="polite">
         {invite.data ? (
           <div className="card">

@@ -1,3 +1,4 @@
+import { newPasswordSchema } from '@attestation-service/server/rules';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { EmailField, PasswordField } from '../components/credential-fields.tsx';
@@ -6,6 +7,7 @@ import { Submit } from '../components/submit.tsx';
 import { useAuthCall } from '../lib/auth-call.ts';
 import { authClient } from '../lib/auth.ts';
 import { useTitle } from '../lib/title.ts';
+import { check } from '../lib/validate.ts';
 
 const route = getRouteApi('/_public/reset-password');
 
@@ -58,6 +60,11 @@ function NewPassword({ token }: { token: string }) {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    const chosen = check(newPasswordSchema, newPassword);
+    if (!chosen.ok) {
+      setError(chosen.problem);
+      return;
+    }
     if (newPassword !== repeat) {
       setError('The new password and its repetition differ.');
       return;

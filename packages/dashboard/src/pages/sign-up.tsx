@@ -1,3 +1,4 @@
+import { accountNameSchema } from '@attestation-service/server/rules';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
@@ -8,6 +9,7 @@ import { useAuthCall } from '../lib/auth-call.ts';
 import { authClient } from '../lib/auth.ts';
 import { useTitle } from '../lib/title.ts';
 import { selectAccount, useTRPC } from '../lib/trpc.ts';
+import { check } from '../lib/validate.ts';
 
 /** Open sign-up (DASHBOARD_SIGNUP=open): a sign-in and a new account on the free plan. */
 export default function SignUp() {
@@ -31,13 +33,19 @@ export default function SignUp() {
   async function submit(event: FormEvent) {
     event.preventDefault();
     signUp.setError('');
+    // the account name is checked first: a name the service would refuse creates no sign-in either
+    const account = check(accountNameSchema, accountName);
+    if (!account.ok) {
+      signUp.setError(account.problem);
+      return;
+    }
     if (!signedIn) {
       if (!(await signUp.run(() => authClient.signUp.email({ name, email, password })))) return;
       // signed in now: a retry after a refused account name must not sign up twice
       void me.refetch();
     }
     create.mutate(
-      { name: accountName },
+      { name: account.data },
       {
         onSuccess: ({ accountId }) => {
           selectAccount(accountId);
@@ -76,7 +84,7 @@ export default function SignUp() {
         )}
         <label>
           Account name
-          <input required maxLength={100} value={accountName} onChange={(e) => setAccountName(e.target.value)} />
+          <input required value={accountName} onChange={(e) => setAccountName(e.target.value)} />
         </label>
         <p className="actions">
           <Submit busy={busy} working="Creating…">

@@ -1,3 +1,4 @@
+import { planTier, TIERS } from '@attestation-service/server/rules';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Address } from '../components/address.tsx';
@@ -9,7 +10,6 @@ import { DataTable } from '../components/table.tsx';
 import { useConfirmTarget } from '../lib/confirm.ts';
 import { count, when } from '../lib/format.ts';
 import { useRefresh } from '../lib/refresh.ts';
-import { planTier, TIERS } from '../lib/roles.ts';
 import { useSession } from '../lib/session.tsx';
 import { useTitle } from '../lib/title.ts';
 import { useTRPC } from '../lib/trpc.ts';

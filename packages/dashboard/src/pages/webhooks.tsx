@@ -1,3 +1,9 @@
+import {
+  EVENT_KINDS,
+  WEBHOOK_URL_MAX,
+  webhookSubscriptionInput,
+  type EventKind,
+} from '@attestation-service/server/rules';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
@@ -10,11 +16,11 @@ import { Submit } from '../components/submit.tsx';
 import { DataTable } from '../components/table.tsx';
 import { WebhookSecretOnce } from '../components/webhook-secret.tsx';
 import { useConfirmTarget } from '../lib/confirm.ts';
-import { EVENT_KINDS, type EventKind } from '../lib/events.ts';
 import { when } from '../lib/format.ts';
 import { useRefresh } from '../lib/refresh.ts';
 import { useCan } from '../lib/session.tsx';
 import { useTitle } from '../lib/title.ts';
+import { check } from '../lib/validate.ts';
 import { useTRPC, type Outputs } from '../lib/trpc.ts';
 import { RotateSecret, RotationState, useSendTest } from './webhooks-rotation.tsx';
 
@@ -113,12 +119,9 @@ function CreateWebhook() {
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (events.length === 0) {
-      setInvalid('Pick at least one event.');
-      return;
-    }
-    setInvalid('');
-    create.mutate({ url, events });
+    const input = check(webhookSubscriptionInput, { url, events }, { url: 'Receiver URL', events: 'Events' });
+    setInvalid(input.problem ?? '');
+    if (input.ok) create.mutate(input.data);
   }
 
   if (create.data) {
@@ -143,7 +146,7 @@ function CreateWebhook() {
           <input
             type="url"
             required
-            maxLength={2048}
+            maxLength={WEBHOOK_URL_MAX}
             placeholder="https://hooks.example.com/attestations"
             value={url}
             onChange={(e) => setUrl(e.target.value)}

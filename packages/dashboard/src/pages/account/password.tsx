@@ -1,9 +1,11 @@
+import { newPasswordSchema } from '@attestation-service/server/rules';
 import { useState, type FormEvent } from 'react';
 import { PasswordField } from '../../components/credential-fields.tsx';
 import { Messages } from '../../components/messages.tsx';
 import { Submit } from '../../components/submit.tsx';
 import { useAuthCall } from '../../lib/auth-call.ts';
 import { authClient } from '../../lib/auth.ts';
+import { check } from '../../lib/validate.ts';
 
 export function PasswordForm() {
   const [currentPassword, setCurrent] = useState('');
@@ -16,6 +18,11 @@ export function PasswordForm() {
   async function submit(event: FormEvent) {
     event.preventDefault();
     setDone('');
+    const chosen = check(newPasswordSchema, newPassword);
+    if (!chosen.ok) {
+      setError(chosen.problem);
+      return;
+    }
     if (newPassword !== repeat) {
       setError('The new password and its repetition differ.');
       return;
