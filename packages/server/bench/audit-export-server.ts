@@ -3,9 +3,10 @@
 import { createServer } from 'node:http';
 import { AuditExport, keysetPages } from '../src/audit/export.ts';
 import { sendStreamed } from '../src/http/streamed.ts';
-import { createPool, pgSql } from '../src/db/sql.ts';
+import { createDatabase } from '../src/db/database.ts';
+import { createPool } from '../src/db/sql.ts';
 
-const sql = pgSql(createPool(process.env.DATABASE_URL!, 4));
+const db = createDatabase(createPool(process.env.DATABASE_URL!, 4));
 
 const server = createServer((req, res) => {
   const params = new URL(req.url ?? '/', 'http://x').searchParams;
@@ -16,7 +17,7 @@ const server = createServer((req, res) => {
     to: new Date(),
     action: undefined,
   };
-  const exp = new AuditExport({ format, filename: `bench.${format}`, pages: keysetPages(sql, query) });
+  const exp = new AuditExport({ format, filename: `bench.${format}`, pages: keysetPages(db, query) });
   sendStreamed(req, res, exp, {}).catch(() => res.destroy());
 });
 server.listen(0, '127.0.0.1', () => {

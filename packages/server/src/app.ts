@@ -15,6 +15,7 @@ import { createIdempotencyService } from './idempotency/service.ts';
 import { createRateLimiter } from './limits/rate-limit.ts';
 import type { RefusalObserver } from './limits/refusals.ts';
 import { chainComponents } from './chain/health.ts';
+import { ping } from './db/ping-store.ts';
 import { createHealthService } from './system/health.ts';
 import { createWebhookService } from './webhooks/service.ts';
 import type { UrlPolicy } from './webhooks/url-guard.ts';
@@ -108,7 +109,7 @@ export function buildServices(
     attesters: createAttesterService({ pool, clock, chainId: chain.chainId }),
     revocations: createRevokeService({ pool, onchain }),
     webhooks: createWebhookService({ db, clock, policy: webhookPolicy }),
-    audit: createAuditService({ db, sql, clock, log }),
+    audit: createAuditService({ db: infra.db, clock, log }),
     batches: createBatchService({
       pool,
       clock,
@@ -120,10 +121,7 @@ export function buildServices(
     }),
     health: createHealthService(
       {
-        // both pools answer: the pg pool serves the hot paths, Prisma's the cold ones (docs/decisions.md, "Persistence")
-        database: async () => {
-          await Promise.all([pool.query('SELECT 1'), db.$queryRaw`SELECT 1`]);
-        },
+        database: () => ping(infra.db),
         ...infra.readiness,
       },
       // reads, off-chain writes and the dashboard need no chain: an empty wallet must not take replicas out

@@ -20,8 +20,8 @@ export async function auditCommand(
   flags: { account?: string | undefined; json?: boolean | undefined },
 ): Promise<boolean> {
   if (args[0] !== 'verify') throw new UsageError(`unknown audit command: ${args[0] ?? '(none)'}`);
-  return withInfrastructure(async ({ prisma }) => {
-    const reports = await verifyChains(prisma, flags.account);
+  return withInfrastructure(async ({ db }) => {
+    const reports = await verifyChains(db, flags.account);
     for (const report of reports) {
       const { broken, ...rest } = report;
       console.log(

@@ -1,4 +1,4 @@
-import type { Sql } from '../db/sql.ts';
+import type { Db } from '../db/database.ts';
 import { AppError } from '../errors.ts';
 import { pageOf, positionCursor } from '../http/cursor.ts';
 import type { EntryListInput, EntryListPage } from './dashboard-contracts.ts';
@@ -21,12 +21,12 @@ function actorFilter(actor: string | undefined): Pick<EntryPageQuery, 'actorKeyP
 }
 
 /** One page of an account's audit log for its dashboard, newest first, with its filters. */
-export async function listEntries(sql: Sql, accountId: string, input: EntryListInput): Promise<EntryListPage> {
+export async function listEntries(db: Db, accountId: string, input: EntryListInput): Promise<EntryListPage> {
   const before = input.cursor === undefined ? undefined : cursor.decode(input.cursor);
   const from = input.from === undefined ? undefined : new Date(input.from);
   const to = input.to === undefined ? undefined : new Date(input.to);
   if (from && to && from.getTime() >= to.getTime()) throw invalidRange();
-  const rows = await entryPage(sql, {
+  const rows = await entryPage(db, {
     accountId,
     action: input.action,
     ...actorFilter(input.actor),

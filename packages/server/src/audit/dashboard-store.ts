@@ -1,4 +1,5 @@
-import type { Sql } from '../db/sql.ts';
+import { sql } from 'kysely';
+import type { Db } from '../db/database.ts';
 
 /** An audit entry as the dashboard lists it; `actor` is the key prefix, else the member's email, else null. */
 export interface ListedEntry {
@@ -26,35 +27,45 @@ export interface EntryPageQuery {
   limit: number;
 }
 
+/** The email a member's entry recorded (details.actor.email). */
+const actorEmail = sql<string | null>`${sql.ref('details')}->'actor'->>'email'`;
+
 /**
  * One page of an account's audit entries, newest first: by `at`, then by id among entries of the same millisecond.
  * Each filter walks an index in `at` order and stops after `limit` rows, however rare its value: (account_id,
  * action, at), (account_id, actor_key_prefix, at), members' entries (account_id, at) where details has an actor,
- * or (account_id, at) for a time range alone. The SQL is put together from fixed fragments only; every value is a
- * parameter.
+ * or (account_id, at) for a time range alone.
  */
-export async function entryPage(sql: Sql, q: EntryPageQuery): Promise<ListedEntry[]> {
-  const params: unknown[] = [q.accountId, q.limit];
-  const where = ['account_id = $1::uuid'];
-  const param = (value: unknown) => `$${params.push(value)}`;
-  if (q.action !== undefined) where.push(`action = ${param(q.action)}`);
-  if (q.actorKeyPrefix !== undefined) where.push(`actor_key_prefix = ${param(q.actorKeyPrefix)}`);
-  // `details ? 'actor'` picks the partial index of members' entries, among which one member's are few to find
-  if (q.actorEmail !== undefined)
-    where.push(`details ? 'actor' AND details->'actor'->>'email' = ${param(q.actorEmail)}`);
-  if (q.from !== undefined) where.push(`at >= ${param(q.from)}`);
-  if (q.to !== undefined) where.push(`at < ${param(q.to)}`);
-  if (q.before !== undefined) {
-    const at = param(q.before.at);
+export async function entryPage(db: Db, q: EntryPageQuery): Promise<ListedEntry[]> {
+  const { action, actorKeyPrefix, from, to, before } = q;
+  const rows = await db
+    .selectFrom('auditEntries')
+    .select((eb) => [
+      'id',
+      'at',
+      'action',
+      eb.fn.coalesce('actorKeyPrefix', actorEmail).as('actor'),
+      'resource',
+      'outcome',
+      'ip',
+      'details',
+    ])
+    .where('accountId', '=', q.accountId)
+    .$if(action !== undefined, (qb) => qb.where('action', '=', action!))
+    .$if(actorKeyPrefix !== undefined, (qb) => qb.where('actorKeyPrefix', '=', actorKeyPrefix!))
+    // `details ? 'actor'` picks the partial index of members' entries, among which one member's are few to find
+    .$if(q.actorEmail !== undefined, (qb) =>
+      qb.where(sql<boolean>`${sql.ref('details')} ? 'actor'`).where(actorEmail, '=', q.actorEmail!),
+    )
+    .$if(from !== undefined, (qb) => qb.where('at', '>=', from!))
+    .$if(to !== undefined, (qb) => qb.where('at', '<', to!))
     // `at <= …` bounds the index walk; the tie on `at` is broken by id
-    where.push(`at <= ${at} AND (at < ${at} OR id < ${param(q.before.id)}::bigint)`);
-  }
-  // ordered by the table's columns: the `id` selected is text, which would put 10 before 9
-  return sql.query<ListedEntry>(
-    `SELECT id::text AS id, at, action, COALESCE(actor_key_prefix, details->'actor'->>'email') AS actor, resource,
-            outcome, ip, details
-     FROM audit_entries WHERE ${where.join(' AND ')}
-     ORDER BY audit_entries.at DESC, audit_entries.id DESC LIMIT $2`,
-    params,
-  );
+    .$if(before !== undefined, (qb) =>
+      qb.where('at', '<=', before!.at).where((eb) => eb.or([eb('at', '<', before!.at), eb('id', '<', before!.id)])),
+    )
+    .orderBy('at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(q.limit)
+    .execute();
+  return rows as ListedEntry[];
 }

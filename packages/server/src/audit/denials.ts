@@ -1,6 +1,5 @@
 import type { Clock } from '../clock.ts';
-import type { Db } from '../db/prisma.ts';
-import { prismaSql } from '../db/sql.ts';
+import { inTransaction, sqlOf, type Db } from '../db/database.ts';
 import { AppError, describeError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { auditEntry, type RequestOrigin } from './entry.ts';
@@ -46,7 +45,7 @@ async function appendDenial(
     origin: caller,
   });
   try {
-    await deps.db.$transaction((tx) => appendAudit(prismaSql(tx), fields));
+    await inTransaction(deps.db, (tx) => appendAudit(sqlOf(tx), fields));
   } catch (error) {
     deps.log.error({ requestId: caller.requestId, error: describeError(error) }, `audit entry ${action} not written`);
   }

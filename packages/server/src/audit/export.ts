@@ -1,4 +1,4 @@
-import type { Sql } from '../db/sql.ts';
+import type { Db } from '../db/database.ts';
 import { StreamedBody } from '../http/streamed.ts';
 import { CSV_HEADER } from './csv.ts';
 import type { AuditEntry, ExportFormat } from './contracts.ts';
@@ -67,12 +67,12 @@ export class AuditExport extends StreamedBody implements AsyncIterable<AuditEntr
 }
 
 /** Keyset pages of the query, each next page's query under way while the current one is being written. */
-export function keysetPages(sql: Sql, query: ExportQuery, pageRows = EXPORT_PAGE_ROWS): PageSource {
+export function keysetPages(db: Db, query: ExportQuery, pageRows = EXPORT_PAGE_ROWS): PageSource {
   return async function* (format) {
-    const bounds = await exportBounds(sql, query);
+    const bounds = await exportBounds(db, query);
     if (!bounds) return;
     const fetch = (afterId: string) => {
-      const page = exportPage(sql, query, format, afterId, bounds.last, pageRows).then((rows) => ({
+      const page = exportPage(db, query, format, afterId, bounds.last, pageRows).then((rows) => ({
         lastId: rows.at(-1)?.id,
         lines: rows.map((row) => row.line),
       }));

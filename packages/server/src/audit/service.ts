@@ -1,6 +1,5 @@
 import type { Clock } from '../clock.ts';
-import type { Db } from '../db/prisma.ts';
-import type { Sql } from '../db/sql.ts';
+import type { Db } from '../db/database.ts';
 import { AppError } from '../errors.ts';
 import { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS, type ExportInput } from './contracts.ts';
 import { AuditExport, keysetPages } from './export.ts';
@@ -54,7 +53,7 @@ export function exportFilename(accountName: string, from: Date, to: Date, ext: s
  * Only the caller's own account is ever read.
  */
 export function openExport(
-  deps: { sql: Sql; clock: Clock },
+  deps: { db: Db; clock: Clock },
   auth: { accountId: string; accountName: string },
   input: ExportInput,
   accept: string | undefined,
@@ -72,7 +71,7 @@ export function openExport(
   return new AuditExport({
     format,
     filename: exportFilename(auth.accountName, from, to, format),
-    pages: keysetPages(deps.sql, { accountId: auth.accountId, from, to, action: input.action }),
+    pages: keysetPages(deps.db, { accountId: auth.accountId, from, to, action: input.action }),
   });
 }
 
@@ -91,10 +90,10 @@ export interface AuditService {
 }
 
 /** The audit service bound to the storage it reads and writes (procedures get no client of their own). */
-export function createAuditService(deps: { db: Db; sql: Sql; clock: Clock; log: Logger }): AuditService {
+export function createAuditService(deps: { db: Db; clock: Clock; log: Logger }): AuditService {
   return {
     openExport: (auth, input, accept, whole) => openExport(deps, auth, input, accept, whole),
-    listForAccount: (accountId, input) => listEntries(deps.sql, accountId, input),
+    listForAccount: (accountId, input) => listEntries(deps.db, accountId, input),
     recordAuthFailure: (failure, caller) => recordAuthFailure(deps, failure, caller),
     recordQuotaRefusal: (auth, error, caller) => recordQuotaRefusal(deps, auth, error, caller),
   };

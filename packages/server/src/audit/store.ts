@@ -1,15 +1,11 @@
-import type { Db } from '../db/prisma.ts';
-import type { Prisma } from '../db/rows.ts';
-import type { Sql } from '../db/sql.ts';
+import { sql, type Selectable } from 'kysely';
+import type { Db, DB } from '../db/database.ts';
 import type { AuditFields } from './chain.ts';
 import type { ExportFormat } from './contracts.ts';
 import { csvCellSql } from './csv.ts';
 
-// The export (and the append, log.ts) are hot and raw SQL; the chain walk of `audit verify` is a CLI's cold read on
-// Prisma (docs/decisions.md, "Persistence: which path is which").
-
-/** An audit_entries row as `audit verify` reads it, its bigint id as text (the id a report names). */
-export type AuditRow = Omit<Prisma.AuditEntryModel, 'id'> & { id: string };
+/** An audit_entries row as `audit verify` reads it. */
+export type AuditRow = Selectable<DB['auditEntries']>;
 
 /** What the hash covers, read back from a row. */
 export function toFields(row: AuditRow): AuditFields {
@@ -39,7 +35,7 @@ const jsonValue = (column: string) => `COALESCE(to_json(${column})::text, 'null'
 
 /**
  * Each row as the export writes it, rendered by PostgreSQL over the page's rows (`details` already as text, cast
- * once): a JSON object (keys in EXPORT_COLUMNS order, `details` as stored) or a CSV record (formula-safe cells, CRLF;
+ * once; raw SQL, so the page's columns under the names PostgreSQL gives them): a JSON object (keys in EXPORT_COLUMNS order, `details` as stored) or a CSV record (formula-safe cells, CRLF;
  * `details`, JSON text that starts with `{`, is always quoted, which RFC 4180 allows, and never needs the formula escape). The rows then never exist as JavaScript objects, which
  * keeps the export's garbage, and so the process's heap, small whatever the row count.
  */
@@ -53,53 +49,80 @@ const LINE: Record<ExportFormat, string> = {
     || ',' || prev_hash || ',' || hash || E'\\r\\n'`,
 };
 
-const IN_RANGE = `account_id = $1::uuid AND at >= $2 AND at < $3 AND ($4::text IS NULL OR action = $4)`;
+/** An account's entries in [from, to), of one action if `action` says so. */
+function inRange(db: Db, query: ExportQuery) {
+  return db
+    .selectFrom('auditEntries')
+    .where('accountId', '=', query.accountId)
+    .where('at', '>=', query.from)
+    .where('at', '<', query.to)
+    .$if(query.action !== undefined, (qb) => qb.where('action', '=', query.action!));
+}
 
 /**
  * The first and last id of the entries in range, from the (account_id, at) index: the pages then walk only that
  * stretch of the (account_id, id) index, instead of first stepping over every older entry of the account.
  */
-export async function exportBounds(sql: Sql, query: ExportQuery): Promise<{ first: string; last: string } | undefined> {
-  const [row] = await sql.query<{ first: string | null; last: string | null }>(
-    // `id + 0`: plain min(id) is planned as a walk of the primary key from the oldest entry of every account
-    `SELECT min(id + 0)::text AS first, max(id + 0)::text AS last FROM audit_entries WHERE ${IN_RANGE}`,
-    [query.accountId, query.from, query.to, query.action ?? null],
-  );
+export async function exportBounds(db: Db, query: ExportQuery): Promise<{ first: string; last: string } | undefined> {
+  // `id + 0`: plain min(id) is planned as a walk of the primary key from the oldest entry of every account
+  const row = await inRange(db, query)
+    .select([
+      sql<string | null>`min(${sql.ref('id')} + 0)::text`.as('first'),
+      sql<string | null>`max(${sql.ref('id')} + 0)::text`.as('last'),
+    ])
+    .executeTakeFirst();
   return row?.first && row.last ? { first: row.first, last: row.last } : undefined;
 }
 
 /**
  * One keyset page of an account's entries in [from, to), in chain order (id), after `afterId` up to `lastId`, each
- * rendered as a line of `format`. Bounded, on the (account_id, id) index: one short statement on a pooled
- * connection per page, none held between pages.
+ * rendered as a line of `format` (LINE, over the page's columns as PostgreSQL names them). Bounded, on the
+ * (account_id, id) index: one short statement on a pooled connection per page, none held between pages.
  */
 export function exportPage(
-  sql: Sql,
+  db: Db,
   query: ExportQuery,
   format: ExportFormat,
   afterId: string,
   lastId: string,
   limit: number,
 ): Promise<Array<{ id: string; line: string }>> {
-  return sql.query<{ id: string; line: string }>(
-    `SELECT e.id::text AS id, ${LINE[format]} AS line
-     FROM (SELECT id, account_id, at, action, actor_key_prefix, resource, outcome, ip, request_id, details::text AS details, prev_hash, hash
-           FROM audit_entries
-           WHERE ${IN_RANGE} AND id > $5::bigint AND id <= $6::bigint
-           ORDER BY id LIMIT $7) e
-     ORDER BY e.id`,
-    [query.accountId, query.from, query.to, query.action ?? null, afterId, lastId, limit],
-  );
+  const page = inRange(db, query)
+    .select([
+      'id',
+      'accountId',
+      'at',
+      'action',
+      'actorKeyPrefix',
+      'resource',
+      'outcome',
+      'ip',
+      'requestId',
+      sql<string>`${sql.ref('details')}::text`.as('details'),
+      'prevHash',
+      'hash',
+    ])
+    .where('id', '>', afterId)
+    .where('id', '<=', lastId)
+    .orderBy('id')
+    .limit(limit);
+  return db
+    .selectFrom(page.as('e'))
+    .select(['e.id', sql.raw<string>(LINE[format]).as('line')])
+    .orderBy('e.id')
+    .execute();
 }
 
 /** One keyset page of an account's whole chain, in chain order. */
 export async function chainPage(db: Db, accountId: string, afterId: string, limit: number): Promise<AuditRow[]> {
-  const rows = await db.auditEntry.findMany({
-    where: { accountId, id: { gt: BigInt(afterId) } },
-    orderBy: { id: 'asc' },
-    take: limit,
-  });
-  return rows.map((row) => ({ ...row, id: row.id.toString() }));
+  return db
+    .selectFrom('auditEntries')
+    .selectAll()
+    .where('accountId', '=', accountId)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
 }
 
 export interface ChainHead {
@@ -111,15 +134,17 @@ export interface ChainHead {
 
 /** Accounts (all, or the one named) with their recorded chain head, if they have a chain. */
 export async function chainHeads(db: Db, accountName?: string): Promise<ChainHead[]> {
-  const accounts = await db.account.findMany({
-    where: accountName === undefined ? {} : { name: accountName },
-    select: { id: true, name: true, auditChain: { select: { headHash: true, length: true } } },
-    orderBy: { name: 'asc' },
-  });
+  const accounts = await db
+    .selectFrom('accounts as a')
+    .leftJoin('auditChains as c', 'c.accountId', 'a.id')
+    .select(['a.id', 'a.name', 'c.headHash', 'c.length'])
+    .$if(accountName !== undefined, (qb) => qb.where('a.name', '=', accountName!))
+    .orderBy('a.name')
+    .execute();
   return accounts.map((a) => ({
     accountId: a.id,
     accountName: a.name,
-    headHash: a.auditChain?.headHash ?? null,
-    length: Number(a.auditChain?.length ?? 0),
+    headHash: a.headHash,
+    length: Number(a.length ?? 0),
   }));
 }

@@ -1,4 +1,4 @@
-import type { Db } from '../db/prisma.ts';
+import type { Db } from '../db/database.ts';
 import { entryHash, GENESIS_HASH } from './chain.ts';
 import { chainHeads, chainPage, toFields, type ChainHead } from './store.ts';
 
