@@ -65,7 +65,13 @@ export function buildServices(
     refusals: opts.refusals,
     delegations,
   });
-  const mail = createMailService({ pool, clock, log, mode: config.mail.mode, sealer: bodySealer(opts.secrets) });
+  const mail = createMailService({
+    db: infra.db,
+    clock,
+    log,
+    mode: config.mail.mode,
+    sealer: bodySealer(opts.secrets),
+  });
   const auth = createDashboardAuth({
     db: infra.db,
     publicBaseUrl: config.publicBaseUrl,
@@ -108,7 +114,7 @@ export function buildServices(
     delegations,
     attesters: createAttesterService({ pool, clock, chainId: chain.chainId }),
     revocations: createRevokeService({ pool, onchain }),
-    webhooks: createWebhookService({ db, clock, policy: webhookPolicy }),
+    webhooks: createWebhookService({ db: infra.db, clock, policy: webhookPolicy }),
     audit: createAuditService({ db: infra.db, clock, log }),
     batches: createBatchService({
       pool,

@@ -30,7 +30,7 @@ import { runnerComponent, serveWorkerHealth, startWorker, type StartedWorker } f
 import { poolBudget } from './db/pool-budget.ts';
 import { requireSession } from './db/session-check.ts';
 import { deliverTask, sweepDeliveries } from './webhooks/deliver.task.ts';
-import { DELIVER_TASK } from './webhooks/outbox.ts';
+import { DELIVER_TASK } from './webhooks/outbox-store.ts';
 import { systemResolver, type Resolver, type UrlPolicy } from './webhooks/url-guard.ts';
 
 /** How often a worker looks for deliveries that a dead worker left behind, and how overdue they must be. */
@@ -207,7 +207,7 @@ async function startWorkerPart(
     },
   );
   const deliver = deliverTask({
-    pool,
+    db: infra.db,
     clock,
     log,
     policy: webhookPolicy,
@@ -226,7 +226,7 @@ async function startWorkerPart(
   stack.push(await anchoring.start());
   // deliveries whose worker died mid-attempt: their jobs stay locked for hours, so new ones are queued
   const sweep = () =>
-    sweepDeliveries(pgSql(pool), clock, SWEEP_GRACE_MS).catch((error: unknown) =>
+    sweepDeliveries(infra.db, clock, SWEEP_GRACE_MS).catch((error: unknown) =>
       log.warn({ error: describeError(error) }, 'webhook sweep failed'),
     );
   await sweep();

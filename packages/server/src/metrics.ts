@@ -40,7 +40,7 @@ export async function startMetrics(infra: Infrastructure, port: number): Promise
     log.warn({ metric, error: describeError(error) }, 'metric not read: the scrape keeps its last value');
   const onRequest = httpRequestMetrics(registry);
   const refusals = refusalMetrics(registry);
-  const onDeliveryAttempt = webhookMetrics(registry, sql, failed);
+  const onDeliveryAttempt = webhookMetrics(registry, infra.db, failed);
   const uninstall = installMeter(businessMetrics(registry));
   poolMetrics(registry, infra.pool);
   jobQueueMetrics(registry, sql, failed);

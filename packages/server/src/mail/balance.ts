@@ -1,7 +1,7 @@
 import { formatEther } from 'viem';
 import type { Clock } from '../clock.ts';
 import { describeError } from '../errors.ts';
-import { inTransaction, type Pool } from '../db/sql.ts';
+import { inTransaction, sqlOf, type Db } from '../db/database.ts';
 import type { Logger } from '../log.ts';
 import { queueMails } from './outbox.ts';
 import type { BodySealer } from './seal.ts';
@@ -19,22 +19,22 @@ export interface BalanceReading {
  * low, whichever worker sees it first. Returns the stop.
  */
 export function watchRelayerBalance(
-  deps: { pool: Pool; clock: Clock; log: Logger; sealer: BodySealer; read: () => BalanceReading; everyMs?: number },
+  deps: { db: Db; clock: Clock; log: Logger; sealer: BodySealer; read: () => BalanceReading; everyMs?: number },
   opts: { operatorEmail: string; address: string; minimumWei: bigint },
 ): () => Promise<void> {
   const check = async () => {
     const { rpcUp, balanceWei } = deps.read();
     if (!rpcUp || balanceWei === undefined || balanceWei >= opts.minimumWei) return;
     const now = new Date(deps.clock.now());
-    await inTransaction(deps.pool, async (sql) => {
-      if (!(await recordNotice(sql, 'operator', 'relayer-balance', now.toISOString().slice(0, 10), now))) return;
+    await inTransaction(deps.db, async (tx) => {
+      if (!(await recordNotice(tx, 'operator', 'relayer-balance', now.toISOString().slice(0, 10), now))) return;
       const composed = templates.relayerBalanceLow({
         address: opts.address,
         balanceEth: formatEther(balanceWei),
         minimumEth: formatEther(opts.minimumWei),
       });
       const mail = { kind: 'relayer-balance' as const, to: opts.operatorEmail, accountId: null, composed };
-      await queueMails(sql, [mail], now, deps.sealer);
+      await queueMails(sqlOf(tx), [mail], now, deps.sealer);
     });
   };
   const run = () =>

@@ -1,5 +1,6 @@
+import type { Db } from '../db/database.ts';
 import type { Sql } from '../db/sql.ts';
-import { recordNotice } from './store.ts';
+import { queueAccountJobs } from './store.ts';
 
 export const QUOTA_NOTICE_TASK = 'mail.quota';
 export const DEAD_DIGEST_TASK = 'mail.webhooks-dead';
@@ -43,12 +44,20 @@ export async function noteQuotaUse(
  * In the transaction that marked deliveries dead: schedules one digest per account a little later. The job key keeps
  * one waiting digest per account, at its first time, however many deliveries die meanwhile.
  */
-export async function scheduleDeadDigest(sql: Sql, accountIds: string[], delaySeconds = DIGEST_GRACE_SECONDS) {
+export async function scheduleDeadDigest(db: Db, accountIds: string[], delaySeconds = DIGEST_GRACE_SECONDS) {
   if (accountIds.length === 0) return;
-  await sql.query(
-    `SELECT count(*) FROM unnest($1::text[]) AS a(id), LATERAL graphile_worker.add_job($2::text,
-       json_build_object('accountId', a.id), run_at => now() + make_interval(secs => $3::float8),
-       job_key => 'mail-dead:' || a.id, job_key_mode => 'preserve_run_at', max_attempts => 10) AS j`,
-    [[...new Set(accountIds)], DEAD_DIGEST_TASK, delaySeconds],
+  await queueAccountJobs(db, DEAD_DIGEST_TASK, 'mail-dead:', [...new Set(accountIds)], delaySeconds);
+}
+
+/**
+ * Records a notice for its period, as store.ts's recordNotice does, on the `Sql` of the quota's transaction (which
+ * limits/quota.ts still hands over): false when it was given already.
+ */
+async function recordNotice(sql: Sql, scope: string, kind: string, period: string, at: Date): Promise<boolean> {
+  const rows = await sql.query(
+    `INSERT INTO mail_notices (scope, kind, period, created_at) VALUES ($1, $2, $3, $4)
+     ON CONFLICT DO NOTHING RETURNING 1 AS recorded`,
+    [scope, kind, period, at],
   );
+  return rows.length === 1;
 }

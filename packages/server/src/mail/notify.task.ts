@@ -1,6 +1,6 @@
 import type { Task } from 'graphile-worker';
 import type { Clock } from '../clock.ts';
-import { inTransaction, type Pool, type Sql } from '../db/sql.ts';
+import { inTransaction, sqlOf, type Db } from '../db/database.ts';
 import type { Logger } from '../log.ts';
 import { DEAD_DIGEST_TASK, QUOTA_NOTICE_TASK, scheduleDeadDigest, type QuotaNotice } from './notices.ts';
 import { queueMails } from './outbox.ts';
@@ -15,7 +15,7 @@ const DIGEST_LOOKBACK_MS = 24 * 3_600_000;
 const DIGEST_ENDPOINTS = 20;
 
 interface NotifyDeps {
-  pool: Pool;
+  db: Db;
   clock: Clock;
   log: Logger;
   publicBaseUrl: string;
@@ -32,8 +32,8 @@ const monthAfter = (period: string): string => {
 function quotaTask(deps: NotifyDeps): Task {
   return async (payload) => {
     const notice = payload as QuotaNotice;
-    await inTransaction(deps.pool, async (sql) => {
-      const name = await accountName(sql, notice.accountId);
+    await inTransaction(deps.db, async (tx) => {
+      const name = await accountName(tx, notice.accountId);
       if (name === undefined) return;
       const composed = templates.quota({
         accountName: name,
@@ -43,40 +43,40 @@ function quotaTask(deps: NotifyDeps): Task {
         resetsAt: monthAfter(notice.period),
         url: `${deps.publicBaseUrl}/dashboard/`,
       });
-      const to = await recipientsOf(sql, notice.accountId, 'quota');
+      const to = await recipientsOf(tx, notice.accountId, 'quota');
       const mails = to.map((address) => ({
         kind: 'quota' as const,
         to: address,
         accountId: notice.accountId,
         composed,
       }));
-      await queueMails(sql, mails, new Date(deps.clock.now()), deps.sealer);
+      await queueMails(sqlOf(tx), mails, new Date(deps.clock.now()), deps.sealer);
     });
   };
 }
 
 /** One digest of what died since the last one; a digest asked for within the hour waits for the hour's end. */
-async function digest(sql: Sql, deps: NotifyDeps, accountId: string): Promise<void> {
+async function digest(tx: Db, deps: NotifyDeps, accountId: string): Promise<void> {
   const now = deps.clock.now();
-  const last = await lastNotice(sql, accountId, 'webhooks-dead');
+  const last = await lastNotice(tx, accountId, 'webhooks-dead');
   if (last && now - last.getTime() < DIGEST_GAP_MS) {
-    await scheduleDeadDigest(sql, [accountId], (last.getTime() + DIGEST_GAP_MS - now) / 1000);
+    await scheduleDeadDigest(tx, [accountId], (last.getTime() + DIGEST_GAP_MS - now) / 1000);
     return;
   }
   const since = new Date(Math.max(last?.getTime() ?? 0, now - DIGEST_LOOKBACK_MS));
-  const dead = await deadDeliveriesSince(sql, accountId, since);
-  const name = await accountName(sql, accountId);
+  const dead = await deadDeliveriesSince(tx, accountId, since);
+  const name = await accountName(tx, accountId);
   if (dead.length === 0 || name === undefined) return;
-  await recordNotice(sql, accountId, 'webhooks-dead', new Date(now).toISOString(), new Date(now));
+  await recordNotice(tx, accountId, 'webhooks-dead', new Date(now).toISOString(), new Date(now));
   const composed = templates.deadDeliveries({
     accountName: name,
     subscriptions: dead.slice(0, DIGEST_ENDPOINTS),
     more: Math.max(dead.length - DIGEST_ENDPOINTS, 0),
     url: `${deps.publicBaseUrl}/dashboard/deliveries`,
   });
-  const to = await recipientsOf(sql, accountId, 'webhooks');
+  const to = await recipientsOf(tx, accountId, 'webhooks');
   await queueMails(
-    sql,
+    sqlOf(tx),
     to.map((address) => ({ kind: 'webhooks-dead' as const, to: address, accountId, composed })),
     new Date(now),
     deps.sealer,
@@ -89,7 +89,7 @@ export function notifyTasks(deps: NotifyDeps): Record<string, Task> {
     [QUOTA_NOTICE_TASK]: quotaTask(deps),
     [DEAD_DIGEST_TASK]: async (payload) => {
       const { accountId } = payload as { accountId: string };
-      await inTransaction(deps.pool, (sql) => digest(sql, deps, accountId));
+      await inTransaction(deps.db, (tx) => digest(tx, deps, accountId));
     },
   };
 }

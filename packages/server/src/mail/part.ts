@@ -1,7 +1,7 @@
 import type { Task } from 'graphile-worker';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import type { Pool } from '../db/sql.ts';
+import type { Db } from '../db/database.ts';
 import type { Logger } from '../log.ts';
 import type { ServiceSecrets } from '../system/service-secret.ts';
 import type { Teardown } from '../system/teardown.ts';
@@ -16,7 +16,7 @@ import { sendTask } from './send.task.ts';
 
 export interface MailPartDeps {
   config: Config;
-  pool: Pool;
+  db: Db;
   clock: Clock;
   log: Logger;
   chainHealth: { latest(): BalanceReading };
@@ -32,9 +32,9 @@ export async function startMailPart(
   deps: MailPartDeps,
   stack: Teardown,
 ): Promise<{ tasks: Record<string, Task>; inboxUrl?: string }> {
-  const { config, pool, clock, log } = deps;
+  const { config, db, clock, log } = deps;
   const sealer = bodySealer(deps.secrets);
-  const notify = notifyTasks({ pool, clock, log, sealer, publicBaseUrl: config.publicBaseUrl });
+  const notify = notifyTasks({ db, clock, log, sealer, publicBaseUrl: config.publicBaseUrl });
   if (config.mail.mode === 'off') {
     log.warn({ component: 'mail' }, MAIL_OFF_REASON);
     const idle: Task = async () => undefined;
@@ -48,8 +48,8 @@ export async function startMailPart(
     const minimumWei = config.chain.minBalanceWei;
     const read = () => deps.chainHealth.latest();
     const watch = { operatorEmail: config.mail.operatorEmail, address: deps.chain.account.address, minimumWei };
-    stack.push(watchRelayerBalance({ pool, clock, log, sealer, read }, watch));
+    stack.push(watchRelayerBalance({ db, clock, log, sealer, read }, watch));
   }
-  const tasks = { [MAIL_SEND_TASK]: sendTask({ pool, mailer, sealer, clock, log }), ...notify };
+  const tasks = { [MAIL_SEND_TASK]: sendTask({ db, mailer, sealer, clock, log }), ...notify };
   return catcher ? { tasks, inboxUrl: catcher.inboxUrl } : { tasks };
 }

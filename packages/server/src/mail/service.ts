@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.ts';
-import { inTransaction, pgSql, type Pool, type Sql } from '../db/sql.ts';
+import { inTransaction, sqlOf, type Db } from '../db/database.ts';
+import type { Sql } from '../db/sql.ts';
 import type { Logger } from '../log.ts';
 import { queueMails, type OutgoingMail } from './outbox.ts';
 import type { BodySealer } from './seal.ts';
@@ -17,12 +18,12 @@ export const MAIL_OFF_REASON =
  * Mail as the rest of the service asks for it: queued in the caller's transaction (or one of its own for the sign-in
  * mails), sent by the worker. With mail off nothing is queued, and callers hand links over another way.
  */
-export function createMailService(deps: { pool: Pool; clock: Clock; log: Logger; mode: MailMode; sealer: BodySealer }) {
+export function createMailService(deps: { db: Db; clock: Clock; log: Logger; mode: MailMode; sealer: BodySealer }) {
   const on = deps.mode !== 'off';
   const now = () => new Date(deps.clock.now());
   const queue = async (sql: Sql, mails: OutgoingMail[]): Promise<number> =>
     on ? queueMails(sql, mails, now(), deps.sealer) : 0;
-  const alone = (mail: OutgoingMail) => inTransaction(deps.pool, (sql) => queue(sql, [mail]));
+  const alone = (mail: OutgoingMail) => inTransaction(deps.db, (tx) => queue(sqlOf(tx), [mail]));
   return {
     on,
     queue,
@@ -33,10 +34,10 @@ export function createMailService(deps: { pool: Pool; clock: Clock; log: Logger;
     async verifyEmail(to: string, url: string): Promise<void> {
       await alone({ kind: 'verify-email', to, accountId: null, composed: templates.verifyEmail(url) });
     },
-    emailVerified: (userId: string) => emailVerified(pgSql(deps.pool), userId),
-    preferences: (accountId: string, userId: string) => preferencesOf(pgSql(deps.pool), accountId, userId),
+    emailVerified: (userId: string) => emailVerified(deps.db, userId),
+    preferences: (accountId: string, userId: string) => preferencesOf(deps.db, accountId, userId),
     async setPreferences(accountId: string, userId: string, prefs: { quota: boolean; webhooks: boolean }) {
-      await setPreferences(pgSql(deps.pool), accountId, userId, prefs);
+      await setPreferences(deps.db, accountId, userId, prefs);
       return prefs;
     },
   };

@@ -1,8 +1,10 @@
-import type { Sql } from '../db/sql.ts';
+import { sql } from 'kysely';
+import type { Db } from '../db/database.ts';
+import { jsonRows } from '../db/recordset.ts';
 
 /** Which notifications a member chose: the `members` columns. */
 export type Preference = 'quota' | 'webhooks';
-const COLUMN: Record<Preference, string> = { quota: 'notify_quota', webhooks: 'notify_webhooks' };
+const COLUMN = { quota: 'm.notifyQuota', webhooks: 'm.notifyWebhooks' } as const satisfies Record<Preference, string>;
 
 export interface OutboxRow {
   id: string;
@@ -14,99 +16,146 @@ export interface OutboxRow {
 }
 
 /** A queued mail not sent yet, or undefined (sent already, or gone). */
-export async function unsentMail(sql: Sql, id: string): Promise<OutboxRow | undefined> {
-  const [row] = await sql.query<OutboxRow>(
-    `SELECT id, recipient, subject, text_body AS text, html_body AS html, kind FROM mail_outbox
-     WHERE id = $1::uuid AND sent_at IS NULL`,
-    [id],
-  );
-  return row;
+export function unsentMail(db: Db, id: string): Promise<OutboxRow | undefined> {
+  return db
+    .selectFrom('mailOutbox')
+    .select(['id', 'recipient', 'subject', 'textBody as text', 'htmlBody as html', 'kind'])
+    .where('id', '=', id)
+    .where('sentAt', 'is', null)
+    .executeTakeFirst();
 }
 
 /** Marks a mail sent and clears its parts: a reset or invitation link is a credential, kept no longer than needed. */
-export async function markSent(sql: Sql, id: string, at: Date): Promise<void> {
-  await sql.query(
-    `UPDATE mail_outbox SET sent_at = $2, attempts = attempts + 1, last_error = NULL, text_body = '', html_body = ''
-     WHERE id = $1::uuid`,
-    [id, at],
-  );
+export async function markSent(db: Db, id: string, at: Date): Promise<void> {
+  await db
+    .updateTable('mailOutbox')
+    .set((eb) => ({ sentAt: at, attempts: eb('attempts', '+', 1), lastError: null, textBody: '', htmlBody: '' }))
+    .where('id', '=', id)
+    .execute();
 }
 
-export async function markFailed(sql: Sql, id: string, error: string): Promise<void> {
-  await sql.query(`UPDATE mail_outbox SET attempts = attempts + 1, last_error = $2 WHERE id = $1::uuid`, [id, error]);
+export async function markFailed(db: Db, id: string, error: string): Promise<void> {
+  await db
+    .updateTable('mailOutbox')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1), lastError: error }))
+    .where('id', '=', id)
+    .execute();
 }
 
 /** The confirmed addresses of an account's members who chose this notification. */
-export async function recipientsOf(sql: Sql, accountId: string, preference: Preference): Promise<string[]> {
-  const rows = await sql.query<{ email: string }>(
-    `SELECT u.email FROM members m JOIN users u ON u.id = m.user_id
-     WHERE m.account_id = $1::uuid AND m.${COLUMN[preference]} AND u.email_verified ORDER BY m.created_at`,
-    [accountId],
-  );
+export async function recipientsOf(db: Db, accountId: string, preference: Preference): Promise<string[]> {
+  const rows = await db
+    .selectFrom('members as m')
+    .innerJoin('users as u', 'u.id', 'm.userId')
+    .select('u.email')
+    .where('m.accountId', '=', accountId)
+    .where(COLUMN[preference], '=', true)
+    .where('u.emailVerified', '=', true)
+    .orderBy('m.createdAt')
+    .execute();
   return rows.map((r) => r.email);
 }
 
-export async function accountName(sql: Sql, accountId: string): Promise<string | undefined> {
-  const [row] = await sql.query<{ name: string }>(`SELECT name FROM accounts WHERE id = $1::uuid`, [accountId]);
+export async function accountName(db: Db, accountId: string): Promise<string | undefined> {
+  const row = await db.selectFrom('accounts').select('name').where('id', '=', accountId).executeTakeFirst();
   return row?.name;
 }
 
-/** An account's deliveries that went dead after `since`, by subscription: most first. */
-export async function deadDeliveriesSince(sql: Sql, accountId: string, since: Date) {
-  return sql.query<{ url: string; dead: number; lastError: string | null }>(
-    `SELECT s.url, count(*)::int AS dead,
-       (array_agg(coalesce(d.last_error, 'HTTP ' || d.last_status::text) ORDER BY d.completed_at DESC))[1]
-         AS "lastError"
-     FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
-     WHERE s.account_id = $1::uuid AND d.state = 'dead' AND d.completed_at > $2
-     GROUP BY s.id, s.url ORDER BY dead DESC, s.url`,
-    [accountId, since],
-  );
+/** An account's deliveries that went dead after `since`, by subscription: most first, each with its latest error. */
+export function deadDeliveriesSince(
+  db: Db,
+  accountId: string,
+  since: Date,
+): Promise<Array<{ url: string; dead: number; lastError: string | null }>> {
+  return db
+    .selectFrom('webhookDeliveries as d')
+    .innerJoin('webhookSubscriptions as s', 's.id', 'd.subscriptionId')
+    .select((eb) => [
+      's.url',
+      sql<number>`count(*)::int`.as('dead'),
+      sql<string | null>`(array_agg(coalesce(${eb.ref('d.lastError')}, 'HTTP ' || ${eb.ref('d.lastStatus')}::text)
+        ORDER BY ${eb.ref('d.completedAt')} DESC))[1]`.as('lastError'),
+    ])
+    .where('s.accountId', '=', accountId)
+    .where('d.state', '=', 'dead')
+    .where('d.completedAt', '>', since)
+    .groupBy(['s.id', 's.url'])
+    .orderBy('dead', 'desc')
+    .orderBy('s.url')
+    .execute();
 }
 
 /** When this notice was last given, or undefined. */
-export async function lastNotice(sql: Sql, scope: string, kind: string): Promise<Date | undefined> {
-  const [row] = await sql.query<{ at: Date | null }>(
-    `SELECT max(created_at) AS at FROM mail_notices WHERE scope = $1 AND kind = $2`,
-    [scope, kind],
-  );
+export async function lastNotice(db: Db, scope: string, kind: string): Promise<Date | undefined> {
+  const row = await db
+    .selectFrom('mailNotices')
+    .select((eb) => eb.fn.max<Date | null>('createdAt').as('at'))
+    .where('scope', '=', scope)
+    .where('kind', '=', kind)
+    .executeTakeFirst();
   return row?.at ?? undefined;
 }
 
 /** Records a notice for its period; false when it was given already (another transaction got there first). */
-export async function recordNotice(sql: Sql, scope: string, kind: string, period: string, at: Date): Promise<boolean> {
-  const rows = await sql.query(
-    `INSERT INTO mail_notices (scope, kind, period, created_at) VALUES ($1, $2, $3, $4)
-     ON CONFLICT DO NOTHING RETURNING 1 AS recorded`,
-    [scope, kind, period, at],
-  );
+export async function recordNotice(db: Db, scope: string, kind: string, period: string, at: Date): Promise<boolean> {
+  const rows = await db
+    .insertInto('mailNotices')
+    .values({ scope, kind, period, createdAt: at })
+    .onConflict((oc) => oc.doNothing())
+    .returning((eb) => eb.lit(1).as('recorded'))
+    .execute();
   return rows.length === 1;
 }
 
-export async function preferencesOf(sql: Sql, accountId: string, userId: string) {
-  const [row] = await sql.query<{ quota: boolean; webhooks: boolean }>(
-    `SELECT notify_quota AS quota, notify_webhooks AS webhooks FROM members
-     WHERE account_id = $1::uuid AND user_id = $2`,
-    [accountId, userId],
+/**
+ * Queues one job of `task` per account, `delaySeconds` from now on the database's clock, under the key
+ * `<keyPrefix><account id>`: a waiting job keeps its first run time however often it is asked for again.
+ */
+export async function queueAccountJobs(
+  db: Db,
+  task: string,
+  keyPrefix: string,
+  accountIds: string[],
+  delaySeconds: number,
+): Promise<void> {
+  const accounts = jsonRows(
+    accountIds.map((accountId) => ({ accountId })),
+    { accountId: 'text' },
+    'a',
   );
+  // add_job's named arguments are beyond the query builder
+  await sql`SELECT count(*) FROM ${accounts}, LATERAL graphile_worker.add_job(${task}::text,
+      json_build_object('accountId', a.account_id), run_at => now() + make_interval(secs => ${delaySeconds}::float8),
+      job_key => ${keyPrefix}::text || a.account_id, job_key_mode => 'preserve_run_at', max_attempts => 10) AS j`.execute(
+    db,
+  );
+}
+
+export async function preferencesOf(db: Db, accountId: string, userId: string) {
+  const row = await db
+    .selectFrom('members')
+    .select(['notifyQuota as quota', 'notifyWebhooks as webhooks'])
+    .where('accountId', '=', accountId)
+    .where('userId', '=', userId)
+    .executeTakeFirst();
   return row ?? { quota: false, webhooks: false };
 }
 
 export async function setPreferences(
-  sql: Sql,
+  db: Db,
   accountId: string,
   userId: string,
   prefs: { quota: boolean; webhooks: boolean },
 ): Promise<void> {
-  await sql.query(
-    `UPDATE members SET notify_quota = $3, notify_webhooks = $4 WHERE account_id = $1::uuid AND user_id = $2`,
-    [accountId, userId, prefs.quota, prefs.webhooks],
-  );
+  await db
+    .updateTable('members')
+    .set({ notifyQuota: prefs.quota, notifyWebhooks: prefs.webhooks })
+    .where('accountId', '=', accountId)
+    .where('userId', '=', userId)
+    .execute();
 }
 
-export async function emailVerified(sql: Sql, userId: string): Promise<boolean> {
-  const [row] = await sql.query<{ verified: boolean }>(`SELECT email_verified AS verified FROM users WHERE id = $1`, [
-    userId,
-  ]);
-  return row?.verified === true;
+export async function emailVerified(db: Db, userId: string): Promise<boolean> {
+  const row = await db.selectFrom('users').select('emailVerified').where('id', '=', userId).executeTakeFirst();
+  return row?.emailVerified === true;
 }

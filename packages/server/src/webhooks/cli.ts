@@ -38,7 +38,7 @@ export async function deliveriesCommand(
     throw new UsageError(`--state must be one of ${DELIVERY_STATES.join(', ')}`);
   const limit = flags.limit === undefined ? 50 : Number(flags.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit must be 1–1000');
-  return withInfrastructure(async ({ prisma: db, clock }) => {
+  return withInfrastructure(async ({ db, clock }) => {
     if (action === 'list') {
       const rows = await supportDeliveries(db, {
         state: flags.state as DeliveryState | undefined,
@@ -91,7 +91,7 @@ export async function webhooksCommand(
   const keep = flags.keep === undefined ? 24 : Number(flags.keep);
   if (!Number.isInteger(keep) || keep < 0 || keep > MAX_ROTATION_HOURS)
     throw new UsageError(`--keep must be a whole number of hours, 0–${MAX_ROTATION_HOURS}`);
-  return withInfrastructure(async ({ prisma: db, clock }) => {
+  return withInfrastructure(async ({ db, clock }) => {
     const accountId = await accountOfSubscription(db, id);
     if (!accountId) {
       console.error(`no live subscription ${id}`);

@@ -1,9 +1,10 @@
 import type { Task } from 'graphile-worker';
 import type { Clock } from '../clock.ts';
-import { pgSql, type Pool, type Sql } from '../db/sql.ts';
+import type { Db } from '../db/database.ts';
 import type { Logger } from '../log.ts';
 import { createClaimer, createRecorder, nextState } from './attempts.ts';
-import { enqueueDeliveries } from './outbox.ts';
+import { overdueDeliveries } from './delivery-store.ts';
+import { enqueueDeliveries } from './outbox-store.ts';
 import { DELIVERY_TIMEOUT_MS, postWebhook } from './post.ts';
 import { isUuid } from './store.ts';
 import type { UrlPolicy } from './url-guard.ts';
@@ -11,7 +12,7 @@ import { tracer, type ActiveSpan } from '../tracing/tracing.ts';
 import { deliveryTraceparent } from './delivery-trace.ts';
 
 export interface DeliveryDeps {
-  pool: Pool;
+  db: Db;
   clock: Clock;
   log: Logger;
   policy: UrlPolicy;
@@ -31,15 +32,15 @@ export type AttemptOutcome = 'completed' | 'failed' | 'dead';
  * dead, dropped or leased ends. The lease outlasts the attempt's timeout, so it only lapses when a worker died.
  */
 export function deliverTask(deps: DeliveryDeps): Task {
-  const sql = pgSql(deps.pool);
+  const { db } = deps;
   const timeoutMs = deps.timeoutMs ?? DELIVERY_TIMEOUT_MS;
-  const claim = createClaimer(sql, deps.log);
-  const record = createRecorder(deps.pool, deps.retryDelaysMs, deps.log);
+  const claim = createClaimer(db, deps.log);
+  const record = createRecorder(db, deps.retryDelaysMs, deps.log);
   return async (payload) => {
     const deliveryId = String((payload as { deliveryId?: unknown }).deliveryId ?? '');
     if (!isUuid(deliveryId)) return;
     // an attempt joins the trace of the request that caused it (docs/operations.md, "Tracing")
-    const parent = await deliveryTraceparent(sql, deliveryId);
+    const parent = await deliveryTraceparent(db, deliveryId);
     const attributes = { 'webhook.delivery_id': deliveryId };
     return tracer().span('webhook delivery', (span) => attempt(deliveryId, span), { parent, attributes });
   };
@@ -51,7 +52,7 @@ export function deliverTask(deps: DeliveryDeps): Task {
       now: new Date(at),
       leaseUntil: new Date(at + timeoutMs + 5_000),
     });
-    if (dueAt) return enqueueDeliveries(sql, [deliveryId], (dueAt.getTime() - at) / 1000);
+    if (dueAt) return enqueueDeliveries(db, [deliveryId], (dueAt.getTime() - at) / 1000);
     if (!claimed) return;
     const result = await postWebhook(
       {
@@ -85,15 +86,9 @@ export function deliverTask(deps: DeliveryDeps): Task {
  * killed mid-attempt leaves its job locked for hours in graphile-worker, and this puts a fresh one next to it.
  * Runs at worker start and every few seconds; tests call it after moving their clock.
  */
-export async function sweepDeliveries(sql: Sql, clock: Clock, graceMs: number, max = 1_000): Promise<number> {
+export async function sweepDeliveries(db: Db, clock: Clock, graceMs: number, max = 1_000): Promise<number> {
   const now = clock.now();
-  const rows = await sql.query<{ id: string }>(
-    `SELECT id FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until <= $2) ORDER BY next_attempt_at LIMIT $3`,
-    [new Date(now - graceMs), new Date(now), max],
-  );
-  await enqueueDeliveries(
-    sql,
-    rows.map((r) => r.id),
-  );
-  return rows.length;
+  const ids = await overdueDeliveries(db, new Date(now - graceMs), new Date(now), max);
+  await enqueueDeliveries(db, ids);
+  return ids.length;
 }

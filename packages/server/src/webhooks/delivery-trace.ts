@@ -1,21 +1,14 @@
-import type { Sql } from '../db/sql.ts';
+import type { Db } from '../db/database.ts';
 import { tracer } from '../tracing/tracing.ts';
+import { traceparentOfDelivery } from './delivery-store.ts';
 
 /**
  * With tracing on, the trace a delivery's attempt joins (docs/operations.md, "Tracing"): the request that made its
  * attestation, when the event is about one; else the work that queued it (the delivery row's traceparent). Reads
  * nothing with tracing off.
  */
-export async function deliveryTraceparent(sql: Sql, deliveryId: string): Promise<string | undefined> {
+export async function deliveryTraceparent(db: Db, deliveryId: string): Promise<string | undefined> {
   if (!tracer().on) return undefined;
-  const [row] = await sql
-    .query<{ traceparent: string | null }>(
-      `SELECT coalesce(
-         (SELECT a.traceparent FROM attestations a WHERE a.uid = lower(e.body::jsonb -> 'data' ->> 'uid')),
-         d.traceparent) AS traceparent
-       FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE d.id = $1::uuid`,
-      [deliveryId],
-    )
-    .catch(() => []);
-  return row?.traceparent ?? undefined;
+  // an attempt is made whether or not its trace could be read
+  return traceparentOfDelivery(db, deliveryId).catch(() => undefined);
 }

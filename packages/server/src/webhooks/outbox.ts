@@ -1,35 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/database.ts';
 import type { Prisma } from '../db/rows.ts';
 import type { Sql } from '../db/sql.ts';
 import { TEST_EVENT, type EventType } from './contracts.ts';
+import { DELIVER_TASK, insertOutboxRows, type OutboxRows } from './outbox-store.ts';
 
-export const DELIVER_TASK = 'webhook.deliver';
+// emitEvents, emitToSubscribers and subscribersOf serve other folders' transactions, which still hand over an `Sql`:
+// they keep their statements here until those move too. emitTestEvent and the jobs (outbox-store.ts) are Kysely's.
 
 export interface OutboxEvent {
   accountId: string;
   type: EventType;
   data: unknown;
-}
-
-/**
- * Queues one graphile-worker job per delivery, in the caller's transaction. The job key is the delivery's, so
- * adding it again (a retry, a replay, the sweep) moves the one waiting job instead of adding a second; if that job
- * is running (or its worker died holding it), graphile-worker adds a new one and the delivery's lease decides.
- * `delaySeconds` (one for all, or one per delivery) is measured on the database's clock, where jobs run.
- */
-export async function enqueueDeliveries(
-  sql: Sql,
-  deliveryIds: string[],
-  delaySeconds: number | number[] = 0,
-): Promise<void> {
-  if (deliveryIds.length === 0) return;
-  const delays = Array.isArray(delaySeconds) ? delaySeconds : deliveryIds.map(() => delaySeconds);
-  await sql.query(
-    `SELECT count(*) FROM graphile_worker.add_jobs(ARRAY(
-       SELECT ROW($1, json_build_object('deliveryId', d), NULL, now() + make_interval(secs => s), 10, 'webhook:' || d, NULL, NULL)::graphile_worker.job_spec
-       FROM unnest($2::text[], $3::float8[]) AS j(d, s)))`,
-    [DELIVER_TASK, deliveryIds, delays],
-  );
 }
 
 /** A live subscription as the fan-out reads it (raw SQL: the outbox runs in every event's transaction). */
@@ -81,7 +63,7 @@ export async function emitToSubscribers(
  * delivery and signing as every event. Returns its event and delivery ids.
  */
 export async function emitTestEvent(
-  sql: Sql,
+  db: Db,
   subscription: { id: string; accountId: string },
   now: Date,
 ): Promise<{ eventId: string; deliveryId: string }> {
@@ -89,13 +71,33 @@ export async function emitTestEvent(
     subscriptionId: subscription.id,
     message: 'A test event, sent on request: this endpoint receives and can verify deliveries.',
   };
-  const [delivery] = await storeEvents(
-    sql,
+  const rows = outboxRows(
     [{ accountId: subscription.accountId, type: TEST_EVENT, data }],
     [{ ...subscription, events: [TEST_EVENT] }],
     now,
   );
+  await insertOutboxRows(db, rows, now);
+  const [delivery] = rows.deliveries;
   return { eventId: delivery!.eventId, deliveryId: delivery!.id };
+}
+
+/** Each event some subscription wants, with the body every delivery of it will send, and one delivery per receiver. */
+function outboxRows(events: OutboxEvent[], subscriptions: Subscriber[], now: Date): OutboxRows {
+  const rows: OutboxRows = { events: [], deliveries: [] };
+  for (const event of events) {
+    const receivers = subscriptions.filter((s) => s.accountId === event.accountId && s.events.includes(event.type));
+    if (receivers.length === 0) continue;
+    const id = randomUUID();
+    rows.events.push({
+      id,
+      accountId: event.accountId,
+      type: event.type,
+      body: JSON.stringify({ id, type: event.type, createdAt: now.toISOString(), data: event.data }),
+    });
+    for (const subscription of receivers)
+      rows.deliveries.push({ id: randomUUID(), eventId: id, subscriptionId: subscription.id });
+  }
+  return rows;
 }
 
 async function storeEvents(
@@ -105,21 +107,7 @@ async function storeEvents(
   now: Date,
 ): Promise<Array<{ id: string; eventId: string; subscriptionId: string }>> {
   if (subscriptions.length === 0) return [];
-  const stored: Array<{ id: string; accountId: string; type: string; body: string }> = [];
-  const deliveries: Array<{ id: string; eventId: string; subscriptionId: string }> = [];
-  for (const event of events) {
-    const receivers = subscriptions.filter((s) => s.accountId === event.accountId && s.events.includes(event.type));
-    if (receivers.length === 0) continue;
-    const id = randomUUID();
-    stored.push({
-      id,
-      accountId: event.accountId,
-      type: event.type,
-      body: JSON.stringify({ id, type: event.type, createdAt: now.toISOString(), data: event.data }),
-    });
-    for (const subscription of receivers)
-      deliveries.push({ id: randomUUID(), eventId: id, subscriptionId: subscription.id });
-  }
+  const { events: stored, deliveries } = outboxRows(events, subscriptions, now);
   if (deliveries.length === 0) return [];
   await sql.query(
     `INSERT INTO webhook_events (id, account_id, type, body, created_at)
@@ -137,9 +125,12 @@ async function storeEvents(
      SELECT id, event_id, subscription_id, 'pending', $4, $4 FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]) AS d(id, event_id, subscription_id)`,
     [deliveries.map((d) => d.id), deliveries.map((d) => d.eventId), deliveries.map((d) => d.subscriptionId), now],
   );
-  await enqueueDeliveries(
-    sql,
-    deliveries.map((d) => d.id),
+  // the jobs as outbox-store.ts's enqueueDeliveries queues them (due now)
+  await sql.query(
+    `SELECT count(*) FROM graphile_worker.add_jobs(ARRAY(
+       SELECT ROW($1, json_build_object('deliveryId', d), NULL, now() + make_interval(secs => s), 10, 'webhook:' || d, NULL, NULL)::graphile_worker.job_spec
+       FROM unnest($2::text[], $3::float8[]) AS j(d, s)))`,
+    [DELIVER_TASK, deliveries.map((d) => d.id), deliveries.map(() => 0)],
   );
   return deliveries;
 }

@@ -1,10 +1,10 @@
 import { appendAudit } from '../audit/append.ts';
 import { auditEntry, type MemberActor, type RequestOrigin } from '../audit/entry.ts';
 import type { Clock } from '../clock.ts';
-import type { Db } from '../db/prisma.ts';
-import { prismaSql } from '../db/sql.ts';
+import { inTransaction, sqlOf, type Db } from '../db/database.ts';
 import type { DeliveryState } from './contracts.ts';
-import { enqueueDeliveries } from './outbox.ts';
+import { deliveryOwner, reviveDeadDelivery } from './delivery-store.ts';
+import { enqueueDeliveries } from './outbox-store.ts';
 import { isUuid } from './store.ts';
 
 /** Why a delivery was not replayed: it is not dead, or its subscription was deleted. */
@@ -29,36 +29,17 @@ export async function replayDelivery(
   if (!isUuid(id)) return undefined;
   const at = new Date(clock.now());
   const dead: DeliveryState = 'dead';
-  const inAccount = actor === 'cli' ? {} : { accountId: actor.accountId };
-  return db.$transaction(async (tx) => {
-    const { count } = await tx.webhookDelivery.updateMany({
-      where: { id, state: dead, subscription: { deletedAt: null, ...inAccount } },
-      data: {
-        state: 'pending' satisfies DeliveryState,
-        attempts: 0,
-        replays: { increment: 1 },
-        nextAttemptAt: at,
-        leaseUntil: null,
-        completedAt: null,
-      },
-    });
-    const row = await tx.webhookDelivery.findUnique({
-      where: { id },
-      select: { state: true, subscriptionId: true, subscription: { select: { accountId: true, deletedAt: true } } },
-    });
-    if (!row || (actor !== 'cli' && row.subscription.accountId !== actor.accountId)) return undefined;
-    if (count === 0) {
-      return {
-        replayed: false,
-        state: row.subscription.deletedAt ? 'subscription deleted' : (row.state as DeliveryState),
-      };
-    }
-    const sql = prismaSql(tx);
-    await enqueueDeliveries(sql, [id]);
+  return inTransaction<ReplayOutcome | undefined>(db, async (tx) => {
+    const revived = await reviveDeadDelivery(tx, id, at, actor === 'cli' ? undefined : actor.accountId);
+    const row = await deliveryOwner(tx, id);
+    if (!row || (actor !== 'cli' && row.accountId !== actor.accountId)) return undefined;
+    if (!revived)
+      return { replayed: false, state: row.deletedAt ? 'subscription deleted' : (row.state as DeliveryState) };
+    await enqueueDeliveries(tx, [id]);
     await appendAudit(
-      sql,
+      sqlOf(tx),
       auditEntry({
-        accountId: row.subscription.accountId,
+        accountId: row.accountId,
         at,
         action: 'webhook_delivery.replayed',
         resource: `webhook_delivery:${id}`,

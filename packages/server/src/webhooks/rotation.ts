@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AuditFields } from '../audit/chain.ts';
 import { appendAudit } from '../audit/append.ts';
 import type { Clock } from '../clock.ts';
-import type { Db } from '../db/prisma.ts';
-import { prismaSql } from '../db/sql.ts';
+import { inTransaction, sqlOf, type Db } from '../db/database.ts';
 import { notFound } from '../errors.ts';
 import type { GatedRequest } from '../idempotency/service.ts';
 import { TEST_EVENT } from './contracts.ts';
@@ -51,10 +50,10 @@ export async function rotateSecret(
     standardWebhooksSecret: standardWebhooksSecret(secret),
     rotation: rotationAt(until, at.getTime()),
   };
-  await deps.db.$transaction(async (tx) => {
+  await inTransaction(deps.db, async (tx) => {
     const row = await rotateSubscriptionSecret(tx, accountId, input.id, secret, until);
     if (!row) throw notFound(`Webhook subscription ${input.id}`);
-    const sql = prismaSql(tx);
+    const sql = sqlOf(tx);
     await appendAudit(
       sql,
       audit(at, 'webhook.secret_rotated', `webhook:${input.id}`, {
@@ -80,10 +79,10 @@ export async function sendTestEvent(
   audit: AuditOf,
 ): Promise<{ eventId: string; deliveryId: string }> {
   const at = new Date(deps.clock.now());
-  const sent = await deps.db.$transaction(async (tx) => {
+  const sent = await inTransaction(deps.db, async (tx) => {
     if (!(await lockLiveSubscription(tx, accountId, id))) throw notFound(`Webhook subscription ${id}`);
-    const sql = prismaSql(tx);
-    const queued = await emitTestEvent(sql, { id, accountId }, at);
+    const queued = await emitTestEvent(tx, { id, accountId }, at);
+    const sql = sqlOf(tx);
     await appendAudit(sql, audit(at, 'webhook.test_sent', `webhook:${id}`, { event: TEST_EVENT, ...queued }));
     await request.idempotency?.complete(sql, queued);
     return queued;

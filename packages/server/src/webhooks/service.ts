@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { appendAudit } from '../audit/append.ts';
 import { auditEntry, type MemberActor } from '../audit/entry.ts';
 import type { Clock } from '../clock.ts';
-import type { Db } from '../db/prisma.ts';
-import { prismaSql } from '../db/sql.ts';
+import { inTransaction, sqlOf, type Db } from '../db/database.ts';
 import { AppError, notFound } from '../errors.ts';
-import { positionCursor } from '../http/cursor.ts';
+import { pageOf, positionCursor } from '../http/cursor.ts';
 import type { GatedRequest } from '../idempotency/service.ts';
 import type { AuthenticatedKey } from '../keys/service.ts';
 import type { Delivery, DeliveryState, EventKind } from './contracts.ts';
@@ -66,7 +65,7 @@ function alreadySubscribed(id: string): AppError {
 /** Opaque page cursors of deliveries: the last one's time and id. */
 const cursor = positionCursor('uuid');
 
-/** Subscriptions and their deliveries' history: cold paths, on Prisma (docs/decisions.md). */
+/** Subscriptions and their deliveries' history: the cold paths. */
 export function createWebhookService(deps: { db: Db; clock: Clock; policy: UrlPolicy }) {
   const { db, clock, policy } = deps;
   const audit = (
@@ -121,39 +120,37 @@ export function createWebhookService(deps: { db: Db; clock: Clock; policy: UrlPo
         createdAt: at.toISOString(),
         rotation: null,
       };
-      await db
-        .$transaction(async (tx) => {
-          // the account row's lock serialises concurrent subscribes of one account: the limit and one-URL rule hold
-          await lockAccount(tx, auth.accountId);
-          const existing = await liveSubscriptionTo(tx, auth.accountId, url);
-          if (existing) throw alreadySubscribed(existing);
-          const live = await countLiveSubscriptions(tx, auth.accountId);
-          if (live >= MAX_SUBSCRIPTIONS)
-            throw new AppError(
-              'VALIDATION_FAILED',
-              `An account may have at most ${MAX_SUBSCRIPTIONS} subscriptions; delete one first.`,
-              { errors: [{ path: '', message: `at most ${MAX_SUBSCRIPTIONS} subscriptions` }] },
-            );
-          await insertSubscription(tx, {
-            id: created.id,
-            url,
-            events,
-            secret,
-            accountId: auth.accountId,
-            createdAt: at,
-          });
-          const sql = prismaSql(tx);
-          await appendAudit(
-            sql,
-            audit(auth, request, at, 'webhook.subscribed', `webhook:${created.id}`, { url: created.url, events }),
+      await inTransaction(db, async (tx) => {
+        // the account row's lock serialises concurrent subscribes of one account: the limit and one-URL rule hold
+        await lockAccount(tx, auth.accountId);
+        const existing = await liveSubscriptionTo(tx, auth.accountId, url);
+        if (existing) throw alreadySubscribed(existing);
+        const live = await countLiveSubscriptions(tx, auth.accountId);
+        if (live >= MAX_SUBSCRIPTIONS)
+          throw new AppError(
+            'VALIDATION_FAILED',
+            `An account may have at most ${MAX_SUBSCRIPTIONS} subscriptions; delete one first.`,
+            { errors: [{ path: '', message: `at most ${MAX_SUBSCRIPTIONS} subscriptions` }] },
           );
-          await request.idempotency?.complete(sql, created); // last: once stored, the claim is never released
-        })
-        .catch(async (error: unknown) => {
-          // the unique index is the backstop for a writer that skips the account lock
-          const existing = isUrlTaken(error) ? await liveSubscriptionTo(db, auth.accountId, url) : undefined;
-          throw existing ? alreadySubscribed(existing) : error;
+        await insertSubscription(tx, {
+          id: created.id,
+          url,
+          events,
+          secret,
+          accountId: auth.accountId,
+          createdAt: at,
         });
+        const sql = sqlOf(tx);
+        await appendAudit(
+          sql,
+          audit(auth, request, at, 'webhook.subscribed', `webhook:${created.id}`, { url: created.url, events }),
+        );
+        await request.idempotency?.complete(sql, created); // last: once stored, the claim is never released
+      }).catch(async (error: unknown) => {
+        // the unique index is the backstop for a writer that skips the account lock
+        const existing = isUrlTaken(error) ? await liveSubscriptionTo(db, auth.accountId, url) : undefined;
+        throw existing ? alreadySubscribed(existing) : error;
+      });
       request.idempotency?.markCompleted();
       return created;
     },
@@ -183,10 +180,10 @@ export function createWebhookService(deps: { db: Db; clock: Clock; policy: UrlPo
     /** Deletes the caller's subscription and drops its pending deliveries; another account's is "not found". */
     async delete(auth: WebhookCaller, id: string, request: GatedRequest): Promise<void> {
       const at = new Date(clock.now());
-      await db.$transaction(async (tx) => {
+      await inTransaction(db, async (tx) => {
         const gone = await deleteSubscription(tx, auth.accountId, id, at);
         if (!gone) throw notFound(`Webhook subscription ${id}`);
-        const sql = prismaSql(tx);
+        const sql = sqlOf(tx);
         await appendAudit(
           sql,
           audit(auth, request, at, 'webhook.deleted', `webhook:${id}`, {
@@ -206,9 +203,9 @@ export function createWebhookService(deps: { db: Db; clock: Clock; policy: UrlPo
       const position = input.cursor === undefined ? undefined : cursor.decode(input.cursor);
       const after = position && { createdAt: position.at, id: position.id };
       if (!(await ownsSubscription(db, auth.accountId, input.id))) throw notFound(`Webhook subscription ${input.id}`);
-      const page = await deliveryPage(db, input.id, { state: input.state, limit: input.limit, after });
-      const last = page.rows.at(-1);
-      return { data: page.rows, nextCursor: page.more && last ? cursor.encode(last.createdAt, last.id) : null };
+      const rows = await deliveryPage(db, input.id, { state: input.state, limit: input.limit, after });
+      const page = pageOf(rows, input.limit, (last) => cursor.encode(last.createdAt, last.id));
+      return { data: page.rows, nextCursor: page.nextCursor };
     },
   };
 }

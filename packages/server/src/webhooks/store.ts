@@ -1,9 +1,8 @@
-import type { Db, Tx } from '../db/prisma.ts';
-import type { Prisma } from '../db/rows.ts';
+import type { Db } from '../db/database.ts';
 import type { Delivery, DeliveryState } from './contracts.ts';
 
-// Subscriptions and the deliveries' history are cold paths: Prisma (docs/decisions.md, "Persistence: which path is
-// which"). The delivery pipeline's hot statements (claims, attempts, the outbox) are raw SQL in attempts.ts/outbox.ts.
+// Subscriptions and the deliveries' history: the cold paths. The delivery pipeline's statements (claims, attempts,
+// the outbox's jobs) are in attempt-store.ts, delivery-store.ts and outbox-store.ts.
 
 /** Ids are UUIDs; anything else names nothing (and never reaches a cast that would fail). */
 export const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
@@ -18,111 +17,141 @@ export interface SubscriptionRow {
 /** The partial unique index that holds one live subscription per (account, URL): fan-out amplification. */
 export const ONE_URL_PER_ACCOUNT = 'webhook_subscriptions_account_id_url_key';
 
-/** The names a unique violation carries: pg's `constraint`, or Prisma's P2002 (its target, or its adapter's cause). */
-function violatedIndex(error: unknown): string | undefined {
-  const e = error as { code?: string; constraint?: string; meta?: Record<string, unknown> } | null;
-  if (e?.code === '23505') return e.constraint;
-  if (e?.code !== 'P2002') return undefined;
-  const cause = (e.meta?.driverAdapterError as { cause?: { constraint?: { index?: string } } } | undefined)?.cause;
-  return cause?.constraint?.index ?? (typeof e.meta?.target === 'string' ? e.meta.target : undefined);
-}
-
 /** Whether an insert failed on ONE_URL_PER_ACCOUNT (a concurrent subscribe to the same URL won). */
-export const isUrlTaken = (error: unknown): boolean => violatedIndex(error) === ONE_URL_PER_ACCOUNT;
+export function isUrlTaken(error: unknown): boolean {
+  const e = error as { code?: string; constraint?: string } | null;
+  return e?.code === '23505' && e.constraint === ONE_URL_PER_ACCOUNT;
+}
 
 /**
  * Locks the account's row until the transaction ends: concurrent subscribes of one account queue there, so the
- * limit and the one-URL rule hold. Raw SQL: Prisma has no `FOR UPDATE`.
+ * limit and the one-URL rule hold.
  */
-export async function lockAccount(tx: Tx, accountId: string): Promise<void> {
-  await tx.$queryRaw`SELECT 1 FROM accounts WHERE id = ${accountId}::uuid FOR UPDATE`;
+export async function lockAccount(db: Db, accountId: string): Promise<void> {
+  await db
+    .selectFrom('accounts')
+    .select((eb) => eb.lit(1).as('locked'))
+    .where('id', '=', accountId)
+    .forUpdate()
+    .execute();
 }
 
 export async function insertSubscription(
-  db: Db | Tx,
+  db: Db,
   row: SubscriptionRow & { accountId: string; secret: string },
 ): Promise<void> {
-  await db.webhookSubscription.create({ data: row, select: { id: true } });
+  await db.insertInto('webhookSubscriptions').values(row).execute();
 }
 
 /** How many live subscriptions the account has. */
-export function countLiveSubscriptions(db: Db | Tx, accountId: string): Promise<number> {
-  return db.webhookSubscription.count({ where: { accountId, deletedAt: null } });
+export async function countLiveSubscriptions(db: Db, accountId: string): Promise<number> {
+  const row = await db
+    .selectFrom('webhookSubscriptions')
+    .select((eb) => eb.fn.countAll<string>().as('live'))
+    .where('accountId', '=', accountId)
+    .where('deletedAt', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.live);
 }
 
 const sameUrl = (stored: string, href: string) => URL.canParse(stored) && new URL(stored).href === href;
+
+/** An account's live subscriptions, oldest first. */
+const liveOf = (db: Db, accountId: string) =>
+  db
+    .selectFrom('webhookSubscriptions')
+    .where('accountId', '=', accountId)
+    .where('deletedAt', 'is', null)
+    .orderBy('createdAt')
+    .orderBy('id');
 
 /**
  * The id of this account's live subscription to this URL (`href` normalized by `new URL`), if any. Compared in
  * code, so rows stored before URLs were normalized are found too; an account has at most a few dozen.
  */
-export async function liveSubscriptionTo(db: Db | Tx, accountId: string, href: string): Promise<string | undefined> {
-  const rows = await db.webhookSubscription.findMany({
-    where: { accountId, deletedAt: null },
-    select: { id: true, url: true },
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-  });
+export async function liveSubscriptionTo(db: Db, accountId: string, href: string): Promise<string | undefined> {
+  const rows = await liveOf(db, accountId).select(['id', 'url']).execute();
   return rows.find((row) => sameUrl(row.url, href))?.id;
 }
 
 /** An account's live subscriptions, oldest first (never their secrets; when a rotation's window ends). */
 export function listSubscriptions(
-  db: Db | Tx,
+  db: Db,
   accountId: string,
 ): Promise<Array<SubscriptionRow & { previousSecretExpiresAt: Date | null }>> {
-  return db.webhookSubscription.findMany({
-    where: { accountId, deletedAt: null },
-    select: { id: true, url: true, events: true, createdAt: true, previousSecretExpiresAt: true },
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-  });
+  return liveOf(db, accountId).select(['id', 'url', 'events', 'createdAt', 'previousSecretExpiresAt']).execute();
 }
 
 /**
  * Makes `secret` the subscription's signing secret; the one it replaces keeps signing until `previousUntil` (none
- * when null: retired at once). A rotation inside a window retires the older secret then. Raw SQL: Prisma cannot
- * set a column from another. Undefined when the account has no such live subscription.
+ * when null: retired at once). A rotation inside a window retires the older secret then. Undefined when the
+ * account has no such live subscription.
  */
 export async function rotateSubscriptionSecret(
-  tx: Tx,
+  db: Db,
   accountId: string,
   id: string,
   secret: string,
   previousUntil: Date | null,
 ): Promise<{ url: string } | undefined> {
   if (!isUuid(id)) return undefined;
-  const keep = previousUntil !== null;
-  const [row] = await tx.$queryRaw<Array<{ url: string }>>`
-    UPDATE webhook_subscriptions
-    SET previous_secret = CASE WHEN ${keep} THEN secret END, previous_secret_expires_at = ${previousUntil},
-      secret = ${secret}
-    WHERE id = ${id}::uuid AND account_id = ${accountId}::uuid AND deleted_at IS NULL
-    RETURNING url`;
-  return row;
+  return (
+    db
+      .updateTable('webhookSubscriptions')
+      // every SET reads the row as it was: the previous secret is the one this statement replaces
+      .set((eb) => ({
+        previousSecret: previousUntil === null ? null : eb.ref('secret'),
+        previousSecretExpiresAt: previousUntil,
+        secret,
+      }))
+      .where('id', '=', id)
+      .where('accountId', '=', accountId)
+      .where('deletedAt', 'is', null)
+      .returning('url')
+      .executeTakeFirst()
+  );
 }
 
 /**
  * Locks this account's live subscription until the transaction ends (false when there is none): a deletion then
- * waits, and drops what the transaction queued for it. Raw SQL: Prisma has no `FOR UPDATE`.
+ * waits, and drops what the transaction queued for it.
  */
-export async function lockLiveSubscription(tx: Tx, accountId: string, id: string): Promise<boolean> {
+export async function lockLiveSubscription(db: Db, accountId: string, id: string): Promise<boolean> {
   if (!isUuid(id)) return false;
-  const rows = await tx.$queryRaw<unknown[]>`
-    SELECT 1 FROM webhook_subscriptions
-    WHERE id = ${id}::uuid AND account_id = ${accountId}::uuid AND deleted_at IS NULL FOR UPDATE`;
+  const rows = await db
+    .selectFrom('webhookSubscriptions')
+    .select((eb) => eb.lit(1).as('locked'))
+    .where('id', '=', id)
+    .where('accountId', '=', accountId)
+    .where('deletedAt', 'is', null)
+    .forUpdate()
+    .execute();
   return rows.length === 1;
 }
 
 /** The account of a live subscription (undefined when there is none): the operator's CLI acts in it. */
-export async function accountOfSubscription(db: Db | Tx, id: string): Promise<string | undefined> {
+export async function accountOfSubscription(db: Db, id: string): Promise<string | undefined> {
   if (!isUuid(id)) return undefined;
-  const row = await db.webhookSubscription.findFirst({ where: { id, deletedAt: null }, select: { accountId: true } });
+  const row = await db
+    .selectFrom('webhookSubscriptions')
+    .select('accountId')
+    .where('id', '=', id)
+    .where('deletedAt', 'is', null)
+    .executeTakeFirst();
   return row?.accountId;
 }
 
 /** Whether this account has this live subscription (a malformed id is simply not one). */
-export async function ownsSubscription(db: Db | Tx, accountId: string, id: string): Promise<boolean> {
+export async function ownsSubscription(db: Db, accountId: string, id: string): Promise<boolean> {
   if (!isUuid(id)) return false;
-  return (await db.webhookSubscription.count({ where: { id, accountId, deletedAt: null } })) === 1;
+  const row = await db
+    .selectFrom('webhookSubscriptions')
+    .select('id')
+    .where('id', '=', id)
+    .where('accountId', '=', accountId)
+    .where('deletedAt', 'is', null)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /**
@@ -130,53 +159,74 @@ export async function ownsSubscription(db: Db | Tx, accountId: string, id: strin
  * end without sending), in the caller's transaction. Returns undefined when the account has no such subscription.
  */
 export async function deleteSubscription(
-  tx: Tx,
+  db: Db,
   accountId: string,
   id: string,
   at: Date,
 ): Promise<{ url: string; dropped: number } | undefined> {
   if (!isUuid(id)) return undefined;
-  const [gone] = await tx.webhookSubscription.updateManyAndReturn({
-    where: { id, accountId, deletedAt: null },
-    data: { deletedAt: at },
-    select: { url: true },
-  });
+  const gone = await db
+    .updateTable('webhookSubscriptions')
+    .set({ deletedAt: at })
+    .where('id', '=', id)
+    .where('accountId', '=', accountId)
+    .where('deletedAt', 'is', null)
+    .returning('url')
+    .executeTakeFirst();
   if (!gone) return undefined;
-  const pending: DeliveryState = 'pending';
-  const dropped = await tx.webhookDelivery.updateMany({
-    where: { subscriptionId: id, state: pending },
-    data: { state: 'dropped' satisfies DeliveryState, nextAttemptAt: null, completedAt: at },
-  });
-  return { url: gone.url, dropped: dropped.count };
+  const dropped = await db
+    .updateTable('webhookDeliveries')
+    .set({ state: 'dropped' satisfies DeliveryState, nextAttemptAt: null, completedAt: at })
+    .where('subscriptionId', '=', id)
+    .where('state', '=', 'pending' satisfies DeliveryState)
+    .executeTakeFirst();
+  return { url: gone.url, dropped: Number(dropped.numUpdatedRows) };
 }
 
-/** What a delivery's listing reads: the delivery, its event's kind, its attempts in order. */
-const DELIVERY_SELECT = {
-  id: true,
-  eventId: true,
-  state: true,
-  attempts: true,
-  replays: true,
-  nextAttemptAt: true,
-  lastStatus: true,
-  lastError: true,
-  createdAt: true,
-  completedAt: true,
-  event: { select: { type: true } },
-  attemptLog: {
-    select: { number: true, status: true, error: true, durationMs: true, responseBody: true, at: true },
-    orderBy: { id: 'asc' },
-  },
-} as const;
+/** Deliveries with their event's kind, newest first (a listing's filters and limit are the caller's). */
+const deliveries = (db: Db) =>
+  db
+    .selectFrom('webhookDeliveries as d')
+    .innerJoin('webhookEvents as e', 'e.id', 'd.eventId')
+    .select([
+      'd.id',
+      'd.eventId',
+      'e.type as event',
+      'd.state',
+      'd.attempts',
+      'd.replays',
+      'd.nextAttemptAt',
+      'd.lastStatus',
+      'd.lastError',
+      'd.createdAt',
+      'd.completedAt',
+    ])
+    .orderBy('d.createdAt', 'desc')
+    .orderBy('d.id', 'desc');
 
-type DeliveryRecord = Prisma.WebhookDeliveryGetPayload<{ select: typeof DELIVERY_SELECT }>;
+type DeliveryRecord = Awaited<ReturnType<ReturnType<typeof deliveries>['execute']>>[number];
+
+/** The attempts of these deliveries, in order, by delivery (one statement for all of them). */
+async function attemptLogs(db: Db, rows: DeliveryRecord[]): Promise<Map<string, Delivery['attemptLog']>> {
+  const logs = new Map(rows.map((row) => [row.id, [] as Delivery['attemptLog']]));
+  if (rows.length === 0) return logs;
+  const attempts = await db
+    .selectFrom('webhookAttempts')
+    .select(['deliveryId', 'number', 'status', 'error', 'durationMs', 'responseBody', 'at'])
+    .where('deliveryId', 'in', [...logs.keys()])
+    .orderBy('id')
+    .execute();
+  for (const { deliveryId, at, ...attempt } of attempts)
+    logs.get(deliveryId)!.push({ ...attempt, at: at.toISOString() });
+  return logs;
+}
 
 /** A delivery as the API and the CLI show it: times as ISO 8601 (the columns hold only states and kinds we write). */
-function toDelivery(row: DeliveryRecord): Delivery {
+function toDelivery(row: DeliveryRecord, attemptLog: Delivery['attemptLog']): Delivery {
   return {
     id: row.id,
     eventId: row.eventId,
-    event: row.event.type as Delivery['event'],
+    event: row.event as Delivery['event'],
     state: row.state as DeliveryState,
     attempts: row.attempts,
     replays: row.replays,
@@ -185,28 +235,27 @@ function toDelivery(row: DeliveryRecord): Delivery {
     lastError: row.lastError,
     createdAt: row.createdAt.toISOString(),
     completedAt: row.completedAt?.toISOString() ?? null,
-    attemptLog: row.attemptLog.map(({ at, ...attempt }) => ({ ...attempt, at: at.toISOString() })),
+    attemptLog,
   };
 }
 
-/** One page of a subscription's deliveries, newest first, keyed by (created_at, id). */
+/**
+ * A page of a subscription's deliveries, newest first, keyed by (created_at, id): `limit + 1` of them at most, for
+ * the caller's pageOf.
+ */
 export async function deliveryPage(
-  db: Db | Tx,
+  db: Db,
   subscriptionId: string,
   opts: { state?: DeliveryState | undefined; limit: number; after?: { createdAt: Date; id: string } | undefined },
-): Promise<{ rows: Delivery[]; more: boolean }> {
-  const { after } = opts;
-  // (created_at, id) < (after.createdAt, after.id)
-  const before = after && {
-    OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }],
-  };
-  const rows = await db.webhookDelivery.findMany({
-    where: { subscriptionId, state: opts.state, ...before },
-    select: DELIVERY_SELECT,
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    take: opts.limit + 1,
-  });
-  return { rows: rows.slice(0, opts.limit).map(toDelivery), more: rows.length > opts.limit };
+): Promise<Delivery[]> {
+  const { after, state } = opts;
+  let query = deliveries(db).where('d.subscriptionId', '=', subscriptionId);
+  if (state !== undefined) query = query.where('d.state', '=', state);
+  if (after)
+    query = query.where((eb) => eb(eb.refTuple('d.createdAt', 'd.id'), '<', eb.tuple(after.createdAt, after.id)));
+  const rows = await query.limit(opts.limit + 1).execute();
+  const logs = await attemptLogs(db, rows);
+  return rows.map((row) => toDelivery(row, logs.get(row.id)!));
 }
 
 export interface DeliverySummary extends Delivery {
@@ -217,23 +266,21 @@ export interface DeliverySummary extends Delivery {
 
 /** Deliveries across accounts for support (the CLI), newest first. */
 export async function supportDeliveries(
-  db: Db | Tx,
+  db: Db,
   opts: { state?: DeliveryState | undefined; account?: string | undefined; limit: number },
 ): Promise<DeliverySummary[]> {
-  const account = opts.account === undefined ? {} : { subscription: { account: { name: opts.account } } };
-  const rows = await db.webhookDelivery.findMany({
-    where: { state: opts.state, ...account },
-    select: {
-      ...DELIVERY_SELECT,
-      subscription: { select: { id: true, url: true, account: { select: { name: true } } } },
-    },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    take: opts.limit,
-  });
-  return rows.map(({ subscription, ...row }) => ({
-    ...toDelivery(row),
-    accountName: subscription.account.name,
-    subscriptionId: subscription.id,
-    url: subscription.url,
+  let query = deliveries(db)
+    .innerJoin('webhookSubscriptions as s', 's.id', 'd.subscriptionId')
+    .innerJoin('accounts as a', 'a.id', 's.accountId')
+    .select(['a.name as accountName', 's.id as subscriptionId', 's.url']);
+  if (opts.state !== undefined) query = query.where('d.state', '=', opts.state);
+  if (opts.account !== undefined) query = query.where('a.name', '=', opts.account);
+  const rows = await query.limit(opts.limit).execute();
+  const logs = await attemptLogs(db, rows);
+  return rows.map((row) => ({
+    ...toDelivery(row, logs.get(row.id)!),
+    accountName: row.accountName,
+    subscriptionId: row.subscriptionId,
+    url: row.url,
   }));
 }

@@ -62,7 +62,7 @@ async function recorded(subscriptionId: string, attempts: number, count = 1) {
 /** Moves the clock and wakes what became due (the worker's own sweep does this every 10 s). */
 async function advance(ms: number): Promise<void> {
   clock.advance(ms);
-  await sweepDeliveries(svc.sql, clock, 0);
+  await sweepDeliveries(svc.infrastructure.db, clock, 0);
 }
 
 const quiet = (ms = 400) => new Promise((r) => setTimeout(r, ms));

@@ -125,7 +125,7 @@ describe('Standard Webhooks headers', () => {
     const [first] = await receiver.waitFor(1);
     await attemptsOf(key, subscription.id, deliveryId, 1);
     clock.advance(30_000);
-    await sweepDeliveries(svc.sql, clock, 0);
+    await sweepDeliveries(svc.infrastructure.db, clock, 0);
     const [, second] = await receiver.waitFor(2);
     expect([first!.headers['webhook-id'], second!.headers['webhook-id']]).toEqual([deliveryId, deliveryId]);
     expect(Number(second!.headers['webhook-timestamp']) - Number(first!.headers['webhook-timestamp'])).toBe(30);
