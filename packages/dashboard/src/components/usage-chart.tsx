@@ -32,8 +32,17 @@ const SERIES = [
 
 const HEIGHT = 260;
 
+/**
+ * A palette colour as the canvas takes it. The stylesheet writes each as `light-dark(…)`, which a custom property
+ * keeps unresolved: a probe's `color` resolves it for the scheme in force.
+ */
 function cssVar(name: string): string {
-  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
+  const probe = document.createElement('span');
+  probe.style.color = `var(${name})`;
+  document.body.append(probe);
+  const color = getComputedStyle(probe).color;
+  probe.remove();
+  return color || '#888';
 }
 
 function build(daily: Daily, box: HTMLElement): uPlot {

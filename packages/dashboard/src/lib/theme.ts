@@ -12,7 +12,7 @@ export function storedTheme(): Theme {
   }
 }
 
-/** Sets `data-theme` on <html> (the stylesheet's override of prefers-color-scheme) and remembers the choice. */
+/** Sets `data-theme` on <html> (the stylesheet's `color-scheme`, which its light-dark() colours follow) and remembers the choice. */
 export function applyTheme(theme: Theme, remember = false): void {
   const root = document.documentElement;
   if (theme === 'system') root.removeAttribute('data-theme');
