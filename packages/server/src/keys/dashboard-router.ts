@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { notFound } from '../errors.ts';
 import { memberProcedure, router } from '../trpc.ts';
-import { TIERS } from './format.ts';
+import { createKeyInput, tierSchema } from '../rules.ts';
 
-const tier = z.enum(TIERS);
+const tier = tierSchema;
 const prefix = z.string().regex(/^[0-9a-f]{12}$/, 'a key prefix is 12 hexadecimal characters');
 const iso = z.string();
 
@@ -25,7 +25,7 @@ export const keysDashboardRouter = router({
     .query(({ ctx }) => ctx.services.dashboard.keys.list(ctx.member.accountId)),
 
   create: memberProcedure('developer')
-    .input(z.strictObject({ name: z.string().trim().min(1).max(100), tier }))
+    .input(createKeyInput)
     .output(z.object({ key: z.string(), prefix: z.string(), name: z.string(), tier, createdAt: iso }))
     .mutation(({ ctx, input }) =>
       ctx.services.dashboard.keys.create(ctx.member, input, { requestId: ctx.requestId, ip: ctx.ip }),

@@ -2,7 +2,8 @@ import type { RequestOrigin } from '../audit/entry.ts';
 import type { Clock } from '../clock.ts';
 import { inTransaction, type Db } from '../db/database.ts';
 import { AppError, notFound } from '../errors.ts';
-import { TIERS, type Tier } from './format.ts';
+import { mayMint, tiersUpTo } from '../rules.ts';
+import type { Tier } from './format.ts';
 import type { LastUseRecorder } from './last-used.ts';
 import { mintKey } from './mint.ts';
 import { accountKeys, accountPlan } from './store.ts';
@@ -35,11 +36,8 @@ export interface MintedKey {
   createdAt: string;
 }
 
-/** An account's plan as a tier; a plan we do not know mints nothing above free. */
-const planRank = (plan: string) => Math.max(TIERS.indexOf(plan as Tier), 0);
-
 function aboveThePlan(plan: string, tier: Tier): AppError {
-  const allowed = TIERS.slice(0, planRank(plan) + 1).join(', ');
+  const allowed = tiersUpTo(plan).join(', ');
   return new AppError(
     'FORBIDDEN',
     `The account's plan is ${plan}: its members may mint ${allowed} keys, not ${tier}. Ask support to change the plan.`,
@@ -83,7 +81,7 @@ export function createMemberKeyService(deps: { db: Db; clock: Clock; lastUse: La
       const minted = await inTransaction(db, async (tx) => {
         const plan = await accountPlan(tx, member.accountId);
         if (plan === undefined) throw notFound('Account');
-        if (TIERS.indexOf(input.tier) > planRank(plan)) throw aboveThePlan(plan, input.tier);
+        if (!mayMint(plan, input.tier)) throw aboveThePlan(plan, input.tier);
         const actor = { userId: member.userId, email: member.email, role: member.role };
         return mintKey(tx, {
           accountId: member.accountId,

@@ -5,6 +5,7 @@ import { AppError } from '../errors.ts';
 import { auditEntry, type MemberActor, type RequestOrigin } from '../audit/entry.ts';
 import { appendAudit } from '../audit/append.ts';
 import { batched } from '../db/group-commit.ts';
+import { planTier } from '../rules.ts';
 import { hashSecret, parseKey, TIERS, type Tier } from './format.ts';
 import { cliAccount, type AccountRef } from './cli-account.ts';
 import { createLastUseRecorder } from './last-used.ts';
@@ -27,9 +28,9 @@ export interface AuthenticatedKey {
 
 /** The account-wide tier of a key: members' keys never lift it above the plan (docs/decisions.md). */
 export function accountTierOf(plan: string, key: { tier: Tier; createdBy: string | null }): Tier {
-  const planTier = TIERS.includes(plan as Tier) ? (plan as Tier) : 'free';
-  if (key.createdBy !== null) return planTier;
-  return TIERS.indexOf(key.tier) > TIERS.indexOf(planTier) ? key.tier : planTier;
+  const ofPlan = planTier(plan);
+  if (key.createdBy !== null) return ofPlan;
+  return TIERS.indexOf(key.tier) > TIERS.indexOf(ofPlan) ? key.tier : ofPlan;
 }
 
 /** A failed authentication of a key that exists, for the audit log (never the secret). */
