@@ -4,7 +4,8 @@ import type { WithInfrastructure } from '../infrastructure.ts';
 import { DELIVERY_STATES, MAX_ROTATION_HOURS, type DeliveryState } from './contracts.ts';
 import { rotateSecret, sendTestEvent, type AuditOf } from './rotation.ts';
 import { replayDelivery } from './replay.ts';
-import { accountOfSubscription, supportDeliveries, type DeliverySummary } from './store.ts';
+import { supportDeliveries, type DeliverySummary } from './delivery-store.ts';
+import { accountOfSubscription } from './store.ts';
 import { plural } from '../plural.ts';
 
 function line(d: DeliverySummary): string {

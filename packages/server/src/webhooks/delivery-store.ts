@@ -1,9 +1,111 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
-import type { DeliveryState } from './contracts.ts';
+import type { Delivery, DeliveryState } from './contracts.ts';
 
-// The deliveries' statements outside an attempt (attempt-store.ts): a replay, the sweep, the queue's depth, a
-// delivery's trace.
+// The deliveries' statements outside an attempt (attempt-store.ts): their history as listed, a replay, the sweep,
+// the queue's depth, a delivery's trace.
+
+/** Deliveries with their event's kind, newest first (a listing's filters and limit are the caller's). */
+const deliveries = (db: Db) =>
+  db
+    .selectFrom('webhookDeliveries as d')
+    .innerJoin('webhookEvents as e', 'e.id', 'd.eventId')
+    .select([
+      'd.id',
+      'd.eventId',
+      'e.type as event',
+      'd.state',
+      'd.attempts',
+      'd.replays',
+      'd.nextAttemptAt',
+      'd.lastStatus',
+      'd.lastError',
+      'd.createdAt',
+      'd.completedAt',
+    ])
+    .orderBy('d.createdAt', 'desc')
+    .orderBy('d.id', 'desc');
+
+type DeliveryRecord = Awaited<ReturnType<ReturnType<typeof deliveries>['execute']>>[number];
+
+/** The attempts of these deliveries, in order, by delivery (one statement for all of them). */
+async function attemptLogs(db: Db, rows: DeliveryRecord[]): Promise<Map<string, Delivery['attemptLog']>> {
+  const logs = new Map(rows.map((row) => [row.id, [] as Delivery['attemptLog']]));
+  if (rows.length === 0) return logs;
+  const attempts = await db
+    .selectFrom('webhookAttempts')
+    .select(['deliveryId', 'number', 'status', 'error', 'durationMs', 'responseBody', 'at'])
+    .where('deliveryId', 'in', [...logs.keys()])
+    .orderBy('id')
+    .execute();
+  for (const { deliveryId, at, ...attempt } of attempts)
+    logs.get(deliveryId)!.push({ ...attempt, at: at.toISOString() });
+  return logs;
+}
+
+/** A delivery as the API and the CLI show it: times as ISO 8601 (the columns hold only states and kinds we write). */
+function toDelivery(row: DeliveryRecord, attemptLog: Delivery['attemptLog']): Delivery {
+  return {
+    id: row.id,
+    eventId: row.eventId,
+    event: row.event as Delivery['event'],
+    state: row.state as DeliveryState,
+    attempts: row.attempts,
+    replays: row.replays,
+    nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null,
+    lastStatus: row.lastStatus,
+    lastError: row.lastError,
+    createdAt: row.createdAt.toISOString(),
+    completedAt: row.completedAt?.toISOString() ?? null,
+    attemptLog,
+  };
+}
+
+/**
+ * A page of a subscription's deliveries, newest first, keyed by (created_at, id): `limit + 1` of them at most, for
+ * the caller's pageOf.
+ */
+export async function deliveryPage(
+  db: Db,
+  subscriptionId: string,
+  opts: { state?: DeliveryState | undefined; limit: number; after?: { createdAt: Date; id: string } | undefined },
+): Promise<Delivery[]> {
+  const { after, state } = opts;
+  let query = deliveries(db).where('d.subscriptionId', '=', subscriptionId);
+  if (state !== undefined) query = query.where('d.state', '=', state);
+  if (after)
+    query = query.where((eb) => eb(eb.refTuple('d.createdAt', 'd.id'), '<', eb.tuple(after.createdAt, after.id)));
+  const rows = await query.limit(opts.limit + 1).execute();
+  const logs = await attemptLogs(db, rows);
+  return rows.map((row) => toDelivery(row, logs.get(row.id)!));
+}
+
+export interface DeliverySummary extends Delivery {
+  accountName: string;
+  subscriptionId: string;
+  url: string;
+}
+
+/** Deliveries across accounts for support (the CLI), newest first. */
+export async function supportDeliveries(
+  db: Db,
+  opts: { state?: DeliveryState | undefined; account?: string | undefined; limit: number },
+): Promise<DeliverySummary[]> {
+  let query = deliveries(db)
+    .innerJoin('webhookSubscriptions as s', 's.id', 'd.subscriptionId')
+    .innerJoin('accounts as a', 'a.id', 's.accountId')
+    .select(['a.name as accountName', 's.id as subscriptionId', 's.url']);
+  if (opts.state !== undefined) query = query.where('d.state', '=', opts.state);
+  if (opts.account !== undefined) query = query.where('a.name', '=', opts.account);
+  const rows = await query.limit(opts.limit).execute();
+  const logs = await attemptLogs(db, rows);
+  return rows.map((row) => ({
+    ...toDelivery(row, logs.get(row.id)!),
+    accountName: row.accountName,
+    subscriptionId: row.subscriptionId,
+    url: row.url,
+  }));
+}
 
 /**
  * Puts a dead delivery of a live subscription (of `accountId`, when given) back to pending for a new round of

@@ -8,12 +8,12 @@ import { pageOf, positionCursor } from '../http/cursor.ts';
 import type { GatedRequest } from '../idempotency/service.ts';
 import type { AuthenticatedKey } from '../keys/service.ts';
 import type { Delivery, DeliveryState, EventKind } from './contracts.ts';
+import { deliveryPage } from './delivery-store.ts';
 import { newSecret, rotateSecret, rotationAt, sendTestEvent, type AuditOf } from './rotation.ts';
 import { standardWebhooksSecret } from './signature.ts';
 import {
   countLiveSubscriptions,
   deleteSubscription,
-  deliveryPage,
   insertSubscription,
   isUrlTaken,
   listSubscriptions,
