@@ -48,7 +48,7 @@ export function buildServices(
       : createOffchainSigner({ privateKey: config.chain.relayerPrivateKey, domain, schemaUid: SCHEMA_UID });
   const { webhookPolicy } = opts;
   const delegations = createDelegationService({
-    pool,
+    db: infra.db,
     clock,
     domain: { name: 'EAS', version: chain.easVersion, chainId: chain.chainId, verifyingContract: chain.eas },
     serviceAttester: chain.account.address,
@@ -56,7 +56,7 @@ export function buildServices(
     chainNonce: easNonceReader(chain.publicClient, chain.eas),
   });
   const onchain = createOnchainSubmitter({
-    pool,
+    db: infra.db,
     clock,
     health: infra.chainHealth,
     chainId: chain.chainId,
@@ -99,10 +99,10 @@ export function buildServices(
     },
     mail,
     rateLimiter: createRateLimiter(infra.windows, clock, opts.refusals),
-    idempotency: createIdempotencyService(pool, clock),
+    idempotency: createIdempotencyService(infra.db, clock),
     keys,
     attestations: createAttestationService({
-      pool,
+      db: infra.db,
       clock,
       signer,
       chainId: chain.chainId,
@@ -112,12 +112,12 @@ export function buildServices(
       log,
     }),
     delegations,
-    attesters: createAttesterService({ pool, clock, chainId: chain.chainId }),
-    revocations: createRevokeService({ pool, onchain }),
+    attesters: createAttesterService({ db: infra.db, clock, chainId: chain.chainId }),
+    revocations: createRevokeService({ db: infra.db, onchain }),
     webhooks: createWebhookService({ db: infra.db, clock, policy: webhookPolicy }),
     audit: createAuditService({ db: infra.db, clock, log }),
     batches: createBatchService({
-      pool,
+      db: infra.db,
       clock,
       signer,
       onchain,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { auditEntry } from '../audit/entry.ts';
 import { appendAuditEntries } from '../audit/append.ts';
 import type { Clock } from '../clock.ts';
-import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
+import { inTransaction, sqlOf, type Db } from '../db/database.ts';
 import type { GatedRequest } from '../idempotency/service.ts';
 import type { AuthenticatedKey } from '../keys/service.ts';
 import { emitEvents } from '../webhooks/outbox.ts';
@@ -44,7 +44,7 @@ export function batchResponse(
  * multiAttest with its quota reserved all-or-none, off-chain items signed, everything stored in one transaction.
  */
 export function createBatchService(deps: {
-  pool: Pool;
+  db: Db;
   clock: Clock;
   signer: OffchainSigner;
   onchain: OnchainSubmitter;
@@ -53,7 +53,7 @@ export function createBatchService(deps: {
   chainId: number;
   verifyBaseUrl: string;
 }) {
-  const { pool, clock, signer, onchain } = deps;
+  const { db, clock, signer, onchain } = deps;
   return {
     async create(
       auth: AuthenticatedKey,
@@ -80,7 +80,9 @@ export function createBatchService(deps: {
           details,
           origin: request,
         });
-      const ids = await inTransaction(pool, async (tx) => {
+      const ids = await inTransaction(db, async (tx) => {
+        // the idempotency, webhook and audit leaves still take an `Sql`: the same transaction through it
+        const sql = sqlOf(tx);
         const staged =
           onchainItems.length > 0
             ? await onchain.stage(tx, auth, onchainItems, { idempotencyKey: request.idempotency?.key, batchId })
@@ -94,7 +96,7 @@ export function createBatchService(deps: {
         );
         if (staged.length === 0 && request.idempotency) {
           await request.idempotency.complete(
-            tx,
+            sql,
             batchResponse(
               batchId,
               offchainRows.map((r) => ({ ...r, txHash: null })),
@@ -103,7 +105,7 @@ export function createBatchService(deps: {
           );
         }
         await emitAttestationEvents(
-          tx,
+          sql,
           'attestation.created',
           offchainRows.map((row) => ({ accountId: auth.accountId, uid: row.uid! })),
           deps.verifyBaseUrl,
@@ -112,7 +114,7 @@ export function createBatchService(deps: {
         // with on-chain items, the relayer emits batch.completed when their transaction is mined
         if (staged.length === 0)
           await emitEvents(
-            tx,
+            sql,
             [
               batchCompletedEvent(
                 auth.accountId,
@@ -122,7 +124,7 @@ export function createBatchService(deps: {
             ],
             new Date(now),
           );
-        await appendAuditEntries(tx, [
+        await appendAuditEntries(sql, [
           ...offchainRows.map((row) =>
             audit('attestation.created', `attestation:${row.uid}`, { mode: 'offchain', type: row.type, batchId }),
           ),
@@ -136,7 +138,7 @@ export function createBatchService(deps: {
       });
       // the relayer stores the response (with every uid) when the transaction is mined
       if (ids.length > 0) await onchain.settle(ids, request.idempotency);
-      return batchResponse(batchId, await batchItems(pgSql(pool), [batchId]), deps.verifyBaseUrl);
+      return batchResponse(batchId, await batchItems(sqlOf(db), [batchId]), deps.verifyBaseUrl);
     },
   };
 }

@@ -1,6 +1,7 @@
-import type { PgRow } from '../db/rows.ts';
-import type { Sql } from '../db/sql.ts';
-import type { AttestationMode, AttestationOrigin } from './states.ts';
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { Attestation } from '../generated/kysely/database.ts';
+import type { AttestationMode, AttestationOrigin, AttestationStatus } from './states.ts';
 import type { AttestationRow } from './store.ts';
 
 /** What the dashboard's list shows of an attestation (no off-chain package: a page stays small). */
@@ -8,6 +9,8 @@ export type ListedAttestation = Pick<
   AttestationRow,
   'id' | 'type' | 'mode' | 'status' | 'contentHash' | 'contentType' | 'txHash' | 'createdAt' | 'revokedAt'
 > & { uid: string };
+
+type Listed = Pick<Attestation, (typeof COLUMNS)[number]>;
 
 export interface AccountPageQuery {
   accountId: string;
@@ -25,8 +28,18 @@ const ORIGINS: AttestationOrigin[] = ['human', 'ai'];
 const MODES: AttestationMode[] = ['onchain', 'offchain'];
 const MAX_ID = '9223372036854775807';
 
-const COLUMNS = `id, uid, type, mode, status, content_hash AS "contentHash", content_type AS "contentType",
-  tx_hash AS "txHash", created_at AS "createdAt", revoked_at AS "revokedAt"`;
+const COLUMNS = [
+  'id',
+  'uid',
+  'type',
+  'mode',
+  'status',
+  'contentHash',
+  'contentType',
+  'txHash',
+  'createdAt',
+  'revokedAt',
+] as const;
 
 /**
  * One page of an account's attestations, newest first (pending on-chain ones have no uid yet and are left out).
@@ -35,19 +48,25 @@ const COLUMNS = `id, uid, type, mode, status, content_hash AS "contentHash", con
  * - by content hash: (content_hash, id DESC), the other filters checked on its few rows;
  * - otherwise one walk per (type, mode) pair the filters leave (at most four), merged: (account_id, type, mode,
  *   id DESC), or its partial twin over revoked rows when only those are asked for.
- * The SQL is put together from fixed fragments only; every value is a parameter.
  */
-export async function accountPage(sql: Sql, q: AccountPageQuery): Promise<ListedAttestation[]> {
-  const params: unknown[] = [q.accountId, q.beforeId === undefined ? MAX_ID : q.beforeId.toString(), q.limit];
-  const param = (value: unknown) => `$${params.push(value)}`;
-  const where = ['account_id = $1::uuid', 'id < $2::bigint', 'uid IS NOT NULL'];
-  if (q.revoked !== undefined) where.push(q.revoked ? 'revoked_at IS NOT NULL' : 'revoked_at IS NULL');
-  let text: string;
+export async function accountPage(db: Db, q: AccountPageQuery): Promise<ListedAttestation[]> {
+  const beforeId = q.beforeId === undefined ? MAX_ID : q.beforeId.toString();
+  const base = db
+    .selectFrom('attestations')
+    .select(COLUMNS)
+    .where('accountId', '=', q.accountId)
+    .where('id', '<', beforeId)
+    .where('uid', 'is not', null)
+    .$if(q.revoked !== undefined, (qb) => qb.where('revokedAt', q.revoked ? 'is not' : 'is', null));
+  let rows: Array<Selectable<Listed>>;
   if (q.contentHash !== undefined) {
-    where.push(`content_hash = ${param(q.contentHash)}`);
-    if (q.type !== undefined) where.push(`type = ${param(q.type)}`);
-    if (q.mode !== undefined) where.push(`mode = ${param(q.mode)}`);
-    text = `SELECT ${COLUMNS} FROM attestations WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $3`;
+    rows = await base
+      .where('contentHash', '=', q.contentHash)
+      .$if(q.type !== undefined, (qb) => qb.where('type', '=', q.type!))
+      .$if(q.mode !== undefined, (qb) => qb.where('mode', '=', q.mode!))
+      .orderBy('id', 'desc')
+      .limit(q.limit)
+      .execute();
   } else {
     const types = q.type === undefined ? ORIGINS : [q.type];
     const modes = q.mode === undefined ? MODES : [q.mode];
@@ -55,14 +74,31 @@ export async function accountPage(sql: Sql, q: AccountPageQuery): Promise<Listed
     // and skip other rows by filter, which is slow when the pair's rows are old; ordered by the index's own
     // columns, the pair's index is the only sorted walk there is
     const branches = types.flatMap((type) =>
-      modes.map((mode) => {
-        const [t, m] = [param(type), param(mode)];
-        const pair = `type = ${t} AND mode >= ${m} AND mode <= ${m}`;
-        return `(SELECT ${COLUMNS} FROM attestations WHERE ${where.join(' AND ')} AND ${pair} ORDER BY mode, id DESC LIMIT $3)`;
-      }),
+      modes.map((mode) =>
+        db
+          .selectFrom(
+            base
+              .where('type', '=', type)
+              .where('mode', '>=', mode)
+              .where('mode', '<=', mode)
+              .orderBy('mode')
+              .orderBy('id', 'desc')
+              .limit(q.limit)
+              .as('pair'),
+          )
+          .selectAll(),
+      ),
     );
-    text = `SELECT * FROM (${branches.join(' UNION ALL ')}) page ORDER BY id DESC LIMIT $3`;
+    const [first, ...others] = branches;
+    const merged = others.reduce((union, branch) => union.unionAll(branch), first!);
+    rows = await db.selectFrom(merged.as('page')).selectAll().orderBy('id', 'desc').limit(q.limit).execute();
   }
-  const rows = await sql.query<PgRow<ListedAttestation>>(text, params);
-  return rows.map((row) => ({ ...row, id: BigInt(row.id) }));
+  return rows.map((row) => ({
+    ...row,
+    type: row.type as AttestationOrigin,
+    mode: row.mode as AttestationMode,
+    status: row.status as AttestationStatus,
+    id: BigInt(row.id),
+    uid: row.uid!,
+  }));
 }

@@ -5,7 +5,7 @@ import { lockAttesters } from '../attesters/store.ts';
 import type { Clock } from '../clock.ts';
 import type { AuditFields } from '../audit/chain.ts';
 import { appendAuditEntries } from '../audit/append.ts';
-import { inTransaction, pgSql, type Pool, type Sql } from '../db/sql.ts';
+import { inTransaction, sqlOf, type Db } from '../db/database.ts';
 import type { IdempotencyClaim } from '../idempotency/service.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { AuthenticatedKey } from '../keys/service.ts';
@@ -19,7 +19,8 @@ import {
 import { assertDeadline, verifyDelegatedRequest, type DelegatedDomain } from './delegated.ts';
 import { emitAttestationEvents } from './events.ts';
 import type { PreparedAttestation } from './prepare.ts';
-import { insertAttestations, type NewAttestation, type PendingAttestation } from './store.ts';
+import type { PendingAttestation } from './pending-store.ts';
+import { insertAttestations, type NewAttestation } from './store.ts';
 
 function notRegistered(address: string, path: string): AppError {
   return new AppError(
@@ -43,7 +44,7 @@ const pathOf = (item: { batchIndex?: number | undefined }) =>
  * a removal and nonces do not race), its nonce the attester's next one.
  */
 export function createDelegationService(deps: {
-  pool: Pool;
+  db: Db;
   clock: Clock;
   domain: DelegatedDomain;
   serviceAttester: Hex;
@@ -51,10 +52,9 @@ export function createDelegationService(deps: {
   /** The attester's nonce on the chain (EAS `getNonce`). */
   chainNonce(address: Hex): Promise<bigint>;
 }) {
-  const { pool, clock, domain } = deps;
-  const sql = pgSql(pool);
+  const { db, clock, domain } = deps;
 
-  async function nextNonce(tx: Sql, address: Hex): Promise<bigint> {
+  async function nextNonce(tx: Db, address: Hex): Promise<bigint> {
     const [onChain, held] = await Promise.all([
       deps.chainNonce(address),
       highestHeldNonce(tx, domain.chainId, address),
@@ -62,7 +62,7 @@ export function createDelegationService(deps: {
     return held === null || onChain > held ? onChain : held + 1n;
   }
 
-  async function assertRegistered(tx: Sql, auth: AuthenticatedKey, items: Array<{ address: Hex; path: string }>) {
+  async function assertRegistered(tx: Db, auth: AuthenticatedKey, items: Array<{ address: Hex; path: string }>) {
     const held = await lockAttesters(tx, auth.accountId, [...new Set(items.map((i) => i.address.toLowerCase()))]);
     const stranger = items.find((i) => !held.has(i.address.toLowerCase()));
     if (stranger) throw notRegistered(stranger.address, stranger.path);
@@ -72,7 +72,7 @@ export function createDelegationService(deps: {
    * Off-chain rows, in the caller's transaction: the customers' ones (signer not the service) need their address
    * registered to the account and a uid not stored yet (a replayed package); all are inserted, theirs marked.
    */
-  async function insertOffchain(tx: Sql, auth: AuthenticatedKey, rows: NewAttestation[], paths: string[]) {
+  async function insertOffchain(tx: Db, auth: AuthenticatedKey, rows: NewAttestation[], paths: string[]) {
     const customers = rows
       .map((row, i) => ({ row, path: paths[i]! }))
       .filter(({ row }) => row.attester !== deps.serviceAttester);
@@ -114,17 +114,19 @@ export function createDelegationService(deps: {
       auth: AuthenticatedKey,
       write: { row: NewAttestation; audit: AuditFields; idempotency?: IdempotencyClaim | undefined; response: unknown },
     ): Promise<void> {
-      await inTransaction(pool, async (tx) => {
+      await inTransaction(db, async (tx) => {
         await insertOffchain(tx, auth, [write.row], ['delegation']);
-        await write.idempotency?.complete(tx, write.response);
+        // the idempotency, webhook and audit leaves still take an `Sql`: the same transaction through it
+        const sql = sqlOf(tx);
+        await write.idempotency?.complete(sql, write.response);
         await emitAttestationEvents(
-          tx,
+          sql,
           'attestation.created',
           [{ accountId: write.row.accountId, uid: write.row.uid! }],
           deps.verifyBaseUrl,
           write.row.createdAt,
         );
-        await appendAuditEntries(tx, [write.audit]);
+        await appendAuditEntries(sql, [write.audit]);
       });
       write.idempotency?.markCompleted();
     },
@@ -132,11 +134,11 @@ export function createDelegationService(deps: {
     /** The nonce the attester's next request must be signed for: the chain's, or one past the last the service holds. */
     async nextNonce(auth: AuthenticatedKey, raw: string) {
       const address = getAddress(raw);
-      const held = await lockAttesters(sql, auth.accountId, [address.toLowerCase()]);
+      const held = await lockAttesters(db, auth.accountId, [address.toLowerCase()]);
       if (!held.has(address.toLowerCase())) throw notFound(`Attester ${address}`);
       return {
         address,
-        nonce: String(await nextNonce(sql, address)),
+        nonce: String(await nextNonce(db, address)),
         signing: {
           chainId: domain.chainId,
           eas: domain.verifyingContract,
@@ -172,7 +174,7 @@ export function createDelegationService(deps: {
 
     /** In the caller's transaction: checks registration, deadlines and nonces, then stores the items pending. */
     async stage(
-      tx: Sql,
+      tx: Db,
       auth: AuthenticatedKey,
       items: Array<PreparedAttestation & { verified: Verified }>,
       rows: PendingAttestation[],

@@ -1,7 +1,8 @@
 import type { Hex } from 'viem';
+import type { Db } from '../db/database.ts';
 import type { Sql } from '../db/sql.ts';
+import { inOrder, pendingValues, type PendingAttestation } from './pending-store.ts';
 import type { AttestationOrigin } from './states.ts';
-import type { PendingAttestation } from './store.ts';
 
 /** What a delegated on-chain request keeps for the relayer besides the attestation: the signed request's parts. */
 export interface StoredDelegation {
@@ -25,63 +26,54 @@ export interface DelegatedItem {
 
 /** Stores delegated on-chain attestations waiting for the relayer, each with its signed request; ids in order. */
 export async function insertDelegatedPending(
-  sql: Sql,
+  db: Db,
   rows: Array<PendingAttestation & { delegation: StoredDelegation; nonce: string }>,
 ): Promise<string[]> {
-  const col = <K extends keyof (typeof rows)[number]>(key: K) => rows.map((row) => row[key]);
-  const inserted = await sql.query<{ id: string }>(
-    `INSERT INTO attestations (account_id, api_key_id, type, mode, status, content_hash, content_type, chain_id, schema_uid,
-       attester, created_at, quota_period, idempotency_key, batch_id, batch_index, delegation, delegation_nonce)
-     SELECT a, k, t, 'onchain', 'pending', h, ct, c, s, at, cr, q, i, b, bi, d, n
-     FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[],
-       $9::timestamptz[], $10::text[], $11::text[], $12::uuid[], $13::int[], $14::jsonb[], $15::numeric[])
-       WITH ORDINALITY AS v(a, k, t, h, ct, c, s, at, cr, q, i, b, bi, d, n, o)
-     ORDER BY o
-     RETURNING id::text`,
-    [
-      col('accountId'),
-      col('apiKeyId'),
-      col('type'),
-      col('contentHash'),
-      col('contentType'),
-      col('chainId'),
-      col('schemaUid'),
-      col('attester'),
-      col('createdAt'),
-      col('quotaPeriod'),
-      col('idempotencyKey'),
-      col('batchId'),
-      col('batchIndex'),
-      rows.map((row) => JSON.stringify(row.delegation)),
-      col('nonce'),
-    ],
-  );
-  return inserted.map((row) => row.id).sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
+  if (rows.length === 0) return [];
+  const inserted = await db
+    .insertInto('attestations')
+    .values(
+      rows.map((row) => ({
+        ...pendingValues(row),
+        delegation: JSON.stringify(row.delegation),
+        delegationNonce: row.nonce,
+      })),
+    )
+    .returning('id')
+    .execute();
+  return inOrder(inserted);
 }
 
 /** Marks off-chain attestations as signed by a customer attester (in the transaction that inserted them). */
-export async function markOffchainDelegated(sql: Sql, uids: string[]): Promise<void> {
-  await sql.query(`UPDATE attestations SET delegation = $2::jsonb WHERE uid = ANY($1::text[])`, [
-    uids,
-    JSON.stringify(OFFCHAIN_DELEGATION),
-  ]);
+export async function markOffchainDelegated(db: Db, uids: string[]): Promise<void> {
+  await db
+    .updateTable('attestations')
+    .set({ delegation: JSON.stringify(OFFCHAIN_DELEGATION) })
+    .where((eb) => eb('uid', '=', eb.fn.any(eb.val(uids))))
+    .execute();
 }
 
 /** The highest nonce of this attester's requests the service holds (pending or mined); null when none. */
-export async function highestHeldNonce(sql: Sql, chainId: number, attester: string): Promise<bigint | null> {
-  const rows = await sql.query<{ nonce: string | null }>(
-    `SELECT max(delegation_nonce)::text AS nonce FROM attestations
-     WHERE chain_id = $1 AND attester = $2 AND delegation_nonce IS NOT NULL AND status <> 'failed'`,
-    [chainId, attester],
-  );
-  const nonce = rows[0]?.nonce;
-  return nonce == null ? null : BigInt(nonce);
+export async function highestHeldNonce(db: Db, chainId: number, attester: string): Promise<bigint | null> {
+  const row = await db
+    .selectFrom('attestations')
+    .select((eb) => eb.fn.max('delegationNonce').as('nonce'))
+    .where('chainId', '=', chainId)
+    .where('attester', '=', attester)
+    .where('delegationNonce', 'is not', null)
+    .where('status', '<>', 'failed')
+    .executeTakeFirst();
+  return row?.nonce == null ? null : BigInt(row.nonce);
 }
 
 /** The uids among these that are stored already (a replayed off-chain package). */
-export async function existingUids(sql: Sql, uids: string[]): Promise<Set<string>> {
-  const rows = await sql.query<{ uid: string }>(`SELECT uid FROM attestations WHERE uid = ANY($1::text[])`, [uids]);
-  return new Set(rows.map((row) => row.uid));
+export async function existingUids(db: Db, uids: string[]): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('attestations')
+    .select('uid')
+    .where((eb) => eb('uid', '=', eb.fn.any(eb.val(uids))))
+    .execute();
+  return new Set(rows.map((row) => row.uid!));
 }
 
 /**

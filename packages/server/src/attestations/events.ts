@@ -2,7 +2,7 @@ import type { Sql } from '../db/sql.ts';
 import { emitToSubscribers, subscribersOf, type OutboxEvent } from '../webhooks/outbox.ts';
 import { toRecord } from './record.ts';
 import type { AttestationMode } from './states.ts';
-import { findByUids } from './store.ts';
+import { findByUidsIn } from './store.ts';
 
 type RecordEventKind = 'attestation.created' | 'attestation.revoked' | 'attestation.replaced';
 
@@ -25,7 +25,7 @@ async function emitRecordEvents(
   const accounts = new Set(subscriptions.map((s) => s.accountId));
   const wanted = items.filter((i) => accounts.has(i.accountId));
   if (wanted.length === 0) return 0;
-  const rows = await findByUids(
+  const rows = await findByUidsIn(
     sql,
     wanted.map((i) => i.uid.toLowerCase()),
   );

@@ -2,7 +2,7 @@ import type { ChainHealth } from '../chain/health.ts';
 import { enqueueRelay } from '../chain/relay.task.ts';
 import type { Clock } from '../clock.ts';
 import { batched } from '../db/group-commit.ts';
-import { pgSql, type Pool, type Sql } from '../db/sql.ts';
+import { sqlOf, type Db } from '../db/database.ts';
 import { AppError } from '../errors.ts';
 import type { IdempotencyClaim } from '../idempotency/service.ts';
 import type { AuthenticatedKey } from '../keys/service.ts';
@@ -11,7 +11,7 @@ import type { RefusalObserver } from '../limits/refusals.ts';
 import type { DelegationService } from './delegated-service.ts';
 import type { PreparedAttestation } from './prepare.ts';
 import { waitForRelayer } from './relay-wait.ts';
-import { insertPending, outcomesOf, type PendingAttestation, type RelayOutcome } from './store.ts';
+import { insertPending, outcomesOf, type PendingAttestation, type RelayOutcome } from './pending-store.ts';
 
 function chainUnavailable(reason: string, extra: Record<string, unknown> = {}): AppError {
   return new AppError(
@@ -27,7 +27,7 @@ function chainUnavailable(reason: string, extra: Record<string, unknown> = {}): 
  * ask for a relay run in ONE transaction (the caller's), then wait (bounded) for the relayer's outcome.
  */
 export function createOnchainSubmitter(deps: {
-  pool: Pool;
+  db: Db;
   clock: Clock;
   health: ChainHealth;
   chainId: number;
@@ -39,8 +39,7 @@ export function createOnchainSubmitter(deps: {
   /** Customer attesters' signed requests (docs/decisions.md, "Customer attesters"). */
   delegations?: DelegationService | undefined;
 }) {
-  const { pool, clock, health } = deps;
-  const sql = pgSql(pool);
+  const { db, clock, health } = deps;
   const waitMs = deps.waitMs ?? 60_000;
   const delegations = (): DelegationService => {
     if (!deps.delegations) throw new Error('customer attesters are not wired in this process');
@@ -48,7 +47,7 @@ export function createOnchainSubmitter(deps: {
   };
   const loadOutcomes = batched(
     async (ids: string[]) => {
-      const found = await outcomesOf(sql, ids);
+      const found = await outcomesOf(db, ids);
       return ids.map((id) => found.get(id));
     },
     { maxInFlight: 2 },
@@ -69,7 +68,7 @@ export function createOnchainSubmitter(deps: {
      * asks for a relay run. Returns their ids in order.
      */
     async stage(
-      tx: Sql,
+      tx: Db,
       auth: AuthenticatedKey,
       items: PreparedAttestation[],
       opts: { idempotencyKey?: string | undefined; batchId?: string | undefined },
@@ -95,7 +94,7 @@ export function createOnchainSubmitter(deps: {
       }));
       const ids =
         delegated.length > 0 ? await delegations().stage(tx, auth, delegated, rows) : await insertPending(tx, rows);
-      await enqueueRelay(tx);
+      await enqueueRelay(sqlOf(tx));
       return ids;
     },
 

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.ts';
 import { batched } from '../db/group-commit.ts';
-import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
+import { inTransaction, type Db } from '../db/database.ts';
 import { notFound } from '../errors.ts';
 import { invalidCursor } from '../http/input-rules.ts';
 import type { GatedRequest } from '../idempotency/service.ts';
@@ -21,7 +21,7 @@ import { accountPage, type AccountPageQuery } from './dashboard-store.ts';
 import { createAttestationWriter } from './writer.ts';
 
 export interface AttestationServiceDeps {
-  pool: Pool;
+  db: Db;
   clock: Clock;
   signer: OffchainSigner;
   chainId: number;
@@ -41,17 +41,16 @@ const READ_BATCHING = { maxBatch: 200, maxInFlight: 2 };
 
 /** Creating, reading and searching attestations. */
 export function createAttestationService(deps: AttestationServiceDeps) {
-  const { pool, clock, signer, chainId, verifyBaseUrl, onchain, log } = deps;
-  const sql = pgSql(pool);
-  const write = createAttestationWriter(pool, verifyBaseUrl, log);
+  const { db, clock, signer, chainId, verifyBaseUrl, onchain, log } = deps;
+  const write = createAttestationWriter(db, verifyBaseUrl, log);
   const loadByUid = batched(
     async (uids: string[]) => {
-      const found = await findByUids(sql, uids);
+      const found = await findByUids(db, uids);
       return uids.map((uid) => found.get(uid));
     },
     { ...READ_BATCHING, name: 'reads by uid', log },
   );
-  const searchPage = batched((queries: HashQuery[]) => searchByHashes(sql, queries), {
+  const searchPage = batched((queries: HashQuery[]) => searchByHashes(db, queries), {
     ...READ_BATCHING,
     name: 'searches by hash',
     log,
@@ -66,7 +65,7 @@ export function createAttestationService(deps: AttestationServiceDeps) {
       const item = prepareAttestation(input);
       if (item.mode === 'onchain') {
         await onchain.ensureAvailable();
-        const [id] = await inTransaction(pool, (tx) =>
+        const [id] = await inTransaction(db, (tx) =>
           onchain.stage(tx, auth, [item], { idempotencyKey: request.idempotency?.key }),
         );
         const [outcome] = await onchain.settle([id!], request.idempotency);
@@ -134,7 +133,7 @@ export function createAttestationService(deps: AttestationServiceDeps) {
         beforeId,
         limit: input.limit + 1,
       };
-      const page = pageOf(await accountPage(sql, query), input.limit, (last) => idCursor.encode(last.id));
+      const page = pageOf(await accountPage(db, query), input.limit, (last) => idCursor.encode(last.id));
       return {
         items: page.rows.map((row) => ({
           uid: row.uid as `0x${string}`,

@@ -1,7 +1,7 @@
 import type { AuditFields } from '../audit/chain.ts';
 import { appendAuditEntries } from '../audit/append.ts';
 import { batched } from '../db/group-commit.ts';
-import { inTransaction, type Pool } from '../db/sql.ts';
+import { inTransaction, sqlOf, type Db } from '../db/database.ts';
 import type { IdempotencyClaim } from '../idempotency/service.ts';
 import type { Logger } from '../log.ts';
 import { completeMany } from '../idempotency/store.ts';
@@ -24,17 +24,19 @@ export interface AttestationWrite {
  * fault fails; a claim is marked completed only once its transaction committed.
  */
 export function createAttestationWriter(
-  pool: Pool,
+  db: Db,
   verifyBaseUrl: string,
   log?: Logger,
 ): (write: AttestationWrite) => Promise<void> {
   return batched(
     async (writes: AttestationWrite[]) => {
-      await inTransaction(pool, async (sql) => {
+      await inTransaction(db, async (tx) => {
         await insertAttestations(
-          sql,
+          tx,
           writes.map((w) => w.row),
         );
+        // the idempotency, webhook and audit leaves still take an `Sql`: the same transaction through it
+        const sql = sqlOf(tx);
         const claims = writes.filter((w) => w.idempotency);
         await completeMany(
           sql,

@@ -3,7 +3,7 @@ import { getAddress, recoverMessageAddress, type Hex } from 'viem';
 import { auditEntry, type MemberActor } from '../audit/entry.ts';
 import { appendAudit } from '../audit/append.ts';
 import type { Clock } from '../clock.ts';
-import { inTransaction, pgSql, type Pool } from '../db/sql.ts';
+import { inTransaction, sqlOf, type Db } from '../db/database.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { GatedRequest } from '../idempotency/service.ts';
 import type { AuthenticatedKey } from '../keys/service.ts';
@@ -67,9 +67,8 @@ function taken(address: string): AppError {
 }
 
 /** Customer attesters: the challenge, registration by its signature, the list, removal; each change audited. */
-export function createAttesterService(deps: { pool: Pool; clock: Clock; chainId: number }) {
-  const { pool, clock } = deps;
-  const sql = pgSql(pool);
+export function createAttesterService(deps: { db: Db; clock: Clock; chainId: number }) {
+  const { db, clock } = deps;
   const audit = (auth: AttesterCaller, request: GatedRequest, at: Date, action: string, address: string) =>
     auditEntry({
       accountId: auth.accountId,
@@ -86,7 +85,7 @@ export function createAttesterService(deps: { pool: Pool; clock: Clock; chainId:
     /** A fresh challenge for this account and address: sign its message with the address's key within 10 minutes. */
     async challenge(auth: AttesterCaller, rawAddress: string) {
       const address = getAddress(rawAddress);
-      const owner = await liveAttester(sql, address.toLowerCase());
+      const owner = await liveAttester(db, address.toLowerCase());
       if (owner && owner.accountId !== auth.accountId) throw taken(address);
       const now = new Date(clock.now());
       const id = randomUUID();
@@ -99,7 +98,7 @@ export function createAttesterService(deps: { pool: Pool; clock: Clock; chainId:
         issuedAt: now,
         expiresAt,
       });
-      await inTransaction(pool, async (tx) => {
+      await inTransaction(db, async (tx) => {
         await pruneChallenges(tx, new Date(now.getTime() - 24 * 60 * 60 * 1000));
         await insertChallenge(tx, {
           id,
@@ -119,7 +118,7 @@ export function createAttesterService(deps: { pool: Pool; clock: Clock; chainId:
      */
     async register(auth: AttesterCaller, input: { challengeId: string; signature: string }, request: GatedRequest) {
       const now = new Date(clock.now());
-      const outcome = await inTransaction(pool, async (tx) => {
+      const outcome = await inTransaction(db, async (tx) => {
         const challenge = await useChallenge(tx, input.challengeId, auth.accountId, now);
         if (!challenge) return { refused: challengeInvalid() };
         const address = getAddress(challenge.address);
@@ -131,14 +130,14 @@ export function createAttesterService(deps: { pool: Pool; clock: Clock; chainId:
         const owner = await liveAttester(tx, challenge.address);
         if (owner && owner.accountId !== auth.accountId) return { refused: taken(address) };
         if (owner) {
-          await request.idempotency?.complete(tx, view(owner));
+          await request.idempotency?.complete(sqlOf(tx), view(owner));
           return { registered: view(owner) };
         }
         const row = { id: randomUUID(), accountId: auth.accountId, address: challenge.address, createdAt: now };
         await insertAttester(tx, row);
-        await appendAudit(tx, audit(auth, request, now, 'attester.registered', address));
+        await appendAudit(sqlOf(tx), audit(auth, request, now, 'attester.registered', address));
         const created = view(row);
-        await request.idempotency?.complete(tx, created);
+        await request.idempotency?.complete(sqlOf(tx), created);
         return { registered: created };
       }).catch((error: unknown) => {
         // the unique index is the backstop when two accounts register one address at the same moment
@@ -151,18 +150,18 @@ export function createAttesterService(deps: { pool: Pool; clock: Clock; chainId:
     },
 
     async list(auth: Pick<AttesterCaller, 'accountId'>): Promise<{ data: AttesterView[] }> {
-      return { data: (await listAttesters(sql, auth.accountId)).map(view) };
+      return { data: (await listAttesters(db, auth.accountId)).map(view) };
     },
 
     /** Removes one of the account's addresses: attestations it signs from now on are refused; made ones stand. */
     async remove(auth: AttesterCaller, rawAddress: string, request: GatedRequest): Promise<void> {
       const address = getAddress(rawAddress);
       const now = new Date(clock.now());
-      await inTransaction(pool, async (tx) => {
+      await inTransaction(db, async (tx) => {
         if (!(await removeAttester(tx, auth.accountId, address.toLowerCase(), now)))
           throw notFound(`Attester ${address}`);
-        await appendAudit(tx, audit(auth, request, now, 'attester.removed', address));
-        await request.idempotency?.complete(tx, undefined);
+        await appendAudit(sqlOf(tx), audit(auth, request, now, 'attester.removed', address));
+        await request.idempotency?.complete(sqlOf(tx), undefined);
       });
       request.idempotency?.markCompleted();
     },

@@ -3,7 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { canonicalJson } from '../audit/chain.ts';
 import type { RequestOrigin } from '../audit/entry.ts';
 import type { Clock } from '../clock.ts';
-import { pgSql, type Pool, type Sql } from '../db/sql.ts';
+import { sqlOf, type Db } from '../db/database.ts';
+import type { Sql } from '../db/sql.ts';
 import { AppError } from '../errors.ts';
 import { claim, complete, find, release, takeOver, type IdempotencyRow } from './store.ts';
 
@@ -41,8 +42,7 @@ export type Begun =
 export type IdempotencyService = ReturnType<typeof createIdempotencyService>;
 
 /** `Idempotency-Key` on POSTs: the first response for (API key, Idempotency-Key) is replayed for 24 h. */
-export function createIdempotencyService(pool: Pool, clock: Clock, opts: { waitMs?: number; pollMs?: number } = {}) {
-  const db = pgSql(pool);
+export function createIdempotencyService(db: Db, clock: Clock, opts: { waitMs?: number; pollMs?: number } = {}) {
   const waitMs = opts.waitMs ?? 30_000;
   const pollMs = opts.pollMs ?? 50;
 
@@ -75,7 +75,8 @@ export function createIdempotencyService(pool: Pool, clock: Clock, opts: { waitM
       kind: 'claimed',
       claim: handle,
       release: () => release(db, apiKeyId, key),
-      complete: (body) => handle.complete(db, body),
+      // the store's `complete` is a leaf other areas call with an `Sql` in their transactions
+      complete: (body) => handle.complete(sqlOf(db), body),
     };
   }
 
@@ -106,7 +107,7 @@ export function createIdempotencyService(pool: Pool, clock: Clock, opts: { waitM
             db,
             apiKeyId,
             key,
-            row.created_at,
+            row.createdAt,
             requestHash,
             new Date(now),
             new Date(now + IDEMPOTENCY_TTL_MS),
@@ -114,12 +115,12 @@ export function createIdempotencyService(pool: Pool, clock: Clock, opts: { waitM
         ) {
           return claimed(apiKeyId, key, status);
         }
-        if (row.request_hash !== requestHash) {
+        if (row.requestHash !== requestHash) {
           throw conflict(
             'This Idempotency-Key was already used with a different request; use a new key for a new request.',
           );
         }
-        if (row.response_status !== null) return { kind: 'replay', body: row.response_body };
+        if (row.responseStatus !== null) return { kind: 'replay', body: row.responseBody };
         if (Date.now() >= waitUntil) {
           throw conflict(
             'A request with this Idempotency-Key is still in progress; retry shortly.',
@@ -134,6 +135,6 @@ export function createIdempotencyService(pool: Pool, clock: Clock, opts: { waitM
 }
 
 function isReusable(row: IdempotencyRow, now: number): boolean {
-  if (row.expires_at.getTime() <= now) return true;
-  return row.response_status === null && row.created_at.getTime() <= now - ABANDONED_AFTER_MS;
+  if (row.expiresAt.getTime() <= now) return true;
+  return row.responseStatus === null && row.createdAt.getTime() <= now - ABANDONED_AFTER_MS;
 }

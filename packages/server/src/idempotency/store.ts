@@ -1,42 +1,46 @@
-import type { PgSnakeRow, Prisma } from '../db/rows.ts';
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/database.ts';
 import type { Sql } from '../db/sql.ts';
+import type { IdempotencyRecord } from '../generated/kysely/database.ts';
 
-// Raw SQL: every POST with an Idempotency-Key claims and completes here (docs/decisions.md, "Persistence").
+// Every POST with an Idempotency-Key claims and completes here (docs/decisions.md, "Persistence").
 
-/** An idempotency_records row as find() reads it (column names as stored; types from the Prisma model). */
+/** An idempotency record as find() reads it. */
 export type IdempotencyRow = Pick<
-  PgSnakeRow<Prisma.IdempotencyRecordModel>,
-  'request_hash' | 'response_status' | 'response_body' | 'created_at' | 'expires_at'
+  Selectable<IdempotencyRecord>,
+  'requestHash' | 'responseStatus' | 'responseBody' | 'createdAt' | 'expiresAt'
 >;
 
 /** Claims (key, Idempotency-Key) for a new request; false when a record is already there. */
 export async function claim(
-  sql: Sql,
+  db: Db,
   apiKeyId: string,
   key: string,
   requestHash: string,
   now: Date,
   expiresAt: Date,
 ): Promise<boolean> {
-  const rows = await sql.query(
-    `INSERT INTO idempotency_records (api_key_id, key, request_hash, created_at, expires_at) VALUES ($1::uuid, $2, $3, $4, $5)
-     ON CONFLICT (api_key_id, key) DO NOTHING RETURNING 1`,
-    [apiKeyId, key, requestHash, now, expiresAt],
-  );
+  const rows = await db
+    .insertInto('idempotencyRecords')
+    .values({ apiKeyId, key, requestHash, createdAt: now, expiresAt })
+    .onConflict((oc) => oc.columns(['apiKeyId', 'key']).doNothing())
+    .returning((eb) => eb.lit(1).as('claimed'))
+    .execute();
   return rows.length === 1;
 }
 
-export async function find(sql: Sql, apiKeyId: string, key: string): Promise<IdempotencyRow | undefined> {
-  const [row] = await sql.query<IdempotencyRow>(
-    `SELECT request_hash, response_status, response_body, created_at, expires_at FROM idempotency_records WHERE api_key_id = $1::uuid AND key = $2`,
-    [apiKeyId, key],
-  );
-  return row;
+export async function find(db: Db, apiKeyId: string, key: string): Promise<IdempotencyRow | undefined> {
+  return db
+    .selectFrom('idempotencyRecords')
+    .select(['requestHash', 'responseStatus', 'responseBody', 'createdAt', 'expiresAt'])
+    .where('apiKeyId', '=', apiKeyId)
+    .where('key', '=', key)
+    .executeTakeFirst();
 }
 
 /** Takes over an expired or abandoned record, if nobody else did since it was read as `seenCreatedAt`. */
 export async function takeOver(
-  sql: Sql,
+  db: Db,
   apiKeyId: string,
   key: string,
   seenCreatedAt: Date,
@@ -44,11 +48,14 @@ export async function takeOver(
   now: Date,
   expiresAt: Date,
 ): Promise<boolean> {
-  const rows = await sql.query(
-    `UPDATE idempotency_records SET request_hash = $4, created_at = $5, expires_at = $6, response_status = NULL, response_body = NULL
-     WHERE api_key_id = $1::uuid AND key = $2 AND created_at = $3 RETURNING 1`,
-    [apiKeyId, key, seenCreatedAt, requestHash, now, expiresAt],
-  );
+  const rows = await db
+    .updateTable('idempotencyRecords')
+    .set({ requestHash, createdAt: now, expiresAt, responseStatus: null, responseBody: null })
+    .where('apiKeyId', '=', apiKeyId)
+    .where('key', '=', key)
+    .where('createdAt', '=', seenCreatedAt)
+    .returning((eb) => eb.lit(1).as('taken'))
+    .execute();
   return rows.length === 1;
 }
 
@@ -88,9 +95,11 @@ export async function releaseMany(sql: Sql, claims: Array<{ apiKeyId: string; ke
 }
 
 /** Lets go of a claim whose request failed, so that a retry runs afresh. */
-export async function release(sql: Sql, apiKeyId: string, key: string): Promise<void> {
-  await sql.query(
-    `DELETE FROM idempotency_records WHERE api_key_id = $1::uuid AND key = $2 AND response_status IS NULL`,
-    [apiKeyId, key],
-  );
+export async function release(db: Db, apiKeyId: string, key: string): Promise<void> {
+  await db
+    .deleteFrom('idempotencyRecords')
+    .where('apiKeyId', '=', apiKeyId)
+    .where('key', '=', key)
+    .where('responseStatus', 'is', null)
+    .execute();
 }

@@ -1,9 +1,11 @@
 import type { Clock } from '../clock.ts';
 import type { PgSnakeRow, Prisma } from '../db/rows.ts';
+import { sqlOf, type Db } from '../db/database.ts';
 import type { Sql } from '../db/sql.ts';
 import { AppError } from '../errors.ts';
 import { noteQuotaUse } from '../mail/notices.ts';
 import type { Tier } from '../keys/format.ts';
+import { accountUsed, addToAccount, addToKey, keyUsed, takeFromAccount } from './quota-store.ts';
 import { UNOBSERVED, type RefusalObserver } from './refusals.ts';
 
 /** On-chain attestations per key per UTC calendar month; off-chain ones are never counted. */
@@ -52,7 +54,7 @@ export function quotaExceeded(
   );
 }
 
-/** What the counter statements return (raw SQL: every on-chain create reserves here). */
+/** What the counter statements of the leaves below return (hand-written: the relayer and dashboard call them). */
 type UsageRow = Pick<PgSnakeRow<Prisma.MonthlyUsageModel>, 'onchain_used'>;
 
 /** The key a reservation is charged to, with its account and the tier whose numbers bound the account. */
@@ -72,20 +74,10 @@ export interface Reservation {
 const INT_MAX = 2_147_483_647;
 const capOf = (tier: Tier) => (Number.isFinite(ONCHAIN_MONTHLY_QUOTA[tier]) ? ONCHAIN_MONTHLY_QUOTA[tier] : INT_MAX);
 
-const ADD_TO_ACCOUNT = `INSERT INTO account_monthly_usage (account_id, period, onchain_used) VALUES ($1::uuid, $2, $3)
-  ON CONFLICT (account_id, period) DO UPDATE
-  SET onchain_used = account_monthly_usage.onchain_used + EXCLUDED.onchain_used
-  WHERE account_monthly_usage.onchain_used + EXCLUDED.onchain_used <= $4
-  RETURNING onchain_used`;
-const ADD_TO_KEY = `INSERT INTO monthly_usage (api_key_id, period, onchain_used) VALUES ($1::uuid, $2, $3)
-  ON CONFLICT (api_key_id, period) DO UPDATE SET onchain_used = monthly_usage.onchain_used + EXCLUDED.onchain_used
-  WHERE monthly_usage.onchain_used + EXCLUDED.onchain_used <= $4
-  RETURNING onchain_used`;
 const TAKE_FROM_ACCOUNT = `UPDATE account_monthly_usage SET onchain_used = GREATEST(onchain_used - $3, 0)
   WHERE account_id = $1::uuid AND period = $2`;
 const TAKE_FROM_KEY = `UPDATE monthly_usage SET onchain_used = GREATEST(onchain_used - $3, 0)
   WHERE api_key_id = $1::uuid AND period = $2`;
-const KEY_USED = `SELECT onchain_used FROM monthly_usage WHERE api_key_id = $1::uuid AND period = $2`;
 const ACCOUNT_USED = `SELECT onchain_used FROM account_monthly_usage WHERE account_id = $1::uuid AND period = $2`;
 
 async function usedOf(sql: Sql, query: string, id: string, period: string): Promise<number> {
@@ -101,7 +93,7 @@ async function usedOf(sql: Sql, query: string, id: string, period: string): Prom
  * addition back. Run it inside the transaction that stores the pending attestations.
  */
 export async function reserveOnchainQuota(
-  sql: Sql,
+  db: Db,
   clock: Clock,
   holder: QuotaHolder,
   count: number,
@@ -110,32 +102,27 @@ export async function reserveOnchainQuota(
   const now = clock.now();
   const period = periodOf(now);
   const refuse = async (scope: QuotaScope): Promise<never> => {
-    const keyUsed = await usedOf(sql, KEY_USED, holder.keyId, period);
-    if (scope === 'account' && keyUsed + count <= capOf(holder.tier)) {
-      const used = await usedOf(sql, ACCOUNT_USED, holder.accountId, period);
+    const usedByKey = await keyUsed(db, holder.keyId, period);
+    if (scope === 'account' && usedByKey + count <= capOf(holder.tier)) {
+      const used = await accountUsed(db, holder.accountId, period);
       refusals.quotaRefused(holder.accountTier);
       const limit = ONCHAIN_MONTHLY_QUOTA[holder.accountTier];
       throw quotaExceeded(holder.accountTier, used, limit, resetsAtOf(now), count, 'account');
     }
     refusals.quotaRefused(holder.tier);
-    throw quotaExceeded(holder.tier, keyUsed, ONCHAIN_MONTHLY_QUOTA[holder.tier], resetsAtOf(now), count, 'key');
+    throw quotaExceeded(holder.tier, usedByKey, ONCHAIN_MONTHLY_QUOTA[holder.tier], resetsAtOf(now), count, 'key');
   };
   if (count > capOf(holder.tier)) return refuse('key');
   if (count > capOf(holder.accountTier)) return refuse('account');
-  const added = await sql.query<UsageRow>(ADD_TO_ACCOUNT, [holder.accountId, period, count, capOf(holder.accountTier)]);
-  if (added.length === 0) return refuse('account');
-  const keyAdded = await sql.query<UsageRow>(ADD_TO_KEY, [holder.keyId, period, count, capOf(holder.tier)]);
-  if (keyAdded.length === 1) {
+  const added = await addToAccount(db, holder.accountId, period, count, capOf(holder.accountTier));
+  if (added === undefined) return refuse('account');
+  if ((await addToKey(db, holder.keyId, period, count, capOf(holder.tier))) !== undefined) {
     // the 80 % and 100 % notices, in this transaction: mailed once a month each (mail/notices.ts)
     const limit = ONCHAIN_MONTHLY_QUOTA[holder.accountTier];
-    await noteQuotaUse(
-      sql,
-      { accountId: holder.accountId, period, used: added[0]!.onchain_used, count, limit },
-      new Date(now),
-    );
+    await noteQuotaUse(sqlOf(db), { accountId: holder.accountId, period, used: added, count, limit }, new Date(now));
     return { period, count };
   }
-  await sql.query(TAKE_FROM_ACCOUNT, [holder.accountId, period, count]);
+  await takeFromAccount(db, holder.accountId, period, count);
   return refuse('key');
 }
 
@@ -151,12 +138,12 @@ export async function releaseOnchainQuota(
 
 /** What a key has used of its on-chain quota this month. */
 export async function onchainUsage(
-  sql: Sql,
+  db: Db,
   clock: Clock,
   key: { keyId: string; tier: Tier },
 ): Promise<{ used: number; limit: number; resetsAt: number }> {
   const now = clock.now();
-  const used = await usedOf(sql, KEY_USED, key.keyId, periodOf(now));
+  const used = await keyUsed(db, key.keyId, periodOf(now));
   return { used, limit: ONCHAIN_MONTHLY_QUOTA[key.tier], resetsAt: resetsAtOf(now) };
 }
 

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAttestationService } from '../../src/attestations/service.ts';
 import { systemClock } from '../../src/clock.ts';
+import { createDatabase } from '../../src/db/database.ts';
 import { call, startTestService, type TestService } from '../support/service.ts';
 
 let svc: TestService;
@@ -106,22 +107,29 @@ describe('batched reads: one member never fails another', () => {
     expect(created.every((r) => r.status === 201)).toBe(true);
     const guilty = hashes[11]!;
 
-    // the service's own pool, except that any query carrying the guilty hash fails (as a broken index page would)
+    // the service's own database, except that any search carrying the guilty hash fails (as a broken index page
+    // would): a group's searches are one JSON parameter of members
     const pool = new pg.Pool({ connectionString: svc.databaseUrl, max: 4 });
     let groups = 0;
-    const faulty = Object.assign(Object.create(pool) as pg.Pool, {
-      query: (text: string, values?: unknown[]) => {
-        const hashesAsked = Array.isArray(values?.[0]) ? (values[0] as unknown[]) : [];
-        if (hashesAsked.length > 1) groups++;
-        if (hashesAsked.includes(guilty)) return Promise.reject(Object.assign(new Error('read'), { code: 'XX001' }));
-        return pool.query(text, values);
-      },
+    pool.on('connect', (client) => {
+      const query = client.query.bind(client) as (text: string, values?: unknown[]) => Promise<unknown>;
+      Object.assign(client, {
+        query: (text: string, values?: unknown[]) => {
+          const members = text.includes('jsonb_to_recordset')
+            ? (JSON.parse(String(values?.[0])) as Array<{ content_hash: string }>)
+            : [];
+          if (members.length > 1) groups++;
+          if (members.some((m) => m.content_hash === guilty))
+            return Promise.reject(Object.assign(new Error('read'), { code: 'XX001' }));
+          return query(text, values);
+        },
+      });
     });
     const original = svc.services.attestations;
     const signer = undefined as never; // searches sign nothing
     const onchain = undefined as never; // nor go on-chain
     const deps = {
-      pool: faulty,
+      db: createDatabase(pool),
       clock: systemClock,
       signer,
       onchain,

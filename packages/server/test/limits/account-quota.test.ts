@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failItems } from '../../src/attestations/relay-store.ts';
 import { manualClock } from '../../src/clock.ts';
-import { createPool, inTransaction, pgSql, type Pool } from '../../src/db/sql.ts';
+import { createDatabase, inTransaction, type Db } from '../../src/db/database.ts';
+import { createPool, pgSql, type Pool } from '../../src/db/sql.ts';
 import type { Tier } from '../../src/keys/format.ts';
 import { accountTierOf } from '../../src/keys/service.ts';
 import {
@@ -17,10 +18,12 @@ import { call, startTestService, type TestService } from '../support/service.ts'
 
 let svc: TestService;
 let pool: Pool;
+let db: Db;
 
 beforeAll(async () => {
   svc = await startTestService({ env: { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' } });
   pool = createPool(svc.databaseUrl, 20);
+  db = createDatabase(pool);
 });
 afterAll(async () => {
   await pool?.end();
@@ -93,7 +96,7 @@ describe('the account-wide on-chain quota (its plan across all its keys)', () =>
     const holders = await Promise.all(Array.from({ length: 4 }, () => holderOf('free', account, 'free')));
     const results = await Promise.allSettled(
       Array.from({ length: 40 }, (_, i) =>
-        inTransaction(pool, (sql) => reserveOnchainQuota(sql, clock, holders[i % 4]!, 1)),
+        inTransaction(db, (tx) => reserveOnchainQuota(tx, clock, holders[i % 4]!, 1)),
       ),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(20);
@@ -104,39 +107,39 @@ describe('the account-wide on-chain quota (its plan across all its keys)', () =>
     const clock = manualClock(new Date('2026-11-20T00:00:00Z'));
     const account = freshAccount();
     const [a, b] = [await holderOf('free', account, 'pro'), await holderOf('free', account, 'pro')];
-    await reserveOnchainQuota(pgSql(pool), clock, a, 20);
-    const error = await refusal(reserveOnchainQuota(pgSql(pool), clock, a, 1));
+    await reserveOnchainQuota(db, clock, a, 20);
+    const error = await refusal(reserveOnchainQuota(db, clock, a, 1));
     expect(error.details).toMatchObject({ tier: 'free', used: 20, limit: 20, scope: 'key' });
     expect(error.message).toMatch(/^The free tier's monthly on-chain quota is exhausted/);
     expect(await accountOnchainUsage(pgSql(pool), a.accountId, '2026-11')).toBe(20);
-    await reserveOnchainQuota(pgSql(pool), clock, b, 20);
+    await reserveOnchainQuota(db, clock, b, 20);
     expect(await accountOnchainUsage(pgSql(pool), a.accountId, '2026-11')).toBe(40);
   });
 
   it('names the key when both limits bind (the spec’s rule comes first)', async () => {
     const clock = manualClock(new Date('2026-11-20T00:00:00Z'));
     const key = await holderOf('free', freshAccount(), 'free');
-    await reserveOnchainQuota(pgSql(pool), clock, key, 20);
-    expect((await refusal(reserveOnchainQuota(pgSql(pool), clock, key, 1))).details).toMatchObject({ scope: 'key' });
+    await reserveOnchainQuota(db, clock, key, 20);
+    expect((await refusal(reserveOnchainQuota(db, clock, key, 1))).details).toMatchObject({ scope: 'key' });
   });
 
   it("a batch reserves all of its items or none against the account's room", async () => {
     const clock = manualClock(new Date('2026-11-20T00:00:00Z'));
     const account = freshAccount();
     const [a, b] = [await holderOf('free', account, 'free'), await holderOf('free', account, 'free')];
-    await reserveOnchainQuota(pgSql(pool), clock, a, 15);
-    const error = await refusal(reserveOnchainQuota(pgSql(pool), clock, b, 6));
+    await reserveOnchainQuota(db, clock, a, 15);
+    const error = await refusal(reserveOnchainQuota(db, clock, b, 6));
     expect(error.details).toMatchObject({ tier: 'free', used: 15, limit: 20, scope: 'account' });
     expect(error.message).toContain('cannot cover this batch: 6 asked, 5 left');
-    expect((await onchainUsage(pgSql(pool), clock, b)).used).toBe(0);
-    await reserveOnchainQuota(pgSql(pool), clock, b, 5);
+    expect((await onchainUsage(db, clock, b)).used).toBe(0);
+    await reserveOnchainQuota(db, clock, b, 5);
     expect(await accountOnchainUsage(pgSql(pool), a.accountId, '2026-11')).toBe(20);
   });
 
   it('a batch larger than the plan allows is refused without a write', async () => {
     const clock = manualClock(new Date('2026-11-20T00:00:00Z'));
     const key = await holderOf('pro', freshAccount(), 'free');
-    const error = await refusal(reserveOnchainQuota(pgSql(pool), clock, key, 21));
+    const error = await refusal(reserveOnchainQuota(db, clock, key, 21));
     expect(error.details).toMatchObject({ tier: 'free', used: 0, limit: 20, scope: 'account' });
     expect(await accountOnchainUsage(pgSql(pool), key.accountId, '2026-11')).toBe(0);
   });
@@ -144,12 +147,12 @@ describe('the account-wide on-chain quota (its plan across all its keys)', () =>
   it('a give-back after a failed transaction returns both the key’s and the account’s counts', async () => {
     const clock = manualClock(new Date('2026-11-20T00:00:00Z'));
     const key = await holderOf('free', freshAccount(), 'free');
-    const reservation = await reserveOnchainQuota(pgSql(pool), clock, key, 7);
+    const reservation = await reserveOnchainQuota(db, clock, key, 7);
     await releaseOnchainQuota(pgSql(pool), key, reservation);
-    expect((await onchainUsage(pgSql(pool), clock, key)).used).toBe(0);
+    expect((await onchainUsage(db, clock, key)).used).toBe(0);
     expect(await accountOnchainUsage(pgSql(pool), key.accountId, '2026-11')).toBe(0);
-    await inTransaction(pool, async (sql) => {
-      await reserveOnchainQuota(sql, clock, key, 5);
+    await inTransaction(db, async (tx) => {
+      await reserveOnchainQuota(tx, clock, key, 5);
       throw new Error('store failed');
     }).catch(() => undefined);
     expect(await accountOnchainUsage(pgSql(pool), key.accountId, '2026-11')).toBe(0);
@@ -169,7 +172,7 @@ describe('giving back after a definitive failure', () => {
       [a, 3],
       [b, 2],
     ] as const) {
-      const { period } = await reserveOnchainQuota(sql, clock, holder, count);
+      const { period } = await reserveOnchainQuota(db, clock, holder, count);
       await sql.query(
         `INSERT INTO attestations (account_id, api_key_id, type, mode, status, content_hash, content_type, chain_id,
            schema_uid, attester, quota_period, relay_tx_id)
@@ -180,10 +183,10 @@ describe('giving back after a definitive failure', () => {
     }
     const period = periodOf(clock.now());
     expect(await accountOnchainUsage(sql, a.accountId, period)).toBe(5);
-    await failItems(sql, journal!.id, 'reverted');
+    await failItems(db, journal!.id, 'reverted');
     expect(await accountOnchainUsage(sql, a.accountId, period)).toBe(0);
-    expect((await onchainUsage(sql, clock, a)).used).toBe(0);
-    expect((await onchainUsage(sql, clock, b)).used).toBe(0);
+    expect((await onchainUsage(db, clock, a)).used).toBe(0);
+    expect((await onchainUsage(db, clock, b)).used).toBe(0);
   });
 });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/clock.ts';
-import { createPool, inTransaction, pgSql, type Pool } from '../../src/db/sql.ts';
+import { createDatabase, inTransaction, type Db } from '../../src/db/database.ts';
+import { createPool, pgSql, type Pool } from '../../src/db/sql.ts';
 import type { AppError } from '../../src/errors.ts';
 import {
   onchainUsage,
@@ -14,10 +15,12 @@ import { startTestService, type TestService } from '../support/service.ts';
 
 let svc: TestService;
 let pool: Pool;
+let db: Db;
 
 beforeAll(async () => {
   svc = await startTestService();
   pool = createPool(svc.databaseUrl, 20);
+  db = createDatabase(pool);
 });
 afterAll(async () => {
   await pool?.end();
@@ -50,8 +53,8 @@ describe('reserving on-chain quota', () => {
   it('a free key gets exactly 20 a month; the 21st is 429 QUOTA_EXCEEDED with the spec details', async () => {
     const clock = manualClock(new Date('2026-11-15T12:00:00Z'));
     const key = await keyOf('free');
-    for (let i = 0; i < 20; i++) await reserveOnchainQuota(pgSql(pool), clock, key, 1);
-    const error = await refusal(reserveOnchainQuota(pgSql(pool), clock, key, 1));
+    for (let i = 0; i < 20; i++) await reserveOnchainQuota(db, clock, key, 1);
+    const error = await refusal(reserveOnchainQuota(db, clock, key, 1));
     expect(error.errorCode).toBe('QUOTA_EXCEEDED');
     expect(error.status).toBe(429);
     expect(error.details).toEqual({
@@ -68,35 +71,35 @@ describe('reserving on-chain quota', () => {
   it('resets at the first millisecond of the next UTC month, not a moment before', async () => {
     const clock = manualClock(new Date('2026-11-30T23:59:59.998Z'));
     const key = await keyOf('free');
-    await reserveOnchainQuota(pgSql(pool), clock, key, 20);
+    await reserveOnchainQuota(db, clock, key, 20);
     clock.advance(1); // 23:59:59.999
-    await refusal(reserveOnchainQuota(pgSql(pool), clock, key, 1));
+    await refusal(reserveOnchainQuota(db, clock, key, 1));
     clock.advance(1); // 2026-12-01T00:00:00.000Z
-    await expect(reserveOnchainQuota(pgSql(pool), clock, key, 20)).resolves.toEqual({ period: '2026-12', count: 20 });
+    await expect(reserveOnchainQuota(db, clock, key, 20)).resolves.toEqual({ period: '2026-12', count: 20 });
   });
 
   it('a batch reserves all of its items or none', async () => {
     const clock = manualClock(new Date('2026-11-10T00:00:00Z'));
     const key = await keyOf('free');
-    await reserveOnchainQuota(pgSql(pool), clock, key, 15);
-    const error = await refusal(reserveOnchainQuota(pgSql(pool), clock, key, 6));
+    await reserveOnchainQuota(db, clock, key, 15);
+    const error = await refusal(reserveOnchainQuota(db, clock, key, 6));
     expect(error.details).toMatchObject({ used: 15, limit: 20 });
-    expect((await onchainUsage(pgSql(pool), clock, key)).used).toBe(15);
-    await reserveOnchainQuota(pgSql(pool), clock, key, 5);
-    expect((await onchainUsage(pgSql(pool), clock, key)).used).toBe(20);
+    expect((await onchainUsage(db, clock, key)).used).toBe(15);
+    await reserveOnchainQuota(db, clock, key, 5);
+    expect((await onchainUsage(db, clock, key)).used).toBe(20);
   });
 
   it('a refused batch says how many were asked for and how many are left, and when the quota resets', async () => {
     const clock = manualClock(new Date('2026-11-10T00:00:00Z'));
     const key = await keyOf('free');
-    await reserveOnchainQuota(pgSql(pool), clock, key, 2);
-    const error = await refusal(reserveOnchainQuota(pgSql(pool), clock, key, 19));
+    await reserveOnchainQuota(db, clock, key, 2);
+    const error = await refusal(reserveOnchainQuota(db, clock, key, 19));
     expect(error.message).toBe(
       "The free tier's monthly on-chain quota cannot cover this batch: 19 asked, 18 left (2 of 20 used). " +
         'It resets at 2026-12-01T00:00:00.000Z. Off-chain attestations are not metered.',
     );
-    await reserveOnchainQuota(pgSql(pool), clock, key, 18);
-    const exhausted = await refusal(reserveOnchainQuota(pgSql(pool), clock, key, 1));
+    await reserveOnchainQuota(db, clock, key, 18);
+    const exhausted = await refusal(reserveOnchainQuota(db, clock, key, 1));
     expect(exhausted.message).toMatch(
       /^The free tier's monthly on-chain quota is exhausted: 1 asked, 0 left \(20 of 20 used\)\./,
     );
@@ -106,7 +109,7 @@ describe('reserving on-chain quota', () => {
     const clock = manualClock(new Date('2026-11-20T00:00:00Z'));
     const key = await keyOf('free');
     const results = await Promise.allSettled(
-      Array.from({ length: 50 }, () => inTransaction(pool, (sql) => reserveOnchainQuota(sql, clock, key, 1))),
+      Array.from({ length: 50 }, () => inTransaction(db, (tx) => reserveOnchainQuota(tx, clock, key, 1))),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(20);
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -117,27 +120,27 @@ describe('reserving on-chain quota', () => {
   it('a reservation rolled back with its transaction, or released after a failed send, is given back', async () => {
     const clock = manualClock(new Date('2026-11-20T00:00:00Z'));
     const key = await keyOf('free');
-    await inTransaction(pool, async (sql) => {
-      await reserveOnchainQuota(sql, clock, key, 5);
+    await inTransaction(db, async (tx) => {
+      await reserveOnchainQuota(tx, clock, key, 5);
       throw new Error('store failed');
     }).catch(() => undefined);
-    expect((await onchainUsage(pgSql(pool), clock, key)).used).toBe(0);
-    const reservation = await reserveOnchainQuota(pgSql(pool), clock, key, 3);
+    expect((await onchainUsage(db, clock, key)).used).toBe(0);
+    const reservation = await reserveOnchainQuota(db, clock, key, 3);
     await releaseOnchainQuota(pgSql(pool), key, reservation);
-    expect((await onchainUsage(pgSql(pool), clock, key)).used).toBe(0);
+    expect((await onchainUsage(db, clock, key)).used).toBe(0);
   });
 
   it('gives pro 2000 and enterprise no limit', async () => {
     const clock = manualClock(new Date('2026-11-20T00:00:00Z'));
     const pro = await keyOf('pro');
-    await reserveOnchainQuota(pgSql(pool), clock, pro, 2000);
-    expect((await refusal(reserveOnchainQuota(pgSql(pool), clock, pro, 1))).details).toMatchObject({
+    await reserveOnchainQuota(db, clock, pro, 2000);
+    expect((await refusal(reserveOnchainQuota(db, clock, pro, 1))).details).toMatchObject({
       tier: 'pro',
       used: 2000,
       limit: 2000,
     });
     const enterprise = await keyOf('enterprise');
-    await reserveOnchainQuota(pgSql(pool), clock, enterprise, 1_000_000);
-    await expect(reserveOnchainQuota(pgSql(pool), clock, enterprise, 1)).resolves.toBeDefined();
+    await reserveOnchainQuota(db, clock, enterprise, 1_000_000);
+    await expect(reserveOnchainQuota(db, clock, enterprise, 1)).resolves.toBeDefined();
   });
 });

@@ -1,5 +1,5 @@
 import { enqueueRelay } from '../../chain/relay.task.ts';
-import { inTransaction, pgSql, type Pool } from '../../db/sql.ts';
+import { inTransaction, sqlOf, type Db } from '../../db/database.ts';
 import type { MemberActor } from '../../audit/entry.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { GatedRequest } from '../../idempotency/service.ts';
@@ -47,14 +47,13 @@ function revocationFailed(): AppError {
  * for the caller: `EAS.revoke` for on-chain attestations, `EAS.revokeOffchain(uid)` from the attester for off-chain
  * ones; once mined it writes the audit entry and the `attestation.revoked` event in the same transaction.
  */
-export function createRevokeService(deps: { pool: Pool; onchain: OnchainSubmitter; waitMs?: number }) {
-  const { pool, onchain } = deps;
-  const sql = pgSql(pool);
+export function createRevokeService(deps: { db: Db; onchain: OnchainSubmitter; waitMs?: number }) {
+  const { db, onchain } = deps;
   const waitMs = deps.waitMs ?? 60_000;
 
   /** The attestation, checked revocable, then marked for the relayer; ALREADY_REVOKED when someone was first. */
   async function claim(uid: string, request: RevocationRequest, mayRevoke: (accountId: string) => void) {
-    const row = (await findByUids(sql, [uid])).get(uid);
+    const row = (await findByUids(db, [uid])).get(uid);
     if (!row) throw notFound(`Attestation ${uid}`);
     mayRevoke(row.accountId);
     if (row.revokedAt) throw alreadyRevoked(uid, row.revokedAt);
@@ -66,9 +65,9 @@ export function createRevokeService(deps: { pool: Pool; onchain: OnchainSubmitte
         { attester: row.attester },
       );
     await onchain.ensureAvailable();
-    const claimed = await inTransaction(pool, async (tx) => {
+    const claimed = await inTransaction(db, async (tx) => {
       const marked = await requestRevocation(tx, uid, request);
-      if (marked) await enqueueRelay(tx);
+      if (marked) await enqueueRelay(sqlOf(tx));
       return marked;
     });
     if (!claimed) throw alreadyRevoked(uid, null);
@@ -91,7 +90,7 @@ export function createRevokeService(deps: { pool: Pool; onchain: OnchainSubmitte
       request.idempotency?.markCompleted();
       return waitForRelayer<RevokeResult>(
         async () => {
-          const state = await revocationOf(sql, key);
+          const state = await revocationOf(db, key);
           if (state?.revokeState === 'done')
             return {
               state: 'done',
@@ -139,7 +138,7 @@ export function createRevokeService(deps: { pool: Pool; onchain: OnchainSubmitte
       const deadline = Date.now() + waitMs;
       return waitForRelayer<MemberRevokeResult>(
         async () => {
-          const state = await revocationOf(sql, key);
+          const state = await revocationOf(db, key);
           if (state?.revokeState === 'done')
             return { state: 'done', value: { uid: key, status: 'revoked', revokedAt: state.revokedAt!.toISOString() } };
           if (state?.revokeState === 'failed') return { state: 'failed', reason: null };

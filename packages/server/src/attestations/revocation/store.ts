@@ -1,5 +1,6 @@
 import type { Hex } from 'viem';
 import type { MemberActor } from '../../audit/entry.ts';
+import type { Db } from '../../db/database.ts';
 import type { PgRow, Prisma } from '../../db/rows.ts';
 import type { Sql } from '../../db/sql.ts';
 import { releaseMany } from '../../idempotency/store.ts';
@@ -35,31 +36,34 @@ export interface RevocationRequest {
  * marked. The request's Idempotency-Key rides along, so the relayer can store the response, and so does the
  * dashboard member who asked, so its audit entry names them.
  */
-export async function requestRevocation(sql: Sql, uid: string, request: RevocationRequest): Promise<boolean> {
-  const rows = await sql.query(
-    `UPDATE attestations SET revoke_state = 'pending', revocation_reason = $2, revoke_idempotency_key = $3, revoke_actor = $4::jsonb,
-            revoke_api_key_id = $5::uuid
-     WHERE uid = $1 AND revoked_at IS NULL AND (revoke_state IS NULL OR revoke_state = 'failed') RETURNING id`,
-    [
-      uid,
-      request.reason,
-      request.idempotencyKey,
-      request.actor === null ? null : JSON.stringify(request.actor),
-      request.apiKeyId,
-    ],
-  );
+export async function requestRevocation(db: Db, uid: string, request: RevocationRequest): Promise<boolean> {
+  const rows = await db
+    .updateTable('attestations')
+    .set({
+      revokeState: 'pending',
+      revocationReason: request.reason,
+      revokeIdempotencyKey: request.idempotencyKey,
+      revokeActor: request.actor === null ? null : JSON.stringify(request.actor),
+      revokeApiKeyId: request.apiKeyId,
+    })
+    .where('uid', '=', uid)
+    .where('revokedAt', 'is', null)
+    .where((eb) => eb.or([eb('revokeState', 'is', null), eb('revokeState', '=', 'failed')]))
+    .returning('id')
+    .execute();
   return rows.length === 1;
 }
 
 export type RevocationState = Pick<Model, 'revokedAt' | 'revocationTxHash'> & { revokeState: RevokeState | null };
 
 /** Where an attestation's revocation stands. */
-export async function revocationOf(sql: Sql, uid: string): Promise<RevocationState | undefined> {
-  const [state] = await sql.query<RevocationState>(
-    `SELECT revoke_state AS "revokeState", revoked_at AS "revokedAt", revocation_tx_hash AS "revocationTxHash" FROM attestations WHERE uid = $1`,
-    [uid],
-  );
-  return state;
+export async function revocationOf(db: Db, uid: string): Promise<RevocationState | undefined> {
+  return db
+    .selectFrom('attestations')
+    .select(['revokeState', 'revokedAt', 'revocationTxHash'])
+    .where('uid', '=', uid)
+    .$narrowType<{ revokeState: RevokeState | null }>()
+    .executeTakeFirst();
 }
 
 /**

@@ -1,0 +1,65 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { Attestation } from '../generated/kysely/database.ts';
+import type { AttestationOrigin, AttestationStatus } from './states.ts';
+
+type Model = Selectable<Attestation>;
+
+/** An on-chain attestation waiting for the relayer: no uid yet, its quota period charged. */
+export type PendingAttestation = Pick<
+  Model,
+  | 'accountId'
+  | 'apiKeyId'
+  | 'contentHash'
+  | 'contentType'
+  | 'chainId'
+  | 'schemaUid'
+  | 'attester'
+  | 'createdAt'
+  | 'idempotencyKey'
+  | 'batchId'
+  | 'batchIndex'
+> & { type: AttestationOrigin; quotaPeriod: string };
+
+/** The columns of a pending on-chain row: mode and status are the relayer's starting point. */
+export const pendingValues = (row: PendingAttestation) => ({
+  accountId: row.accountId,
+  apiKeyId: row.apiKeyId,
+  type: row.type,
+  mode: 'onchain',
+  status: 'pending',
+  contentHash: row.contentHash,
+  contentType: row.contentType,
+  chainId: row.chainId,
+  schemaUid: row.schemaUid,
+  attester: row.attester,
+  createdAt: row.createdAt,
+  quotaPeriod: row.quotaPeriod,
+  idempotencyKey: row.idempotencyKey,
+  batchId: row.batchId,
+  batchIndex: row.batchIndex,
+});
+
+/** Ids in order: one multi-row insert numbers its rows as listed, and the caller pairs them by position. */
+export const inOrder = (rows: Array<{ id: string }>): string[] =>
+  rows.map((row) => row.id).sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
+
+/** Stores on-chain attestations waiting for the relayer (no uid until their Attested log); returns their ids in order. */
+export async function insertPending(db: Db, rows: PendingAttestation[]): Promise<string[]> {
+  if (rows.length === 0) return [];
+  const inserted = await db.insertInto('attestations').values(rows.map(pendingValues)).returning('id').execute();
+  return inOrder(inserted);
+}
+
+export type RelayOutcome = Pick<Model, 'id' | 'uid' | 'txHash' | 'failureReason'> & { status: AttestationStatus };
+
+/** Where these on-chain attestations stand. */
+export async function outcomesOf(db: Db, ids: string[]): Promise<Map<string, RelayOutcome>> {
+  const rows = await db
+    .selectFrom('attestations')
+    .select(['id', 'status', 'uid', 'txHash', 'failureReason'])
+    .where((eb) => eb('id', '=', eb.fn.any(eb.val(ids))))
+    .$narrowType<{ status: AttestationStatus }>()
+    .execute();
+  return new Map(rows.map((row) => [row.id, row]));
+}
