@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/database.ts';
-import type { Prisma } from '../db/rows.ts';
 import type { Sql } from '../db/sql.ts';
 import { TEST_EVENT, type EventType } from './contracts.ts';
 import { DELIVER_TASK, insertOutboxRows, type OutboxRows } from './outbox-store.ts';
@@ -14,8 +13,12 @@ export interface OutboxEvent {
   data: unknown;
 }
 
-/** A live subscription as the fan-out reads it (raw SQL: the outbox runs in every event's transaction). */
-export type Subscriber = Pick<Prisma.WebhookSubscriptionModel, 'id' | 'accountId' | 'events'>;
+/** A live subscription as the fan-out reads it: the kinds it wants. */
+export interface Subscriber {
+  id: string;
+  accountId: string;
+  events: string[];
+}
 
 /** The live subscriptions of these accounts to any of these kinds. */
 export async function subscribersOf(sql: Sql, accountIds: string[], types: EventType[]): Promise<Subscriber[]> {
