@@ -45,7 +45,7 @@ export async function startMetrics(infra: Infrastructure, port: number): Promise
   poolMetrics(registry, infra.pool);
   jobQueueMetrics(registry, sql, failed);
   const watchJobs = jobLatencyMetrics(registry);
-  relayBacklogMetrics(registry, sql, clock, failed);
+  relayBacklogMetrics(registry, infra.db, clock, failed);
   relayerChainMetrics(
     registry,
     { db: infra.db, health: chainHealth, minBalanceWei: config.chain.minBalanceWei },

@@ -1,27 +1,14 @@
 import type { Clock } from '../clock.ts';
-import type { Sql } from '../db/sql.ts';
+import type { Db } from '../db/database.ts';
 import { PREFIX, scrapedGauge, sharedReading, type ReadingFailed, type Registry } from '../system/metrics.ts';
-
-interface Backlog {
-  attest: number;
-  revoke: number;
-  oldest: Date | null;
-}
+import { relayBacklog } from './pending-store.ts';
 
 /**
  * The relayer's backlog, read from the attestations table at scrape time (whatever the relayer does, these are the
  * items still waiting for a mined transaction): `relay_pending_items{kind}` and `relay_oldest_pending_age_seconds`.
- * Each reading is index scans: (status, id) and (revoke_state).
  */
-export function relayBacklogMetrics(registry: Registry, sql: Sql, clock: Clock, failed: ReadingFailed): void {
-  const read = sharedReading(async () => {
-    const [row] = await sql.query<Backlog>(
-      `SELECT (SELECT count(*) FROM attestations WHERE status = 'pending')::int AS attest,
-         (SELECT count(*) FROM attestations WHERE revoke_state = 'pending')::int AS revoke,
-         (SELECT created_at FROM attestations WHERE status = 'pending' ORDER BY id LIMIT 1) AS oldest`,
-    );
-    return row!;
-  });
+export function relayBacklogMetrics(registry: Registry, db: Db, clock: Clock, failed: ReadingFailed): void {
+  const read = sharedReading(() => relayBacklog(db));
   scrapedGauge(
     registry,
     {

@@ -63,3 +63,36 @@ export async function outcomesOf(db: Db, ids: string[]): Promise<Map<string, Rel
     .execute();
   return new Map(rows.map((row) => [row.id, row]));
 }
+
+/** The relayer's backlog: items still waiting for a mined transaction, and when the oldest create was made. */
+export interface RelayBacklog {
+  attest: number;
+  revoke: number;
+  oldest: Date | null;
+}
+
+/** The backlog in one statement of index scans: (status, id) and (revoke_state). */
+export async function relayBacklog(db: Db): Promise<RelayBacklog> {
+  return db
+    .selectNoFrom((eb) => [
+      eb
+        .selectFrom('attestations')
+        .select((sub) => sub.cast<number>(sub.fn.countAll(), 'integer').as('n'))
+        .where('status', '=', 'pending')
+        .as('attest'),
+      eb
+        .selectFrom('attestations')
+        .select((sub) => sub.cast<number>(sub.fn.countAll(), 'integer').as('n'))
+        .where('revokeState', '=', 'pending')
+        .as('revoke'),
+      eb
+        .selectFrom('attestations')
+        .select('createdAt')
+        .where('status', '=', 'pending')
+        .orderBy('id')
+        .limit(1)
+        .as('oldest'),
+    ])
+    .$castTo<RelayBacklog>()
+    .executeTakeFirstOrThrow();
+}
