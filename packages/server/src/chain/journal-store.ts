@@ -22,21 +22,8 @@ export type JournalEntry = Pick<Row, 'id' | 'nonce' | 'maxFeePerGas' | 'attempts
   signer: Hex | null;
 };
 
-const ENTRY = [
-  'id',
-  'kind',
-  'status',
-  'nonce',
-  'txHash',
-  'rawTx',
-  'maxFeePerGas',
-  'sentHashes',
-  'attempts',
-  'sentAt',
-  'signer',
-] as const;
-
-const asEntry = (row: Pick<Row, (typeof ENTRY)[number]>): JournalEntry => row as JournalEntry;
+/** A row as the journal reads it: its text columns narrowed (they are written only from those types). */
+const asEntry = (row: Pick<Row, keyof JournalEntry>): JournalEntry => row as JournalEntry;
 
 /** Opens an entry for a transaction about to be built. */
 export async function recordIntent(db: Db, kind: RelayKind): Promise<string> {
@@ -122,7 +109,19 @@ export async function recordFailed(db: Db, id: string, error: string, at: Date):
 export async function unfinished(db: Db): Promise<JournalEntry[]> {
   const rows = await db
     .selectFrom('relayTransactions')
-    .select(ENTRY)
+    .select([
+      'id',
+      'kind',
+      'status',
+      'nonce',
+      'txHash',
+      'rawTx',
+      'maxFeePerGas',
+      'sentHashes',
+      'attempts',
+      'sentAt',
+      'signer',
+    ])
     .where('status', 'in', ['intent', 'sent'])
     .orderBy('nonce', (ob) => ob.asc().nullsFirst())
     .orderBy('id')
@@ -180,7 +179,19 @@ export async function recordReorged(db: Db, id: string, at: Date): Promise<Journ
     .where('id', '=', id)
     .where('status', 'in', ['mined', 'failed'])
     .where('blockHash', 'is not', null)
-    .returning(ENTRY)
+    .returning([
+      'id',
+      'kind',
+      'status',
+      'nonce',
+      'txHash',
+      'rawTx',
+      'maxFeePerGas',
+      'sentHashes',
+      'attempts',
+      'sentAt',
+      'signer',
+    ])
     .executeTakeFirst();
   if (row) meter().relayTransaction('reorged');
   return row && asEntry(row);
