@@ -164,12 +164,13 @@ describe('dashboard.support', () => {
     const res = await supportCall('revokeKey', { accountId: a.accountId, prefix: keyA.prefix });
     expect(res.status).toBe(200);
     expect(res.body.result.data).toEqual({ prefix: keyA.prefix, revokedAt: expect.any(String) });
-    const after = await call(service.url, 'POST', '/v1/attestations', { key: keyA.key, body });
-    expect(after).toMatchObject({ status: 401, body: { code: 'API_KEY_REVOKED' } });
+    // read before the refused call below: its own entry (auth.failed) is appended after its answer
     expect(await lastAudit(a.accountId)).toMatchObject({
       action: 'api_key.revoked',
       details: { via: 'dashboard', actor: supportActor() },
     });
+    const after = await call(service.url, 'POST', '/v1/attestations', { key: keyA.key, body });
+    expect(after).toMatchObject({ status: 401, body: { code: 'API_KEY_REVOKED' } });
   });
 
   it('replays a dead delivery of the account named, once, audited; never one of another account', async () => {
