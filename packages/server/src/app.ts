@@ -33,8 +33,7 @@ export function buildServices(
   infra: Infrastructure,
   opts: { webhookPolicy: UrlPolicy; secrets: ServiceSecrets; refusals?: RefusalObserver | undefined },
 ): Services {
-  const { config, pool, sql, clock, log, chain } = infra;
-  const db = infra.prisma;
+  const { config, clock, log, chain } = infra;
   const domain = {
     name: 'EAS Attestation',
     version: chain.easVersion,
