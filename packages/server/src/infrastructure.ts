@@ -6,7 +6,6 @@ import type { Config } from './config.ts';
 import { startEmbeddedPostgres } from './db/embedded-postgres.ts';
 import { applyMigrations } from './db/migrate.ts';
 import { createDatabase, type Db } from './db/database.ts';
-import { createPrisma, type Db as PrismaDb } from './db/prisma.ts';
 import { createPool, pgSql, type Pool, type Sql } from './db/sql.ts';
 import { connectRedis, memoryWindowStore, redisWindowStore, type WindowStore } from './limits/sliding-window.ts';
 import { createLogger, flushLogger, type Logger } from './log.ts';
@@ -33,8 +32,6 @@ export interface CommandInfrastructure extends BaseInfrastructure {
   db: Db;
   /** The pool under `db`: graphile-worker's and the pool metrics' (they take a pg pool). */
   pool: Pool;
-  /** Prisma, for better-auth's adapter only (dashboard/better-auth.ts). */
-  prisma: PrismaDb;
   sql: Sql;
 }
 
@@ -57,8 +54,8 @@ export interface OpenOptions {
   clock?: Clock;
   log?: Logger;
   readiness?: Record<string, ReadinessCheck>;
-  /** The pg pool's and Prisma's sizes (db/pool-budget.ts); a service's default is an API's. */
-  poolSizes?: { pool: number; prisma: number };
+  /** The database pool's size (db/pool-budget.ts); a service's default is an API's. */
+  poolSizes?: { pool: number };
 }
 
 /**
@@ -66,9 +63,9 @@ export interface OpenOptions {
  * verify` may walk a whole chain) and keeps its output clean: no migration lines, info logging only as warnings.
  */
 const SCOPES = {
-  service: { database: true, poolSize: 10, prismaSize: 4, timeouts: true, quiet: false, windows: true, chain: true },
-  command: { database: true, poolSize: 1, prismaSize: 1, timeouts: false, quiet: true, windows: false, chain: false },
-  verify: { database: false, poolSize: 0, prismaSize: 0, timeouts: false, quiet: false, windows: true, chain: false },
+  service: { database: true, poolSize: 14, timeouts: true, quiet: false, windows: true, chain: true },
+  command: { database: true, poolSize: 1, timeouts: false, quiet: true, windows: false, chain: false },
+  verify: { database: false, poolSize: 0, timeouts: false, quiet: false, windows: true, chain: false },
 } as const;
 
 type Settings = (typeof SCOPES)[Scope];
@@ -91,7 +88,7 @@ async function openStorage(
   log: Logger,
   teardown: Teardown,
   scope: Settings,
-  sizes: { pool: number; prisma: number } = { pool: scope.poolSize, prisma: scope.prismaSize },
+  sizes: { pool: number } = { pool: scope.poolSize },
 ) {
   const databaseUrl = await openDatabase(config, log, teardown);
   const migrations = await applyMigrations(
@@ -99,11 +96,9 @@ async function openStorage(
     scope.quiet ? undefined : (line) => log.info({ component: 'migrate' }, line),
   );
   const timeouts = scope.timeouts ? config.databaseTimeouts : undefined;
-  const prisma = createPrisma(databaseUrl, timeouts, sizes.prisma);
-  teardown.push(() => prisma.$disconnect());
   const pool = createPool(databaseUrl, sizes.pool, timeouts);
   teardown.push(() => pool.end());
-  return { databaseUrl, migrations, db: createDatabase(pool), pool, prisma, sql: pgSql(pool) };
+  return { databaseUrl, migrations, db: createDatabase(pool), pool, sql: pgSql(pool) };
 }
 
 /** Rate-limit windows: in memory, or in Redis (shared by replicas and the verification app) when REDIS_URL is set. */

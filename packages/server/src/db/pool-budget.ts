@@ -1,26 +1,23 @@
-/** How many connections each pool of one process may open: the pg pool (hot paths), Prisma's, graphile-worker's. */
+/** How many connections each pool of one process may open: the database's (db/database.ts) and graphile-worker's. */
 export interface PoolSizes {
   pool: number;
-  prisma: number;
   /** graphile-worker's own pool: its LISTEN connection and its batched fetches and completions; 0 without a worker. */
   jobs: number;
 }
 
-/** An API's DATABASE_POOL_SIZE: a quarter (rounded up) to Prisma, the rest to the pg pool (14: 10 and 4). */
+/** An API's DATABASE_POOL_SIZE: all of it to the database's pool. */
 function apiShare(total: number): PoolSizes {
-  const prisma = Math.ceil(total / 4);
-  return { pool: total - prisma, prisma, jobs: 0 };
+  return { pool: total, jobs: 0 };
 }
 
 /**
- * A worker's WORKER_DATABASE_POOL_SIZE: a quarter to graphile-worker (two at least: LISTEN holds one), an eighth to
- * Prisma (the worker's cold paths are few), the rest to the pg pool its tasks use (16: 4, 2 and 10). Independent of
- * WORKER_CONCURRENCY: a task holds a connection only while it queries, not while it waits on a receiver or the chain.
+ * A worker's WORKER_DATABASE_POOL_SIZE: a quarter to graphile-worker (two at least: LISTEN holds one), the rest to
+ * the pool its tasks use (16: 4 and 12). Independent of WORKER_CONCURRENCY: a task holds a connection only while it
+ * queries, not while it waits on a receiver or the chain.
  */
 function workerShare(total: number): PoolSizes {
   const jobs = Math.max(2, Math.ceil(total / 4));
-  const prisma = Math.max(1, Math.ceil(total / 8));
-  return { pool: total - jobs - prisma, prisma, jobs };
+  return { pool: total - jobs, jobs };
 }
 
 /**
@@ -32,12 +29,5 @@ export function poolBudget(
   parts: { api: boolean; worker: boolean },
 ): PoolSizes {
   const shares = [...(parts.api ? [apiShare(sizes.api)] : []), ...(parts.worker ? [workerShare(sizes.worker)] : [])];
-  return shares.reduce(
-    (sum, s) => ({ pool: sum.pool + s.pool, prisma: sum.prisma + s.prisma, jobs: sum.jobs + s.jobs }),
-    {
-      pool: 0,
-      prisma: 0,
-      jobs: 0,
-    },
-  );
+  return shares.reduce((sum, s) => ({ pool: sum.pool + s.pool, jobs: sum.jobs + s.jobs }), { pool: 0, jobs: 0 });
 }
