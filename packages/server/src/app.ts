@@ -1,3 +1,4 @@
+import { createAccountAttestations } from './attestations/account-list.ts';
 import { createAuditService } from './audit/service.ts';
 import type { Infrastructure } from './infrastructure.ts';
 import type { Services } from './services.ts';
@@ -94,6 +95,7 @@ export function buildServices(
       webhookPrivateUrls: config.webhooks.allowPrivateUrls,
       overview: createOverviewService({ db: infra.db, clock }),
       keys: createMemberKeyService({ db: infra.db, clock, lastUse: keys.lastUse }),
+      attestations: createAccountAttestations({ db: infra.db, verifyBaseUrl: config.verifyBaseUrl }),
       ...createPeopleServices({ ...infra, keys, secrets: opts.secrets, mail }),
     },
     mail,

@@ -1,6 +1,6 @@
 import { attestationsRouter } from './attestations/router.ts';
 import { attestersRouter } from './attesters/router.ts';
-import { attestersDashboardRouter } from './attesters/dashboard-router.ts';
+import { attestersDashboardRouter } from './dashboard/attesters-router.ts';
 import { auditRouter } from './audit/router.ts';
 import { systemRouter } from './system/router.ts';
 import { router } from './trpc.ts';
@@ -10,11 +10,11 @@ import { accountsRouter, invitationsRouter } from './dashboard/invitations-route
 import { membersRouter } from './dashboard/members-router.ts';
 import { supportRouter } from './dashboard/support-router.ts';
 import { overviewRouter } from './dashboard/overview-router.ts';
-import { keysDashboardRouter } from './keys/dashboard-router.ts';
-import { webhooksDashboardRouter } from './webhooks/dashboard-router.ts';
-import { attestationsDashboardRouter } from './attestations/dashboard-router.ts';
-import { auditDashboardRouter } from './audit/dashboard-router.ts';
-import { mailRouter } from './mail/router.ts';
+import { keysDashboardRouter } from './dashboard/keys-router.ts';
+import { webhooksDashboardRouter } from './dashboard/webhooks-router.ts';
+import { attestationsDashboardRouter } from './dashboard/attestations-router.ts';
+import { auditDashboardRouter } from './dashboard/audit-router.ts';
+import { mailRouter } from './dashboard/mail-router.ts';
 
 /** Every procedure of the service, once: the source of the REST paths, the OpenAPI document and the SDK's types. */
 export const appRouter = router({

@@ -8,7 +8,8 @@ import './http/zod-messages.ts';
 import type { IdempotencyClaim } from './idempotency/service.ts';
 import type { AuthenticatedKey, KnownKeyFailure } from './keys/service.ts';
 import type { Services } from './services.ts';
-import type { Member, SignedIn } from './dashboard/sessions.ts';
+import type { Member } from './audit/entry.ts';
+import type { SignedIn } from './dashboard/sessions.ts';
 import { requireRole, type Role } from './dashboard/roles.ts';
 import { AppError } from './errors.ts';
 

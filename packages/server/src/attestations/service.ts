@@ -9,7 +9,6 @@ import type { Logger } from '../log.ts';
 import { auditEntry } from '../audit/entry.ts';
 import { normalizeHash } from './content.ts';
 import type { AttestationRecord, CreateAttestationInput, CreatedAttestation } from './contracts.ts';
-import type { AccountListInput, AccountListPage } from './dashboard-contracts.ts';
 import type { DelegationService } from './delegated-service.ts';
 import type { OffchainSigner } from './offchain.ts';
 import type { OnchainSubmitter } from './onchain.ts';
@@ -17,7 +16,6 @@ import { prepareAttestation, signOffchain } from './prepare.ts';
 import { toRecord } from './record.ts';
 import { idCursor, pageOf } from '../http/cursor.ts';
 import { findByUids, searchByHashes, type HashQuery } from './store.ts';
-import { accountPage, type AccountPageQuery } from './dashboard-store.ts';
 import { createAttestationWriter } from './writer.ts';
 
 export interface AttestationServiceDeps {
@@ -118,37 +116,6 @@ export function createAttestationService(deps: AttestationServiceDeps) {
       const rows = await searchPage({ contentHash: normalizeHash(input.hash), limit: input.limit + 1, beforeId });
       const page = pageOf(rows, input.limit, (last) => idCursor.encode(last.id));
       return { data: page.rows.map((row) => toRecord(row, verifyBaseUrl)), nextCursor: page.nextCursor };
-    },
-
-    /** One page of an account's attestations for its dashboard, newest first, with its filters. */
-    async listForAccount(accountId: string, input: AccountListInput): Promise<AccountListPage> {
-      const beforeId = input.cursor === undefined ? undefined : idCursor.decode(input.cursor);
-      if (input.cursor !== undefined && beforeId === undefined) throw invalidCursor();
-      const query: AccountPageQuery = {
-        accountId,
-        type: input.type,
-        mode: input.mode,
-        revoked: input.revoked,
-        contentHash: input.contentHash === undefined ? undefined : normalizeHash(input.contentHash),
-        beforeId,
-        limit: input.limit + 1,
-      };
-      const page = pageOf(await accountPage(db, query), input.limit, (last) => idCursor.encode(last.id));
-      return {
-        items: page.rows.map((row) => ({
-          uid: row.uid as `0x${string}`,
-          type: row.type,
-          mode: row.mode,
-          status: row.status,
-          contentHash: row.contentHash,
-          contentType: row.contentType,
-          txHash: row.txHash,
-          createdAt: row.createdAt.toISOString(),
-          revokedAt: row.revokedAt?.toISOString() ?? null,
-          verifyUrl: `${verifyBaseUrl}/${row.uid}`,
-        })),
-        nextCursor: page.nextCursor,
-      };
     },
   };
 }

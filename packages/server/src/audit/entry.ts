@@ -1,3 +1,4 @@
+import type { Role } from '../rules.ts';
 import type { AuditFields } from './chain.ts';
 
 /** Where a call came from, as an audit entry records it. */
@@ -13,6 +14,25 @@ export interface MemberActor {
   role: string;
   /** `support`: the operator's support team acting in someone's account. */
   as?: 'member' | 'support';
+}
+
+/** A signed-in person acting in one account of theirs, with their role there: every dashboard procedure's caller. */
+export interface Member extends MemberActor {
+  name: string;
+  role: Role;
+  accountId: string;
+  accountName: string;
+  plan: string;
+}
+
+/** The member acting in their account, as the audit log names them. */
+export function memberActor(member: Member): MemberActor {
+  return { userId: member.userId, email: member.email, role: member.role };
+}
+
+/** The request a change came in, as its audit entry records it. */
+export function requestOrigin(ctx: { requestId: string; ip: string }): RequestOrigin {
+  return { requestId: ctx.requestId, ip: ctx.ip };
 }
 
 /** What a feature says of one audited event; the builder fills in the rest. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { publicProcedure, router, sessionProcedure } from '../trpc.ts';
 import { accountNameSchema } from './accounts.ts';
-import { requestOrigin } from './acting.ts';
+import { requestOrigin } from '../audit/entry.ts';
 import { INVITATION_KINDS } from './invitation-store.ts';
 
 /** An invitation link's last path segment (newInvitationToken: 32 bytes, base64url). */

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { memberProcedure, router } from '../trpc.ts';
-import { memberActor, requestOrigin } from './acting.ts';
+import { memberActor, requestOrigin, type Member } from '../audit/entry.ts';
 import { inviteMemberInput, roleSchema } from '../rules.ts';
-import type { Member } from './sessions.ts';
 
 const owner = memberProcedure('owner');
 const role = roleSchema;

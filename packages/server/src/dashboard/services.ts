@@ -1,3 +1,4 @@
+import type { AccountAttestations } from '../attestations/account-list.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
@@ -34,6 +35,8 @@ export interface DashboardServices extends PeopleServices {
   overview: OverviewService;
   /** The account's API keys as its members list and mint them (revoking is the key service's). */
   keys: MemberKeyService;
+  /** The account's attestations as its members list them. */
+  attestations: AccountAttestations;
 }
 
 /** Builds the people services (the CLI's commands use them too); `secrets` seal invitation tokens. */

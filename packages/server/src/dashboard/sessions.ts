@@ -1,3 +1,4 @@
+import type { Member } from '../audit/entry.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { AppError, notFound } from '../errors.ts';
@@ -11,17 +12,6 @@ import { deleteSession, deleteSessionOf, liveSessionsOf } from './session-store.
 export interface SignedIn {
   user: { id: string; name: string; email: string; support: boolean };
   sessionId: string;
-}
-
-/** A signed-in person acting in one account, with their role there. */
-export interface Member {
-  userId: string;
-  email: string;
-  name: string;
-  role: Role;
-  accountId: string;
-  accountName: string;
-  plan: string;
 }
 
 export interface Membership {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { router, supportProcedure } from '../trpc.ts';
-import { requestOrigin } from './acting.ts';
+import { requestOrigin } from '../audit/entry.ts';
 import { PLANS } from './accounts.ts';
 import type { SignedIn } from './sessions.ts';
 import { supportActor } from './support.ts';

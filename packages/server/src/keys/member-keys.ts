@@ -1,4 +1,4 @@
-import type { RequestOrigin } from '../audit/entry.ts';
+import { memberActor, type Member, type RequestOrigin } from '../audit/entry.ts';
 import type { Clock } from '../clock.ts';
 import { inTransaction, type Db } from '../db/database.ts';
 import { AppError, notFound } from '../errors.ts';
@@ -7,14 +7,6 @@ import type { Tier } from './format.ts';
 import type { LastUseRecorder } from './last-used.ts';
 import { mintKey } from './mint.ts';
 import { accountKeys, accountPlan } from './store.ts';
-
-/** The dashboard member acting (the dashboard's Member, structurally: features do not import dashboard/). */
-export interface ActingMember {
-  userId: string;
-  email: string;
-  role: string;
-  accountId: string;
-}
 
 /** A key as the dashboard lists it (never its secret). */
 export interface AccountKey {
@@ -76,19 +68,18 @@ export function createMemberKeyService(deps: { db: Db; clock: Clock; lastUse: La
      * lowered meanwhile holds). Audited with the member as actor, with the key in one transaction; the full key is
      * in the result and nowhere else.
      */
-    async create(member: ActingMember, input: { name: string; tier: Tier }, origin: RequestOrigin): Promise<MintedKey> {
+    async create(member: Member, input: { name: string; tier: Tier }, origin: RequestOrigin): Promise<MintedKey> {
       const at = new Date(clock.now());
       const minted = await inTransaction(db, async (tx) => {
         const plan = await accountPlan(tx, member.accountId);
         if (plan === undefined) throw notFound('Account');
         if (!mayMint(plan, input.tier)) throw aboveThePlan(plan, input.tier);
-        const actor = { userId: member.userId, email: member.email, role: member.role };
         return mintKey(tx, {
           accountId: member.accountId,
           tier: input.tier,
           name: input.name,
           at,
-          member: actor,
+          member: memberActor(member),
           origin,
         });
       });

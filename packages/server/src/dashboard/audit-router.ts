@@ -1,5 +1,5 @@
 import { memberProcedure, router } from '../trpc.ts';
-import { entryListInput, entryListPage } from './dashboard-contracts.ts';
+import { entryListInput, entryListPage } from '../audit/dashboard-contracts.ts';
 
 /**
  * The dashboard's audit log page (viewer): the account's entries, newest first in keyset pages. Its CSV / JSON

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { MemberActor } from '../audit/entry.ts';
+import { memberActor, requestOrigin, type Member, type MemberActor } from '../audit/entry.ts';
 import { memberProcedure, router } from '../trpc.ts';
 import {
   addressInput,
@@ -8,10 +8,10 @@ import {
   challengeInput,
   challengeOutput,
   registerInput,
-} from './contracts.ts';
+} from '../attesters/contracts.ts';
 
 /** The member as the attester service's caller: the account acted in, and the person for the audit entry. */
-function caller(member: MemberActor & { accountId: string; accountName: string }): {
+function caller(member: Member): {
   accountId: string;
   accountName: string;
   member: MemberActor;
@@ -19,7 +19,7 @@ function caller(member: MemberActor & { accountId: string; accountName: string }
   return {
     accountId: member.accountId,
     accountName: member.accountName,
-    member: { userId: member.userId, email: member.email, role: member.role },
+    member: memberActor(member),
   };
 }
 
@@ -37,14 +37,10 @@ export const attestersDashboardRouter = router({
   register: memberProcedure('admin')
     .input(registerInput)
     .output(attesterOutput)
-    .mutation(({ ctx, input }) =>
-      ctx.services.attesters.register(caller(ctx.member), input, { requestId: ctx.requestId, ip: ctx.ip }),
-    ),
+    .mutation(({ ctx, input }) => ctx.services.attesters.register(caller(ctx.member), input, requestOrigin(ctx))),
 
   remove: memberProcedure('admin')
     .input(addressInput)
     .output(z.void())
-    .mutation(({ ctx, input }) =>
-      ctx.services.attesters.remove(caller(ctx.member), input.address, { requestId: ctx.requestId, ip: ctx.ip }),
-    ),
+    .mutation(({ ctx, input }) => ctx.services.attesters.remove(caller(ctx.member), input.address, requestOrigin(ctx))),
 });

@@ -1,3 +1,4 @@
+import { memberActor, requestOrigin } from '../audit/entry.ts';
 import { z } from 'zod';
 import { notFound } from '../errors.ts';
 import { memberProcedure, router } from '../trpc.ts';
@@ -27,9 +28,7 @@ export const keysDashboardRouter = router({
   create: memberProcedure('developer')
     .input(createKeyInput)
     .output(z.object({ key: z.string(), prefix: z.string(), name: z.string(), tier, createdAt: iso }))
-    .mutation(({ ctx, input }) =>
-      ctx.services.dashboard.keys.create(ctx.member, input, { requestId: ctx.requestId, ip: ctx.ip }),
-    ),
+    .mutation(({ ctx, input }) => ctx.services.dashboard.keys.create(ctx.member, input, requestOrigin(ctx))),
 
   /** Permanent; the key answers 401 API_KEY_REVOKED from its next call on. Another account's key is NOT_FOUND. */
   revoke: memberProcedure('admin')
@@ -39,8 +38,8 @@ export const keysDashboardRouter = router({
       const { member } = ctx;
       const revoked = await ctx.services.keys.revoke(input.prefix, {
         accountId: member.accountId,
-        actor: { userId: member.userId, email: member.email, role: member.role },
-        origin: { requestId: ctx.requestId, ip: ctx.ip },
+        actor: memberActor(member),
+        origin: requestOrigin(ctx),
       });
       if (!revoked?.revokedAt) throw notFound(`API key ${input.prefix}`);
       return { prefix: revoked.prefix, revokedAt: revoked.revokedAt };

@@ -1,5 +1,10 @@
 import { memberProcedure, router } from '../trpc.ts';
-import { accountListInput, accountListPage, memberRevokeInput, memberRevokeOutput } from './dashboard-contracts.ts';
+import {
+  accountListInput,
+  accountListPage,
+  memberRevokeInput,
+  memberRevokeOutput,
+} from '../attestations/dashboard-contracts.ts';
 
 /** The dashboard's attestations page: the account's attestations (viewer), revoke (admin). */
 export const attestationsDashboardRouter = router({
@@ -7,7 +12,7 @@ export const attestationsDashboardRouter = router({
   list: memberProcedure('viewer')
     .input(accountListInput)
     .output(accountListPage)
-    .query(({ ctx, input }) => ctx.services.attestations.listForAccount(ctx.member.accountId, input)),
+    .query(({ ctx, input }) => ctx.services.dashboard.attestations.list(ctx.member.accountId, input)),
 
   /**
    * As the API's revoke: the relayer revokes on-chain (or `revokeOffchain`), then the audit entry (naming the member)

@@ -1,3 +1,4 @@
+import { memberActor, requestOrigin, type Member } from '../audit/entry.ts';
 import { z } from 'zod';
 import { memberProcedure, router } from '../trpc.ts';
 import {
@@ -7,8 +8,8 @@ import {
   rotateSecretInput,
   TEST_EVENT,
   type Delivery,
-} from './contracts.ts';
-import type { WebhookCaller } from './service.ts';
+} from '../webhooks/contracts.ts';
+import type { WebhookCaller } from '../webhooks/service.ts';
 
 const iso = z.string();
 const eventKind = z.enum(EVENT_KINDS);
@@ -43,8 +44,8 @@ const deliveryItem = z.object({
 });
 
 /** The member as the webhook service and its audit entries see them. */
-function caller(member: { accountId: string; userId: string; email: string; role: string }): WebhookCaller {
-  return { accountId: member.accountId, member: { userId: member.userId, email: member.email, role: member.role } };
+function caller(member: Member): WebhookCaller {
+  return { accountId: member.accountId, member: memberActor(member) };
 }
 
 const item = (d: Delivery): z.infer<typeof deliveryItem> => ({
@@ -71,15 +72,13 @@ export const webhooksDashboardRouter = router({
   create: memberProcedure('developer')
     .input(createWebhookInput)
     .output(subscription.extend(secrets))
-    .mutation(({ ctx, input }) =>
-      ctx.services.webhooks.create(caller(ctx.member), input, { requestId: ctx.requestId, ip: ctx.ip }),
-    ),
+    .mutation(({ ctx, input }) => ctx.services.webhooks.create(caller(ctx.member), input, requestOrigin(ctx))),
 
   delete: memberProcedure('developer')
     .input(z.strictObject({ id: z.string().min(1).max(64) }))
     .output(z.object({ id: z.string() }))
     .mutation(async ({ ctx, input }) => {
-      await ctx.services.webhooks.delete(caller(ctx.member), input.id, { requestId: ctx.requestId, ip: ctx.ip });
+      await ctx.services.webhooks.delete(caller(ctx.member), input.id, requestOrigin(ctx));
       return { id: input.id };
     }),
 
@@ -87,17 +86,13 @@ export const webhooksDashboardRouter = router({
   rotateSecret: memberProcedure('developer')
     .input(rotateSecretInput)
     .output(z.object({ id: z.string(), ...secrets, rotation }))
-    .mutation(({ ctx, input }) =>
-      ctx.services.webhooks.rotateSecret(caller(ctx.member), input, { requestId: ctx.requestId, ip: ctx.ip }),
-    ),
+    .mutation(({ ctx, input }) => ctx.services.webhooks.rotateSecret(caller(ctx.member), input, requestOrigin(ctx))),
 
   /** A `webhook.test` delivery through the normal path. */
   sendTest: memberProcedure('developer')
     .input(z.strictObject({ id: z.string().min(1).max(64) }))
     .output(z.object({ eventId: z.string(), deliveryId: z.string() }))
-    .mutation(({ ctx, input }) =>
-      ctx.services.webhooks.sendTest(caller(ctx.member), input.id, { requestId: ctx.requestId, ip: ctx.ip }),
-    ),
+    .mutation(({ ctx, input }) => ctx.services.webhooks.sendTest(caller(ctx.member), input.id, requestOrigin(ctx))),
 
   /** One subscription's deliveries, newest first, with every attempt; keyset pages. */
   deliveries: memberProcedure('viewer')
