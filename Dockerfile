@@ -22,10 +22,9 @@ RUN --mount=type=secret,id=npm-ca,required=false \
     if [ -s /run/secrets/npm-ca ]; then export npm_config_cafile=/run/secrets/npm-ca NODE_EXTRA_CA_CERTS=/run/secrets/npm-ca; fi; \
     pnpm install --frozen-lockfile --reporter=append-only
 COPY . .
-# the generated Prisma client, the SDK (the verification app reads the API with it) and the dashboard's static files;
-# then the runtime alone, in /app (scripts/runtime-tree.sh)
-RUN pnpm --silent generate \
- && pnpm --silent --filter @attestation-service/client build >/dev/null \
+# the SDK (the verification app reads the API with it) and the dashboard's static files; then the runtime alone, in
+# /app (scripts/runtime-tree.sh). The types generated from schema.prisma are for the compiler: Node strips them.
+RUN pnpm --silent --filter @attestation-service/client build >/dev/null \
  && pnpm --silent --filter @attestation-service/dashboard build >/dev/null \
  && scripts/runtime-tree.sh /app
 

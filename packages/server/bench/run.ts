@@ -8,7 +8,6 @@ import type autocannon from 'autocannon';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import { applyMigrations } from '../src/db/migrate.ts';
 import { createDatabase } from '../src/db/database.ts';
-import { createPrisma } from '../src/db/prisma.ts';
 import { createPool } from '../src/db/sql.ts';
 import { systemClock } from '../src/clock.ts';
 import { createKeyService } from '../src/keys/service.ts';
@@ -51,7 +50,6 @@ async function main(): Promise<void> {
   try {
     const databaseUrl = await databases.make('api');
     await applyMigrations(databaseUrl);
-    const prisma = createPrisma(databaseUrl);
     const keyPool = createPool(databaseUrl, 1);
     const keyService = createKeyService(createDatabase(keyPool), systemClock);
     const keys: string[] = [];
@@ -76,24 +74,21 @@ async function main(): Promise<void> {
       })
     ).json()) as { uid: string };
     const seedStarted = performance.now();
-    await prisma.$executeRawUnsafe(
+    await keyPool.query(
       `INSERT INTO attestations (uid, account_id, api_key_id, type, mode, status, content_hash, content_type, chain_id, schema_uid, attester, offchain, created_at)
        SELECT '0x' || encode(sha256(('uid' || g)::bytea), 'hex'), a.account_id, a.api_key_id, CASE WHEN g % 3 = 0 THEN 'ai' ELSE 'human' END, 'offchain', 'confirmed',
               '0x' || encode(sha256(('content' || (g % 20000))::bytea), 'hex'), 'text/plain', a.chain_id, a.schema_uid, a.attester, a.offchain, now() - g * interval '1 second'
        FROM generate_series(1, ${SEEDED}) g, (SELECT * FROM attestations WHERE uid = $1) a`,
-      sample.uid,
+      [sample.uid],
     );
-    await prisma.$executeRawUnsafe('ANALYZE attestations');
+    await keyPool.query('ANALYZE attestations');
     const seedSeconds = (performance.now() - seedStarted) / 1000;
     const uids = (
-      await prisma.$queryRawUnsafe<{ uid: string }[]>(`SELECT uid FROM attestations ORDER BY random() LIMIT 5000`)
-    ).map((r) => r.uid);
+      await keyPool.query<{ uid: string }>(`SELECT uid FROM attestations ORDER BY random() LIMIT 5000`)
+    ).rows.map((r) => r.uid);
     const hashes = (
-      await prisma.$queryRawUnsafe<{ content_hash: string }[]>(
-        `SELECT DISTINCT content_hash FROM attestations LIMIT 5000`,
-      )
-    ).map((r) => r.content_hash);
-    await prisma.$disconnect();
+      await keyPool.query<{ content_hash: string }>(`SELECT DISTINCT content_hash FROM attestations LIMIT 5000`)
+    ).rows.map((r) => r.content_hash);
     await keyPool.end();
 
     const { child: baseline, match: listening } = await startChild(

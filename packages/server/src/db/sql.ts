@@ -1,6 +1,5 @@
 import pg from 'pg';
 import { tracer, TRACEPARENT } from '../tracing/tracing.ts';
-import type { Tx } from './prisma.ts';
 
 /**
  * The one thing our hand-written queries need: run a parameterised statement, get rows. Implemented by a pg pool,
@@ -49,12 +48,6 @@ export function createPool(databaseUrl: string, max = 10, timeouts?: DatabaseTim
 export function pgSql(client: pg.Pool | pg.PoolClient): Sql {
   return {
     query: async <T extends object>(text: string, values?: unknown[]) => (await client.query<T>(text, values)).rows,
-  };
-}
-
-export function prismaSql(tx: Tx): Sql {
-  return {
-    query: <T extends object>(text: string, values: unknown[] = []) => tx.$queryRawUnsafe<T[]>(text, ...values),
   };
 }
 

@@ -8,7 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { AUTH_BASE_PATH } from '../../src/dashboard/auth.ts';
-import { createPrisma, type Db } from '../../src/db/prisma.ts';
+import { createDatabase, type Db } from '../../src/db/database.ts';
+import { createPool, type Pool } from '../../src/db/sql.ts';
 import { freePort } from '../../src/system/ports.ts';
 import { runCli, serveChild } from '../support/cli.ts';
 import { createTestDatabase } from '../support/database.ts';
@@ -54,6 +55,7 @@ describe('no request costs more than its size, on every surface', () => {
   let child: ChildProcess;
   let base: string;
   let headers: Record<string, string>;
+  let pool: Pool;
   let db: Db;
   const answers: Answer[] = [];
   const healthz: number[] = [];
@@ -65,7 +67,8 @@ describe('no request costs more than its size, on every surface', () => {
     const port = await freePort();
     base = `http://localhost:${port}`;
     const databaseUrl = await createTestDatabase();
-    db = createPrisma(databaseUrl);
+    pool = createPool(databaseUrl, 2);
+    db = createDatabase(pool);
     const env = {
       PATH: process.env.PATH,
       DATABASE_URL: databaseUrl,
@@ -111,7 +114,7 @@ describe('no request costs more than its size, on every surface', () => {
 
   afterAll(async () => {
     child?.kill('SIGKILL');
-    await db?.$disconnect();
+    await pool?.end();
   });
 
   async function send(target: Target, payload: Payload, asBody: boolean): Promise<void> {

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { AUTH_BASE_PATH } from '../../src/dashboard/auth.ts';
 import { createBetterAuth } from '../../src/dashboard/better-auth.ts';
-import type { Db } from '../../src/db/prisma.ts';
+import type { Db } from '../../src/db/database.ts';
 import { MAX_BODY_BYTES } from '../../src/http/body.ts';
 import { allProcedures } from '../../src/http/trpc-internals.ts';
 import { collectRoutes } from '../../src/http/routes.ts';
