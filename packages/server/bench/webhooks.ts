@@ -12,7 +12,8 @@ import { Logger, runMigrations } from 'graphile-worker';
 import { privateKeyToAccount } from 'viem/accounts';
 import { startDevChain } from '../src/chain/dev-chain.ts';
 import { applyMigrations } from '../src/db/migrate.ts';
-import { createPool, inTransaction } from '../src/db/sql.ts';
+import { createDatabase, inTransaction } from '../src/db/database.ts';
+import { createPool } from '../src/db/sql.ts';
 import { emitEvents } from '../src/webhooks/outbox.ts';
 import { postWebhook } from '../src/webhooks/post.ts';
 import { systemResolver } from '../src/webhooks/url-guard.ts';
@@ -109,6 +110,7 @@ export async function measureWebhooks(databaseFor: (name: string) => Promise<str
       const databaseUrl = await databaseFor(`webhooks_${workers}`);
       await applyMigrations(databaseUrl);
       const pool = createPool(databaseUrl, 4);
+      const db = createDatabase(pool);
       const children: ChildProcess[] = [];
       try {
         await runMigrations({ pgPool: pool, logger: new Logger(() => () => undefined) });
@@ -126,7 +128,7 @@ export async function measureWebhooks(databaseFor: (name: string) => Promise<str
           data: { uid: `0x${randomBytes(32).toString('hex')}` },
         });
         for (let i = 0; i < QUEUED; i += 500)
-          await inTransaction(pool, (tx) => emitEvents(tx, Array.from({ length: 500 }, event), new Date()));
+          await inTransaction(db, (tx) => emitEvents(tx, Array.from({ length: 500 }, event), new Date()));
         hook.firstSeen.clear();
 
         const key = `0x${randomBytes(32).toString('hex')}`;
@@ -161,7 +163,7 @@ export async function measureWebhooks(databaseFor: (name: string) => Promise<str
         for (let i = 0; i < LATENCY_EVENTS; i++) {
           const started = performance.now();
           const one = event();
-          await inTransaction(pool, (tx) => emitEvents(tx, [one], new Date()));
+          await inTransaction(db, (tx) => emitEvents(tx, [one], new Date()));
           committed.set(one.data.uid, performance.timeOrigin + performance.now());
           await new Promise((r) => setTimeout(r, Math.max(0, 1000 / LATENCY_RATE - (performance.now() - started))));
         }

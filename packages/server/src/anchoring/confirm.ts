@@ -32,13 +32,13 @@ export async function confirmAnchor(db: Db, anchor: AnchorRow, at: Timestamped, 
   const accounts = await uidsByAccount(db, anchor.id);
   const sql = sqlOf(db); // the leaves of other features that take an Sql still
   const subscriptions = await subscribersOf(
-    sql,
+    db,
     accounts.map((a) => a.accountId),
     ['attestation.anchored'],
   );
   const subscribed = new Set(subscriptions.map((s) => s.accountId));
   await emitToSubscribers(
-    sql,
+    db,
     accounts.filter((a) => subscribed.has(a.accountId)).map((a) => anchoredEvent(a.accountId, anchor, a.uids, at)),
     subscriptions,
     now,

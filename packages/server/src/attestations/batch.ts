@@ -114,7 +114,7 @@ export function createBatchService(deps: {
         // with on-chain items, the relayer emits batch.completed when their transaction is mined
         if (staged.length === 0)
           await emitEvents(
-            sql,
+            tx,
             [
               batchCompletedEvent(
                 auth.accountId,

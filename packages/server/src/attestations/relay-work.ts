@@ -200,7 +200,7 @@ function creationWork(deps: RelayWorkDeps): RoundWork {
       );
       await emitReplacedEvents(sql, replaced, deps.verifyBaseUrl, at);
       await emitEvents(
-        sql,
+        tx,
         [...batches]
           .filter(([, item]) => item.previousUid === null)
           .map(([batchId, item]) =>

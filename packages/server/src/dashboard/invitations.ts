@@ -144,7 +144,7 @@ export function createInvitationService(deps: {
           url: link.url,
           expiresAt: link.expiresAt,
         });
-        const queued = await mail.queue(sqlOf(tx), [
+        const queued = await mail.queue(tx, [
           { kind: 'invitation', to: email, accountId: input.accountId, composed },
         ]);
         return { ...link, mailed: queued === 1 };
@@ -161,7 +161,7 @@ export function createInvitationService(deps: {
         const to = row.email;
         return {
           link: made,
-          queued: await mail.queue(sqlOf(tx), [{ kind: 'invitation', to, accountId: null, composed }]),
+          queued: await mail.queue(tx, [{ kind: 'invitation', to, accountId: null, composed }]),
         };
       });
       // the support team belongs to no account, so no account's audit chain records it; the log does

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.ts';
 import type { PgSnakeRow, Prisma } from '../db/rows.ts';
-import { sqlOf, type Db } from '../db/database.ts';
+import type { Db } from '../db/database.ts';
 import type { Sql } from '../db/sql.ts';
 import { AppError } from '../errors.ts';
 import { noteQuotaUse } from '../mail/notices.ts';
@@ -119,7 +119,7 @@ export async function reserveOnchainQuota(
   if ((await addToKey(db, holder.keyId, period, count, capOf(holder.tier))) !== undefined) {
     // the 80 % and 100 % notices, in this transaction: mailed once a month each (mail/notices.ts)
     const limit = ONCHAIN_MONTHLY_QUOTA[holder.accountTier];
-    await noteQuotaUse(sqlOf(db), { accountId: holder.accountId, period, used: added, count, limit }, new Date(now));
+    await noteQuotaUse(db, { accountId: holder.accountId, period, used: added, count, limit }, new Date(now));
     return { period, count };
   }
   await takeFromAccount(db, holder.accountId, period, count);

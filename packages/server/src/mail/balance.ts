@@ -1,7 +1,7 @@
 import { formatEther } from 'viem';
 import type { Clock } from '../clock.ts';
 import { describeError } from '../errors.ts';
-import { inTransaction, sqlOf, type Db } from '../db/database.ts';
+import { inTransaction, type Db } from '../db/database.ts';
 import type { Logger } from '../log.ts';
 import { queueMails } from './outbox.ts';
 import type { BodySealer } from './seal.ts';
@@ -34,7 +34,7 @@ export function watchRelayerBalance(
         minimumEth: formatEther(opts.minimumWei),
       });
       const mail = { kind: 'relayer-balance' as const, to: opts.operatorEmail, accountId: null, composed };
-      await queueMails(sqlOf(tx), [mail], now, deps.sealer);
+      await queueMails(tx, [mail], now, deps.sealer);
     });
   };
   const run = () =>

@@ -1,6 +1,5 @@
 import type { Db } from '../db/database.ts';
-import type { Sql } from '../db/sql.ts';
-import { queueAccountJobs } from './store.ts';
+import { queueAccountJobs, queueJob, recordNotice } from './store.ts';
 
 export const QUOTA_NOTICE_TASK = 'mail.quota';
 export const DEAD_DIGEST_TASK = 'mail.webhooks-dead';
@@ -23,7 +22,7 @@ export interface QuotaNotice {
  * queues the job that mails it. Costs nothing unless a threshold is crossed.
  */
 export async function noteQuotaUse(
-  sql: Sql,
+  db: Db,
   use: { accountId: string; period: string; used: number; count: number; limit: number },
   now: Date,
 ): Promise<void> {
@@ -31,12 +30,9 @@ export async function noteQuotaUse(
   for (const threshold of QUOTA_THRESHOLDS) {
     const mark = Math.ceil((use.limit * threshold) / 100);
     if (use.used - use.count >= mark || use.used < mark) continue;
-    if (!(await recordNotice(sql, use.accountId, `quota-${threshold}`, use.period, now))) continue;
+    if (!(await recordNotice(db, use.accountId, `quota-${threshold}`, use.period, now))) continue;
     const notice: QuotaNotice = { ...use, threshold };
-    await sql.query(`SELECT 1 AS queued FROM graphile_worker.add_job($1::text, $2::json, max_attempts => 10)`, [
-      QUOTA_NOTICE_TASK,
-      JSON.stringify(notice),
-    ]);
+    await queueJob(db, QUOTA_NOTICE_TASK, notice);
   }
 }
 
@@ -47,17 +43,4 @@ export async function noteQuotaUse(
 export async function scheduleDeadDigest(db: Db, accountIds: string[], delaySeconds = DIGEST_GRACE_SECONDS) {
   if (accountIds.length === 0) return;
   await queueAccountJobs(db, DEAD_DIGEST_TASK, 'mail-dead:', [...new Set(accountIds)], delaySeconds);
-}
-
-/**
- * Records a notice for its period, as store.ts's recordNotice does, on the `Sql` of the quota's transaction (which
- * limits/quota.ts still hands over): false when it was given already.
- */
-async function recordNotice(sql: Sql, scope: string, kind: string, period: string, at: Date): Promise<boolean> {
-  const rows = await sql.query(
-    `INSERT INTO mail_notices (scope, kind, period, created_at) VALUES ($1, $2, $3, $4)
-     ON CONFLICT DO NOTHING RETURNING 1 AS recorded`,
-    [scope, kind, period, at],
-  );
-  return rows.length === 1;
 }

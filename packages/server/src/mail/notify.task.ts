@@ -1,6 +1,6 @@
 import type { Task } from 'graphile-worker';
 import type { Clock } from '../clock.ts';
-import { inTransaction, sqlOf, type Db } from '../db/database.ts';
+import { inTransaction, type Db } from '../db/database.ts';
 import type { Logger } from '../log.ts';
 import { DEAD_DIGEST_TASK, QUOTA_NOTICE_TASK, scheduleDeadDigest, type QuotaNotice } from './notices.ts';
 import { queueMails } from './outbox.ts';
@@ -50,7 +50,7 @@ function quotaTask(deps: NotifyDeps): Task {
         accountId: notice.accountId,
         composed,
       }));
-      await queueMails(sqlOf(tx), mails, new Date(deps.clock.now()), deps.sealer);
+      await queueMails(tx, mails, new Date(deps.clock.now()), deps.sealer);
     });
   };
 }
@@ -76,7 +76,7 @@ async function digest(tx: Db, deps: NotifyDeps, accountId: string): Promise<void
   });
   const to = await recipientsOf(tx, accountId, 'webhooks');
   await queueMails(
-    sqlOf(tx),
+    tx,
     to.map((address) => ({ kind: 'webhooks-dead' as const, to: address, accountId, composed })),
     new Date(now),
     deps.sealer,

@@ -9,7 +9,7 @@ import { watchRelayerBalance, type BalanceReading } from './balance.ts';
 import { startMailCatcher } from './catcher.ts';
 import { createMailer } from './mailer.ts';
 import { notifyTasks } from './notify.task.ts';
-import { MAIL_SEND_TASK } from './outbox.ts';
+import { MAIL_SEND_TASK } from './outbox-store.ts';
 import { bodySealer } from './seal.ts';
 import { MAIL_OFF_REASON } from './service.ts';
 import { sendTask } from './send.task.ts';

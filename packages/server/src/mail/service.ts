@@ -1,6 +1,5 @@
 import type { Clock } from '../clock.ts';
-import { inTransaction, sqlOf, type Db } from '../db/database.ts';
-import type { Sql } from '../db/sql.ts';
+import { inTransaction, type Db } from '../db/database.ts';
 import type { Logger } from '../log.ts';
 import { queueMails, type OutgoingMail } from './outbox.ts';
 import type { BodySealer } from './seal.ts';
@@ -21,9 +20,9 @@ export const MAIL_OFF_REASON =
 export function createMailService(deps: { db: Db; clock: Clock; log: Logger; mode: MailMode; sealer: BodySealer }) {
   const on = deps.mode !== 'off';
   const now = () => new Date(deps.clock.now());
-  const queue = async (sql: Sql, mails: OutgoingMail[]): Promise<number> =>
-    on ? queueMails(sql, mails, now(), deps.sealer) : 0;
-  const alone = (mail: OutgoingMail) => inTransaction(deps.db, (tx) => queue(sqlOf(tx), [mail]));
+  const queue = async (db: Db, mails: OutgoingMail[]): Promise<number> =>
+    on ? queueMails(db, mails, now(), deps.sealer) : 0;
+  const alone = (mail: OutgoingMail) => inTransaction(deps.db, (tx) => queue(tx, [mail]));
   return {
     on,
     queue,

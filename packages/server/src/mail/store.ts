@@ -107,6 +107,13 @@ export async function recordNotice(db: Db, scope: string, kind: string, period: 
   return rows.length === 1;
 }
 
+/** Queues one job of `task` with this payload, due now. */
+export async function queueJob(db: Db, task: string, payload: object): Promise<void> {
+  // add_job's named arguments are beyond the query builder
+  await sql`SELECT 1 AS queued FROM graphile_worker.add_job(${task}::text, ${JSON.stringify(payload)}::json,
+      max_attempts => 10)`.execute(db);
+}
+
 /**
  * Queues one job of `task` per account, `delaySeconds` from now on the database's clock, under the key
  * `<keyPrefix><account id>`: a waiting job keeps its first run time however often it is asked for again.

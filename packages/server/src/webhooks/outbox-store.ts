@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { jsonRows } from '../db/recordset.ts';
-import type { DeliveryState } from './contracts.ts';
+import type { DeliveryState, EventType } from './contracts.ts';
 
 export const DELIVER_TASK = 'webhook.deliver';
 
@@ -9,6 +9,25 @@ export const DELIVER_TASK = 'webhook.deliver';
 export interface OutboxRows {
   events: Array<{ id: string; accountId: string; type: string; body: string }>;
   deliveries: Array<{ id: string; eventId: string; subscriptionId: string }>;
+}
+
+/** A live subscription as the fan-out reads it: the kinds it wants. */
+export interface Subscriber {
+  id: string;
+  accountId: string;
+  events: string[];
+}
+
+/** The live subscriptions of these accounts to any of these kinds. */
+export async function subscribersOf(db: Db, accountIds: string[], types: EventType[]): Promise<Subscriber[]> {
+  if (accountIds.length === 0) return [];
+  return db
+    .selectFrom('webhookSubscriptions')
+    .select(['id', 'accountId', 'events'])
+    .where((eb) => eb('accountId', '=', eb.fn.any(eb.val([...new Set(accountIds)]))))
+    .where('deletedAt', 'is', null)
+    .where((eb) => eb('events', '&&', eb.val([...new Set<string>(types)])))
+    .execute();
 }
 
 /**
