@@ -1,6 +1,6 @@
 import type { AnchorRecord } from './contracts.ts';
 
-/** What a record's query selects of its anchor (`ANCHOR_COLUMNS`): the anchor once mined, and the proof. */
+/** What a record's query selects of its anchor: the anchor once mined, and the proof. */
 export interface AnchorColumns {
   /** The mined anchor's fields (json_build_object: block number as a number, timestamp as PostgreSQL's text). */
   anchor: { root: string; txHash: string; blockNumber: number; timestamp: string } | null;
@@ -22,12 +22,3 @@ export function toAnchor(row: AnchorColumns): AnchorRecord | null {
     timestamp: new Date(row.anchor.timestamp).toISOString(),
   };
 }
-
-/**
- * The columns a record's query adds (the attestation's table must be named `attestations` in its FROM): the anchor as
- * one JSON value, read only once its transaction is mined, and the proof.
- */
-export const ANCHOR_COLUMNS = `anchor_proof AS "anchorProof",
-  (SELECT json_build_object(
-     'root', n.root, 'txHash', n.tx_hash, 'blockNumber', n.block_number, 'timestamp', n."timestamp")
-   FROM anchors n WHERE n.id = attestations.anchor_id AND n.tx_hash IS NOT NULL) AS anchor`;

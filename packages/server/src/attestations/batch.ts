@@ -105,7 +105,7 @@ export function createBatchService(deps: {
           );
         }
         await emitAttestationEvents(
-          sql,
+          tx,
           'attestation.created',
           offchainRows.map((row) => ({ accountId: auth.accountId, uid: row.uid! })),
           deps.verifyBaseUrl,
@@ -138,7 +138,7 @@ export function createBatchService(deps: {
       });
       // the relayer stores the response (with every uid) when the transaction is mined
       if (ids.length > 0) await onchain.settle(ids, request.idempotency);
-      return batchResponse(batchId, await batchItems(sqlOf(db), [batchId]), deps.verifyBaseUrl);
+      return batchResponse(batchId, await batchItems(db, [batchId]), deps.verifyBaseUrl);
     },
   };
 }

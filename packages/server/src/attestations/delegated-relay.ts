@@ -67,7 +67,7 @@ export function delegatedAttestCalldata(items: DelegatedItem[]): Hex {
 
 /** The calldata of a journal entry of delegated items; undefined when it carries the relayer's own. */
 export async function delegatedCalldataOf(db: Db, journalId: string): Promise<Hex | undefined> {
-  const items = await delegatedItemsOf(sqlOf(db), journalId);
+  const items = await delegatedItemsOf(db, journalId);
   return items.length > 0 ? delegatedAttestCalldata(items) : undefined;
 }
 
@@ -80,7 +80,7 @@ export function delegatedCreationWork(creation: RoundWork, db: Db, maxItems: num
     ...creation,
     claim: (tx, gasBudget, open) =>
       claimDelegated(
-        sqlOf(tx),
+        tx,
         {
           items: maxItems,
           gas: gasBudget,

@@ -120,7 +120,7 @@ export function createDelegationService(deps: {
         const sql = sqlOf(tx);
         await write.idempotency?.complete(sql, write.response);
         await emitAttestationEvents(
-          sql,
+          tx,
           'attestation.created',
           [{ accountId: write.row.accountId, uid: write.row.uid! }],
           deps.verifyBaseUrl,

@@ -1,6 +1,5 @@
 import type { Hex } from 'viem';
 import type { Db } from '../db/database.ts';
-import type { Sql } from '../db/sql.ts';
 import { inOrder, pendingValues, type PendingAttestation } from './pending-store.ts';
 import type { AttestationOrigin } from './states.ts';
 
@@ -83,24 +82,48 @@ export async function existingUids(db: Db, uids: string[]): Promise<Set<string>>
  * transaction in flight per attester, since the gas of the next is estimated against the chain's current nonce.
  */
 export async function claimDelegated(
-  sql: Sql,
+  db: Db,
   limit: { items: number; gas: bigint | undefined; baseGas: bigint; gasOf(type: AttestationOrigin): bigint },
   open: (estimatedGas: bigint) => Promise<string | undefined>,
 ): Promise<{ journalId: string; count: number } | undefined> {
-  const first = await sql.query<{ attester: string }>(
-    `SELECT attester FROM attestations a
-     WHERE delegation IS NOT NULL AND status = 'pending' AND relay_tx_id IS NULL AND NOT EXISTS (
-       SELECT 1 FROM attestations f WHERE f.delegation IS NOT NULL AND f.status = 'pending'
-         AND f.relay_tx_id IS NOT NULL AND f.attester = a.attester AND f.chain_id = a.chain_id)
-     ORDER BY a.id LIMIT 1 FOR UPDATE SKIP LOCKED`,
-  );
-  if (first.length === 0) return undefined;
-  const rows = await sql.query<{ id: string; batchId: string | null; type: AttestationOrigin }>(
-    `SELECT id::text, batch_id AS "batchId", type FROM attestations
-     WHERE delegation IS NOT NULL AND status = 'pending' AND relay_tx_id IS NULL AND attester = $1
-     ORDER BY attestations.id LIMIT $2 FOR UPDATE SKIP LOCKED`,
-    [first[0]!.attester, limit.items * 2],
-  );
+  const first = await db
+    .selectFrom('attestations as a')
+    .select('a.attester')
+    .where('a.delegation', 'is not', null)
+    .where('a.status', '=', 'pending')
+    .where('a.relayTxId', 'is', null)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('attestations as f')
+            .select((f) => f.lit(1).as('one'))
+            .where('f.delegation', 'is not', null)
+            .where('f.status', '=', 'pending')
+            .where('f.relayTxId', 'is not', null)
+            .whereRef('f.attester', '=', 'a.attester')
+            .whereRef('f.chainId', '=', 'a.chainId'),
+        ),
+      ),
+    )
+    .orderBy('a.id')
+    .limit(1)
+    .forUpdate()
+    .skipLocked()
+    .executeTakeFirst();
+  if (first === undefined) return undefined;
+  const rows = await db
+    .selectFrom('attestations')
+    .select(['id', 'batchId', 'type'])
+    .where('delegation', 'is not', null)
+    .where('status', '=', 'pending')
+    .where('relayTxId', 'is', null)
+    .where('attester', '=', first.attester)
+    .orderBy('attestations.id')
+    .limit(limit.items * 2)
+    .forUpdate()
+    .skipLocked()
+    .$narrowType<{ type: AttestationOrigin }>()
+    .execute();
   const chosen: string[] = [];
   let gas = limit.baseGas;
   for (let i = 0; i < rows.length;) {
@@ -117,15 +140,22 @@ export async function claimDelegated(
   }
   const journalId = await open(gas);
   if (journalId === undefined) return undefined;
-  await sql.query(`UPDATE attestations SET relay_tx_id = $1::bigint WHERE id = ANY($2::bigint[])`, [journalId, chosen]);
+  await db
+    .updateTable('attestations')
+    .set({ relayTxId: journalId })
+    .where((eb) => eb('id', '=', eb.fn.any(eb.val(chosen))))
+    .execute();
   return { journalId, count: chosen.length };
 }
 
 /** The delegated items a journal entry carries, in nonce order; empty for a transaction of the relayer's own items. */
-export async function delegatedItemsOf(sql: Sql, journalId: string): Promise<DelegatedItem[]> {
-  return sql.query<DelegatedItem>(
-    `SELECT id::text, attester, type, content_hash AS "contentHash", delegation_nonce::text AS nonce, delegation
-     FROM attestations WHERE relay_tx_id = $1::bigint AND delegation IS NOT NULL ORDER BY attestations.id`,
-    [journalId],
-  );
+export async function delegatedItemsOf(db: Db, journalId: string): Promise<DelegatedItem[]> {
+  return db
+    .selectFrom('attestations')
+    .select(['id', 'attester', 'type', 'contentHash', 'delegationNonce as nonce', 'delegation'])
+    .where('relayTxId', '=', journalId)
+    .where('delegation', 'is not', null)
+    .orderBy('attestations.id')
+    .$castTo<DelegatedItem>()
+    .execute();
 }

@@ -1,8 +1,8 @@
-import type { Sql } from '../db/sql.ts';
+import type { Db } from '../db/database.ts';
 import { emitToSubscribers, subscribersOf, type OutboxEvent } from '../webhooks/outbox.ts';
 import { toRecord } from './record.ts';
 import type { AttestationMode } from './states.ts';
-import { findByUidsIn } from './store.ts';
+import { findByUids } from './store.ts';
 
 type RecordEventKind = 'attestation.created' | 'attestation.revoked' | 'attestation.replaced';
 
@@ -11,40 +11,40 @@ type RecordEventKind = 'attestation.created' | 'attestation.revoked' | 'attestat
  * with `extra` fields beside it. Reads nothing when no account involved has a subscription.
  */
 async function emitRecordEvents(
-  sql: Sql,
+  db: Db,
   type: RecordEventKind,
   items: Array<{ accountId: string; uid: string; extra?: Record<string, unknown> }>,
   verifyBaseUrl: string,
   now: Date,
 ): Promise<number> {
   const subscriptions = await subscribersOf(
-    sql,
+    db,
     items.map((i) => i.accountId),
     [type],
   );
   const accounts = new Set(subscriptions.map((s) => s.accountId));
   const wanted = items.filter((i) => accounts.has(i.accountId));
   if (wanted.length === 0) return 0;
-  const rows = await findByUidsIn(
-    sql,
+  const rows = await findByUids(
+    db,
     wanted.map((i) => i.uid.toLowerCase()),
   );
   const events: OutboxEvent[] = wanted.flatMap((i) => {
     const row = rows.get(i.uid.toLowerCase());
     return row ? [{ accountId: i.accountId, type, data: { ...toRecord(row, verifyBaseUrl), ...i.extra } }] : [];
   });
-  return emitToSubscribers(sql, events, subscriptions, now);
+  return emitToSubscribers(db, events, subscriptions, now);
 }
 
 /** `attestation.created` / `attestation.revoked` for these uids, with the public record as `data`. */
 export function emitAttestationEvents(
-  sql: Sql,
+  db: Db,
   type: 'attestation.created' | 'attestation.revoked',
   items: Array<{ accountId: string; uid: string }>,
   verifyBaseUrl: string,
   now: Date,
 ): Promise<number> {
-  return emitRecordEvents(sql, type, items, verifyBaseUrl, now);
+  return emitRecordEvents(db, type, items, verifyBaseUrl, now);
 }
 
 /**
@@ -52,13 +52,13 @@ export function emitAttestationEvents(
  * it stands under a new uid now. `data` is the record under the new uid, plus `previousUid`, the one first reported.
  */
 export function emitReplacedEvents(
-  sql: Sql,
+  db: Db,
   items: Array<{ accountId: string; uid: string; previousUid: string }>,
   verifyBaseUrl: string,
   now: Date,
 ): Promise<number> {
   const withPrevious = items.map((i) => ({ ...i, extra: { previousUid: i.previousUid } }));
-  return emitRecordEvents(sql, 'attestation.replaced', withPrevious, verifyBaseUrl, now);
+  return emitRecordEvents(db, 'attestation.replaced', withPrevious, verifyBaseUrl, now);
 }
 
 /** `batch.completed`: the batch's counts, every uid in request order, and its transaction (null when all off-chain). */

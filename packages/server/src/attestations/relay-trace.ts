@@ -1,5 +1,6 @@
-import type { Sql } from '../db/sql.ts';
+import type { Db } from '../db/database.ts';
 import { tracer } from '../tracing/tracing.ts';
+import { journalTimes, tracedItems } from './relay-trace-store.ts';
 
 export interface RelayedTransaction {
   journalId: string;
@@ -16,19 +17,12 @@ export interface RelayedTransaction {
  * of its own, from its first send to its receipt, linked to those items. Reads the rows' traceparents and the
  * journal's send time; a failure costs the spans, never the relay.
  */
-export async function traceRelayed(sql: Sql, tx: RelayedTransaction): Promise<void> {
+export async function traceRelayed(db: Db, tx: RelayedTransaction): Promise<void> {
   const tracing = tracer();
   if (!tracing.on || tx.ids.length === 0) return;
   try {
-    const rows = await sql.query<{ uid: string | null; traceparent: string; createdAt: Date }>(
-      `SELECT uid, traceparent, created_at AS "createdAt" FROM attestations
-       WHERE id = ANY($1::bigint[]) AND traceparent IS NOT NULL`,
-      [tx.ids],
-    );
-    const [journal] = await sql.query<{ sentAt: Date | null; createdAt: Date }>(
-      `SELECT sent_at AS "sentAt", created_at AS "createdAt" FROM relay_transactions WHERE id = $1::bigint`,
-      [tx.journalId],
-    );
+    const rows = await tracedItems(db, tx.ids);
+    const journal = await journalTimes(db, tx.journalId);
     const end = new Date();
     const attributes = { 'tx.hash': tx.txHash, 'tx.block_number': Number(tx.blockNumber) };
     const items = rows.map((row) =>

@@ -170,7 +170,7 @@ function creationWork(deps: RelayWorkDeps): RoundWork {
       );
       // a batch is never split across transactions: its on-chain items all complete here
       const batches = new Map(items.filter((item) => item.batchId).map((item) => [item.batchId!, item]));
-      const rows = batches.size > 0 ? await batchItems(sql, [...batches.keys()]) : [];
+      const rows = batches.size > 0 ? await batchItems(tx, [...batches.keys()]) : [];
       const keyed = [...batches].filter(([, item]) => item.idempotencyKey);
       await completeMany(
         sql,
@@ -192,13 +192,13 @@ function creationWork(deps: RelayWorkDeps): RoundWork {
         at,
       );
       await emitAttestationEvents(
-        sql,
+        tx,
         'attestation.created',
         fresh.map((item) => ({ accountId: item.accountId, uid: item.uid })),
         deps.verifyBaseUrl,
         at,
       );
-      await emitReplacedEvents(sql, replaced, deps.verifyBaseUrl, at);
+      await emitReplacedEvents(tx, replaced, deps.verifyBaseUrl, at);
       await emitEvents(
         tx,
         [...batches]
@@ -243,7 +243,7 @@ function creationWork(deps: RelayWorkDeps): RoundWork {
     });
     log.info({ journalId, txHash, items: items.length, gasUsed: receipt.gasUsed.toString() }, 'relayed');
     const ids = items.map((item) => item.id);
-    await traceRelayed(sqlOf(db), {
+    await traceRelayed(db, {
       journalId,
       txHash,
       blockNumber: receipt.blockNumber,

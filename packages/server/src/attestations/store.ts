@@ -1,8 +1,7 @@
 import { sql as raw, type ExpressionBuilder, type Selectable } from 'kysely';
-import { ANCHOR_COLUMNS, type AnchorColumns } from '../anchoring/record.ts';
+import type { AnchorColumns } from '../anchoring/record.ts';
 import type { Db, DB } from '../db/database.ts';
 import { jsonRows } from '../db/recordset.ts';
-import type { Sql } from '../db/sql.ts';
 import type { Attestation } from '../generated/kysely/database.ts';
 import type { AttestationMode, AttestationOrigin, AttestationStatus } from './states.ts';
 
@@ -178,33 +177,19 @@ export async function searchByHashes(db: Db, queries: HashQuery[]): Promise<Atte
   return pages;
 }
 
-/**
- * `findByUids` through an `Sql`, for the webhook emitters (events.ts) that the relayer's transactions call with one
- * until they move to the query builder: the same columns, written by hand.
- */
-export async function findByUidsIn(sql: Sql, uids: string[]): Promise<Map<string, AttestationRow>> {
-  const rows = await sql.query<RecordSelection>(
-    `SELECT id, uid, account_id AS "accountId", api_key_id AS "apiKeyId", type, mode, status, content_hash AS "contentHash",
-       content_type AS "contentType", chain_id AS "chainId", schema_uid AS "schemaUid", attester, tx_hash AS "txHash",
-       block_number AS "blockNumber", offchain, created_at AS "createdAt", revoked_at AS "revokedAt",
-       revocation_tx_hash AS "revocationTxHash", ${ANCHOR_COLUMNS}, delegation IS NOT NULL AS delegated,
-       CASE WHEN delegation IS NOT NULL THEN (SELECT name FROM accounts WHERE accounts.id = attestations.account_id) END
-         AS "claimantName"
-     FROM attestations WHERE uid = ANY($1::text[])`,
-    [uids],
-  );
-  return new Map(rows.map((row) => [row.uid!, toRow(row)]));
-}
-
 /** A batch item as its batch response shows it. */
 export type BatchItemRow = Pick<AttestationRow, 'uid' | 'txHash' | 'mode' | 'offchain'> & {
   batchId: NonNullable<Model['batchId']>;
 };
 
 /** The items of batches, in request order, as their batch response shows them. */
-export async function batchItems(sql: Sql, batchIds: string[]): Promise<BatchItemRow[]> {
-  return sql.query(
-    `SELECT batch_id AS "batchId", uid, tx_hash AS "txHash", mode, offchain FROM attestations WHERE batch_id = ANY($1::uuid[]) ORDER BY batch_id, batch_index`,
-    [batchIds],
-  );
+export async function batchItems(db: Db, batchIds: string[]): Promise<BatchItemRow[]> {
+  return db
+    .selectFrom('attestations')
+    .select(['batchId', 'uid', 'txHash', 'mode', 'offchain'])
+    .where((eb) => eb('batchId', '=', eb.fn.any(eb.val(batchIds))))
+    .orderBy('batchId')
+    .orderBy('batchIndex')
+    .$narrowType<{ batchId: NonNullable<Model['batchId']>; mode: AttestationMode }>()
+    .execute();
 }

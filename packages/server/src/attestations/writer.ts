@@ -48,7 +48,7 @@ export function createAttestationWriter(
           })),
         );
         await emitAttestationEvents(
-          sql,
+          tx,
           'attestation.created',
           writes.map((w) => ({ accountId: w.row.accountId, uid: w.row.uid! })),
           verifyBaseUrl,

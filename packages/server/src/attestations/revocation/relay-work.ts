@@ -65,8 +65,8 @@ export function revocationWork(deps: RevocationWorkDeps, mode: AttestationMode):
       const stale = receipt !== 'dropped' && (await wasReorged(db, journalId));
       await inTransaction(db, async (tx) => {
         if (!(await lockOpenEntry(tx, journalId))) return;
-        if (receipt === 'dropped' || stale) await requeueRevocations(sqlOf(tx), journalId);
-        else await failRevocations(sqlOf(tx), journalId);
+        if (receipt === 'dropped' || stale) await requeueRevocations(tx, journalId);
+        else await failRevocations(tx, journalId);
         await recordFailed(
           tx,
           journalId,
@@ -76,13 +76,13 @@ export function revocationWork(deps: RevocationWorkDeps, mode: AttestationMode):
       });
       return;
     }
-    const items = await revocationsOf(sqlOf(db), journalId);
+    const items = await revocationsOf(db, journalId);
     const at = new Date(clock.now());
     const txHash = receipt.transactionHash;
     await inTransaction(db, async (tx) => {
       if (!(await lockOpenEntry(tx, journalId))) return;
       const sql = sqlOf(tx); // the leaves of other features that take an Sql still
-      await markRevoked(sql, journalId, txHash, at);
+      await markRevoked(tx, journalId, txHash, at);
       const claims = items.filter((i) => i.idempotencyKey);
       await completeMany(
         sql,
@@ -99,7 +99,7 @@ export function revocationWork(deps: RevocationWorkDeps, mode: AttestationMode):
         { hash: txHash, blockNumber: receipt.blockNumber, blockHash: receipt.blockHash, gasUsed: receipt.gasUsed },
         at,
       );
-      await emitAttestationEvents(sql, 'attestation.revoked', items, deps.verifyBaseUrl, at);
+      await emitAttestationEvents(tx, 'attestation.revoked', items, deps.verifyBaseUrl, at);
       await appendAuditEntries(
         sql,
         items.map((i) =>
@@ -127,14 +127,14 @@ export function revocationWork(deps: RevocationWorkDeps, mode: AttestationMode):
           ? MAX_REVOCATIONS_PER_TRANSACTION
           : Number((gasBudget - REVOCATION_BASE_GAS) / GAS_PER_REVOCATION[mode]);
       const max = Math.max(1, Math.min(MAX_REVOCATIONS_PER_TRANSACTION, byGas));
-      return claimRevocations(sqlOf(tx), mode, max, (count) =>
+      return claimRevocations(tx, mode, max, (count) =>
         open(REVOCATION_BASE_GAS + BigInt(count) * GAS_PER_REVOCATION[mode]),
       );
     },
-    calldata: async (journalId) => revokeCalldata(mode, await revocationsOf(sqlOf(db), journalId)),
+    calldata: async (journalId) => revokeCalldata(mode, await revocationsOf(db, journalId)),
     finish,
-    fail: (tx, journalId) => failRevocations(sqlOf(tx), journalId),
-    requeue: (tx, journalId) => requeueRevocations(sqlOf(tx), journalId),
-    revive: (tx, journalId) => reviveRevocations(sqlOf(tx), journalId),
+    fail: (tx, journalId) => failRevocations(tx, journalId),
+    requeue: (tx, journalId) => requeueRevocations(tx, journalId),
+    revive: (tx, journalId) => reviveRevocations(tx, journalId),
   };
 }

@@ -1,21 +1,21 @@
+import type { Selectable } from 'kysely';
 import type { Hex } from 'viem';
 import type { MemberActor } from '../../audit/entry.ts';
 import type { Db } from '../../db/database.ts';
-import type { PgRow, Prisma } from '../../db/rows.ts';
-import type { Sql } from '../../db/sql.ts';
+import type { ApiKey, Attestation } from '../../generated/kysely/database.ts';
 import { releaseMany } from '../../idempotency/store.ts';
 import type { AttestationMode, RevokeState } from '../states.ts';
 
-type Model = Prisma.AttestationModel;
+type Model = Selectable<Attestation>;
 
 /**
  * An attestation a revocation transaction carries: `apiKeyId` and `keyPrefix` are the key that asked (the one that
  * created it when a dashboard member asked), whose Idempotency-Key the request carried.
  */
-export type RevokeItem = PgRow<Pick<Model, 'id' | 'accountId' | 'apiKeyId'>> & {
+export type RevokeItem = Pick<Model, 'id' | 'accountId' | 'apiKeyId'> & {
   uid: Hex;
   mode: AttestationMode;
-  keyPrefix: Prisma.ApiKeyModel['prefix'];
+  keyPrefix: Selectable<ApiKey>['prefix'];
   idempotencyKey: Model['revokeIdempotencyKey'];
   reason: Model['revocationReason'];
   /** The dashboard member who asked; null when a key asked through the API. */
@@ -71,71 +71,96 @@ export async function revocationOf(db: Db, uid: string): Promise<RevocationState
  * the journal entry (`open`, told how many) is made only when some are waiting, and may be declined.
  */
 export async function claimRevocations(
-  sql: Sql,
+  db: Db,
   mode: AttestationMode,
   max: number,
   open: (count: number) => Promise<string | undefined>,
 ): Promise<{ journalId: string; count: number } | undefined> {
-  const rows = await sql.query<{ id: string }>(
-    `SELECT id::text FROM attestations WHERE revoke_state = 'pending' AND revoke_relay_tx_id IS NULL AND mode = $1
-       AND uid IS NOT NULL
-     ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`,
-    [mode, max],
-  );
+  const rows = await db
+    .selectFrom('attestations')
+    .select('id')
+    .where('revokeState', '=', 'pending')
+    .where('revokeRelayTxId', 'is', null)
+    .where('mode', '=', mode)
+    .where('uid', 'is not', null)
+    .orderBy('id')
+    .limit(max)
+    .forUpdate()
+    .skipLocked()
+    .execute();
   if (rows.length === 0) return undefined;
   const journalId = await open(rows.length);
   if (journalId === undefined) return undefined;
-  await sql.query(`UPDATE attestations SET revoke_relay_tx_id = $1::bigint WHERE id = ANY($2::bigint[])`, [
-    journalId,
-    rows.map((r) => r.id),
-  ]);
+  await db
+    .updateTable('attestations')
+    .set({ revokeRelayTxId: journalId })
+    .where((eb) => eb('id', '=', eb.fn.any(eb.val(rows.map((r) => r.id)))))
+    .execute();
   return { journalId, count: rows.length };
 }
 
-export async function revocationsOf(sql: Sql, journalId: string): Promise<RevokeItem[]> {
-  return sql.query<RevokeItem>(
-    `SELECT a.id::text, a.uid, a.mode, a.account_id AS "accountId", k.id AS "apiKeyId", k.prefix AS "keyPrefix",
-            a.revoke_idempotency_key AS "idempotencyKey", a.revocation_reason AS reason, a.revoke_actor AS actor
-     FROM attestations a JOIN api_keys k ON k.id = COALESCE(a.revoke_api_key_id, a.api_key_id)
-     WHERE a.revoke_relay_tx_id = $1::bigint ORDER BY a.id`,
-    [journalId],
-  );
+export async function revocationsOf(db: Db, journalId: string): Promise<RevokeItem[]> {
+  return db
+    .selectFrom('attestations as a')
+    .innerJoin('apiKeys as k', (join) =>
+      join.on((eb) => eb('k.id', '=', eb.fn.coalesce('a.revokeApiKeyId', 'a.apiKeyId'))),
+    )
+    .select([
+      'a.id',
+      'a.uid',
+      'a.mode',
+      'a.accountId',
+      'k.id as apiKeyId',
+      'k.prefix as keyPrefix',
+      'a.revokeIdempotencyKey as idempotencyKey',
+      'a.revocationReason as reason',
+      'a.revokeActor as actor',
+    ])
+    .where('a.revokeRelayTxId', '=', journalId)
+    .orderBy('a.id')
+    .$castTo<RevokeItem>()
+    .execute();
 }
 
-export async function markRevoked(sql: Sql, journalId: string, txHash: string, at: Date): Promise<void> {
-  await sql.query(
-    `UPDATE attestations SET revoke_state = 'done', revoked_at = $2, revocation_tx_hash = $3 WHERE revoke_relay_tx_id = $1::bigint AND revoke_state = 'pending'`,
-    [journalId, at, txHash],
-  );
+export async function markRevoked(db: Db, journalId: string, txHash: string, at: Date): Promise<void> {
+  await db
+    .updateTable('attestations')
+    .set({ revokeState: 'done', revokedAt: at, revocationTxHash: txHash })
+    .where('revokeRelayTxId', '=', journalId)
+    .where('revokeState', '=', 'pending')
+    .execute();
 }
 
 /** A revocation whose transaction failed: the attestation stands, and the request's Idempotency-Key is released. */
-export async function failRevocations(sql: Sql, journalId: string): Promise<void> {
-  const rows = await sql.query<{ api_key_id: string; revoke_idempotency_key: string | null }>(
-    `UPDATE attestations SET revoke_state = 'failed', revoke_relay_tx_id = NULL WHERE revoke_relay_tx_id = $1::bigint AND revoke_state = 'pending'
-     RETURNING COALESCE(revoke_api_key_id, api_key_id) AS api_key_id, revoke_idempotency_key`,
-    [journalId],
-  );
+export async function failRevocations(db: Db, journalId: string): Promise<void> {
+  const rows = await db
+    .updateTable('attestations')
+    .set({ revokeState: 'failed', revokeRelayTxId: null })
+    .where('revokeRelayTxId', '=', journalId)
+    .where('revokeState', '=', 'pending')
+    .returning((eb) => [eb.fn.coalesce('revokeApiKeyId', 'apiKeyId').as('apiKeyId'), 'revokeIdempotencyKey'])
+    .execute();
   await releaseMany(
-    sql,
-    rows
-      .filter((r) => r.revoke_idempotency_key)
-      .map((r) => ({ apiKeyId: r.api_key_id, key: r.revoke_idempotency_key! })),
+    db,
+    rows.filter((r) => r.revokeIdempotencyKey).map((r) => ({ apiKeyId: r.apiKeyId, key: r.revokeIdempotencyKey! })),
   );
 }
 
-export async function requeueRevocations(sql: Sql, journalId: string): Promise<void> {
-  await sql.query(
-    `UPDATE attestations SET revoke_relay_tx_id = NULL WHERE revoke_relay_tx_id = $1::bigint AND revoke_state = 'pending'`,
-    [journalId],
-  );
+export async function requeueRevocations(db: Db, journalId: string): Promise<void> {
+  await db
+    .updateTable('attestations')
+    .set({ revokeRelayTxId: null })
+    .where('revokeRelayTxId', '=', journalId)
+    .where('revokeState', '=', 'pending')
+    .execute();
 }
 
 /** A reorg took the revocation's transaction off the chain: the attestation is not revoked until it is mined again. */
-export async function reviveRevocations(sql: Sql, journalId: string): Promise<void> {
-  await sql.query(
-    `UPDATE attestations SET revoke_state = 'pending', revoked_at = NULL, revocation_tx_hash = NULL
-     WHERE revoke_relay_tx_id = $1::bigint AND revoke_state = 'done'`,
-    [journalId],
-  );
+export async function reviveRevocations(db: Db, journalId: string): Promise<void> {
+  await db
+    .updateTable('attestations')
+    .set({ revokeState: 'pending', revokedAt: null, revocationTxHash: null })
+    .where('revokeRelayTxId', '=', journalId)
+    .where('revokeState', '=', 'done')
+    .execute();
 }
