@@ -3,7 +3,6 @@ import type { TaskList } from 'graphile-worker';
 import { buildServices } from './app.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
-import { pgSql } from './db/sql.ts';
 import { anchoringWorker } from './anchoring/worker.ts';
 import { attestationRelayWorks } from './attestations/relay-work.ts';
 import { createRelayer } from './chain/relayer.ts';
@@ -222,7 +221,7 @@ async function startWorkerPart(
   );
   stack.push(() => runner.stop());
   metrics?.watchJobs(runner.events, [RELAY_TASK, DELIVER_TASK, ...Object.keys(anchoring.tasks)]);
-  await enqueueRelay(pgSql(pool)); // reconcile whatever a previous run left in the journal
+  await enqueueRelay(db); // reconcile whatever a previous run left in the journal
   stack.push(await anchoring.start());
   // deliveries whose worker died mid-attempt: their jobs stay locked for hours, so new ones are queued
   const sweep = () =>

@@ -2,7 +2,7 @@ import type { Hex, PublicClient } from 'viem';
 import { EAS_ARTIFACT } from '../chain/eas-artifacts.ts';
 import { enqueueRelay } from '../chain/relay.task.ts';
 import type { Clock } from '../clock.ts';
-import { inTransaction, sqlOf, type Db } from '../db/database.ts';
+import { inTransaction, type Db } from '../db/database.ts';
 import { openSession, tryAdvisoryLock, advisoryUnlock } from '../db/session-store.ts';
 import type { Pool } from '../db/sql.ts';
 import { describeError } from '../errors.ts';
@@ -136,7 +136,7 @@ export function createAnchorer(deps: AnchorerDeps) {
     }
     await inTransaction(db, async (tx) => {
       if (!(await markAssigned(tx, id, new Date(clock.now())))) throw new Error('the anchor was abandoned meanwhile');
-      await enqueueRelay(sqlOf(tx));
+      await enqueueRelay(tx);
     });
     const ms = (from: number, to: number) => Math.round(to - from);
     const timings = {
@@ -158,7 +158,7 @@ export function createAnchorer(deps: AnchorerDeps) {
     for (const anchorId of await unassignedAnchors(db)) await abandon(anchorId);
     await reviewFailed();
     if (await anchorWaiting(db)) {
-      await inTransaction(db, (tx) => enqueueRelay(sqlOf(tx)));
+      await inTransaction(db, (tx) => enqueueRelay(tx));
       return undefined;
     }
     return makeAnchor(signal);

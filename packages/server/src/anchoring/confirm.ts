@@ -1,6 +1,6 @@
 import { auditEntry } from '../audit/entry.ts';
 import { appendAuditEntries } from '../audit/append.ts';
-import { sqlOf, type Db } from '../db/database.ts';
+import type { Db } from '../db/database.ts';
 import { emitToSubscribers, subscribersOf, type OutboxEvent } from '../webhooks/outbox.ts';
 import { markMined, uidsByAccount, type AnchorRow, type Timestamped } from './store.ts';
 
@@ -30,7 +30,6 @@ export function anchoredEvent(accountId: string, anchor: AnchorRow, uids: string
 export async function confirmAnchor(db: Db, anchor: AnchorRow, at: Timestamped, now: Date): Promise<boolean> {
   if (!(await markMined(db, anchor.id, at))) return false;
   const accounts = await uidsByAccount(db, anchor.id);
-  const sql = sqlOf(db); // the leaves of other features that take an Sql still
   const subscriptions = await subscribersOf(
     db,
     accounts.map((a) => a.accountId),
@@ -44,7 +43,7 @@ export async function confirmAnchor(db: Db, anchor: AnchorRow, at: Timestamped, 
     now,
   );
   await appendAuditEntries(
-    sql,
+    db,
     accounts.map((a) =>
       auditEntry({
         accountId: a.accountId,

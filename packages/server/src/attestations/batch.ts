@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { auditEntry } from '../audit/entry.ts';
 import { appendAuditEntries } from '../audit/append.ts';
 import type { Clock } from '../clock.ts';
-import { inTransaction, sqlOf, type Db } from '../db/database.ts';
+import { inTransaction, type Db } from '../db/database.ts';
 import type { GatedRequest } from '../idempotency/service.ts';
 import type { AuthenticatedKey } from '../keys/service.ts';
 import { emitEvents } from '../webhooks/outbox.ts';
@@ -81,8 +81,6 @@ export function createBatchService(deps: {
           origin: request,
         });
       const ids = await inTransaction(db, async (tx) => {
-        // the idempotency, webhook and audit leaves still take an `Sql`: the same transaction through it
-        const sql = sqlOf(tx);
         const staged =
           onchainItems.length > 0
             ? await onchain.stage(tx, auth, onchainItems, { idempotencyKey: request.idempotency?.key, batchId })
@@ -96,7 +94,7 @@ export function createBatchService(deps: {
         );
         if (staged.length === 0 && request.idempotency) {
           await request.idempotency.complete(
-            sql,
+            tx,
             batchResponse(
               batchId,
               offchainRows.map((r) => ({ ...r, txHash: null })),
@@ -124,7 +122,7 @@ export function createBatchService(deps: {
             ],
             new Date(now),
           );
-        await appendAuditEntries(sql, [
+        await appendAuditEntries(tx, [
           ...offchainRows.map((row) =>
             audit('attestation.created', `attestation:${row.uid}`, { mode: 'offchain', type: row.type, batchId }),
           ),

@@ -2,7 +2,7 @@ import { encodeFunctionData, zeroAddress, zeroHash, type Hex } from 'viem';
 import { EAS_ARTIFACT } from '../chain/eas-artifacts.ts';
 import type { RoundWork } from '../chain/round.ts';
 import { encodeAttestationData, SCHEMA_UID } from '../chain/schema.ts';
-import { sqlOf, type Db } from '../db/database.ts';
+import type { Db } from '../db/database.ts';
 import { claimDelegated, delegatedItemsOf, type DelegatedItem } from './delegated-store.ts';
 
 /**

@@ -5,7 +5,7 @@ import { lockAttesters } from '../attesters/store.ts';
 import type { Clock } from '../clock.ts';
 import type { AuditFields } from '../audit/chain.ts';
 import { appendAuditEntries } from '../audit/append.ts';
-import { inTransaction, sqlOf, type Db } from '../db/database.ts';
+import { inTransaction, type Db } from '../db/database.ts';
 import type { IdempotencyClaim } from '../idempotency/service.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { AuthenticatedKey } from '../keys/service.ts';
@@ -116,9 +116,7 @@ export function createDelegationService(deps: {
     ): Promise<void> {
       await inTransaction(db, async (tx) => {
         await insertOffchain(tx, auth, [write.row], ['delegation']);
-        // the idempotency, webhook and audit leaves still take an `Sql`: the same transaction through it
-        const sql = sqlOf(tx);
-        await write.idempotency?.complete(sql, write.response);
+        await write.idempotency?.complete(tx, write.response);
         await emitAttestationEvents(
           tx,
           'attestation.created',
@@ -126,7 +124,7 @@ export function createDelegationService(deps: {
           deps.verifyBaseUrl,
           write.row.createdAt,
         );
-        await appendAuditEntries(sql, [write.audit]);
+        await appendAuditEntries(tx, [write.audit]);
       });
       write.idempotency?.markCompleted();
     },

@@ -2,7 +2,7 @@ import type { ChainHealth } from '../chain/health.ts';
 import { enqueueRelay } from '../chain/relay.task.ts';
 import type { Clock } from '../clock.ts';
 import { batched } from '../db/group-commit.ts';
-import { sqlOf, type Db } from '../db/database.ts';
+import type { Db } from '../db/database.ts';
 import { AppError } from '../errors.ts';
 import type { IdempotencyClaim } from '../idempotency/service.ts';
 import type { AuthenticatedKey } from '../keys/service.ts';
@@ -94,7 +94,7 @@ export function createOnchainSubmitter(deps: {
       }));
       const ids =
         delegated.length > 0 ? await delegations().stage(tx, auth, delegated, rows) : await insertPending(tx, rows);
-      await enqueueRelay(sqlOf(tx));
+      await enqueueRelay(tx);
       return ids;
     },
 

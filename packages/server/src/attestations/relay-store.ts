@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Hex } from 'viem';
-import { sqlOf, type Db, type DB } from '../db/database.ts';
+import type { Db, DB } from '../db/database.ts';
 import { tableRows } from '../db/recordset.ts';
 import { releaseMany } from '../idempotency/store.ts';
 import { releaseOnchainQuota } from '../limits/quota.ts';
@@ -145,9 +145,9 @@ export async function failItems(db: Db, journalId: string, reason: string): Prom
   }
   // in one order (account, then key) as reservations lock them, so two give-backs cannot wait on each other
   for (const [, { period, count, ...holder }] of [...charged].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-    await releaseOnchainQuota(sqlOf(db), holder, { period, count });
+    await releaseOnchainQuota(db, holder, { period, count });
   await releaseMany(
-    sqlOf(db),
+    db,
     failed.filter((row) => row.idempotencyKey).map((row) => ({ apiKeyId: row.apiKeyId, key: row.idempotencyKey! })),
   );
 }

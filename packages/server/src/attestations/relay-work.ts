@@ -6,7 +6,7 @@ import { lockOpenEntry, recordFailed, recordMined } from '../chain/journal-store
 import type { RoundWork, SendOutcome } from '../chain/round.ts';
 import { encodeAttestationData, SCHEMA_UID } from '../chain/schema.ts';
 import type { Clock } from '../clock.ts';
-import { inTransaction, sqlOf, type Db } from '../db/database.ts';
+import { inTransaction, type Db } from '../db/database.ts';
 import { completeMany } from '../idempotency/store.ts';
 import type { Logger } from '../log.ts';
 import { emitEvents } from '../webhooks/outbox.ts';
@@ -148,7 +148,6 @@ function creationWork(deps: RelayWorkDeps): RoundWork {
     });
     await inTransaction(db, async (tx) => {
       if (!(await lockOpenEntry(tx, journalId))) return;
-      const sql = sqlOf(tx); // the leaves of other features that take an Sql still
       await confirmItems(
         tx,
         items.map((i) => i.id),
@@ -160,7 +159,7 @@ function creationWork(deps: RelayWorkDeps): RoundWork {
         .map((item, i) => ({ item, uid: uids[i]! }))
         .filter(({ item }) => item.idempotencyKey && !item.batchId);
       await completeMany(
-        sql,
+        tx,
         singles.map(({ item, uid }) => ({
           apiKeyId: item.apiKeyId,
           key: item.idempotencyKey!,
@@ -173,7 +172,7 @@ function creationWork(deps: RelayWorkDeps): RoundWork {
       const rows = batches.size > 0 ? await batchItems(tx, [...batches.keys()]) : [];
       const keyed = [...batches].filter(([, item]) => item.idempotencyKey);
       await completeMany(
-        sql,
+        tx,
         keyed.map(([batchId, item]) => ({
           apiKeyId: item.apiKeyId,
           key: item.idempotencyKey!,
@@ -218,7 +217,7 @@ function creationWork(deps: RelayWorkDeps): RoundWork {
         txHash,
         ...(item.batchId ? { batchId: item.batchId } : {}),
       });
-      await appendAuditEntries(sql, [
+      await appendAuditEntries(tx, [
         ...fresh.map((item) =>
           auditEntry({
             accountId: item.accountId,

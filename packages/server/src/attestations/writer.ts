@@ -1,7 +1,7 @@
 import type { AuditFields } from '../audit/chain.ts';
 import { appendAuditEntries } from '../audit/append.ts';
 import { batched } from '../db/group-commit.ts';
-import { inTransaction, sqlOf, type Db } from '../db/database.ts';
+import { inTransaction, type Db } from '../db/database.ts';
 import type { IdempotencyClaim } from '../idempotency/service.ts';
 import type { Logger } from '../log.ts';
 import { completeMany } from '../idempotency/store.ts';
@@ -35,11 +35,9 @@ export function createAttestationWriter(
           tx,
           writes.map((w) => w.row),
         );
-        // the idempotency, webhook and audit leaves still take an `Sql`: the same transaction through it
-        const sql = sqlOf(tx);
         const claims = writes.filter((w) => w.idempotency);
         await completeMany(
-          sql,
+          tx,
           claims.map((w) => ({
             apiKeyId: w.idempotency!.apiKeyId,
             key: w.idempotency!.key,
@@ -55,7 +53,7 @@ export function createAttestationWriter(
           writes[0]!.row.createdAt,
         );
         await appendAuditEntries(
-          sql,
+          tx,
           writes.map((w) => w.audit),
         );
       });

@@ -3,7 +3,7 @@ import { getAddress, recoverMessageAddress, type Hex } from 'viem';
 import { auditEntry, type MemberActor } from '../audit/entry.ts';
 import { appendAudit } from '../audit/append.ts';
 import type { Clock } from '../clock.ts';
-import { inTransaction, sqlOf, type Db } from '../db/database.ts';
+import { inTransaction, type Db } from '../db/database.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { GatedRequest } from '../idempotency/service.ts';
 import type { AuthenticatedKey } from '../keys/service.ts';
@@ -130,14 +130,14 @@ export function createAttesterService(deps: { db: Db; clock: Clock; chainId: num
         const owner = await liveAttester(tx, challenge.address);
         if (owner && owner.accountId !== auth.accountId) return { refused: taken(address) };
         if (owner) {
-          await request.idempotency?.complete(sqlOf(tx), view(owner));
+          await request.idempotency?.complete(tx, view(owner));
           return { registered: view(owner) };
         }
         const row = { id: randomUUID(), accountId: auth.accountId, address: challenge.address, createdAt: now };
         await insertAttester(tx, row);
-        await appendAudit(sqlOf(tx), audit(auth, request, now, 'attester.registered', address));
+        await appendAudit(tx, audit(auth, request, now, 'attester.registered', address));
         const created = view(row);
-        await request.idempotency?.complete(sqlOf(tx), created);
+        await request.idempotency?.complete(tx, created);
         return { registered: created };
       }).catch((error: unknown) => {
         // the unique index is the backstop when two accounts register one address at the same moment
@@ -160,8 +160,8 @@ export function createAttesterService(deps: { db: Db; clock: Clock; chainId: num
       await inTransaction(db, async (tx) => {
         if (!(await removeAttester(tx, auth.accountId, address.toLowerCase(), now)))
           throw notFound(`Attester ${address}`);
-        await appendAudit(sqlOf(tx), audit(auth, request, now, 'attester.removed', address));
-        await request.idempotency?.complete(sqlOf(tx), undefined);
+        await appendAudit(tx, audit(auth, request, now, 'attester.removed', address));
+        await request.idempotency?.complete(tx, undefined);
       });
       request.idempotency?.markCompleted();
     },

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.ts';
-import { inTransaction, sqlOf, type Db } from '../db/database.ts';
+import { inTransaction, type Db } from '../db/database.ts';
 import { AppError, describeError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { auditEntry, type RequestOrigin } from './entry.ts';
@@ -45,7 +45,7 @@ async function appendDenial(
     origin: caller,
   });
   try {
-    await inTransaction(deps.db, (tx) => appendAudit(sqlOf(tx), fields));
+    await inTransaction(deps.db, (tx) => appendAudit(tx, fields));
   } catch (error) {
     deps.log.error({ requestId: caller.requestId, error: describeError(error) }, `audit entry ${action} not written`);
   }

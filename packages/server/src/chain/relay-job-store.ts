@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
-import type { Sql } from '../db/sql.ts';
 
 export const RELAY_TASK = 'relay';
 /** The PostgreSQL advisory lock that makes one relayer at a time sign, across every worker and replica. */
@@ -19,13 +18,11 @@ export async function addRelayJob(db: Db, delaySeconds: number): Promise<void> {
  * never stops without seeing it (see relayTask). Touching the job row at every create would make concurrent
  * creates wait on each other's commits, and keep the job from being picked up while they last.
  */
-export async function enqueueRelay(sql: Sql): Promise<void> {
-  await sql.query('SELECT pg_advisory_xact_lock_shared($1)', [GATE_LOCK]);
-  await sql.query(
-    `SELECT graphile_worker.add_job($1, json_strip_nulls(json_build_object('traceparent',
-         nullif(current_setting('app.traceparent', true), ''))), job_key => $1, max_attempts => 100)
-     WHERE NOT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid = 0 AND objid = $2
-       AND objsubid = 1 AND database = (SELECT oid FROM pg_database WHERE datname = current_database()))`,
-    [RELAY_TASK, SIGNER_LOCK],
-  );
+export async function enqueueRelay(db: Db): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock_shared(${GATE_LOCK})`.execute(db);
+  await sql`SELECT graphile_worker.add_job(${RELAY_TASK}, json_strip_nulls(json_build_object('traceparent',
+      nullif(current_setting('app.traceparent', true), ''))), job_key => ${RELAY_TASK}, max_attempts => 100)
+    WHERE NOT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid = 0
+      AND objid = ${SIGNER_LOCK} AND objsubid = 1
+      AND database = (SELECT oid FROM pg_database WHERE datname = current_database()))`.execute(db);
 }

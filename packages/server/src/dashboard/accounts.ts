@@ -1,7 +1,7 @@
 import { auditEntry, type MemberActor, type RequestOrigin } from '../audit/entry.ts';
 import { appendAudit } from '../audit/append.ts';
 import type { Clock } from '../clock.ts';
-import { inTransaction, sqlOf, type Db } from '../db/database.ts';
+import { inTransaction, type Db } from '../db/database.ts';
 import { AppError, notFound } from '../errors.ts';
 import { TIERS, type Tier } from '../keys/format.ts';
 import { accountNameKey } from '../keys/account-name.ts';
@@ -49,7 +49,7 @@ export async function openAccount(
   if (!account) throw nameTaken(input.name);
   await insertMember(tx, { accountId: account.id, userId: input.opener.userId, role: 'owner' });
   await appendAudit(
-    sqlOf(tx),
+    tx,
     auditEntry({
       accountId: account.id,
       at: input.at,
@@ -89,7 +89,7 @@ export function createAccountService(deps: { db: Db; clock: Clock; signup: 'open
         const before = await updatePlan(tx, accountId, plan);
         if (before === undefined) throw notFound(`Account ${accountId}`);
         await appendAudit(
-          sqlOf(tx),
+          tx,
           auditEntry({
             accountId,
             at,

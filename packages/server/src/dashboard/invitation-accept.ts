@@ -1,7 +1,7 @@
 import { auditEntry, type RequestOrigin } from '../audit/entry.ts';
 import { appendAudit } from '../audit/append.ts';
 import type { Clock } from '../clock.ts';
-import { inTransaction, sqlOf, type Db } from '../db/database.ts';
+import { inTransaction, type Db } from '../db/database.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { openAccount } from './accounts.ts';
@@ -80,7 +80,7 @@ async function joinAccount(tx: Db, invitation: Pending, person: Person, at: Date
   if (!(await insertMember(tx, { accountId, userId: person.id, role })))
     throw new AppError('ALREADY_EXISTS', 'You are a member of this account already.', { id: accountId });
   await appendAudit(
-    sqlOf(tx),
+    tx,
     auditEntry({
       accountId,
       at,

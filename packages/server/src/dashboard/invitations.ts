@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { auditEntry, type MemberActor, type RequestOrigin } from '../audit/entry.ts';
 import { appendAudit } from '../audit/append.ts';
 import type { Clock } from '../clock.ts';
-import { inTransaction, sqlOf, type Db } from '../db/database.ts';
+import { inTransaction, type Db } from '../db/database.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { MailService } from '../mail/service.ts';
@@ -125,7 +125,7 @@ export function createInvitationService(deps: {
         const row = { kind: 'member' as const, accountId: input.accountId, email, role: input.role };
         const link = await create(tx, { ...row, createdBy: input.actor?.userId ?? null }, INVITATION_TTL_MS);
         await appendAudit(
-          sqlOf(tx),
+          tx,
           auditEntry({
             accountId: input.accountId,
             at: new Date(clock.now()),
@@ -144,9 +144,7 @@ export function createInvitationService(deps: {
           url: link.url,
           expiresAt: link.expiresAt,
         });
-        const queued = await mail.queue(tx, [
-          { kind: 'invitation', to: email, accountId: input.accountId, composed },
-        ]);
+        const queued = await mail.queue(tx, [{ kind: 'invitation', to: email, accountId: input.accountId, composed }]);
         return { ...link, mailed: queued === 1 };
       });
     },
@@ -230,7 +228,7 @@ export function createInvitationService(deps: {
         const row = await markRevoked(tx, input.accountId, input.id, at);
         if (!row) throw notFound(`Pending invitation ${input.id}`);
         await appendAudit(
-          sqlOf(tx),
+          tx,
           auditEntry({
             accountId: input.accountId,
             at,

@@ -1,7 +1,7 @@
 import { auditEntry, type MemberActor, type RequestOrigin } from '../audit/entry.ts';
 import { appendAudit } from '../audit/append.ts';
 import type { Clock } from '../clock.ts';
-import { inTransaction, sqlOf, type Db } from '../db/database.ts';
+import { inTransaction, type Db } from '../db/database.ts';
 import { AppError, notFound } from '../errors.ts';
 import { pageOf, positionCursor } from '../http/cursor.ts';
 import { countOwners, deleteMember, findMember, listMembers, lockMembers, updateRole } from './member-store.ts';
@@ -55,7 +55,7 @@ export function createMemberService(deps: { db: Db; clock: Clock }) {
       if (!target || !isRole(target.role)) throw notFound(`Member ${userId} of this account`);
       const { action, details } = await apply(tx, { id: target.id, role: target.role });
       await appendAudit(
-        sqlOf(tx),
+        tx,
         auditEntry({
           accountId: act.accountId,
           at,

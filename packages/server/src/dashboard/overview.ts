@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.ts';
-import { sqlOf, type Db } from '../db/database.ts';
+import type { Db } from '../db/database.ts';
 import type { Tier } from '../keys/format.ts';
 import { accountTierOf } from '../keys/service.ts';
 import { accountOnchainUsage, ONCHAIN_MONTHLY_QUOTA, periodOf, resetsAtOf } from '../limits/quota.ts';
@@ -66,7 +66,7 @@ export function createOverviewService(deps: { db: Db; clock: Clock }) {
       const deliveryDays = days(now, DELIVERY_DAYS);
       const [keys, accountUsed, attestations, deliveries] = await Promise.all([
         keyUsage(db, account.accountId, period),
-        accountOnchainUsage(sqlOf(db), account.accountId, period),
+        accountOnchainUsage(db, account.accountId, period),
         dailyAttestations(db, account.accountId, attestationDays.from, attestationDays.to),
         dailyDeliveries(db, account.accountId, deliveryDays.from, deliveryDays.to),
       ]);

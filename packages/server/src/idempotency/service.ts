@@ -3,8 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { canonicalJson } from '../audit/chain.ts';
 import type { RequestOrigin } from '../audit/entry.ts';
 import type { Clock } from '../clock.ts';
-import { sqlOf, type Db } from '../db/database.ts';
-import type { Sql } from '../db/sql.ts';
+import type { Db } from '../db/database.ts';
 import { AppError } from '../errors.ts';
 import { claim, complete, find, release, takeOver, type IdempotencyRow } from './store.ts';
 
@@ -18,7 +17,7 @@ export interface IdempotencyClaim {
   apiKeyId: string;
   key: string;
   status: number;
-  complete(sql: Sql, body: unknown): Promise<void>;
+  complete(db: Db, body: unknown): Promise<void>;
   /**
    * Says the response is stored (by a transaction that committed it with others) or that someone else (the relayer)
    * now owns storing it: from then on the claim is never released.
@@ -66,8 +65,8 @@ export function createIdempotencyService(db: Db, clock: Clock, opts: { waitMs?: 
       markCompleted() {
         completed = true;
       },
-      async complete(sql, body) {
-        await complete(sql, apiKeyId, key, status, body);
+      async complete(tx, body) {
+        await complete(tx, apiKeyId, key, status, body);
         completed = true;
       },
     };
@@ -75,8 +74,7 @@ export function createIdempotencyService(db: Db, clock: Clock, opts: { waitMs?: 
       kind: 'claimed',
       claim: handle,
       release: () => release(db, apiKeyId, key),
-      // the store's `complete` is a leaf other areas call with an `Sql` in their transactions
-      complete: (body) => handle.complete(sqlOf(db), body),
+      complete: (body) => handle.complete(db, body),
     };
   }
 

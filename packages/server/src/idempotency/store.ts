@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import type { Sql } from '../db/sql.ts';
+import { jsonRows, tableRows } from '../db/recordset.ts';
 import type { IdempotencyRecord } from '../generated/kysely/database.ts';
 
 // Every POST with an Idempotency-Key claims and completes here (docs/decisions.md, "Persistence").
@@ -60,38 +60,52 @@ export async function takeOver(
 }
 
 /** Stores the response of a claimed request; inside the change's own transaction where the service can. */
-export async function complete(sql: Sql, apiKeyId: string, key: string, status: number, body: unknown): Promise<void> {
-  await sql.query(
-    `UPDATE idempotency_records SET response_status = $3, response_body = $4::jsonb WHERE api_key_id = $1::uuid AND key = $2`,
-    [apiKeyId, key, status, JSON.stringify(body ?? null)],
-  );
+export async function complete(db: Db, apiKeyId: string, key: string, status: number, body: unknown): Promise<void> {
+  await db
+    .updateTable('idempotencyRecords')
+    .set({ responseStatus: status, responseBody: JSON.stringify(body ?? null) })
+    .where('apiKeyId', '=', apiKeyId)
+    .where('key', '=', key)
+    .execute();
 }
 
 /** Stores the responses of many claimed requests in one statement. */
 export async function completeMany(
-  sql: Sql,
+  db: Db,
   items: Array<{ apiKeyId: string; key: string; status: number; body: unknown }>,
 ): Promise<void> {
   if (items.length === 0) return;
-  await sql.query(
-    `UPDATE idempotency_records r SET response_status = v.s, response_body = v.b
-     FROM unnest($1::uuid[], $2::text[], $3::int[], $4::jsonb[]) AS v(k, key, s, b) WHERE r.api_key_id = v.k AND r.key = v.key`,
-    [
-      items.map((i) => i.apiKeyId),
-      items.map((i) => i.key),
-      items.map((i) => i.status),
-      items.map((i) => JSON.stringify(i.body ?? null)),
-    ],
+  // the body as JSON text, cast: a JSON null read as a jsonb column would be SQL NULL, not the jsonb null stored
+  const responses = jsonRows(
+    items.map((i) => ({ apiKeyId: i.apiKeyId, key: i.key, status: i.status, body: JSON.stringify(i.body ?? null) })),
+    { apiKeyId: 'uuid', key: 'text', status: 'int', body: 'text' },
+    'v',
   );
+  await db
+    .updateTable('idempotencyRecords as r')
+    .from(responses)
+    .set((eb) => ({ responseStatus: eb.ref('v.status'), responseBody: eb.cast(eb.ref('v.body'), 'jsonb') }))
+    .whereRef('r.apiKeyId', '=', 'v.apiKeyId')
+    .whereRef('r.key', '=', 'v.key')
+    .execute();
 }
 
 /** Lets go of many unanswered claims at once (their requests definitively failed), so that retries run afresh. */
-export async function releaseMany(sql: Sql, claims: Array<{ apiKeyId: string; key: string }>): Promise<void> {
+export async function releaseMany(db: Db, claims: Array<{ apiKeyId: string; key: string }>): Promise<void> {
   if (claims.length === 0) return;
-  await sql.query(
-    `DELETE FROM idempotency_records r USING unnest($1::uuid[], $2::text[]) AS v(k, key) WHERE r.api_key_id = v.k AND r.key = v.key AND r.response_status IS NULL`,
-    [claims.map((c) => c.apiKeyId), claims.map((c) => c.key)],
-  );
+  await db
+    .deleteFrom('idempotencyRecords as r')
+    .using(
+      tableRows(
+        'idempotencyRecords',
+        claims.map((c) => ({ apiKeyId: c.apiKeyId, key: c.key })),
+        'v',
+      ),
+    )
+    .whereRef('r.apiKeyId', '=', 'v.apiKeyId')
+    .whereRef('r.key', '=', 'v.key')
+    .where('r.responseStatus', 'is', null)
+    .execute();
 }
 
 /** Lets go of a claim whose request failed, so that a retry runs afresh. */

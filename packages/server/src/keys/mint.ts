@@ -1,6 +1,6 @@
 import { appendAudit } from '../audit/append.ts';
 import { auditEntry, type MemberActor, type RequestOrigin } from '../audit/entry.ts';
-import { sqlOf, type Db } from '../db/database.ts';
+import type { Db } from '../db/database.ts';
 import { generateKey, hashSecret, type Tier } from './format.ts';
 import { assertRoomForKey } from './key-cap.ts';
 import { insertKey } from './store.ts';
@@ -40,7 +40,7 @@ export async function mintKey(
     createdAt: input.at,
   });
   await appendAudit(
-    sqlOf(tx),
+    tx,
     auditEntry({
       accountId: input.accountId,
       at: input.at,

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../clock.ts';
-import { inTransaction, sqlOf, type Db } from '../db/database.ts';
+import { inTransaction, type Db } from '../db/database.ts';
 import { AppError } from '../errors.ts';
 import { auditEntry, type MemberActor, type RequestOrigin } from '../audit/entry.ts';
 import { appendAudit } from '../audit/append.ts';
@@ -181,7 +181,7 @@ export function createKeyService(db: Db, clock: Clock) {
         const at = new Date(clock.now());
         const row = (await markRevoked(tx, prefix, at))!;
         await appendAudit(
-          sqlOf(tx),
+          tx,
           auditEntry({
             accountId: row.accountId,
             at,

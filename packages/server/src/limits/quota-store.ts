@@ -59,6 +59,16 @@ export async function takeFromAccount(db: Db, accountId: string, period: string,
     .execute();
 }
 
+/** Takes `count` back from a key's counter (never below 0). */
+export async function takeFromKey(db: Db, apiKeyId: string, period: string, count: number): Promise<void> {
+  await db
+    .updateTable('monthlyUsage')
+    .set((eb) => ({ onchainUsed: eb.fn('greatest', [eb('onchainUsed', '-', count), eb.lit(0)]) }))
+    .where('apiKeyId', '=', apiKeyId)
+    .where('period', '=', period)
+    .execute();
+}
+
 /** What a key has used in `period` (0 before its first reservation). */
 export async function keyUsed(db: Db, apiKeyId: string, period: string): Promise<number> {
   const row = await db

@@ -1,11 +1,9 @@
 import type { Clock } from '../clock.ts';
-import type { PgSnakeRow, Prisma } from '../db/rows.ts';
 import type { Db } from '../db/database.ts';
-import type { Sql } from '../db/sql.ts';
 import { AppError } from '../errors.ts';
 import { noteQuotaUse } from '../mail/notices.ts';
 import type { Tier } from '../keys/format.ts';
-import { accountUsed, addToAccount, addToKey, keyUsed, takeFromAccount } from './quota-store.ts';
+import { accountUsed, addToAccount, addToKey, keyUsed, takeFromAccount, takeFromKey } from './quota-store.ts';
 import { UNOBSERVED, type RefusalObserver } from './refusals.ts';
 
 /** On-chain attestations per key per UTC calendar month; off-chain ones are never counted. */
@@ -54,9 +52,6 @@ export function quotaExceeded(
   );
 }
 
-/** What the counter statements of the leaves below return (hand-written: the relayer and dashboard call them). */
-type UsageRow = Pick<PgSnakeRow<Prisma.MonthlyUsageModel>, 'onchain_used'>;
-
 /** The key a reservation is charged to, with its account and the tier whose numbers bound the account. */
 export interface QuotaHolder {
   keyId: string;
@@ -73,17 +68,6 @@ export interface Reservation {
 
 const INT_MAX = 2_147_483_647;
 const capOf = (tier: Tier) => (Number.isFinite(ONCHAIN_MONTHLY_QUOTA[tier]) ? ONCHAIN_MONTHLY_QUOTA[tier] : INT_MAX);
-
-const TAKE_FROM_ACCOUNT = `UPDATE account_monthly_usage SET onchain_used = GREATEST(onchain_used - $3, 0)
-  WHERE account_id = $1::uuid AND period = $2`;
-const TAKE_FROM_KEY = `UPDATE monthly_usage SET onchain_used = GREATEST(onchain_used - $3, 0)
-  WHERE api_key_id = $1::uuid AND period = $2`;
-const ACCOUNT_USED = `SELECT onchain_used FROM account_monthly_usage WHERE account_id = $1::uuid AND period = $2`;
-
-async function usedOf(sql: Sql, query: string, id: string, period: string): Promise<number> {
-  const [row] = await sql.query<UsageRow>(query, [id, period]);
-  return row?.onchain_used ?? 0;
-}
 
 /**
  * Reserves `count` on-chain attestations for a key in the current month, all or none, against both its tier's limit
@@ -128,12 +112,12 @@ export async function reserveOnchainQuota(
 
 /** Gives back a reservation whose transaction definitively failed: to the account's counter, then the key's. */
 export async function releaseOnchainQuota(
-  sql: Sql,
+  db: Db,
   holder: Pick<QuotaHolder, 'keyId' | 'accountId'>,
   reservation: Reservation,
 ): Promise<void> {
-  await sql.query(TAKE_FROM_ACCOUNT, [holder.accountId, reservation.period, reservation.count]);
-  await sql.query(TAKE_FROM_KEY, [holder.keyId, reservation.period, reservation.count]);
+  await takeFromAccount(db, holder.accountId, reservation.period, reservation.count);
+  await takeFromKey(db, holder.keyId, reservation.period, reservation.count);
 }
 
 /** What a key has used of its on-chain quota this month. */
@@ -148,6 +132,6 @@ export async function onchainUsage(
 }
 
 /** What an account has used of its on-chain quota this month, all its keys together. */
-export async function accountOnchainUsage(sql: Sql, accountId: string, period: string): Promise<number> {
-  return usedOf(sql, ACCOUNT_USED, accountId, period);
+export async function accountOnchainUsage(db: Db, accountId: string, period: string): Promise<number> {
+  return accountUsed(db, accountId, period);
 }

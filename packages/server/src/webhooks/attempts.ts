@@ -1,6 +1,6 @@
 import { auditEntry } from '../audit/entry.ts';
 import { appendAuditEntries } from '../audit/append.ts';
-import { inTransaction, sqlOf, type Db } from '../db/database.ts';
+import { inTransaction, type Db } from '../db/database.ts';
 import { batched } from '../db/group-commit.ts';
 import type { Logger } from '../log.ts';
 import { scheduleDeadDigest } from '../mail/notices.ts';
@@ -128,7 +128,7 @@ export function createRecorder(
               },
             }),
           );
-        await appendAuditEntries(sqlOf(tx), dead);
+        await appendAuditEntries(tx, dead);
         // one digest mail per account, not one per delivery
         await scheduleDeadDigest(
           tx,

@@ -1,7 +1,7 @@
 import { appendAudit } from '../audit/append.ts';
 import { auditEntry, type MemberActor, type RequestOrigin } from '../audit/entry.ts';
 import type { Clock } from '../clock.ts';
-import { inTransaction, sqlOf, type Db } from '../db/database.ts';
+import { inTransaction, type Db } from '../db/database.ts';
 import type { DeliveryState } from './contracts.ts';
 import { deliveryOwner, reviveDeadDelivery } from './delivery-store.ts';
 import { enqueueDeliveries } from './outbox-store.ts';
@@ -37,7 +37,7 @@ export async function replayDelivery(
       return { replayed: false, state: row.deletedAt ? 'subscription deleted' : (row.state as DeliveryState) };
     await enqueueDeliveries(tx, [id]);
     await appendAudit(
-      sqlOf(tx),
+      tx,
       auditEntry({
         accountId: row.accountId,
         at,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AuditFields } from '../audit/chain.ts';
 import { appendAudit } from '../audit/append.ts';
 import type { Clock } from '../clock.ts';
-import { inTransaction, sqlOf, type Db } from '../db/database.ts';
+import { inTransaction, type Db } from '../db/database.ts';
 import { notFound } from '../errors.ts';
 import type { GatedRequest } from '../idempotency/service.ts';
 import { TEST_EVENT } from './contracts.ts';
@@ -53,15 +53,14 @@ export async function rotateSecret(
   await inTransaction(deps.db, async (tx) => {
     const row = await rotateSubscriptionSecret(tx, accountId, input.id, secret, until);
     if (!row) throw notFound(`Webhook subscription ${input.id}`);
-    const sql = sqlOf(tx);
     await appendAudit(
-      sql,
+      tx,
       audit(at, 'webhook.secret_rotated', `webhook:${input.id}`, {
         url: row.url,
         previousSecretExpiresAt: until?.toISOString() ?? null,
       }),
     );
-    await request.idempotency?.complete(sql, rotated);
+    await request.idempotency?.complete(tx, rotated);
   });
   request.idempotency?.markCompleted();
   return rotated;
@@ -82,9 +81,8 @@ export async function sendTestEvent(
   const sent = await inTransaction(deps.db, async (tx) => {
     if (!(await lockLiveSubscription(tx, accountId, id))) throw notFound(`Webhook subscription ${id}`);
     const queued = await emitTestEvent(tx, { id, accountId }, at);
-    const sql = sqlOf(tx);
-    await appendAudit(sql, audit(at, 'webhook.test_sent', `webhook:${id}`, { event: TEST_EVENT, ...queued }));
-    await request.idempotency?.complete(sql, queued);
+    await appendAudit(tx, audit(at, 'webhook.test_sent', `webhook:${id}`, { event: TEST_EVENT, ...queued }));
+    await request.idempotency?.complete(tx, queued);
     return queued;
   });
   request.idempotency?.markCompleted();

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { appendAudit } from '../audit/append.ts';
 import { auditEntry, type MemberActor } from '../audit/entry.ts';
 import type { Clock } from '../clock.ts';
-import { inTransaction, sqlOf, type Db } from '../db/database.ts';
+import { inTransaction, type Db } from '../db/database.ts';
 import { AppError, notFound } from '../errors.ts';
 import { pageOf, positionCursor } from '../http/cursor.ts';
 import type { GatedRequest } from '../idempotency/service.ts';
@@ -140,12 +140,11 @@ export function createWebhookService(deps: { db: Db; clock: Clock; policy: UrlPo
           accountId: auth.accountId,
           createdAt: at,
         });
-        const sql = sqlOf(tx);
         await appendAudit(
-          sql,
+          tx,
           audit(auth, request, at, 'webhook.subscribed', `webhook:${created.id}`, { url: created.url, events }),
         );
-        await request.idempotency?.complete(sql, created); // last: once stored, the claim is never released
+        await request.idempotency?.complete(tx, created); // last: once stored, the claim is never released
       }).catch(async (error: unknown) => {
         // the unique index is the backstop for a writer that skips the account lock
         const existing = isUrlTaken(error) ? await liveSubscriptionTo(db, auth.accountId, url) : undefined;
@@ -183,15 +182,14 @@ export function createWebhookService(deps: { db: Db; clock: Clock; policy: UrlPo
       await inTransaction(db, async (tx) => {
         const gone = await deleteSubscription(tx, auth.accountId, id, at);
         if (!gone) throw notFound(`Webhook subscription ${id}`);
-        const sql = sqlOf(tx);
         await appendAudit(
-          sql,
+          tx,
           audit(auth, request, at, 'webhook.deleted', `webhook:${id}`, {
             url: gone.url,
             droppedDeliveries: gone.dropped,
           }),
         );
-        await request.idempotency?.complete(sql, undefined);
+        await request.idempotency?.complete(tx, undefined);
       });
       request.idempotency?.markCompleted();
     },

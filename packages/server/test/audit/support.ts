@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
-import pg from 'pg';
 import type { AuditFields } from '../../src/audit/chain.ts';
 import { appendAuditEntries } from '../../src/audit/append.ts';
-import { inTransaction } from '../../src/db/sql.ts';
+import { inTransaction } from '../../src/db/database.ts';
 import { randomIp, type TestService } from '../support/service.ts';
 
 /** GET /v1/audit/export with the raw body as text. */
@@ -79,27 +78,22 @@ export async function appendEntries(
   accountId: string,
   entries: Array<Partial<AuditFields> & { at: Date }>,
 ): Promise<void> {
-  const pool = new pg.Pool({ connectionString: svc.databaseUrl, max: 1 });
-  try {
-    await inTransaction(pool, (sql) =>
-      appendAuditEntries(
-        sql,
-        entries.map((e) => ({
-          accountId,
-          action: 'test.entry',
-          actorKeyPrefix: null,
-          resource: 'test:1',
-          outcome: 'success',
-          ip: null,
-          requestId: null,
-          details: {},
-          ...e,
-        })),
-      ),
-    );
-  } finally {
-    await pool.end();
-  }
+  await inTransaction(svc.infrastructure.db, (tx) =>
+    appendAuditEntries(
+      tx,
+      entries.map((e) => ({
+        accountId,
+        action: 'test.entry',
+        actorKeyPrefix: null,
+        resource: 'test:1',
+        outcome: 'success',
+        ip: null,
+        requestId: null,
+        details: {},
+        ...e,
+      })),
+    ),
+  );
 }
 
 /** Actions of an account's audit log straight from the table, in chain order. */

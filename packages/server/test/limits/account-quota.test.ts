@@ -100,7 +100,7 @@ describe('the account-wide on-chain quota (its plan across all its keys)', () =>
       ),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(20);
-    expect(await accountOnchainUsage(pgSql(pool), holders[0]!.accountId, '2026-11')).toBe(20);
+    expect(await accountOnchainUsage(db, holders[0]!.accountId, '2026-11')).toBe(20);
   });
 
   it("still holds each key to its tier's limit in an account with room, and a key's refusal takes nothing", async () => {
@@ -111,9 +111,9 @@ describe('the account-wide on-chain quota (its plan across all its keys)', () =>
     const error = await refusal(reserveOnchainQuota(db, clock, a, 1));
     expect(error.details).toMatchObject({ tier: 'free', used: 20, limit: 20, scope: 'key' });
     expect(error.message).toMatch(/^The free tier's monthly on-chain quota is exhausted/);
-    expect(await accountOnchainUsage(pgSql(pool), a.accountId, '2026-11')).toBe(20);
+    expect(await accountOnchainUsage(db, a.accountId, '2026-11')).toBe(20);
     await reserveOnchainQuota(db, clock, b, 20);
-    expect(await accountOnchainUsage(pgSql(pool), a.accountId, '2026-11')).toBe(40);
+    expect(await accountOnchainUsage(db, a.accountId, '2026-11')).toBe(40);
   });
 
   it('names the key when both limits bind (the spec’s rule comes first)', async () => {
@@ -133,7 +133,7 @@ describe('the account-wide on-chain quota (its plan across all its keys)', () =>
     expect(error.message).toContain('cannot cover this batch: 6 asked, 5 left');
     expect((await onchainUsage(db, clock, b)).used).toBe(0);
     await reserveOnchainQuota(db, clock, b, 5);
-    expect(await accountOnchainUsage(pgSql(pool), a.accountId, '2026-11')).toBe(20);
+    expect(await accountOnchainUsage(db, a.accountId, '2026-11')).toBe(20);
   });
 
   it('a batch larger than the plan allows is refused without a write', async () => {
@@ -141,21 +141,21 @@ describe('the account-wide on-chain quota (its plan across all its keys)', () =>
     const key = await holderOf('pro', freshAccount(), 'free');
     const error = await refusal(reserveOnchainQuota(db, clock, key, 21));
     expect(error.details).toMatchObject({ tier: 'free', used: 0, limit: 20, scope: 'account' });
-    expect(await accountOnchainUsage(pgSql(pool), key.accountId, '2026-11')).toBe(0);
+    expect(await accountOnchainUsage(db, key.accountId, '2026-11')).toBe(0);
   });
 
   it('a give-back after a failed transaction returns both the key’s and the account’s counts', async () => {
     const clock = manualClock(new Date('2026-11-20T00:00:00Z'));
     const key = await holderOf('free', freshAccount(), 'free');
     const reservation = await reserveOnchainQuota(db, clock, key, 7);
-    await releaseOnchainQuota(pgSql(pool), key, reservation);
+    await releaseOnchainQuota(db, key, reservation);
     expect((await onchainUsage(db, clock, key)).used).toBe(0);
-    expect(await accountOnchainUsage(pgSql(pool), key.accountId, '2026-11')).toBe(0);
+    expect(await accountOnchainUsage(db, key.accountId, '2026-11')).toBe(0);
     await inTransaction(db, async (tx) => {
       await reserveOnchainQuota(tx, clock, key, 5);
       throw new Error('store failed');
     }).catch(() => undefined);
-    expect(await accountOnchainUsage(pgSql(pool), key.accountId, '2026-11')).toBe(0);
+    expect(await accountOnchainUsage(db, key.accountId, '2026-11')).toBe(0);
   });
 });
 
@@ -182,9 +182,9 @@ describe('giving back after a definitive failure', () => {
       );
     }
     const period = periodOf(clock.now());
-    expect(await accountOnchainUsage(sql, a.accountId, period)).toBe(5);
+    expect(await accountOnchainUsage(db, a.accountId, period)).toBe(5);
     await failItems(db, journal!.id, 'reverted');
-    expect(await accountOnchainUsage(sql, a.accountId, period)).toBe(0);
+    expect(await accountOnchainUsage(db, a.accountId, period)).toBe(0);
     expect((await onchainUsage(db, clock, a)).used).toBe(0);
     expect((await onchainUsage(db, clock, b)).used).toBe(0);
   });

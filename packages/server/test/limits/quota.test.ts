@@ -126,7 +126,7 @@ describe('reserving on-chain quota', () => {
     }).catch(() => undefined);
     expect((await onchainUsage(db, clock, key)).used).toBe(0);
     const reservation = await reserveOnchainQuota(db, clock, key, 3);
-    await releaseOnchainQuota(pgSql(pool), key, reservation);
+    await releaseOnchainQuota(db, key, reservation);
     expect((await onchainUsage(db, clock, key)).used).toBe(0);
   });
 

@@ -6,7 +6,7 @@ import { lockOpenEntry, recordFailed, recordMined, wasReorged } from '../../chai
 import type { RoundWork, SendOutcome } from '../../chain/round.ts';
 import { SCHEMA_UID } from '../../chain/schema.ts';
 import type { Clock } from '../../clock.ts';
-import { inTransaction, sqlOf, type Db } from '../../db/database.ts';
+import { inTransaction, type Db } from '../../db/database.ts';
 import { completeMany } from '../../idempotency/store.ts';
 import { emitAttestationEvents } from '../events.ts';
 import type { AttestationMode } from '../states.ts';
@@ -81,11 +81,10 @@ export function revocationWork(deps: RevocationWorkDeps, mode: AttestationMode):
     const txHash = receipt.transactionHash;
     await inTransaction(db, async (tx) => {
       if (!(await lockOpenEntry(tx, journalId))) return;
-      const sql = sqlOf(tx); // the leaves of other features that take an Sql still
       await markRevoked(tx, journalId, txHash, at);
       const claims = items.filter((i) => i.idempotencyKey);
       await completeMany(
-        sql,
+        tx,
         claims.map((i) => ({
           apiKeyId: i.apiKeyId,
           key: i.idempotencyKey!,
@@ -101,7 +100,7 @@ export function revocationWork(deps: RevocationWorkDeps, mode: AttestationMode):
       );
       await emitAttestationEvents(tx, 'attestation.revoked', items, deps.verifyBaseUrl, at);
       await appendAuditEntries(
-        sql,
+        tx,
         items.map((i) =>
           auditEntry({
             accountId: i.accountId,

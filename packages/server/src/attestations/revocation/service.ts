@@ -1,5 +1,5 @@
 import { enqueueRelay } from '../../chain/relay.task.ts';
-import { inTransaction, sqlOf, type Db } from '../../db/database.ts';
+import { inTransaction, type Db } from '../../db/database.ts';
 import type { MemberActor } from '../../audit/entry.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { GatedRequest } from '../../idempotency/service.ts';
@@ -67,7 +67,7 @@ export function createRevokeService(deps: { db: Db; onchain: OnchainSubmitter; w
     await onchain.ensureAvailable();
     const claimed = await inTransaction(db, async (tx) => {
       const marked = await requestRevocation(tx, uid, request);
-      if (marked) await enqueueRelay(sqlOf(tx));
+      if (marked) await enqueueRelay(tx);
       return marked;
     });
     if (!claimed) throw alreadyRevoked(uid, null);
