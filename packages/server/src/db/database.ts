@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   CamelCasePlugin,
   CompiledQuery,
@@ -39,8 +40,14 @@ export function createDatabase(pool: Pool): Db {
 export function inTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
   const tracing = tracer();
   if (!tracing.on) return db.transaction().execute(fn);
-  return tracing.span('db transaction', () => db.transaction().execute(fn), { kind: 'client' });
+  // the rows name the span the transaction serves (a request's, a job's), not the transaction's own span
+  return servedSpan.run(tracing.traceparent(), () =>
+    tracing.span('db transaction', () => db.transaction().execute(fn), { kind: 'client' }),
+  );
 }
+
+/** The traceparent `inTransaction` was called under, for the BEGIN it issues inside its own span. */
+const servedSpan = new AsyncLocalStorage<string | undefined>();
 
 /**
  * A hand-written statement run on `db` (a transaction too), its rows as PostgreSQL names their columns: for the
@@ -72,7 +79,7 @@ class TracedPostgresDialect extends PostgresDialect {
 class TracedPostgresDriver extends PostgresDriver {
   override async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     const tracing = tracer();
-    const traceparent = tracing.on ? tracing.traceparent() : undefined;
+    const traceparent = tracing.on ? (servedSpan.getStore() ?? tracing.traceparent()) : undefined;
     if (!traceparent || !TRACEPARENT.test(traceparent) || settings.isolationLevel || settings.accessMode)
       return super.beginTransaction(connection, settings);
     await connection.executeQuery(
