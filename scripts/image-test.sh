@@ -63,7 +63,7 @@ for name in "${development[@]}"; do
   while IFS= read -r hit; do found+=("${hit#"$mnt"}"); done < <(find "$mnt$app/node_modules/.pnpm" -maxdepth 1 -name "${name//\//+}@*" 2>/dev/null)
 done
 [ ${#found[@]} -eq 0 ] || fail "development dependencies in the runtime: ${found[*]}"
-for needed in packages/server/src/generated/prisma/client.ts packages/dashboard/dist/index.html \
+for needed in packages/dashboard/dist/index.html \
   packages/client/dist/index.js prisma/migrations packages/service/node_modules/.cache/node-compile; do
   [ -e "$mnt$app/$needed" ] || fail "$app/$needed is missing"
 done

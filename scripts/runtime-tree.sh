@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Lays out the service's runtime in DEST from a built checkout (after `pnpm install`, `pnpm generate` and the SDK's and
-# dashboard's builds): the workspace's shape (the server finds prisma/migrations from its own folder), the sources Node
-# runs, the generated Prisma client, the built dashboard and SDK, and a production install of what they import,
+# Lays out the service's runtime in DEST from a built checkout (after `pnpm install` and the SDK's and dashboard's
+# builds): the workspace's shape (the server finds prisma/migrations from its own folder), the sources Node runs, the
+# built dashboard and SDK, and a production install of what they import,
 # without development tools (scripts/prune-runtime.mjs), with the compile cache filled. The Dockerfile's build stage
 # runs it; it can be run on a machine too, to try a runtime tree without an image.
 #   scripts/runtime-tree.sh DEST
@@ -9,8 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 dest=$(realpath -m "${1:?usage: scripts/runtime-tree.sh DEST}")
-for built in packages/server/src/generated/prisma packages/dashboard/dist/index.html packages/client/dist/index.js; do
-  [ -e "$built" ] || { echo "error: $built is missing: run pnpm generate and build the SDK and dashboard first" >&2; exit 1; }
+for built in packages/dashboard/dist/index.html packages/client/dist/index.js; do
+  [ -e "$built" ] || { echo "error: $built is missing: build the SDK and dashboard first" >&2; exit 1; }
 done
 rm -rf "$dest"
 mkdir -p "$dest/packages"
