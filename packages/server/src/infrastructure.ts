@@ -6,7 +6,7 @@ import type { Config } from './config.ts';
 import { startEmbeddedPostgres } from './db/embedded-postgres.ts';
 import { applyMigrations } from './db/migrate.ts';
 import { createDatabase, type Db } from './db/database.ts';
-import { createPool, pgSql, type Pool, type Sql } from './db/sql.ts';
+import { createPool, type Pool } from './db/sql.ts';
 import { connectRedis, memoryWindowStore, redisWindowStore, type WindowStore } from './limits/sliding-window.ts';
 import { createLogger, flushLogger, type Logger } from './log.ts';
 import type { ReadinessCheck } from './system/health.ts';
@@ -32,7 +32,6 @@ export interface CommandInfrastructure extends BaseInfrastructure {
   db: Db;
   /** The pool under `db`: graphile-worker's and the pool metrics' (they take a pg pool). */
   pool: Pool;
-  sql: Sql;
 }
 
 /** The verification app's on its own: only the rate-limit windows it shares with the API. */
@@ -98,7 +97,7 @@ async function openStorage(
   const timeouts = scope.timeouts ? config.databaseTimeouts : undefined;
   const pool = createPool(databaseUrl, sizes.pool, timeouts);
   teardown.push(() => pool.end());
-  return { databaseUrl, migrations, db: createDatabase(pool), pool, sql: pgSql(pool) };
+  return { databaseUrl, migrations, db: createDatabase(pool), pool };
 }
 
 /** Rate-limit windows: in memory, or in Redis (shared by replicas and the verification app) when REDIS_URL is set. */

@@ -34,7 +34,7 @@ export interface ProcessMetrics {
  * "Metrics"): one prefix, base units, `_total` counters.
  */
 export async function startMetrics(infra: Infrastructure, port: number): Promise<ProcessMetrics> {
-  const { config, sql, clock, log, chainHealth } = infra;
+  const { config, clock, log, chainHealth } = infra;
   const registry = createMetricsRegistry();
   const failed: ReadingFailed = (metric, error) =>
     log.warn({ metric, error: describeError(error) }, 'metric not read: the scrape keeps its last value');
@@ -43,7 +43,7 @@ export async function startMetrics(infra: Infrastructure, port: number): Promise
   const onDeliveryAttempt = webhookMetrics(registry, infra.db, failed);
   const uninstall = installMeter(businessMetrics(registry));
   poolMetrics(registry, infra.pool);
-  jobQueueMetrics(registry, sql, failed);
+  jobQueueMetrics(registry, infra.db, failed);
   const watchJobs = jobLatencyMetrics(registry);
   relayBacklogMetrics(registry, infra.db, clock, failed);
   relayerChainMetrics(

@@ -98,6 +98,36 @@ function findCycle(graph: Map<string, Set<string>>): string[] | undefined {
   return undefined;
 }
 
+/**
+ * 4. Queries live in stores: a feature's `store.ts` or `<name>-store.ts`, and db/ (the client, its pool, migrations).
+ *    Any other file (services, tasks, routers, metrics, the composition root) neither imports the client (kysely, pg,
+ *    Prisma) nor builds a statement; from db/database.ts it takes the type `Db` and the transaction boundary
+ *    `inTransaction`, and infrastructure.ts (which opens the database) `createDatabase` too.
+ */
+const isStore = (path: string) => folderOf(path) === 'db' || /(^|\/|-)store\.ts$/.test(path);
+const CLIENT = /from\s+'(kysely|pg|pg-[a-z-]+|@prisma\/[a-z-]+)'/;
+const STATEMENT =
+  /\.(selectFrom|insertInto|updateTable|deleteFrom|mergeInto|executeQuery|withoutPlugins)\(|\bsql`|\bsql\.(raw|ref|table|lit|id)\(/;
+const DATABASE_IMPORT = /import\s*\{([^}]*)\}\s*from\s*'[./]*(?:\.\.\/)*db\/database\.ts'/g;
+
+function outsideStores(files: Array<[path: string, text: string]>): string[] {
+  return files.flatMap(([path, text]) => {
+    if (isStore(path)) return [];
+    const allowed = new Set(['Db', 'inTransaction', ...(path === 'infrastructure.ts' ? ['createDatabase'] : [])]);
+    const taken = [...text.matchAll(DATABASE_IMPORT)].flatMap((m) =>
+      m[1]!
+        .split(',')
+        .map((name) => name.replace(/\btype\s+/, '').trim())
+        .filter(Boolean),
+    );
+    return [
+      ...(CLIENT.test(text) ? [`${path} imports the database client`] : []),
+      ...(STATEMENT.test(text) ? [`${path} builds a statement`] : []),
+      ...taken.filter((name) => !allowed.has(name)).map((name) => `${path} imports ${name} from db/database.ts`),
+    ];
+  });
+}
+
 describe('the folders of packages/server/src', () => {
   it('reads the source (the rules below check something)', () => {
     expect(edges.length).toBeGreaterThan(100);
@@ -138,6 +168,28 @@ describe('the folders of packages/server/src', () => {
       .filter(({ from, to }) => !(from.endsWith('/cli.ts') && to === 'infrastructure.ts'))
       .map(({ from, to }) => `${from} -> ${to}`);
     expect(wrong).toEqual([]);
+  });
+
+  it('keeps every query in a store: no other file imports the database client or builds a statement', () => {
+    expect(outsideStores(sourceFiles(SRC).map((file) => [relative(SRC, file), readFileSync(file, 'utf8')]))).toEqual(
+      [],
+    );
+  });
+
+  it('finds a query outside a store when there is one (the check can fail)', () => {
+    expect(
+      outsideStores([
+        ['webhooks/service.ts', "import { sql } from 'kysely';"],
+        ['webhooks/metrics.ts', "await db.selectFrom('webhookDeliveries').selectAll().execute();"],
+        ['keys/service.ts', "import { createDatabase, type Db } from '../db/database.ts';"],
+        ['keys/store.ts', "import { sql } from 'kysely';\nawait db.selectFrom('apiKeys').selectAll().execute();"],
+        ['keys/cli.ts', "import { inTransaction, type Db } from '../db/database.ts';"],
+      ]),
+    ).toEqual([
+      'webhooks/service.ts imports the database client',
+      'webhooks/metrics.ts builds a statement',
+      'keys/service.ts imports createDatabase from db/database.ts',
+    ]);
   });
 
   it('finds a cycle and an infrastructure import when there is one (the checks can fail)', () => {

@@ -12,7 +12,7 @@ import {
 } from 'kysely';
 import type { DB } from '../generated/kysely/database.ts';
 import { tracer, TRACEPARENT } from '../tracing/tracing.ts';
-import type { Pool, Sql } from './sql.ts';
+import type { Pool } from './sql.ts';
 
 export type { DB };
 
@@ -48,18 +48,6 @@ export function inTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T>
 
 /** The traceparent `inTransaction` was called under, for the BEGIN it issues inside its own span. */
 const servedSpan = new AsyncLocalStorage<string | undefined>();
-
-/**
- * A hand-written statement run on `db` (a transaction too), its rows as PostgreSQL names their columns: for the
- * helpers not yet written in Kysely, while the stores move to it.
- */
-export function sqlOf(db: Db): Sql {
-  const raw = db.withoutPlugins();
-  return {
-    query: async <T extends object>(text: string, values: unknown[] = []) =>
-      (await raw.executeQuery<T>(CompiledQuery.raw(text, values))).rows,
-  };
-}
 
 /**
  * PostgreSQL's dialect whose BEGIN also sets `app.traceparent` when the transaction starts inside a traced span: one

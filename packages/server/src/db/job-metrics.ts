@@ -1,6 +1,7 @@
 import type { WorkerEvents } from 'graphile-worker';
 import { Histogram } from 'prom-client';
-import type { Sql } from './sql.ts';
+import { sql } from 'kysely';
+import type { Db } from './database.ts';
 import { PREFIX, scrapedGauge, sharedReading, type ReadingFailed, type Registry } from '../system/metrics.ts';
 
 /** From a job picked up at once to one that waited minutes behind a backlog (or a retry's due time passed). */
@@ -17,14 +18,16 @@ interface QueuedTask {
  * when none waits), and how long the oldest has been due, read at scrape time. The same in every process: aggregate
  * with `max`.
  */
-export function jobQueueMetrics(registry: Registry, sql: Sql, failed: ReadingFailed): void {
-  const read = sharedReading(() =>
-    sql.query<QueuedTask>(
-      `SELECT t.identifier AS task, count(j.id)::int AS due, min(j.run_at) AS "oldestDue"
+export function jobQueueMetrics(registry: Registry, db: Db, failed: ReadingFailed): void {
+  // graphile-worker's own tables: not in schema.prisma, so SQL through the query layer's tag
+  const read = sharedReading(
+    async () =>
+      (
+        await sql<QueuedTask>`SELECT t.identifier AS task, count(j.id)::int AS due, min(j.run_at) AS "oldestDue"
        FROM graphile_worker._private_tasks t
        LEFT JOIN graphile_worker._private_jobs j ON j.task_id = t.id AND j.is_available AND j.run_at <= now()
-       GROUP BY t.identifier`,
-    ),
+       GROUP BY t.identifier`.execute(db)
+      ).rows,
   );
   scrapedGauge(
     registry,

@@ -1,14 +1,4 @@
 import pg from 'pg';
-import { tracer, TRACEPARENT } from '../tracing/tracing.ts';
-
-/**
- * The one thing our hand-written queries need: run a parameterised statement, get rows. Implemented by a pg pool,
- * a pg client inside a transaction, and a Prisma transaction, so a query helper (the audit append, say) serves
- * both the Prisma paths and the raw `pg` hot paths.
- */
-export interface Sql {
-  query<T extends object = Record<string, unknown>>(text: string, values?: unknown[]): Promise<T[]>;
-}
 
 export type Pool = pg.Pool;
 
@@ -35,7 +25,7 @@ export function boundedPoolOptions(timeouts: DatabaseTimeouts | undefined): pg.P
   };
 }
 
-/** A pg pool on the same database as Prisma, for the hot paths (Prisma adds 2–3× per query here; docs/decisions.md). */
+/** The process's pg pool: the one under its Kysely database (db/database.ts), graphile-worker's own aside. */
 export function createPool(databaseUrl: string, max = 10, timeouts?: DatabaseTimeouts): Pool {
   const pool = new pg.Pool({ connectionString: databaseUrl, max, ...boundedPoolOptions(timeouts) });
   // a client that loses its connection (idle or checked out) must not crash the process: the query in flight
@@ -43,45 +33,6 @@ export function createPool(databaseUrl: string, max = 10, timeouts?: DatabaseTim
   pool.on('error', () => undefined);
   pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
-}
-
-export function pgSql(client: pg.Pool | pg.PoolClient): Sql {
-  return {
-    query: async <T extends object>(text: string, values?: unknown[]) => (await client.query<T>(text, values)).rows,
-  };
-}
-
-/**
- * Runs `fn` in one transaction on a pooled connection: committed when it resolves, rolled back when it throws. Inside
- * a span (tracing on) it is a span too, and the transaction's `app.traceparent` setting names the span it serves: the
- * rows that carry a trace on (an on-chain item, a webhook delivery) take it as their column's default.
- */
-export function inTransaction<T>(pool: Pool, fn: (sql: Sql) => Promise<T>): Promise<T> {
-  const tracing = tracer();
-  // a transaction outside any span (a background loop's) is no trace of its own
-  const traceparent = tracing.on ? tracing.traceparent() : undefined;
-  if (!traceparent || !TRACEPARENT.test(traceparent)) return transaction(pool, fn, 'BEGIN');
-  // a valid traceparent is hex and dashes only: safe inside the statement, and one round trip with BEGIN
-  const begin = `BEGIN; SELECT set_config('app.traceparent', '${traceparent}', true)`;
-  return tracing.span('db transaction', () => transaction(pool, fn, begin), { kind: 'client' });
-}
-
-async function transaction<T>(pool: Pool, fn: (sql: Sql) => Promise<T>, begin: string): Promise<T> {
-  const client = await pool.connect();
-  let broken: Error | undefined;
-  try {
-    await client.query(begin);
-    const result = await fn(pgSql(client));
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    // a connection whose statement timed out on our side may still have it running: it is not given out again
-    if (isDatabaseUnavailable(error)) broken = error as Error;
-    else await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release(broken);
-  }
 }
 
 const UNAVAILABLE_CODES = new Set([

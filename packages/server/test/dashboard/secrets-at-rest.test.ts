@@ -4,7 +4,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Secret } from '../../src/config.ts';
-import type { Sql } from '../../src/db/sql.ts';
+import type { Sql } from '../support/sql.ts';
 import { SESSION_COOKIE_PREFIX, sessionCookieSecret } from '../../src/dashboard/auth.ts';
 import { tokenSealer } from '../../src/dashboard/invitation-seal.ts';
 import { randomIp, type TestService } from '../support/service.ts';

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failItems } from '../../src/attestations/relay-store.ts';
 import { manualClock } from '../../src/clock.ts';
 import { createDatabase, inTransaction, type Db } from '../../src/db/database.ts';
-import { createPool, pgSql, type Pool } from '../../src/db/sql.ts';
+import { createPool, type Pool } from '../../src/db/sql.ts';
+import { pgSql } from '../support/sql.ts';
 import type { Tier } from '../../src/keys/format.ts';
 import { accountTierOf } from '../../src/keys/service.ts';
 import {

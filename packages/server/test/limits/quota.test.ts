@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/clock.ts';
 import { createDatabase, inTransaction, type Db } from '../../src/db/database.ts';
-import { createPool, pgSql, type Pool } from '../../src/db/sql.ts';
+import { createPool, type Pool } from '../../src/db/sql.ts';
+import { pgSql } from '../support/sql.ts';
 import type { AppError } from '../../src/errors.ts';
 import {
   onchainUsage,

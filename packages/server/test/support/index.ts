@@ -3,6 +3,7 @@
 // this package's files. Needs the workspace's vitest global setup (test/support/global-setup.ts).
 export { call, fundedKey, randomIp, startTestService, type TestService } from './service.ts';
 export { createTestDatabase } from './database.ts';
+export { pgSql, type Sql } from './sql.ts';
 export { TEST_SERVICE_SECRET } from './secret.ts';
 export { CLI, runCli } from './cli.ts';
 export { freePort } from '../../src/system/ports.ts';

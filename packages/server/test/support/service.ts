@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { privateKeyToAccount } from 'viem/accounts';
 import { loadConfig, type Config } from '../../src/config.ts';
-import type { Sql } from '../../src/db/sql.ts';
+import { pgSql, type Sql } from './sql.ts';
 import type { Clock } from '../../src/clock.ts';
 import { startService, type RunningService } from '../../src/main.ts';
 import type { Tier } from '../../src/keys/format.ts';
@@ -60,7 +60,7 @@ export async function startTestService(
   return {
     ...service,
     url: service.apiUrl,
-    sql: service.infrastructure.sql,
+    sql: pgSql(service.infrastructure.pool),
     config: service.infrastructure.config,
     async createKey(tier = 'free', account) {
       const name = account ?? `acct-${process.pid}-${++accountSeq}-${Math.random().toString(36).slice(2, 8)}`;
@@ -69,12 +69,12 @@ export async function startTestService(
     },
     async chargeQuota(prefix, used) {
       const period = `to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM')`;
-      await service.infrastructure.sql.query(
+      await service.infrastructure.pool.query(
         `INSERT INTO monthly_usage (api_key_id, period, onchain_used) SELECT id, ${period}, $2 FROM api_keys WHERE prefix = $1`,
         [prefix, used],
       );
       // the account's counter holds every key's use (limits/quota.ts)
-      await service.infrastructure.sql.query(
+      await service.infrastructure.pool.query(
         `INSERT INTO account_monthly_usage (account_id, period, onchain_used)
          SELECT account_id, ${period}, $2 FROM api_keys WHERE prefix = $1
          ON CONFLICT (account_id, period) DO UPDATE SET onchain_used = account_monthly_usage.onchain_used + $2`,

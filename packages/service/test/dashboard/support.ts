@@ -7,6 +7,8 @@ import {
   createTestDatabase,
   freePort,
   fundedKey,
+  pgSql,
+  type Sql,
   randomIp,
   TEST_SERVICE_SECRET,
 } from '@attestation-service/server/testing';
@@ -21,7 +23,6 @@ export { startReceiver, startSite, type Received } from './servers.ts';
 /** Screenshots of the dashboard's pages (gitignored). */
 export const SHOTS_DIR = fileURLToPath(new URL('../../test-output/dashboard/', import.meta.url));
 
-type Sql = RunningStack['infrastructure']['sql'];
 export type Role = 'owner' | 'admin' | 'developer' | 'viewer';
 
 export interface DashboardStack {
@@ -61,7 +62,7 @@ export async function startDashboardStack(
     ...opts.env,
   });
   const service = await startService(config, { parts: { api: true, worker: opts.worker ?? false } });
-  const sql = service.infrastructure.sql;
+  const sql = pgSql(service.infrastructure.pool);
   const setupUrl = service.setupLink?.url;
   if (!setupUrl) {
     await service.stop();
