@@ -47,6 +47,22 @@ export async function lockHeads(
   );
 }
 
+/** An entry's stored columns with their PostgreSQL types, as the insert reads them from one JSON parameter. */
+const ENTRY_TYPES = {
+  accountId: 'uuid',
+  at: 'timestamptz',
+  action: 'text',
+  actorKeyPrefix: 'text',
+  resource: 'text',
+  outcome: 'text',
+  ip: 'text',
+  requestId: 'text',
+  details: 'jsonb',
+  prevHash: 'text',
+  hash: 'text',
+} as const;
+const ENTRY_COLUMNS = Object.keys(ENTRY_TYPES) as Array<keyof typeof ENTRY_TYPES>;
+
 /**
  * Inserts the entries in order (their ids follow it) and moves their chains' heads, in one statement; the heads are
  * the ones lockHeads locked in this transaction.
@@ -56,54 +72,17 @@ export async function appendToChains(db: Db, entries: ChainedEntry[], heads: Cha
     .with('entries', (db) =>
       db
         .insertInto('auditEntries')
-        .columns([
-          'accountId',
-          'at',
-          'action',
-          'actorKeyPrefix',
-          'resource',
-          'outcome',
-          'ip',
-          'requestId',
-          'details',
-          'prevHash',
-          'hash',
-        ])
+        .columns(ENTRY_COLUMNS)
         .expression((eb) =>
           eb
             .selectFrom(
               jsonRows(
                 entries.map((entry, position) => ({ ...entry, position })),
-                {
-                  accountId: 'uuid',
-                  at: 'timestamptz',
-                  action: 'text',
-                  actorKeyPrefix: 'text',
-                  resource: 'text',
-                  outcome: 'text',
-                  ip: 'text',
-                  requestId: 'text',
-                  details: 'jsonb',
-                  prevHash: 'text',
-                  hash: 'text',
-                  position: 'int',
-                },
+                { ...ENTRY_TYPES, position: 'int' },
                 'e',
               ),
             )
-            .select([
-              'e.accountId',
-              'e.at',
-              'e.action',
-              'e.actorKeyPrefix',
-              'e.resource',
-              'e.outcome',
-              'e.ip',
-              'e.requestId',
-              'e.details',
-              'e.prevHash',
-              'e.hash',
-            ])
+            .select(ENTRY_COLUMNS.map((column) => `e.${column}` as const))
             .orderBy('e.position'),
         ),
     )
