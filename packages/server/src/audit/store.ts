@@ -1,7 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db, DB } from '../db/database.ts';
 import type { AuditFields } from './chain.ts';
-import type { ExportFormat } from './contracts.ts';
+import { EXPORT_COLUMNS, type ExportFormat } from './contracts.ts';
 import { csvCellSql } from './csv.ts';
 
 /** An audit_entries row as `audit verify` reads it. */
@@ -88,19 +88,10 @@ export function exportPage(
   limit: number,
 ): Promise<Array<{ id: string; line: string }>> {
   const page = inRange(db, query)
+    // the export's columns, jsonb as its text (the line is built from it)
     .select([
-      'id',
-      'accountId',
-      'at',
-      'action',
-      'actorKeyPrefix',
-      'resource',
-      'outcome',
-      'ip',
-      'requestId',
+      ...EXPORT_COLUMNS.filter((column) => column !== 'details'),
       sql<string>`${sql.ref('details')}::text`.as('details'),
-      'prevHash',
-      'hash',
     ])
     .where('id', '>', afterId)
     .where('id', '<=', lastId)

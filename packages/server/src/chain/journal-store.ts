@@ -105,23 +105,26 @@ export async function recordFailed(db: Db, id: string, error: string, at: Date):
   meter().relayTransaction('failed');
 }
 
+/** The columns of a JournalEntry, as every read of entries selects them. */
+const ENTRY_COLUMNS = [
+  'id',
+  'kind',
+  'status',
+  'nonce',
+  'txHash',
+  'rawTx',
+  'maxFeePerGas',
+  'sentHashes',
+  'attempts',
+  'sentAt',
+  'signer',
+] as const;
+
 /** Entries a crash or a stuck transaction left open, oldest first. */
 export async function unfinished(db: Db): Promise<JournalEntry[]> {
   const rows = await db
     .selectFrom('relayTransactions')
-    .select([
-      'id',
-      'kind',
-      'status',
-      'nonce',
-      'txHash',
-      'rawTx',
-      'maxFeePerGas',
-      'sentHashes',
-      'attempts',
-      'sentAt',
-      'signer',
-    ])
+    .select(ENTRY_COLUMNS)
     .where('status', 'in', ['intent', 'sent'])
     .orderBy('nonce', (ob) => ob.asc().nullsFirst())
     .orderBy('id')
@@ -179,19 +182,7 @@ export async function recordReorged(db: Db, id: string, at: Date): Promise<Journ
     .where('id', '=', id)
     .where('status', 'in', ['mined', 'failed'])
     .where('blockHash', 'is not', null)
-    .returning([
-      'id',
-      'kind',
-      'status',
-      'nonce',
-      'txHash',
-      'rawTx',
-      'maxFeePerGas',
-      'sentHashes',
-      'attempts',
-      'sentAt',
-      'signer',
-    ])
+    .returning(ENTRY_COLUMNS)
     .executeTakeFirst();
   if (row) meter().relayTransaction('reorged');
   return row && asEntry(row);
