@@ -8,11 +8,11 @@ import {
   type DatabaseConnection,
   type Driver,
   type PostgresDialectConfig,
+  type PostgresPool,
   type TransactionSettings,
 } from 'kysely';
 import type { DB } from '../generated/kysely/database.ts';
 import { tracer, TRACEPARENT } from '../tracing/tracing.ts';
-import type { Pool } from './sql.ts';
 
 export type { DB };
 
@@ -24,11 +24,17 @@ export type { DB };
  */
 export type Db = Kysely<DB>;
 
-/** A Kysely database on this pg pool (the process's pool: db/pool-budget.ts sizes it). */
-export function createDatabase(pool: Pool): Db {
+/** How names map between code and PostgreSQL: camelCase and snake_case, a jsonb value's own keys untouched. */
+export const NAMING = { maintainNestedObjectKeys: true } as const;
+
+/**
+ * A Kysely database on this pool: the process's pg pool (db/pool-budget.ts sizes it), or one held connection
+ * (db/session-store.ts).
+ */
+export function createDatabase(pool: PostgresPool): Db {
   return new Kysely<DB>({
     dialect: new TracedPostgresDialect({ pool }),
-    plugins: [new CamelCasePlugin({ maintainNestedObjectKeys: true })],
+    plugins: [new CamelCasePlugin(NAMING)],
   });
 }
 

@@ -1,10 +1,11 @@
 import { CamelCasePlugin, sql, type AliasedRawBuilder, type Insertable, type Selectable } from 'kysely';
 import type { DB } from '../generated/kysely/database.ts';
+import { NAMING } from './database.ts';
 
-/** The plugin's own name mapping (db/database.ts uses the same options), for the keys of a JSON row. */
+/** The query layer's own name mapping (db/database.ts), for the keys of a JSON row. */
 class ColumnNames extends CamelCasePlugin {
   constructor() {
-    super({ maintainNestedObjectKeys: true });
+    super(NAMING);
   }
   column(field: string): string {
     return this.snakeCase(field);

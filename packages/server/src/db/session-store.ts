@@ -1,5 +1,5 @@
-import { CamelCasePlugin, Kysely, PostgresDialect, sql, type PostgresPoolClient } from 'kysely';
-import type { Db, DB } from './database.ts';
+import { sql, type PostgresPoolClient } from 'kysely';
+import { createDatabase, type Db } from './database.ts';
 import type { Pool } from './sql.ts';
 
 /**
@@ -27,10 +27,7 @@ export async function openSession(pool: Pool): Promise<Session> {
     query: (...args: unknown[]) => (client.query as (...a: unknown[]) => unknown)(...args),
     release: () => undefined,
   } as unknown as PostgresPoolClient;
-  const db = new Kysely<DB>({
-    dialect: new PostgresDialect({ pool: { connect: async () => held, end: async () => undefined, options: {} } }),
-    plugins: [new CamelCasePlugin({ maintainNestedObjectKeys: true })],
-  });
+  const db = createDatabase({ connect: async () => held, end: async () => undefined, options: {} });
   return {
     db,
     lost: lost.signal,
