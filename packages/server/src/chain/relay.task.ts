@@ -46,7 +46,10 @@ export function relayTask(relayer: Relayer, pool: Pool): Task {
         }
         const more = await relayer.hasWork().catch(() => true);
         if (!more) {
-          await advisoryUnlockAll(db);
+          // the signer before the gate: a request waiting at the gate must find no relayer, or it adds no job.
+          // pg_advisory_unlock_all frees locks in lock-table order, which may wake that request first
+          await advisoryUnlock(db, SIGNER_LOCK);
+          await advisoryUnlock(db, GATE_LOCK);
           locked = false;
           // what it reported mined is looked at again until it is deep enough that no reorg takes it away
           if (await relayer.watching().catch(() => false)) await addRelayJob(db, REORG_RECHECK_SECONDS);

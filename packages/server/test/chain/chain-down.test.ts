@@ -3,12 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevChain, type DevChain } from '../../src/chain/dev-chain.ts';
+import { recordedLog } from '../support/recorded-log.ts';
 import { call, fundedKey, startTestService, type TestService } from '../support/service.ts';
 
 const ANVIL_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 const dir = await mkdtemp(join(tmpdir(), 'chain-down-'));
 let chain: DevChain;
 let svc: TestService;
+// this test failed once in CI by its timeout, never here: its steps and the service's log say where, if it fails again
+const recorded = recordedLog();
 
 beforeAll(async () => {
   chain = await startDevChain({ dataDir: dir, deployerKey: ANVIL_KEY });
@@ -19,6 +22,7 @@ beforeAll(async () => {
       SCHEMA_REGISTRY_ADDRESS: chain.schemaRegistry,
       RELAYER_PRIVATE_KEY: await fundedKey(chain.rpcUrl),
     },
+    log: recorded.log,
   });
 }, 60_000);
 afterAll(async () => {
@@ -36,12 +40,17 @@ const body = (mode?: string) => ({
 
 describe('when the chain goes away', () => {
   it('on-chain creates answer 503 CHAIN_UNAVAILABLE within 5 s and charge nothing; off-chain creates and reads keep working; the replica stays ready and /healthz says degraded', async () => {
+    recorded.showOnFailure();
     const { key, prefix } = await svc.createKey('pro');
+    recorded.step('on-chain create');
     expect((await call(svc.url, 'POST', '/v1/attestations', { key, body: body() })).status).toBe(201);
+    recorded.step('chain stopping');
     await chain.stop();
 
+    recorded.step('on-chain create with the chain down');
     const started = Date.now();
     const res = await call(svc.url, 'POST', '/v1/attestations', { key, body: body() });
+    recorded.step(`answered ${res.status}`);
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(res).toMatchObject({ status: 503, body: { code: 'CHAIN_UNAVAILABLE' } });
     expect(res.headers.get('retry-after')).toBeTruthy();
@@ -58,6 +67,7 @@ describe('when the chain goes away', () => {
     );
     for (const row of rows) expect(row).toEqual({ status: 'failed', uid: null });
 
+    recorded.step('off-chain create');
     const offchain = await call(svc.url, 'POST', '/v1/attestations', { key, body: body('offchain') });
     expect(offchain.status).toBe(201);
     expect((await call(svc.url, 'GET', `/v1/attestations/${offchain.body.uid}`)).status).toBe(200);
@@ -65,6 +75,7 @@ describe('when the chain goes away', () => {
     expect(ready).toMatchObject({ status: 200, body: { status: 'ready', components: { database: 'ok' } } });
     expect(ready.body.components).not.toHaveProperty('chain');
     // /healthz reports the background probe's last answer (every 2 s)
+    recorded.step('waiting for /healthz to say degraded');
     await expect
       .poll(async () => (await call(svc.url, 'GET', '/healthz')).body, { timeout: 10_000 })
       .toEqual({
@@ -76,7 +87,7 @@ describe('when the chain goes away', () => {
           mail: expect.stringContaining('SMTP_URL is not set'),
         },
       });
-  }, 60_000);
+  }, 120_000); // longer than a create's own wait for the relayer (60 s), so that a stuck one fails by its answer
 });
 
 describe('when the relayer runs out of funds', () => {

@@ -3,6 +3,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { pgSql, type Sql } from './sql.ts';
 import type { Clock } from '../../src/clock.ts';
+import type { Logger } from '../../src/log.ts';
 import { startService, type RunningService } from '../../src/main.ts';
 import type { Tier } from '../../src/keys/format.ts';
 import type { ReadinessCheck } from '../../src/system/health.ts';
@@ -33,6 +34,8 @@ export async function startTestService(
     worker?: boolean;
     readiness?: Record<string, ReadinessCheck>;
     resolve?: Resolver;
+    /** The service's logger (its LOG_LEVEL then does not apply): a test that keeps its lines to show on failure. */
+    log?: Logger;
   } = {},
 ): Promise<TestService> {
   const databaseUrl = opts.env?.DATABASE_URL ?? (await createTestDatabase());
@@ -56,6 +59,7 @@ export async function startTestService(
     clock: opts.clock,
     readiness: opts.readiness,
     resolve: opts.resolve,
+    log: opts.log,
   });
   return {
     ...service,
