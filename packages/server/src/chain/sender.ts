@@ -35,13 +35,14 @@ export interface SignedTx {
  * Which nonce, when to bump and when to resend is the pipeline's call (chain/pipeline.ts).
  */
 export function createSender(chain: Chain, db: Db, clock: Clock, opts: SenderOptions, log?: Logger) {
-  const { publicClient, walletClient, account } = chain;
+  const { publicClient, account } = chain;
   let lastFees: (Fees & { blockGasLimit: bigint }) | undefined;
 
   async function signAndRecord(journalId: string, tx: Omit<SignedTx, 'hash' | 'raw'>): Promise<SignedTx> {
-    const raw = await walletClient.signTransaction({
-      account,
-      chain: walletClient.chain,
+    // the account signs with the chain id the service checked at start: viem's walletClient.signTransaction would ask
+    // the node for it at every transaction (a round trip, and a failure that is not NotSentError when the node is away)
+    const raw = await account.signTransaction({
+      chainId: chain.chainId,
       to: tx.to,
       data: tx.data,
       nonce: tx.nonce,
