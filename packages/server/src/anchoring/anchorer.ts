@@ -125,7 +125,7 @@ export function createAnchorer(deps: AnchorerDeps) {
     for (let from = 0; from < leaves.length; from += ASSIGN_CHUNK) {
       signal?.throwIfAborted();
       const chunk = leaves.slice(from, from + ASSIGN_CHUNK);
-      const proofs = chunk.map((_, i) => tree.proofOf(from + i));
+      const proofs = tree.proofsOf(from, from + chunk.length);
       const ids = chunk.map((l) => l.id);
       const taken = await inTransaction(db, (tx) => assignLeaves(tx, id, ids, proofs));
       // another anchor holds some of them: this tree is not theirs to prove (the next run makes another)

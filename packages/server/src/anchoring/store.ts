@@ -1,7 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { Hex } from 'viem';
 import type { Db, DB } from '../db/database.ts';
-import { jsonRows } from '../db/recordset.ts';
 
 /** An anchor as the relayer and the anchor task read it. */
 export type AnchorRow = Pick<Selectable<DB['anchors']>, 'id' | 'leafCount'> & { root: Hex };
@@ -39,20 +38,26 @@ export async function insertAnchor(db: Db, root: Hex, leafCount: number, at: Dat
 /**
  * Puts attestations in an anchor with their proofs, unless an anchor holds them already; returns how many it took.
  * The condition is the database's guarantee that no attestation is in two anchors, whatever runs at once.
+ * The proofs go as one binary parameter with each one's length (AnchorTree.proofsOf): a JSON or array text of 5,000
+ * proofs in hex is megabytes of strings that the worker's heap grows to hold (BENCHMARKS.md, "Memory").
  */
-export async function assignLeaves(db: Db, anchorId: string, ids: string[], proofs: Buffer[]): Promise<number> {
+export async function assignLeaves(
+  db: Db,
+  anchorId: string,
+  ids: string[],
+  proofs: { bytes: Buffer; lengths: number[] },
+): Promise<number> {
+  const { bytes, lengths } = proofs;
+  const starts: number[] = [];
+  for (let i = 0, at = 1; i < lengths.length; at += lengths[i++]!) starts.push(at); // substring() counts from 1
+  const leaves = sql<{ id: string; start: number; length: number }>`unnest(${ids}::int8[], ${starts}::int4[], ${lengths}::int4[])`;
   const row = await db
     .with('taken', (db) =>
       db
         .updateTable('attestations as a')
-        .from(
-          jsonRows(
-            ids.map((id, i) => ({ id, proof: proofs[i]! })),
-            { id: 'int8', proof: 'bytea' },
-            'v',
-          ),
-        )
-        .set((eb) => ({ anchorId, anchorProof: eb.ref('v.proof') }))
+        .from(leaves.as<'v'>(sql`v(id, start, length)`))
+        // node-postgres sends a Buffer parameter in binary: no hex text of the proofs is made
+        .set({ anchorId, anchorProof: sql<Buffer>`substring(${bytes}::bytea from v.start for v.length)` })
         .whereRef('a.id', '=', 'v.id')
         .where('a.anchorId', 'is', null)
         .where('a.mode', '=', 'offchain')

@@ -7,6 +7,11 @@ export interface AnchorTree {
   root: Hex;
   /** The proof of the uid at `index` (in the order given): its sibling hashes from the leaf up, 32 bytes each. */
   proofOf(index: number): Buffer;
+  /**
+   * The proofs of the uids from `from` to `to` (exclusive), one after another in one buffer, and each one's length:
+   * an anchor run writes thousands at once, and one buffer is one allocation where a buffer each was thousands.
+   */
+  proofsOf(from: number, to: number): { bytes: Buffer; lengths: number[] };
 }
 
 /** Hashes between two yields to the event loop: the worker's relayer and deliveries run in the same process. */
@@ -63,15 +68,25 @@ export async function buildAnchorTree(uids: readonly string[]): Promise<AnchorTr
     nodes.set(keccak_256(pair), node * 32);
     if (node % SLICE === 0) await yieldToEventLoop();
   }
+  const proofsOf = (from: number, to: number) => {
+    const lengths: number[] = [];
+    for (let i = from; i < to; i++) {
+      let depth = 0;
+      for (let node = nodeOf[i]!; node > 0; node = (node - 1) >> 1) depth++;
+      lengths.push(depth * 32);
+    }
+    const bytes = Buffer.allocUnsafe(lengths.reduce((sum, length) => sum + length, 0));
+    let at = 0;
+    for (let i = from; i < to; i++)
+      for (let node = nodeOf[i]!; node > 0; node = (node - 1) >> 1) {
+        const sibling = node % 2 === 1 ? node + 1 : node - 1;
+        at += nodes.copy(bytes, at, sibling * 32, sibling * 32 + 32);
+      }
+    return { bytes, lengths };
+  };
   return {
     root: `0x${nodes.subarray(0, 32).toString('hex')}`,
-    proofOf(index) {
-      const siblings: Buffer[] = [];
-      for (let node = nodeOf[index]!; node > 0; node = (node - 1) >> 1) {
-        const sibling = node % 2 === 1 ? node + 1 : node - 1;
-        siblings.push(nodes.subarray(sibling * 32, sibling * 32 + 32));
-      }
-      return Buffer.concat(siblings);
-    },
+    proofOf: (index) => proofsOf(index, index + 1).bytes,
+    proofsOf,
   };
 }

@@ -95,7 +95,7 @@ describe('one anchor per attestation', () => {
     await expect(
       inTransaction(db, async (tx) => {
         const second = await insertAnchor(tx, `0x${'ab'.repeat(32)}`, rows.length, new Date());
-        const proofs = rows.map(() => Buffer.alloc(32));
+        const proofs = { bytes: Buffer.alloc(32 * rows.length), lengths: rows.map(() => 32) };
         expect(
           await assignLeaves(
             tx,
@@ -120,7 +120,7 @@ describe('one anchor per attestation', () => {
     // what a worker killed between two of an anchor's transactions leaves: some rows given it, the anchor unassigned
     const stale = await insertAnchor(db, `0x${'cd'.repeat(32)}`, uids.length, new Date());
     const half = rows.slice(0, 2).map((r) => r.id);
-    expect(await assignLeaves(db, stale, half, [Buffer.alloc(32), Buffer.alloc(32)])).toBe(2);
+    expect(await assignLeaves(db, stale, half, { bytes: Buffer.alloc(64), lengths: [32, 32] })).toBe(2);
 
     const run = await createAnchorer({ db, pool, clock, log, chain }).run();
     const made = run.busy ? undefined : run.anchor;

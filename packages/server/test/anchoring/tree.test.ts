@@ -34,6 +34,14 @@ describe("an anchor's Merkle tree", () => {
     );
     expect(ours.root).toBe(theirs.root);
     for (let i = 0; i < uids.length; i += 97) expect(hexProof(ours.proofOf(i))).toEqual(theirs.getProof(i));
+    // a range of proofs in one buffer is those proofs one after another, each of its length
+    const { bytes, lengths } = ours.proofsOf(500, 600);
+    let at = 0;
+    for (const [k, length] of lengths.entries()) {
+      expect(hexProof(bytes.subarray(at, at + length))).toEqual(theirs.getProof(500 + k));
+      at += length;
+    }
+    expect(at).toBe(bytes.length);
   });
 
   it('proves nothing for a uid that is not in it, or against another root', async () => {
