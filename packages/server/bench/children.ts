@@ -47,3 +47,31 @@ export function startChild(
     child.once('exit', (code) => reject(new Error(`child exited with ${code}: ${seen.slice(-2000)}`)));
   });
 }
+
+/**
+ * A full garbage collection in a child started with `--inspect=127.0.0.1:PORT` (the inspector's
+ * HeapProfiler.collectGarbage): what it holds afterwards is what it keeps, whatever V8's heap sizing left committed.
+ */
+export async function collectGarbage(inspectPort: number): Promise<void> {
+  const targets = (await (await fetch(`http://127.0.0.1:${inspectPort}/json/list`)).json()) as Array<{
+    webSocketDebuggerUrl: string;
+  }>;
+  const socket = new WebSocket(targets[0]!.webSocketDebuggerUrl);
+  try {
+    await new Promise((resolve, reject) => {
+      socket.onopen = resolve;
+      socket.onerror = reject;
+    });
+    await new Promise<void>((resolve, reject) => {
+      socket.onmessage = (message) => {
+        const answer = JSON.parse(String(message.data)) as { id?: number; error?: { message: string } };
+        if (answer.id !== 1) return;
+        if (answer.error) reject(new Error(answer.error.message));
+        else resolve();
+      };
+      socket.send(JSON.stringify({ id: 1, method: 'HeapProfiler.collectGarbage' }));
+    });
+  } finally {
+    socket.close();
+  }
+}
