@@ -50,7 +50,11 @@ export async function assignLeaves(
   const { bytes, lengths } = proofs;
   const starts: number[] = [];
   for (let i = 0, at = 1; i < lengths.length; at += lengths[i++]!) starts.push(at); // substring() counts from 1
-  const leaves = sql<{ id: string; start: number; length: number }>`unnest(${ids}::int8[], ${starts}::int4[], ${lengths}::int4[])`;
+  const leaves = sql<{
+    id: string;
+    start: number;
+    length: number;
+  }>`unnest(${ids}::int8[], ${starts}::int4[], ${lengths}::int4[])`;
   const row = await db
     .with('taken', (db) =>
       db

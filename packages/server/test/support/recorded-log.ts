@@ -24,7 +24,9 @@ export function recordedLog(keep = 400): { log: Logger; step(name: string): void
       started = Date.now();
       steps.length = 0;
       onTestFailed(() => {
-        console.error(`steps:\n${steps.join('\n')}\nthe service's last ${lines.length} log lines:\n${lines.join('\n')}`);
+        console.error(
+          `steps:\n${steps.join('\n')}\nthe service's last ${lines.length} log lines:\n${lines.join('\n')}`,
+        );
       });
     },
   };
