@@ -98,6 +98,11 @@ const appRoutes = [
   }),
   createRoute({
     getParentRoute: () => appLayout,
+    path: 'attesters',
+    component: lazyRouteComponent(() => import('./pages/attesters.tsx')),
+  }),
+  createRoute({
+    getParentRoute: () => appLayout,
     path: 'audit',
     component: lazyRouteComponent(() => import('./pages/audit.tsx')),
   }),

@@ -132,3 +132,13 @@ export const accountNameSchema = z
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   })
   .transform(canonicalAccountName);
+
+/** An Ethereum address in any case (checksummed or not): a customer attester's. */
+export const addressSchema = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, 'must be an address: 0x followed by 40 hex characters');
+
+/** A 65-byte ECDSA signature as one hex string (r ‖ s ‖ v), as viem and ethers return it. */
+export const signatureSchema = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 65-byte signature: 0x followed by 130 hex characters');

@@ -1,19 +1,14 @@
 import { z } from 'zod';
 import { timestamp } from '../http/openapi-fields.ts';
+import { addressSchema as anyAddress, signatureSchema as anySignature } from '../rules.ts';
 
 const EXAMPLE_ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
 /** An Ethereum address in any case (checksummed or not); the service answers checksummed. */
-export const addressSchema = z
-  .string()
-  .regex(/^0x[0-9a-fA-F]{40}$/, 'must be an address: 0x followed by 40 hex characters')
-  .meta({ example: EXAMPLE_ADDRESS });
+export const addressSchema = anyAddress.meta({ example: EXAMPLE_ADDRESS });
 
 /** A 65-byte ECDSA signature as one hex string (r ‖ s ‖ v), as viem and ethers return it. */
-export const signatureSchema = z
-  .string()
-  .regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 65-byte signature: 0x followed by 130 hex characters')
-  .meta({ example: `0x${'ab'.repeat(64)}1b` });
+export const signatureSchema = anySignature.meta({ example: `0x${'ab'.repeat(64)}1b` });
 
 export const challengeInput = z.strictObject({
   address: addressSchema.meta({ description: 'The address your account wants to sign attestations with.' }),

@@ -147,6 +147,7 @@ describe('every page', () => {
             .click(),
       },
       { name: 'attestations', reach: section('Attestations') },
+      { name: 'attesters', reach: section('Attester addresses') },
       { name: 'audit', reach: section('Audit log') },
       { name: 'members', reach: section('Members') },
       { name: 'account', reach: section('My account') },

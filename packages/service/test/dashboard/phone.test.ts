@@ -158,6 +158,7 @@ describe('the dashboard at 390 px', () => {
             .click(),
       },
       { name: 'attestations', reach: section('Attestations') },
+      { name: 'attesters', reach: section('Attester addresses') },
       { name: 'audit', reach: section('Audit log') },
       { name: 'members', reach: section('Members') },
       { name: 'account', reach: section('My account') },
