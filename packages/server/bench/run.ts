@@ -1,11 +1,10 @@
 // pnpm bench: measures the API against a bare node:http baseline in the same run and writes BENCHMARKS.md.
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { writeFile } from 'node:fs/promises';
+import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type autocannon from 'autocannon';
-import { startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import { applyMigrations } from '../src/db/migrate.ts';
 import { createDatabase } from '../src/db/database.ts';
 import { createPool } from '../src/db/sql.ts';
@@ -14,7 +13,7 @@ import { createKeyService } from '../src/keys/service.ts';
 import { startChild, V8_DEFAULT_HEAP, V8_DEFAULT_HEAP_FLAG } from './children.ts';
 import { measure, type Figure } from './measure.ts';
 import { render } from './report.ts';
-import { benchDatabases } from './databases.ts';
+import { benchDatabases, postgresServer } from './databases.ts';
 import { measureSigning } from './signing.ts';
 import { measureGas } from './gas.ts';
 import { measureOnchain } from './onchain.ts';
@@ -31,17 +30,6 @@ const SEEDED = 100_000;
 const KEYS = 100;
 const duration = Number(process.env.BENCH_SECONDS ?? 10);
 const DEFAULT_HEAP = `(${V8_DEFAULT_HEAP})`;
-
-/** The PostgreSQL server the bench makes its databases on: DATABASE_URL's, or an embedded one of its own. */
-async function postgresServer(): Promise<{ url: string; close(): Promise<void> }> {
-  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, close: async () => {} };
-  const dir = await mkdtemp(join(tmpdir(), 'bench-pg-'));
-  const embedded = await startEmbeddedPostgres({ dataDir: dir });
-  return {
-    url: embedded.databaseUrl,
-    close: async () => (await embedded.stop(), await rm(dir, { recursive: true, force: true })),
-  };
-}
 
 async function main(): Promise<void> {
   const server = await postgresServer();

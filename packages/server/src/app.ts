@@ -64,6 +64,7 @@ export function buildServices(
     attester: chain.account.address,
     refusals: opts.refusals,
     delegations,
+    log,
   });
   const mail = createMailService({
     db: infra.db,

@@ -2,16 +2,25 @@ import type { ChainHealth } from '../chain/health.ts';
 import { enqueueRelay } from '../chain/relay.task.ts';
 import type { Clock } from '../clock.ts';
 import { batched } from '../db/group-commit.ts';
-import type { Db } from '../db/database.ts';
+import { inTransaction, type Db } from '../db/database.ts';
 import { AppError } from '../errors.ts';
 import type { IdempotencyClaim } from '../idempotency/service.ts';
 import type { AuthenticatedKey } from '../keys/service.ts';
 import { reserveOnchainQuota } from '../limits/quota.ts';
 import type { RefusalObserver } from '../limits/refusals.ts';
+import type { Logger } from '../log.ts';
 import type { DelegationService } from './delegated-service.ts';
 import type { PreparedAttestation } from './prepare.ts';
 import { waitForRelayer } from './relay-wait.ts';
 import { insertPending, outcomesOf, type PendingAttestation, type RelayOutcome } from './pending-store.ts';
+
+interface SingleStage {
+  auth: AuthenticatedKey;
+  item: PreparedAttestation;
+  idempotencyKey: string | undefined;
+}
+
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 function chainUnavailable(reason: string, extra: Record<string, unknown> = {}): AppError {
   return new AppError(
@@ -38,6 +47,7 @@ export function createOnchainSubmitter(deps: {
   refusals?: RefusalObserver | undefined;
   /** Customer attesters' signed requests (docs/decisions.md, "Customer attesters"). */
   delegations?: DelegationService | undefined;
+  log?: Logger | undefined;
 }) {
   const { db, clock, health } = deps;
   const waitMs = deps.waitMs ?? 60_000;
@@ -45,6 +55,68 @@ export function createOnchainSubmitter(deps: {
     if (!deps.delegations) throw new Error('customer attesters are not wired in this process');
     return deps.delegations;
   };
+  const pendingRow = (
+    auth: AuthenticatedKey,
+    item: PreparedAttestation,
+    now: number,
+    quotaPeriod: string,
+    opts: { idempotencyKey?: string | undefined; batchId?: string | undefined },
+  ): PendingAttestation => ({
+    accountId: auth.accountId,
+    apiKeyId: auth.keyId,
+    type: item.type,
+    contentHash: item.contentHash,
+    contentType: item.contentType,
+    chainId: deps.chainId,
+    schemaUid: deps.schemaUid,
+    attester: deps.attester,
+    createdAt: new Date(now),
+    quotaPeriod,
+    idempotencyKey: opts.idempotencyKey ?? null,
+    batchId: opts.batchId ?? null,
+    batchIndex: item.batchIndex ?? null,
+  });
+
+  /**
+   * Single creates of the service's own attester, group-committed: those that arrive together reserve their quota,
+   * are stored and ask for one relay run in ONE transaction. Each create of an account takes the account's quota row
+   * until its transaction ends, so one at a time they were bound by a commit each (docs/decisions.md, "On-chain
+   * creates share a commit"). Members run in (account, key) order, so two groups lock rows in one order; a member
+   * the quota refuses gets its 429 and leaves nothing behind (the reservation takes back what it added), the others
+   * go on.
+   */
+  const stageSingles = batched(
+    async (members: SingleStage[]): Promise<Array<string | AppError>> =>
+      inTransaction(db, async (tx) => {
+        const now = clock.now();
+        const order = members
+          .map((member, index) => ({ member, index }))
+          .sort(
+            (a, b) =>
+              compare(a.member.auth.accountId, b.member.auth.accountId) ||
+              compare(a.member.auth.keyId, b.member.auth.keyId),
+          );
+        const results: Array<string | AppError> = new Array<string | AppError>(members.length);
+        const rows: PendingAttestation[] = [];
+        const owners: number[] = [];
+        for (const { member, index } of order) {
+          try {
+            const { period } = await reserveOnchainQuota(tx, clock, member.auth, 1, deps.refusals);
+            rows.push(pendingRow(member.auth, member.item, now, period, member));
+            owners.push(index);
+          } catch (error) {
+            if (error instanceof AppError && error.errorCode === 'QUOTA_EXCEEDED') results[index] = error;
+            else throw error;
+          }
+        }
+        const ids = await insertPending(tx, rows);
+        if (ids.length > 0) await enqueueRelay(tx);
+        ids.forEach((id, i) => (results[owners[i]!] = id));
+        return results;
+      }),
+    { maxBatch: 100, maxInFlight: 2, name: 'on-chain stages', log: deps.log },
+  );
+
   const loadOutcomes = batched(
     async (ids: string[]) => {
       const found = await outcomesOf(db, ids);
@@ -64,6 +136,20 @@ export function createOnchainSubmitter(deps: {
     },
 
     /**
+     * One create of the service's own attester (no delegation): its quota reserved, stored pending and a relay run
+     * asked for, committed with whatever other creates arrive at the same time. Returns its id.
+     */
+    async stageOne(
+      auth: AuthenticatedKey,
+      item: PreparedAttestation,
+      opts: { idempotencyKey?: string | undefined },
+    ): Promise<string> {
+      const result = await stageSingles({ auth, item, idempotencyKey: opts.idempotencyKey });
+      if (result instanceof AppError) throw result;
+      return result;
+    },
+
+    /**
      * In the caller's transaction: reserves the items' quota (all or none), stores them pending for the relayer and
      * asks for a relay run. Returns their ids in order.
      */
@@ -77,21 +163,7 @@ export function createOnchainSubmitter(deps: {
       // signatures first (no lock, no charge): a forged request costs nothing
       const delegated = items.some((item) => item.delegation) ? await delegations().verify(items) : [];
       const reservation = await reserveOnchainQuota(tx, clock, auth, items.length, deps.refusals);
-      const rows = items.map((item): PendingAttestation => ({
-        accountId: auth.accountId,
-        apiKeyId: auth.keyId,
-        type: item.type,
-        contentHash: item.contentHash,
-        contentType: item.contentType,
-        chainId: deps.chainId,
-        schemaUid: deps.schemaUid,
-        attester: deps.attester,
-        createdAt: new Date(now),
-        quotaPeriod: reservation.period,
-        idempotencyKey: opts.idempotencyKey ?? null,
-        batchId: opts.batchId ?? null,
-        batchIndex: item.batchIndex ?? null,
-      }));
+      const rows = items.map((item) => pendingRow(auth, item, now, reservation.period, opts));
       const ids =
         delegated.length > 0 ? await delegations().stage(tx, auth, delegated, rows) : await insertPending(tx, rows);
       await enqueueRelay(tx);

@@ -63,9 +63,10 @@ export function createAttestationService(deps: AttestationServiceDeps) {
       const item = prepareAttestation(input);
       if (item.mode === 'onchain') {
         await onchain.ensureAvailable();
-        const [id] = await inTransaction(db, (tx) =>
-          onchain.stage(tx, auth, [item], { idempotencyKey: request.idempotency?.key }),
-        );
+        const opts = { idempotencyKey: request.idempotency?.key };
+        const id = item.delegation
+          ? (await inTransaction(db, (tx) => onchain.stage(tx, auth, [item], opts)))[0]
+          : await onchain.stageOne(auth, item, opts);
         const [outcome] = await onchain.settle([id!], request.idempotency);
         return {
           uid: outcome!.uid!,

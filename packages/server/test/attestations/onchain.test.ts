@@ -84,6 +84,24 @@ describe('on-chain quota under concurrency', () => {
     expect(new Set(created.map((r) => r.body.txHash)).size).toBeLessThan(20);
   }, 120_000);
 
+  it('creates that share a commit stay apart: an exhausted key among others gets its 429 alone, and others commit once', async () => {
+    // arriving together, these creates of two accounts are staged in one transaction (docs/decisions.md)
+    const exhausted = await svc.createKey('pro');
+    await svc.chargeQuota(exhausted.prefix, 2000);
+    const healthy = await svc.createKey('pro');
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        call(svc.url, 'POST', '/v1/attestations', { key: (i % 2 ? exhausted : healthy).key, body: body() }),
+      ),
+    );
+    results.forEach((r, i) => expect(r.status, JSON.stringify(r.body)).toBe(i % 2 ? 429 : 201));
+    for (const r of results.filter((_, i) => i % 2))
+      expect(r.body.details).toMatchObject({ used: 2000, limit: 2000, scope: 'key' });
+    const uids = new Set(results.filter((_, i) => i % 2 === 0).map((r) => r.body.uid));
+    expect(uids.size).toBe(15);
+    for (const uid of uids) expect((await eas.getAttestation(uid)).uid).toBe(uid);
+  }, 120_000);
+
   it('a free key: 20 a month, then QUOTA_EXCEEDED naming the tier; off-chain creates still work', async () => {
     const { key, prefix } = await svc.createKey('free');
     await svc.chargeQuota(prefix, 20);
