@@ -16,7 +16,9 @@ import { freePort } from '../src/system/ports.ts';
 
 const ANVIL_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 const ATTESTED = toEventSelector(
-  parseAbiItem('event Attested(address indexed recipient, address indexed attester, bytes32 uid, bytes32 indexed schemaUID)'),
+  parseAbiItem(
+    'event Attested(address indexed recipient, address indexed attester, bytes32 uid, bytes32 indexed schemaUID)',
+  ),
 );
 export const THIS_TREE = join(import.meta.dirname, '../../..');
 
@@ -60,7 +62,9 @@ async function serve(tree: string, env: NodeJS.ProcessEnv): Promise<{ child: Chi
       LOG_LEVEL: process.env.BENCH_SERVICE_LOG ? 'debug' : 'warn',
     },
     // BENCH_SERVICE_LOG=FILE keeps the service's debug log of the run, to see where its time goes
-    stdio: process.env.BENCH_SERVICE_LOG ? ['ignore', openSync(process.env.BENCH_SERVICE_LOG, 'w'), 'inherit'] : 'ignore',
+    stdio: process.env.BENCH_SERVICE_LOG
+      ? ['ignore', openSync(process.env.BENCH_SERVICE_LOG, 'w'), 'inherit']
+      : 'ignore',
   });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 600; i++) {
@@ -123,7 +127,11 @@ export async function measureCapacity(
               ...req,
               path: '/v1/attestations',
               headers: { ...req.headers, authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-              body: JSON.stringify({ type: 'human', content: randomBytes(16).toString('hex'), contentType: 'text/plain' }),
+              body: JSON.stringify({
+                type: 'human',
+                content: randomBytes(16).toString('hex'),
+                contentType: 'text/plain',
+              }),
             }),
           },
         ],
@@ -144,7 +152,8 @@ export async function measureCapacity(
           const receipt = await client.getTransactionReceipt({ hash: tx.hash });
           const carried = receipt.logs.filter((l) => l.topics[0] === ATTESTED).length;
           if (carried === 0) continue;
-          if (process.env.BENCH_TIMELINE) console.error(`block ${n} t=${Number(block.timestamp) * 1000 - startedAt} items=${carried}`);
+          if (process.env.BENCH_TIMELINE)
+            console.error(`block ${n} t=${Number(block.timestamp) * 1000 - startedAt} items=${carried}`);
           if (first === 0n) first = n;
           last = n;
           items += carried;

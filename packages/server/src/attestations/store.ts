@@ -1,7 +1,8 @@
 import { sql as raw, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { AnchorColumns } from '../anchoring/record.ts';
 import type { Db, DB } from '../db/database.ts';
-import { jsonRows } from '../db/recordset.ts';
+import { precompiled } from '../db/precompiled.ts';
+import { jsonRows, jsonText } from '../db/recordset.ts';
 import type { Attestation } from '../generated/kysely/database.ts';
 import type { AttestationMode, AttestationOrigin, AttestationStatus } from './states.ts';
 
@@ -91,16 +92,6 @@ const recordColumns = (eb: ExpressionBuilder<DB, 'attestations'>) =>
       .as('claimantName'),
   ] as const;
 
-type RecordSelection = Omit<AttestationRow, 'id' | 'blockNumber'> & { id: string; blockNumber: string | null };
-
-function toRow(selected: RecordSelection): AttestationRow {
-  return {
-    ...selected,
-    id: BigInt(selected.id),
-    blockNumber: selected.blockNumber === null ? null : BigInt(selected.blockNumber),
-  };
-}
-
 /** Inserts many attestations in one statement, in order (none: no statement). */
 export async function insertAttestations(db: Db, rows: NewAttestation[]): Promise<void> {
   if (rows.length === 0) return;
@@ -128,15 +119,73 @@ export async function insertAttestations(db: Db, rows: NewAttestation[]): Promis
     .execute();
 }
 
+/** A record's row as PostgreSQL names its columns (the precompiled reads skip the name mapping). */
+interface RawRecord {
+  id: string;
+  uid: string | null;
+  account_id: string;
+  api_key_id: string;
+  type: AttestationOrigin;
+  mode: AttestationMode;
+  status: AttestationStatus;
+  content_hash: string;
+  content_type: string;
+  chain_id: number;
+  schema_uid: string;
+  attester: string;
+  tx_hash: string | null;
+  block_number: string | null;
+  offchain: unknown;
+  created_at: Date;
+  revoked_at: Date | null;
+  revocation_tx_hash: string | null;
+  anchor_proof: Buffer | null;
+  anchor: AnchorColumns['anchor'];
+  delegated: boolean;
+  claimant_name: string | null;
+}
+
+function fromRaw(raw: RawRecord): AttestationRow {
+  return {
+    id: BigInt(raw.id),
+    uid: raw.uid,
+    accountId: raw.account_id,
+    apiKeyId: raw.api_key_id,
+    type: raw.type,
+    mode: raw.mode,
+    status: raw.status,
+    contentHash: raw.content_hash,
+    contentType: raw.content_type,
+    chainId: raw.chain_id,
+    schemaUid: raw.schema_uid,
+    attester: raw.attester,
+    txHash: raw.tx_hash,
+    blockNumber: raw.block_number === null ? null : BigInt(raw.block_number),
+    offchain: raw.offchain,
+    createdAt: raw.created_at,
+    revokedAt: raw.revoked_at,
+    revocationTxHash: raw.revocation_tx_hash,
+    anchorProof: raw.anchor_proof,
+    anchor: raw.anchor,
+    delegated: raw.delegated,
+    claimantName: raw.claimant_name,
+  };
+}
+
+const recordsByUids = precompiled(
+  (db: Db, uids: string[]) =>
+    db
+      .selectFrom('attestations')
+      .select(recordColumns)
+      .where((eb) => eb('attestations.uid', '=', eb.fn.any(eb.val(uids)))),
+  [[]],
+  fromRaw,
+);
+
 /** The readable attestations among these uids (pending on-chain ones have no uid yet), by uid. */
 export async function findByUids(db: Db, uids: string[]): Promise<Map<string, AttestationRow>> {
-  const rows = await db
-    .selectFrom('attestations')
-    .select(recordColumns)
-    .where((eb) => eb('attestations.uid', '=', eb.fn.any(eb.val(uids))))
-    .$castTo<RecordSelection>()
-    .execute();
-  return new Map(rows.map((row) => [row.uid!, toRow(row)]));
+  const rows = await recordsByUids(db, uids);
+  return new Map(rows.map((row) => [row.uid!, row]));
 }
 
 export interface HashQuery {
@@ -144,6 +193,32 @@ export interface HashQuery {
   limit: number;
   beforeId?: bigint | undefined;
 }
+
+type HashMember = { position: number; contentHash: string; lim: number; beforeId: string | null };
+
+const pagesByHashes = precompiled(
+  (db: Db, members: HashMember[]) =>
+    db
+      .selectFrom(jsonRows(members, { position: 'int', contentHash: 'bpchar', lim: 'int', beforeId: 'int8' }, 'q'))
+      .crossJoinLateral((eb) =>
+        eb
+          .selectFrom('attestations')
+          .select(recordColumns)
+          .whereRef('attestations.contentHash', '=', 'q.contentHash')
+          .where('attestations.id', '<', eb.fn.coalesce('q.beforeId', raw<string>`9223372036854775807`))
+          .where('attestations.uid', 'is not', null)
+          .orderBy('attestations.id', 'desc')
+          .limit(eb.ref('q.lim'))
+          .as('a'),
+      )
+      .select('q.position')
+      .selectAll('a')
+      .orderBy('q.position')
+      .orderBy('a.id', 'desc'),
+  [[] as HashMember[]],
+  (row: RawRecord & { position: number }) => ({ position: row.position, row: fromRaw(row) }),
+  (members) => [jsonText(members)],
+);
 
 /** Pages of several content-hash searches in one statement: each newest first, `beforeId` continuing a page. */
 export async function searchByHashes(db: Db, queries: HashQuery[]): Promise<AttestationRow[][]> {
@@ -153,27 +228,8 @@ export async function searchByHashes(db: Db, queries: HashQuery[]): Promise<Atte
     lim: q.limit,
     beforeId: q.beforeId === undefined ? null : q.beforeId.toString(),
   }));
-  const rows = await db
-    .selectFrom(jsonRows(members, { position: 'int', contentHash: 'bpchar', lim: 'int', beforeId: 'int8' }, 'q'))
-    .crossJoinLateral((eb) =>
-      eb
-        .selectFrom('attestations')
-        .select(recordColumns)
-        .whereRef('attestations.contentHash', '=', 'q.contentHash')
-        .where('attestations.id', '<', eb.fn.coalesce('q.beforeId', raw<string>`9223372036854775807`))
-        .where('attestations.uid', 'is not', null)
-        .orderBy('attestations.id', 'desc')
-        .limit(eb.ref('q.lim'))
-        .as('a'),
-    )
-    .select('q.position')
-    .selectAll('a')
-    .orderBy('q.position')
-    .orderBy('a.id', 'desc')
-    .$castTo<RecordSelection & { position: number }>()
-    .execute();
   const pages: AttestationRow[][] = queries.map(() => []);
-  for (const { position, ...row } of rows) pages[position]!.push(toRow(row));
+  for (const { position, row } of await pagesByHashes(db, members)) pages[position]!.push(row);
   return pages;
 }
 

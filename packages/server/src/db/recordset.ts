@@ -20,7 +20,8 @@ function jsonValue(value: unknown): unknown {
   return value;
 }
 
-function jsonText(rows: ReadonlyArray<Record<string, unknown>>): string {
+/** The JSON text parameter of `tableRows` and `jsonRows`: each row's fields under their column names. */
+export function jsonText(rows: ReadonlyArray<Record<string, unknown>>): string {
   return JSON.stringify(
     rows.map((row) => {
       const out: Record<string, unknown> = {};

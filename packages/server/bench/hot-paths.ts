@@ -1,0 +1,225 @@
+// The API's hot paths, each beside its plain same-work handler (bench/plain-server.ts) in the same run: reads by uid,
+// searches by hash and off-chain creates of `serve --api` against node:http + pg doing the same work on the same
+// database. `pnpm bench` and `pnpm bench:check` both run it; only their lengths differ.
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type autocannon from 'autocannon';
+import { systemClock } from '../src/clock.ts';
+import { createDatabase } from '../src/db/database.ts';
+import { applyMigrations } from '../src/db/migrate.ts';
+import { createPool } from '../src/db/sql.ts';
+import { createKeyService } from '../src/keys/service.ts';
+import { startChild } from './children.ts';
+import { measure, type Figure } from './measure.ts';
+
+export const KEYS = 100;
+
+/** A hot path of the service against its plain handler, and the ratio it is held to. */
+export interface Pair {
+  name: string;
+  service: Figure;
+  plain: Figure;
+  /** service req/s ÷ plain req/s. */
+  ratio: number;
+  target: { ratio: number; p99Ms: number };
+}
+
+export const PAIR_TARGETS: Record<string, { ratio: number; p99Ms: number }> = {
+  'GET /v1/attestations/:uid': { ratio: 2, p99Ms: 25 },
+  'GET /v1/attestations?hash=': { ratio: 1.5, p99Ms: 25 },
+  'POST /v1/attestations (off-chain)': { ratio: 2, p99Ms: 50 },
+};
+
+export interface HotPathSetup {
+  databaseUrl: string;
+  base: string;
+  api: ChildProcess;
+  plain: { child: ChildProcess; url: string };
+  keys: string[];
+  uids: string[];
+  hashes: string[];
+  seedSeconds: number;
+  requests: { readByUid: autocannon.Request; searchByHash: autocannon.Request; createOffchain: autocannon.Request };
+}
+
+const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]!;
+const ip = () =>
+  `10.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}`;
+
+/**
+ * A migrated database with KEYS enterprise keys and `seeded` attestations, `serve --api` on it and the plain server
+ * beside it; the children are pushed to `children` as they start, so the caller stops them whatever happens.
+ */
+export async function setUpHotPaths(
+  databaseUrl: string,
+  seeded: number,
+  children: ChildProcess[],
+): Promise<HotPathSetup> {
+  await applyMigrations(databaseUrl);
+  const keyPool = createPool(databaseUrl, 1);
+  try {
+    const keyService = createKeyService(createDatabase(keyPool), systemClock);
+    const keys: string[] = [];
+    for (let i = 0; i < KEYS; i++)
+      keys.push((await keyService.create({ tier: 'enterprise', account: `bench-${i % 10}` })).key);
+
+    const apiPort = 18_500 + Math.floor(Math.random() * 400);
+    const { child: api } = await startChild(
+      ['../service/bin/attestation-service.mjs', 'serve', '--api'],
+      { DATABASE_URL: databaseUrl, PORT: String(apiPort), LOG_LEVEL: 'info', TRUST_PROXY: 'true' },
+      /attestation-service: API on/,
+    );
+    children.push(api);
+    const base = `http://127.0.0.1:${apiPort}`;
+
+    // one real attestation, whose signed package the seeded rows copy so reads return realistic bodies
+    const sample = (await (
+      await fetch(`${base}/v1/attestations`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${keys[0]}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'human', content: 'seed', contentType: 'text/plain', mode: 'offchain' }),
+      })
+    ).json()) as { uid: string };
+    const seedStarted = performance.now();
+    await keyPool.query(
+      `INSERT INTO attestations (uid, account_id, api_key_id, type, mode, status, content_hash, content_type, chain_id, schema_uid, attester, offchain, created_at)
+       SELECT '0x' || encode(sha256(('uid' || g)::bytea), 'hex'), a.account_id, a.api_key_id, CASE WHEN g % 3 = 0 THEN 'ai' ELSE 'human' END, 'offchain', 'confirmed',
+              '0x' || encode(sha256(('content' || (g % 20000))::bytea), 'hex'), 'text/plain', a.chain_id, a.schema_uid, a.attester, a.offchain, now() - g * interval '1 second'
+       FROM generate_series(1, ${seeded}) g, (SELECT * FROM attestations WHERE uid = $1) a`,
+      [sample.uid],
+    );
+    await keyPool.query('ANALYZE attestations');
+    const seedSeconds = (performance.now() - seedStarted) / 1000;
+    const uids = (
+      await keyPool.query<{ uid: string }>(`SELECT uid FROM attestations ORDER BY random() LIMIT 5000`)
+    ).rows.map((r) => r.uid);
+    const hashes = (
+      await keyPool.query<{ content_hash: string }>(`SELECT DISTINCT content_hash FROM attestations LIMIT 5000`)
+    ).rows.map((r) => r.content_hash);
+
+    const { child: plainChild, match } = await startChild(
+      ['bench/plain-server.ts'],
+      { PORT: '0', DATABASE_URL: databaseUrl },
+      /listening (\d+)/,
+    );
+    children.push(plainChild);
+
+    const get = (path: () => string): autocannon.Request => ({
+      method: 'GET',
+      setupRequest: (req) => ({ ...req, path: path(), headers: { ...req.headers, 'x-forwarded-for': ip() } }),
+    });
+    const createOffchain: autocannon.Request = {
+      method: 'POST',
+      setupRequest: (req) => ({
+        ...req,
+        path: '/v1/attestations',
+        headers: { ...req.headers, authorization: `Bearer ${pick(keys)}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          type: 'human',
+          content: randomUUID() + randomBytes(8).toString('hex'),
+          contentType: 'text/plain',
+          mode: 'offchain',
+        }),
+      }),
+    };
+    return {
+      databaseUrl,
+      base,
+      api,
+      plain: { child: plainChild, url: `http://127.0.0.1:${match[1]}` },
+      keys,
+      uids,
+      hashes,
+      seedSeconds,
+      requests: {
+        readByUid: get(() => `/v1/attestations/${pick(uids)}`),
+        searchByHash: get(() => `/v1/attestations?hash=${pick(hashes)}`),
+        createOffchain,
+      },
+    };
+  } finally {
+    await keyPool.end();
+  }
+}
+
+/**
+ * Each hot path against its plain handler, `rounds` times, alternating which goes first, so the machine's drift falls
+ * on both alike; a pair's figures are the rounds' means.
+ */
+export async function measurePairs(setup: HotPathSetup, duration: number, rounds = 1): Promise<Pair[]> {
+  const paths: Array<[string, autocannon.Request]> = [
+    ['GET /v1/attestations/:uid', setup.requests.readByUid],
+    ['GET /v1/attestations?hash=', setup.requests.searchByHash],
+    ['POST /v1/attestations (off-chain)', setup.requests.createOffchain],
+  ];
+  const pairs: Pair[] = [];
+  for (const [name, request] of paths) {
+    const service: Figure[] = [];
+    const plain: Figure[] = [];
+    for (let round = 0; round < rounds; round++) {
+      const sides = [
+        async () =>
+          service.push(await measure(name, setup.api.pid!, { duration, url: setup.base, requests: [request] })),
+        async () =>
+          plain.push(
+            await measure(`plain: ${name}`, setup.plain.child.pid!, {
+              duration,
+              url: setup.plain.url,
+              requests: [request],
+            }),
+          ),
+      ];
+      for (const side of round % 2 === 0 ? sides : sides.reverse()) await side();
+    }
+    const s = meanFigure(service);
+    const p = meanFigure(plain);
+    pairs.push({
+      name,
+      service: s,
+      plain: p,
+      ratio: s.requestsPerSecond / p.requestsPerSecond,
+      target: PAIR_TARGETS[name]!,
+    });
+  }
+  return pairs;
+}
+
+function meanFigure(figures: Figure[]): Figure {
+  const mean = (pick: (f: Figure) => number) =>
+    Math.round(figures.reduce((sum, f) => sum + pick(f), 0) / figures.length);
+  return {
+    name: figures[0]!.name,
+    requestsPerSecond: mean((f) => f.requestsPerSecond),
+    p50: mean((f) => f.p50),
+    p99: mean((f) => f.p99),
+    non2xx: figures.reduce((sum, f) => sum + f.non2xx, 0),
+    errors: figures.reduce((sum, f) => sum + f.errors, 0),
+    peakRssMb: Math.max(...figures.map((f) => f.peakRssMb)),
+  };
+}
+
+/** The BENCHMARKS.md table of the pairs. */
+export function renderPairs(pairs: Pair[], duration: number, rounds: number): string {
+  const rows = pairs.map((p) => {
+    const met = p.ratio >= p.target.ratio && p.service.p99 < p.target.p99Ms ? 'met' : 'not met';
+    return (
+      `| ${p.name} | ${p.plain.requestsPerSecond.toLocaleString('en')} | ${p.plain.p99} | ` +
+      `${p.service.requestsPerSecond.toLocaleString('en')} | ${p.service.p50} | ${p.service.p99} | **${p.ratio.toFixed(2)}** | ` +
+      `≥ ${p.target.ratio}×, p99 < ${p.target.p99Ms} ms: ${met} | ${p.service.non2xx + p.service.errors + p.plain.non2xx + p.plain.errors} |`
+    );
+  });
+  return `
+## Hot paths beside their plain same-work handlers (same run)
+
+Each row: \`serve --api\` against a plain handler (\`bench/plain-server.ts\`: node:http and a \`pg\` pool of the
+service's size, one query, or for a create one transaction, per request; no framework, batching, auth or limits)
+doing the same work on the same database: the read selects the record's row by uid, the search a page by content
+hash, the create hashes the content, signs the EIP-712 attestation with the service's own signer and writes the row
+and its chained audit entry in one transaction. 50 connections, ${duration} s per side, ${rounds} round(s) alternating
+which side goes first; figures are the rounds' means.
+
+| hot path | plain req/s | plain p99 ms | service req/s | p50 ms | p99 ms | × plain | target | non-2xx + errors |
+|---|---:|---:|---:|---:|---:|---:|---|---:|
+${rows.join('\n')}
+`;
+}
