@@ -2,9 +2,41 @@ import { toAnchor } from '../anchoring/record.ts';
 import type { AttestationRecord } from './contracts.ts';
 import type { AttestationRow } from './store.ts';
 import type { OffchainPackage } from './offchain.ts';
+import { JsonText } from '../http/json-text.ts';
 
 /** The public view of a stored attestation: no account or key data. */
 export function toRecord(row: AttestationRow, verifyBaseUrl: string): AttestationRecord {
+  return { ...recordWithoutPackage(row, verifyBaseUrl), offchain: offchainOf(row) };
+}
+
+const offchainOf = (row: AttestationRow) =>
+  row.offchain === null ? null : (JSON.parse(row.offchain) as OffchainPackage);
+
+/**
+ * A record's JSON: every field but the signed package serialised, then the package's stored JSON text spliced in
+ * last, unparsed (it is most of a record's bytes; PostgreSQL's text of a jsonb value is valid JSON).
+ */
+function recordText(row: AttestationRow, verifyBaseUrl: string): string {
+  const head = JSON.stringify(recordWithoutPackage(row, verifyBaseUrl));
+  return `${head.slice(0, -1)},"offchain":${row.offchain ?? 'null'}}`;
+}
+
+/** A record as a read answers it: its JSON text for REST, the record for everything else. */
+export function recordAnswer(row: AttestationRow, verifyBaseUrl: string): JsonText<AttestationRecord> {
+  return new JsonText(recordText(row, verifyBaseUrl), () => toRecord(row, verifyBaseUrl));
+}
+
+/** A page of records as a search answers it, likewise. */
+export function recordPageAnswer(
+  rows: AttestationRow[],
+  nextCursor: string | null,
+  verifyBaseUrl: string,
+): JsonText<{ data: AttestationRecord[]; nextCursor: string | null }> {
+  const text = `{"data":[${rows.map((row) => recordText(row, verifyBaseUrl)).join(',')}],"nextCursor":${JSON.stringify(nextCursor)}}`;
+  return new JsonText(text, () => ({ data: rows.map((row) => toRecord(row, verifyBaseUrl)), nextCursor }));
+}
+
+function recordWithoutPackage(row: AttestationRow, verifyBaseUrl: string): Omit<AttestationRecord, 'offchain'> {
   const uid = row.uid as `0x${string}`;
   return {
     uid,
@@ -25,7 +57,6 @@ export function toRecord(row: AttestationRow, verifyBaseUrl: string): Attestatio
     revokedAt: row.revokedAt?.toISOString() ?? null,
     revocationTxHash: row.revocationTxHash,
     verifyUrl: `${verifyBaseUrl}/${uid}`,
-    offchain: (row.offchain as unknown as OffchainPackage | null) ?? null,
     anchor: toAnchor(row),
   };
 }

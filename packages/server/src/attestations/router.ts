@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { NOT_FOUND_ERRORS } from '../http/openapi.ts';
+import { asAnswer } from '../http/json-text.ts';
+import { withDocumentedOutput } from '../http/trpc-internals.ts';
 import { authedProcedure, publicProcedure, router } from '../trpc.ts';
 import {
   attestationRecord,
@@ -61,29 +63,40 @@ export const attestationsRouter = router({
     .output(batchOutput)
     .mutation(({ ctx, input }) => ctx.services.batches.create(ctx.auth, input.attestations, ctx)),
 
-  get: publicProcedure
-    .meta({
-      openapi: { method: 'GET', path: '/v1/attestations/{uid}', tags, protect: false, summary: 'Read an attestation' },
-      docs: { errors: NOT_FOUND_ERRORS },
-    })
-    .input(z.strictObject({ uid: uidSchema }))
-    .output(attestationRecord)
-    .query(({ ctx, input }) => ctx.services.attestations.get(input.uid)),
+  // read answers are built field by field by toRecord (typed): documented, not parsed again (docs/decisions.md)
+  get: withDocumentedOutput(
+    publicProcedure
+      .meta({
+        openapi: {
+          method: 'GET',
+          path: '/v1/attestations/{uid}',
+          tags,
+          protect: false,
+          summary: 'Read an attestation',
+        },
+        docs: { errors: NOT_FOUND_ERRORS },
+      })
+      .input(z.strictObject({ uid: uidSchema }))
+      .output(attestationRecord)
+      .query(async ({ ctx, input }) => asAnswer(await ctx.services.attestations.get(input.uid))),
+  ),
 
-  search: publicProcedure
-    .meta({
-      openapi: {
-        method: 'GET',
-        path: '/v1/attestations',
-        tags,
-        protect: false,
-        summary: 'Search attestations by content hash',
-        description: 'Newest first, cursor-paginated.',
-      },
-    })
-    .input(searchInput)
-    .output(searchOutput)
-    .query(({ ctx, input }) => ctx.services.attestations.search(input)),
+  search: withDocumentedOutput(
+    publicProcedure
+      .meta({
+        openapi: {
+          method: 'GET',
+          path: '/v1/attestations',
+          tags,
+          protect: false,
+          summary: 'Search attestations by content hash',
+          description: 'Newest first, cursor-paginated.',
+        },
+      })
+      .input(searchInput)
+      .output(searchOutput)
+      .query(async ({ ctx, input }) => asAnswer(await ctx.services.attestations.search(input))),
+  ),
 
   revoke: authedProcedure
     .meta({

@@ -13,7 +13,8 @@ import type { DelegationService } from './delegated-service.ts';
 import type { OffchainSigner } from './offchain.ts';
 import type { OnchainSubmitter } from './onchain.ts';
 import { prepareAttestation, signOffchain } from './prepare.ts';
-import { toRecord } from './record.ts';
+import { recordAnswer, recordPageAnswer } from './record.ts';
+import type { JsonText } from '../http/json-text.ts';
 import { idCursor, pageOf } from '../http/cursor.ts';
 import { findByUids, searchByHashes, type HashQuery } from './store.ts';
 import { createAttestationWriter } from './writer.ts';
@@ -101,22 +102,22 @@ export function createAttestationService(deps: AttestationServiceDeps) {
       return response;
     },
 
-    async get(uid: string): Promise<AttestationRecord> {
+    async get(uid: string): Promise<JsonText<AttestationRecord>> {
       const row = await loadByUid(uid.toLowerCase());
       if (!row) throw notFound(`Attestation ${uid}`);
-      return toRecord(row, verifyBaseUrl);
+      return recordAnswer(row, verifyBaseUrl);
     },
 
     async search(input: {
       hash: string;
       limit: number;
       cursor?: string | undefined;
-    }): Promise<{ data: AttestationRecord[]; nextCursor: string | null }> {
+    }): Promise<JsonText<{ data: AttestationRecord[]; nextCursor: string | null }>> {
       const beforeId = input.cursor === undefined ? undefined : idCursor.decode(input.cursor);
       if (input.cursor !== undefined && beforeId === undefined) throw invalidCursor();
       const rows = await searchPage({ contentHash: normalizeHash(input.hash), limit: input.limit + 1, beforeId });
       const page = pageOf(rows, input.limit, (last) => idCursor.encode(last.id));
-      return { data: page.rows.map((row) => toRecord(row, verifyBaseUrl)), nextCursor: page.nextCursor };
+      return recordPageAnswer(page.rows, page.nextCursor, verifyBaseUrl);
     },
   };
 }

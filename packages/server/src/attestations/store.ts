@@ -9,7 +9,13 @@ import type { AttestationMode, AttestationOrigin, AttestationStatus } from './st
 type Model = Selectable<Attestation>;
 
 /** Its text columns narrowed to their closed sets; the off-chain package is whatever the signer made. */
-type Narrowed = { type: AttestationOrigin; mode: AttestationMode; status: AttestationStatus; offchain: unknown };
+type Narrowed = {
+  type: AttestationOrigin;
+  mode: AttestationMode;
+  status: AttestationStatus;
+  /** The signed package's JSON text, as stored. */
+  offchain: string | null;
+};
 
 /** Whether a customer attester signed it (docs/decisions.md, "Customer attesters"), and then its account's name. */
 export type ClaimantColumns = { delegated: boolean; claimantName: string | null };
@@ -35,9 +41,15 @@ export type AttestationRow = Pick<
 
 export type NewAttestation = Omit<
   AttestationRow,
-  'id' | 'txHash' | 'blockNumber' | 'revokedAt' | 'revocationTxHash' | keyof AnchorColumns | keyof ClaimantColumns
-> &
-  Partial<Pick<Model, 'batchId' | 'batchIndex'>>;
+  | 'id'
+  | 'txHash'
+  | 'blockNumber'
+  | 'revokedAt'
+  | 'revocationTxHash'
+  | 'offchain'
+  | keyof AnchorColumns
+  | keyof ClaimantColumns
+> & { /** The signed package (stored as jsonb). */ offchain: unknown } & Partial<Pick<Model, 'batchId' | 'batchIndex'>>;
 
 /**
  * What a record's query selects: the columns, the anchor as one JSON value once its transaction is mined (block
@@ -59,7 +71,8 @@ const recordColumns = (eb: ExpressionBuilder<DB, 'attestations'>) =>
     'attestations.attester',
     'attestations.txHash',
     'attestations.blockNumber',
-    'attestations.offchain',
+    // as stored: a record's JSON splices it in as it is (attestations/record.ts)
+    raw<string | null>`${raw.ref('attestations.offchain')}::text`.as('offchain'),
     'attestations.createdAt',
     'attestations.revokedAt',
     'attestations.revocationTxHash',
@@ -135,7 +148,7 @@ interface RawRecord {
   attester: string;
   tx_hash: string | null;
   block_number: string | null;
-  offchain: unknown;
+  offchain: string | null;
   created_at: Date;
   revoked_at: Date | null;
   revocation_tx_hash: string | null;
@@ -211,10 +224,9 @@ const pagesByHashes = precompiled(
           .limit(eb.ref('q.lim'))
           .as('a'),
       )
+      // no ORDER BY: sorting the group's rows (a kilobyte each) cost more than the lateral reads; pages sort below
       .select('q.position')
-      .selectAll('a')
-      .orderBy('q.position')
-      .orderBy('a.id', 'desc'),
+      .selectAll('a'),
   [[] as HashMember[]],
   (row: RawRecord & { position: number }) => ({ position: row.position, row: fromRaw(row) }),
   (members) => [jsonText(members)],
@@ -230,12 +242,15 @@ export async function searchByHashes(db: Db, queries: HashQuery[]): Promise<Atte
   }));
   const pages: AttestationRow[][] = queries.map(() => []);
   for (const { position, row } of await pagesByHashes(db, members)) pages[position]!.push(row);
+  for (const page of pages) page.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
   return pages;
 }
 
 /** A batch item as its batch response shows it. */
-export type BatchItemRow = Pick<AttestationRow, 'uid' | 'txHash' | 'mode' | 'offchain'> & {
+export type BatchItemRow = Pick<AttestationRow, 'uid' | 'txHash' | 'mode'> & {
   batchId: NonNullable<Model['batchId']>;
+  /** The signed package, parsed. */
+  offchain: unknown;
 };
 
 /** The items of batches, in request order, as their batch response shows them. */

@@ -54,7 +54,16 @@ export function writeJson(
   body: unknown,
   headers: Record<string, string> = {},
 ): void {
-  const text = body === undefined ? undefined : JSON.stringify(body);
+  writeJsonText(res, status, body === undefined ? undefined : JSON.stringify(body), headers);
+}
+
+/** Writes a response whose body is JSON text already (none for 204). */
+export function writeJsonText(
+  res: ServerResponse,
+  status: number,
+  text: string | undefined,
+  headers: Record<string, string> = {},
+): void {
   res.statusCode = status;
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   if (text === undefined) return void res.end();

@@ -9,11 +9,12 @@ import { serveDocs } from './docs.ts';
 import { toErrorResponse } from './error-response.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { clientIpOf, headerOf, requestIdOf } from './request.ts';
-import { lazyInput, procedureCaller, writeJson } from './dispatch.ts';
+import { lazyInput, procedureCaller, writeJson, writeJsonText } from './dispatch.ts';
 import { collectRoutes, matchRoute } from './routes.ts';
 import { routeLabeller, type RouteLabel } from './route-label.ts';
 import { serveTrpc } from './trpc-surface.ts';
 import { sendStreamed, StreamedBody } from './streamed.ts';
+import { JsonText } from './json-text.ts';
 import { tracer, type ServerSpan } from '../tracing/tracing.ts';
 
 /**
@@ -115,6 +116,7 @@ export function createApiHandler<TRouter extends AnyRouter>(
       const data = await callProcedure(route.procedure, ctx, lazyInput(req, route.method, url.searchParams, params));
       // a streamed body (the audit export): see docs/decisions.md, "Audit export"
       if (data instanceof StreamedBody) return await sendStreamed(req, res, data, ctx.responseHeaders);
+      if (data instanceof JsonText) return writeJsonText(res, route.successStatus, data.text, ctx.responseHeaders);
       writeJson(res, route.successStatus, route.successStatus === 204 ? undefined : data, ctx.responseHeaders);
     } catch (error) {
       if (!res.headersSent) for (const [name, value] of Object.entries(ctx.responseHeaders)) res.setHeader(name, value);

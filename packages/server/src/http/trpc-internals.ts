@@ -63,6 +63,17 @@ export function inputSchemaOf(procedure: AnyProcedure): unknown {
   return getInputOutputParsers(procedure as unknown as OpenApiProcedure).inputParser;
 }
 
+/**
+ * A procedure whose output schema documents it (OpenAPI, the SDK's types) but is not checked again at run time: its
+ * output validator middleware (tRPC marks it `_type: 'output'`) taken out of the chain, which tRPC reads at each call.
+ * For hot reads whose answer a typed mapper builds field by field (docs/decisions.md, "Performance": what it costs).
+ */
+export function withDocumentedOutput<P extends AnyProcedure>(procedure: P): P {
+  const def = procedure._def as unknown as { middlewares: Array<{ _type?: string }> };
+  def.middlewares = def.middlewares.filter((middleware) => middleware._type !== 'output');
+  return procedure;
+}
+
 /** A middleware's successful result without calling `next` (a replay): tRPC brands results with its marker. */
 export function shortCircuit<T>(data: T): { ok: true; data: T; marker: typeof middlewareMarker } {
   return { ok: true, data, marker: middlewareMarker };

@@ -1,0 +1,26 @@
+/**
+ * A procedure's answer already written as JSON text (a read whose bulk is stored JSON, spliced in as it is stored):
+ * the REST layer sends the text as it is; anything else that serialises it (tRPC's own responses, a test) gets its
+ * value through `toJSON`. See docs/decisions.md, "Performance".
+ */
+export class JsonText<T> {
+  readonly text: string;
+  readonly #value: () => T;
+
+  constructor(text: string, value: () => T) {
+    this.text = text;
+    this.#value = value;
+  }
+
+  toJSON(): T {
+    return this.#value();
+  }
+}
+
+/**
+ * The answer as its procedure's declared output: the router's types (OpenAPI, the SDK) stay those of the value; only
+ * the HTTP layer and JSON.stringify ever look inside.
+ */
+export function asAnswer<T>(answer: JsonText<T>): T {
+  return answer as unknown as T;
+}
