@@ -44,22 +44,26 @@ export function createPipeline(
   let head: string | undefined;
   let gasTarget: bigint | undefined = opts.gasTarget;
 
+  let blockGas: bigint | undefined;
+
   /** RELAY_GAS_TARGET, or half the gas limit of the latest block the sender read (undefined if it cannot say). */
   async function currentGasTarget(): Promise<bigint | undefined> {
-    if (opts.gasTarget !== undefined) return opts.gasTarget;
     const limit = await sender.blockGasLimit().catch(() => undefined);
+    if (limit !== undefined) blockGas = limit;
+    if (opts.gasTarget !== undefined) return opts.gasTarget;
     return limit === undefined ? gasTarget : limit / 2n;
   }
 
   /**
    * Whether a transaction of this estimated gas should wait for more items: when it is short of the budget (90%) and
-   * a full transaction's worth is already in flight. Sent now, it would take the room a full one needs in the next
-   * block (a block fits two at the default target); waiting lets it fill up.
+   * the transactions in flight leave no room for it in the next block. Sent then, it would take the room a full one
+   * needs in the block after; waiting lets it fill up. Where it still fits beside them (the last items of a burst, a
+   * block half full), it goes at once: waiting would only cost that block its room.
    */
   function partialWaits(budget: bigint | undefined): (estimated: bigint) => boolean {
     const queued = flights.reduce((sum, f) => sum + f.gas, 0n);
     if (budget === undefined || queued < budget) return () => false;
-    return (estimated) => estimated * 10n < budget * 9n;
+    return (estimated) => estimated * 10n < budget * 9n && (blockGas === undefined || queued + estimated > blockGas);
   }
 
   /** One transaction of the next work with items waiting (works take turns); 'idle' when none wait. */
