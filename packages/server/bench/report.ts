@@ -65,9 +65,18 @@ ${renderOnchain(run.onchain).trimStart()}
 - Every database round trip costs two system calls, which on these machines dominate a request's CPU (profiles:
   \`writev\` to the PostgreSQL socket was 28% of a read's CPU before batching). Reads, searches and key checks are
   therefore batched per event-loop turn into one query each, and creates are group-committed (at most two
-  transactions in flight). See docs/decisions.md, "Performance".
-- Off-chain create: signing (now ~6% of its CPU, from ~50% with viem), keccak in JS (~8%), the PostgreSQL
-  writes, and the router's middleware chain (auth, limits, zod in and out).
+  transactions in flight). That is what puts the service ahead of its plain same-work handlers, which pay a round
+  trip (and PostgreSQL a statement, its plan and its own two system calls) per request. See docs/decisions.md,
+  "Performance".
+- Reads by uid: what is left is mostly the HTTP exchange itself (reading the request and writing the answer are a
+  third of a read's CPU here, on both sides), the request's log line with its redaction (~7%) and the router's
+  chain (rate limit, input rules, zod input: ~8%). The record's signed package is spliced into the answer as
+  PostgreSQL's text of it, and the statement is compiled once (docs/decisions.md, "Reads answer JSON text").
+- Searches: an answer holds every record with that content hash (five, in this data set), about 7 KB; building
+  and writing those bytes is most of a search's CPU on both sides, so batching saves less of it than of a read.
+- Off-chain create: signing (~24% of its CPU: keccak in JavaScript ~10%, libsecp256k1 ~8%, the uid), the group
+  transaction's statements, and the router's middleware chain (auth, limits, zod in and out). The plain handler is
+  bound by its transaction per create, which every create of one account takes in turn (the audit chain's head).
 - \`/healthz\` is the floor of the router itself: URL and route matching, context, tRPC middleware, zod, one log
   line; the bare handler is ${floorRatio(run.figures)} faster. tRPC's middleware chain runs with its object-spread helper
   patched (docs/decisions.md, "tRPC's object spread").

@@ -12,6 +12,25 @@ import type { Watch } from './watch.ts';
 
 export type { Flight, PipelineOptions } from './flight.ts';
 
+/**
+ * Whether a transaction of this estimated gas should wait for more items: when it is short of the budget (90%) and
+ * the transactions in flight (`queued`, their gas limits) leave no room for it in the next block. Sent then, it would
+ * take the room a full one needs in the block after; waiting lets it fill up. Where it still fits beside them (the
+ * last items of a burst, a block half full), it goes at once: waiting would only cost that block its room. With no
+ * block gas limit known, it waits whenever a full transaction's worth is in flight.
+ */
+export function shortTransactionWaits(at: {
+  estimated: bigint;
+  budget: bigint | undefined;
+  queued: bigint;
+  blockGas: bigint | undefined;
+}): boolean {
+  const { estimated, budget, queued, blockGas } = at;
+  if (budget === undefined || queued < budget) return false;
+  if (estimated * 10n >= budget * 9n) return false;
+  return blockGas === undefined || queued + estimated > blockGas;
+}
+
 /** How often the chain is asked about the transactions in flight. */
 const POLL_MS = 200;
 /** How long a used nonce may go without a receipt for any of its hashes before it counts as taken by another. */
@@ -54,16 +73,9 @@ export function createPipeline(
     return limit === undefined ? gasTarget : limit / 2n;
   }
 
-  /**
-   * Whether a transaction of this estimated gas should wait for more items: when it is short of the budget (90%) and
-   * the transactions in flight leave no room for it in the next block. Sent then, it would take the room a full one
-   * needs in the block after; waiting lets it fill up. Where it still fits beside them (the last items of a burst, a
-   * block half full), it goes at once: waiting would only cost that block its room.
-   */
   function partialWaits(budget: bigint | undefined): (estimated: bigint) => boolean {
     const queued = flights.reduce((sum, f) => sum + f.gas, 0n);
-    if (budget === undefined || queued < budget) return () => false;
-    return (estimated) => estimated * 10n < budget * 9n && (blockGas === undefined || queued + estimated > blockGas);
+    return (estimated) => shortTransactionWaits({ estimated, budget, queued, blockGas });
   }
 
   /** One transaction of the next work with items waiting (works take turns); 'idle' when none wait. */
