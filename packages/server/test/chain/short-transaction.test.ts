@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { shortTransactionWaits } from '../../src/chain/pipeline.ts';
 
-// a block of 30 M gas, two transactions of at most 14.7 M (half the block, less the gas limit's 2 %) fill it
+// a block of 30 M gas: a transaction's estimate may use 14.7 M (half the block, less 2 %), and its gas limit (what it
+// holds of a block while in flight) is the estimate and its 2 %, so two full ones fill the block
 const blockGas = 30_000_000n;
 const budget = 14_700_000n;
-const full = 14_690_000n;
-const waits = (estimated: bigint, queued: bigint, block: bigint | undefined = blockGas) =>
-  shortTransactionWaits({ estimated, budget, queued, blockGas: block });
+const full = 14_990_000n;
+const waits = (estimated: bigint, queued: bigint) => shortTransactionWaits({ estimated, budget, queued, blockGas });
 
 describe('whether a short transaction waits for more items', () => {
   it('goes at once while less than a full transaction is in flight', () => {
@@ -21,7 +21,9 @@ describe('whether a short transaction waits for more items', () => {
 
   it('waits when what is in flight fills the next block: it would take a full one’s room in the block after', () => {
     expect(waits(6_000_000n, 2n * full)).toBe(true);
-    expect(waits(blockGas - full + 1n, full)).toBe(true);
+    // the edge: the room left beside two full ones, and one gas more
+    expect(waits(blockGas - 2n * full, 2n * full)).toBe(false);
+    expect(waits(blockGas - 2n * full + 1n, 2n * full)).toBe(true);
   });
 
   it('never holds back a transaction of 90 % of the budget or more', () => {
@@ -30,8 +32,10 @@ describe('whether a short transaction waits for more items', () => {
   });
 
   it('with no block gas limit known, waits whenever a full transaction is in flight', () => {
-    expect(waits(1_000_000n, full, undefined)).toBe(true);
-    expect(waits(1_000_000n, budget - 1n, undefined)).toBe(false);
+    const unknownBlock = (estimated: bigint, queued: bigint) =>
+      shortTransactionWaits({ estimated, budget, queued, blockGas: undefined });
+    expect(unknownBlock(1_000_000n, full)).toBe(true);
+    expect(unknownBlock(1_000_000n, budget - 1n)).toBe(false);
   });
 
   it('with no gas budget (RELAY_GAS_TARGET unknown and no block read yet), never waits', () => {
