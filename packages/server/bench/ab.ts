@@ -12,6 +12,7 @@ import pg from 'pg';
 import { startChild } from './children.ts';
 import { benchDatabases } from './databases.ts';
 import { measure, type Figure } from './measure.ts';
+import { sampleAttestation, seedAttestations } from './seed.ts';
 
 const THIS_TREE = resolve(import.meta.dirname, '../../..');
 const SEEDED = 20_000;
@@ -53,24 +54,11 @@ async function startSide(
   }
   const { child } = await startChild([launcher(tree), 'serve', '--api'], env, /attestation-service: API on/);
   const base = `http://127.0.0.1:${port}`;
-  const sample = (await (
-    await fetch(`${base}/v1/attestations`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${keys[0]}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ type: 'human', content: 'seed', contentType: 'text/plain', mode: 'offchain' }),
-    })
-  ).json()) as { uid: string };
+  const sampleUid = await sampleAttestation(base, keys[0]!);
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   try {
-    await db.query(
-      `INSERT INTO attestations (uid, account_id, api_key_id, type, mode, status, content_hash, content_type, chain_id, schema_uid, attester, offchain, created_at)
-       SELECT '0x' || encode(sha256(('uid' || g)::bytea), 'hex'), a.account_id, a.api_key_id, CASE WHEN g % 3 = 0 THEN 'ai' ELSE 'human' END, 'offchain', 'confirmed',
-              '0x' || encode(sha256(('content' || (g % 4000))::bytea), 'hex'), 'text/plain', a.chain_id, a.schema_uid, a.attester, a.offchain, now() - g * interval '1 second'
-       FROM generate_series(1, ${SEEDED}) g, (SELECT * FROM attestations WHERE uid = $1) a`,
-      [sample.uid],
-    );
-    await db.query('ANALYZE attestations');
+    await seedAttestations(db, sampleUid, SEEDED, 4000);
     const uids = (await db.query<{ uid: string }>('SELECT uid FROM attestations ORDER BY random() LIMIT 2000')).rows;
     const hashes = (await db.query<{ h: string }>('SELECT DISTINCT content_hash AS h FROM attestations LIMIT 2000'))
       .rows;

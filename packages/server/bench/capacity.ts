@@ -1,9 +1,8 @@
 // The relayer's capacity run: a fixed number of on-chain creates from ONE account (every create of the account takes
 // its quota row), a fixed number in flight, against anvil at 1 s blocks. It reads what the blocks carried off the
 // chain itself, so it measures any checkout's service alike (`pnpm bench:capacity [TREE]`, to bisect).
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { openSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,8 +10,8 @@ import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { createPublicClient, http, parseAbiItem, toEventSelector, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { startDevChain } from '../src/chain/dev-chain.ts';
-import { freePort } from '../src/system/ports.ts';
+import { startDevChain, type DevChain } from '../src/chain/dev-chain.ts';
+import { serveAll, THIS_TREE } from './children.ts';
 
 const ANVIL_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 const ATTESTED = toEventSelector(
@@ -20,7 +19,8 @@ const ATTESTED = toEventSelector(
     'event Attested(address indexed recipient, address indexed attester, bytes32 uid, bytes32 indexed schemaUID)',
   ),
 );
-export const THIS_TREE = join(import.meta.dirname, '../../..');
+
+export { THIS_TREE };
 
 export interface CapacityFigure {
   creates: number;
@@ -43,6 +43,19 @@ export interface CapacityFigure {
   failed: number;
 }
 
+/** An on-chain create of new random content (a human claim), with the key `keyOf` gives for each request. */
+export function onchainCreate(keyOf: () => string): autocannon.Request {
+  return {
+    method: 'POST',
+    setupRequest: (req) => ({
+      ...req,
+      path: '/v1/attestations',
+      headers: { ...req.headers, authorization: `Bearer ${keyOf()}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'human', content: randomBytes(16).toString('hex'), contentType: 'text/plain' }),
+    }),
+  };
+}
+
 const launcher = (tree: string) => join(tree, 'packages/service/bin/attestation-service.mjs');
 
 async function cli(tree: string, env: NodeJS.ProcessEnv, args: string[]): Promise<string> {
@@ -50,36 +63,6 @@ async function cli(tree: string, env: NodeJS.ProcessEnv, args: string[]): Promis
     env: { ...process.env, ...env },
   });
   return stdout;
-}
-
-async function serve(tree: string, env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [launcher(tree), 'serve'], {
-    cwd: join(tree, 'packages/server'),
-    env: {
-      ...process.env,
-      ...env,
-      PORT: String(port),
-      VERIFY_PORT: String(await freePort()),
-      LOG_LEVEL: process.env.BENCH_SERVICE_LOG ? 'debug' : 'warn',
-    },
-    // BENCH_SERVICE_LOG=FILE keeps the service's debug log of the run, to see where its time goes
-    stdio: process.env.BENCH_SERVICE_LOG
-      ? ['ignore', openSync(process.env.BENCH_SERVICE_LOG, 'w'), 'inherit']
-      : 'ignore',
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 600; i++) {
-    if (
-      await fetch(`${url}/readyz`)
-        .then((r) => r.ok)
-        .catch(() => false)
-    )
-      return { child, url };
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`service of ${tree} did not become ready`);
 }
 
 /** One capacity run of `tree`'s service on a fresh chain and the database at `databaseUrl`. */
@@ -91,9 +74,7 @@ export async function measureCapacity(
   const creates = opts.creates ?? 2000;
   const inFlight = opts.inFlight ?? 400;
   const blockSeconds = opts.blockSeconds ?? 1;
-  const dir = await mkdtemp(join(tmpdir(), 'bench-capacity-'));
-  const chain = await startDevChain({ dataDir: dir, deployerKey: ANVIL_KEY, blockTimeSeconds: blockSeconds });
-  try {
+  return onFreshChain(blockSeconds, async (chain) => {
     const relayerKey = `0x${randomBytes(32).toString('hex')}` as Hex;
     const relayer = privateKeyToAccount(relayerKey).address;
     const client = createPublicClient({ transport: http(chain.rpcUrl) });
@@ -111,7 +92,7 @@ export async function measureCapacity(
     await cli(tree, env, ['migrate']);
     const made = await cli(tree, env, ['keys', 'create', '--tier', 'enterprise', '--account', 'capacity', '--json']);
     const key = (JSON.parse(made.trim().split('\n').at(-1)!) as { key: string }).key;
-    const { child, url } = await serve(tree, env);
+    const { child, url } = await serveAll(tree, env);
     try {
       const gasLimit = Number((await client.getBlock()).gasLimit);
       const fromBlock = await client.getBlockNumber();
@@ -122,21 +103,7 @@ export async function measureCapacity(
         connections: inFlight,
         amount: creates,
         timeout: 120,
-        requests: [
-          {
-            method: 'POST',
-            setupRequest: (req) => ({
-              ...req,
-              path: '/v1/attestations',
-              headers: { ...req.headers, authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-              body: JSON.stringify({
-                type: 'human',
-                content: randomBytes(16).toString('hex'),
-                contentType: 'text/plain',
-              }),
-            }),
-          },
-        ],
+        requests: [onchainCreate(() => key)],
       });
       const seconds = (performance.now() - started) / 1000;
       if (process.env.BENCH_TIMELINE) console.error(`done t=${Date.now() - startedAt}`);
@@ -191,13 +158,27 @@ export async function measureCapacity(
         failed: result.non2xx + result.errors + result.timeouts,
       };
     } finally {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
+      await stopChild(child);
     }
+  });
+}
+
+/** Runs `fn` on a fresh anvil with EAS deployed, at `blockSeconds` blocks, stopped and removed after. */
+export async function onFreshChain<T>(blockSeconds: number, fn: (chain: DevChain) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), 'bench-chain-'));
+  const chain = await startDevChain({ dataDir: dir, deployerKey: ANVIL_KEY, blockTimeSeconds: blockSeconds });
+  try {
+    return await fn(chain);
   } finally {
     await chain.stop();
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Stops a served child and waits for it to exit. */
+export async function stopChild(child: ChildProcess): Promise<void> {
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
 }
 
 export function renderCapacity(figures: CapacityFigure[]): string {

@@ -1,8 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { openSync, readFileSync } from 'node:fs';
+import { freePort } from '../src/system/ports.ts';
 import { join } from 'node:path';
 
 const SERVER_DIR = join(import.meta.dirname, '..');
+/** This checkout: the tree whose service the bench measures unless told another. */
+export const THIS_TREE = join(import.meta.dirname, '../../..');
 
 /** The young generation the bin gives a process serving the API (API_V8_FLAGS in packages/service/bin/attestation-service.mjs). */
 export const API_HEAP_FLAG = '--max-semi-space-size=8';
@@ -74,4 +77,36 @@ export async function collectGarbage(inspectPort: number): Promise<void> {
   } finally {
     socket.close();
   }
+}
+
+/**
+ * A checkout's all-in-one `serve` (API, worker, relayer) on free ports, resolved once `/readyz` answers. Logs at warn;
+ * BENCH_SERVICE_LOG=FILE keeps its debug log of the run instead, to see where its time goes.
+ */
+export async function serveAll(tree: string, env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string }> {
+  const port = await freePort();
+  const logFile = process.env.BENCH_SERVICE_LOG;
+  const child = spawn(process.execPath, [join(tree, 'packages/service/bin/attestation-service.mjs'), 'serve'], {
+    cwd: join(tree, 'packages/server'),
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(port),
+      VERIFY_PORT: String(await freePort()),
+      LOG_LEVEL: logFile ? 'debug' : 'warn',
+    },
+    stdio: logFile ? ['ignore', openSync(logFile, 'w'), 'inherit'] : 'ignore',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 600; i++) {
+    if (
+      await fetch(`${url}/readyz`)
+        .then((r) => r.ok)
+        .catch(() => false)
+    )
+      return { child, url };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`the service of ${tree} did not become ready`);
 }

@@ -11,6 +11,7 @@ import { createPool } from '../src/db/sql.ts';
 import { createKeyService } from '../src/keys/service.ts';
 import { startChild } from './children.ts';
 import { measure, type Figure } from './measure.ts';
+import { sampleAttestation, seedAttestations } from './seed.ts';
 
 export const KEYS = 100;
 
@@ -72,23 +73,9 @@ export async function setUpHotPaths(
     children.push(api);
     const base = `http://127.0.0.1:${apiPort}`;
 
-    // one real attestation, whose signed package the seeded rows copy so reads return realistic bodies
-    const sample = (await (
-      await fetch(`${base}/v1/attestations`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${keys[0]}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ type: 'human', content: 'seed', contentType: 'text/plain', mode: 'offchain' }),
-      })
-    ).json()) as { uid: string };
+    const sampleUid = await sampleAttestation(base, keys[0]!);
     const seedStarted = performance.now();
-    await keyPool.query(
-      `INSERT INTO attestations (uid, account_id, api_key_id, type, mode, status, content_hash, content_type, chain_id, schema_uid, attester, offchain, created_at)
-       SELECT '0x' || encode(sha256(('uid' || g)::bytea), 'hex'), a.account_id, a.api_key_id, CASE WHEN g % 3 = 0 THEN 'ai' ELSE 'human' END, 'offchain', 'confirmed',
-              '0x' || encode(sha256(('content' || (g % 20000))::bytea), 'hex'), 'text/plain', a.chain_id, a.schema_uid, a.attester, a.offchain, now() - g * interval '1 second'
-       FROM generate_series(1, ${seeded}) g, (SELECT * FROM attestations WHERE uid = $1) a`,
-      [sample.uid],
-    );
-    await keyPool.query('ANALYZE attestations');
+    await seedAttestations(keyPool, sampleUid, seeded, 20_000);
     const seedSeconds = (performance.now() - seedStarted) / 1000;
     const uids = (
       await keyPool.query<{ uid: string }>(`SELECT uid FROM attestations ORDER BY random() LIMIT 5000`)

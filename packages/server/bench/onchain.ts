@@ -1,20 +1,14 @@
 // On-chain creates per second against anvil at its default gas limit, with 1 s and with 2 s blocks: the pipelined
 // relayer (RELAY_MAX_IN_FLIGHT=4) next to one transaction in flight at a time (RELAY_MAX_IN_FLIGHT=1), each on a
 // fresh chain (the base fee our full blocks raise starts over), in the same run.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { createPublicClient, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { startDevChain } from '../src/chain/dev-chain.ts';
-import { freePort } from '../src/system/ports.ts';
+import { onchainCreate, onFreshChain, stopChild } from './capacity.ts';
+import { serveAll, THIS_TREE } from './children.ts';
 
-const SERVER_DIR = join(import.meta.dirname, '..');
-const ANVIL_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 /** Enough clients to keep the chain's capacity busy for two block times each (Little's law: 190/s × 1.5 s). */
 export const ONCHAIN_CONNECTIONS = 300;
 /** Enterprise keys the creates rotate over (6 000 a minute each: one would cap the load at 100/s). */
@@ -34,27 +28,6 @@ export interface OnchainFigure {
   /** The block's capacity: gas limit ÷ gas per item of the run's fullest transaction ÷ block time. */
   capacityPerSecond: number;
   gasLimit: number;
-}
-
-async function serve(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['../service/bin/attestation-service.mjs', 'serve'], {
-    cwd: SERVER_DIR,
-    env: { ...process.env, ...env, PORT: String(port), VERIFY_PORT: String(await freePort()), LOG_LEVEL: 'warn' },
-    stdio: 'ignore',
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    if (
-      await fetch(`${url}/readyz`)
-        .then((r) => r.ok)
-        .catch(() => false)
-    )
-      return { child, url };
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error('service did not become ready');
 }
 
 /** What the run's mined transactions carried, from the journal. */
@@ -82,9 +55,7 @@ async function runOne(
   maxInFlight: number,
   seconds: number,
 ): Promise<OnchainFigure> {
-  const dir = await mkdtemp(join(tmpdir(), 'bench-chain-'));
-  const chain = await startDevChain({ dataDir: dir, deployerKey: ANVIL_KEY, blockTimeSeconds: blockSeconds });
-  try {
+  return onFreshChain(blockSeconds, async (chain) => {
     const databaseUrl = await databaseFor(`onchain_${blockSeconds}s_${maxInFlight}`);
     const keys = await createKeys(databaseUrl, KEYS);
     const relayerKey = `0x${randomBytes(32).toString('hex')}` as const;
@@ -94,7 +65,7 @@ async function runOne(
       params: [privateKeyToAccount(relayerKey).address, '0x3635c9adc5dea00000'] as never,
     });
     const gasLimit = Number((await client.getBlock()).gasLimit);
-    const { child, url } = await serve({
+    const { child, url } = await serveAll(THIS_TREE, {
       DATABASE_URL: databaseUrl,
       CHAIN_RPC_URL: chain.rpcUrl,
       EAS_ADDRESS: chain.eas,
@@ -109,25 +80,7 @@ async function runOne(
         connections: ONCHAIN_CONNECTIONS,
         duration: seconds,
         timeout: 120,
-        requests: [
-          {
-            method: 'POST',
-            setupRequest: (req) => ({
-              ...req,
-              path: '/v1/attestations',
-              headers: {
-                ...req.headers,
-                authorization: `Bearer ${keys[next++ % keys.length]}`,
-                'content-type': 'application/json',
-              },
-              body: JSON.stringify({
-                type: 'human',
-                content: randomBytes(16).toString('hex'),
-                contentType: 'text/plain',
-              }),
-            }),
-          },
-        ],
+        requests: [onchainCreate(() => keys[next++ % keys.length]!)],
       });
       const mined = await minedTotals(databaseUrl);
       return {
@@ -144,13 +97,9 @@ async function runOne(
         gasLimit,
       };
     } finally {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
+      await stopChild(child);
     }
-  } finally {
-    await chain.stop();
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Db } from '../db/database.ts';
 import { emitToSubscribers, subscribersOf, type OutboxEvent } from '../webhooks/outbox.ts';
 import { toRecord } from './record.ts';
 import type { AttestationMode } from './states.ts';
-import { findByUids } from './store.ts';
+import { findByUids } from './record-store.ts';
 
 type RecordEventKind = 'attestation.created' | 'attestation.revoked' | 'attestation.replaced';
 

@@ -16,7 +16,7 @@ import { prepareAttestation, signOffchain } from './prepare.ts';
 import { recordAnswer, recordPageAnswer } from './record.ts';
 import type { JsonText } from '../http/json-text.ts';
 import { idCursor, pageOf } from '../http/cursor.ts';
-import { findByUids, searchByHashes, type HashQuery } from './store.ts';
+import { findByUids, searchByHashes, type HashQuery } from './record-store.ts';
 import { createAttestationWriter } from './writer.ts';
 
 export interface AttestationServiceDeps {

@@ -1,8 +1,6 @@
-import { sql as raw, type ExpressionBuilder, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { AnchorColumns } from '../anchoring/record.ts';
-import type { Db, DB } from '../db/database.ts';
-import { precompiled } from '../db/precompiled.ts';
-import { jsonRows, jsonText } from '../db/recordset.ts';
+import type { Db } from '../db/database.ts';
 import type { Attestation } from '../generated/kysely/database.ts';
 import type { AttestationMode, AttestationOrigin, AttestationStatus } from './states.ts';
 
@@ -51,60 +49,6 @@ export type NewAttestation = Omit<
   | keyof ClaimantColumns
 > & { /** The signed package (stored as jsonb). */ offchain: unknown } & Partial<Pick<Model, 'batchId' | 'batchIndex'>>;
 
-/**
- * What a record's query selects: the columns, the anchor as one JSON value once its transaction is mined (block
- * number as a number, timestamp as PostgreSQL's text), and the claimant's account name for a customer's attestation.
- */
-const recordColumns = (eb: ExpressionBuilder<DB, 'attestations'>) =>
-  [
-    'attestations.id',
-    'attestations.uid',
-    'attestations.accountId',
-    'attestations.apiKeyId',
-    'attestations.type',
-    'attestations.mode',
-    'attestations.status',
-    'attestations.contentHash',
-    'attestations.contentType',
-    'attestations.chainId',
-    'attestations.schemaUid',
-    'attestations.attester',
-    'attestations.txHash',
-    'attestations.blockNumber',
-    // as stored: a record's JSON splices it in as it is (attestations/record.ts)
-    raw<string | null>`${raw.ref('attestations.offchain')}::text`.as('offchain'),
-    'attestations.createdAt',
-    'attestations.revokedAt',
-    'attestations.revocationTxHash',
-    'attestations.anchorProof',
-    eb
-      .selectFrom('anchors as n')
-      .select((n) =>
-        n
-          .fn<AnchorColumns['anchor']>('json_build_object', [
-            raw.lit('root'),
-            'n.root',
-            raw.lit('txHash'),
-            'n.txHash',
-            raw.lit('blockNumber'),
-            'n.blockNumber',
-            raw.lit('timestamp'),
-            'n.timestamp',
-          ])
-          .as('anchor'),
-      )
-      .whereRef('n.id', '=', 'attestations.anchorId')
-      .where('n.txHash', 'is not', null)
-      .as('anchor'),
-    eb('attestations.delegation', 'is not', null).as('delegated'),
-    eb
-      .case()
-      .when('attestations.delegation', 'is not', null)
-      .then(eb.selectFrom('accounts').select('accounts.name').whereRef('accounts.id', '=', 'attestations.accountId'))
-      .end()
-      .as('claimantName'),
-  ] as const;
-
 /** Inserts many attestations in one statement, in order (none: no statement). */
 export async function insertAttestations(db: Db, rows: NewAttestation[]): Promise<void> {
   if (rows.length === 0) return;
@@ -130,120 +74,6 @@ export async function insertAttestations(db: Db, rows: NewAttestation[]): Promis
       })),
     )
     .execute();
-}
-
-/** A record's row as PostgreSQL names its columns (the precompiled reads skip the name mapping). */
-interface RawRecord {
-  id: string;
-  uid: string | null;
-  account_id: string;
-  api_key_id: string;
-  type: AttestationOrigin;
-  mode: AttestationMode;
-  status: AttestationStatus;
-  content_hash: string;
-  content_type: string;
-  chain_id: number;
-  schema_uid: string;
-  attester: string;
-  tx_hash: string | null;
-  block_number: string | null;
-  offchain: string | null;
-  created_at: Date;
-  revoked_at: Date | null;
-  revocation_tx_hash: string | null;
-  anchor_proof: Buffer | null;
-  anchor: AnchorColumns['anchor'];
-  delegated: boolean;
-  claimant_name: string | null;
-}
-
-function fromRaw(raw: RawRecord): AttestationRow {
-  return {
-    id: BigInt(raw.id),
-    uid: raw.uid,
-    accountId: raw.account_id,
-    apiKeyId: raw.api_key_id,
-    type: raw.type,
-    mode: raw.mode,
-    status: raw.status,
-    contentHash: raw.content_hash,
-    contentType: raw.content_type,
-    chainId: raw.chain_id,
-    schemaUid: raw.schema_uid,
-    attester: raw.attester,
-    txHash: raw.tx_hash,
-    blockNumber: raw.block_number === null ? null : BigInt(raw.block_number),
-    offchain: raw.offchain,
-    createdAt: raw.created_at,
-    revokedAt: raw.revoked_at,
-    revocationTxHash: raw.revocation_tx_hash,
-    anchorProof: raw.anchor_proof,
-    anchor: raw.anchor,
-    delegated: raw.delegated,
-    claimantName: raw.claimant_name,
-  };
-}
-
-const recordsByUids = precompiled(
-  (db: Db, uids: string[]) =>
-    db
-      .selectFrom('attestations')
-      .select(recordColumns)
-      .where((eb) => eb('attestations.uid', '=', eb.fn.any(eb.val(uids)))),
-  [[]],
-  fromRaw,
-);
-
-/** The readable attestations among these uids (pending on-chain ones have no uid yet), by uid. */
-export async function findByUids(db: Db, uids: string[]): Promise<Map<string, AttestationRow>> {
-  const rows = await recordsByUids(db, uids);
-  return new Map(rows.map((row) => [row.uid!, row]));
-}
-
-export interface HashQuery {
-  contentHash: string;
-  limit: number;
-  beforeId?: bigint | undefined;
-}
-
-type HashMember = { position: number; contentHash: string; lim: number; beforeId: string | null };
-
-const pagesByHashes = precompiled(
-  (db: Db, members: HashMember[]) =>
-    db
-      .selectFrom(jsonRows(members, { position: 'int', contentHash: 'bpchar', lim: 'int', beforeId: 'int8' }, 'q'))
-      .crossJoinLateral((eb) =>
-        eb
-          .selectFrom('attestations')
-          .select(recordColumns)
-          .whereRef('attestations.contentHash', '=', 'q.contentHash')
-          .where('attestations.id', '<', eb.fn.coalesce('q.beforeId', raw<string>`9223372036854775807`))
-          .where('attestations.uid', 'is not', null)
-          .orderBy('attestations.id', 'desc')
-          .limit(eb.ref('q.lim'))
-          .as('a'),
-      )
-      // no ORDER BY: sorting the group's rows (a kilobyte each) cost more than the lateral reads; pages sort below
-      .select('q.position')
-      .selectAll('a'),
-  [[] as HashMember[]],
-  (row: RawRecord & { position: number }) => ({ position: row.position, row: fromRaw(row) }),
-  (members) => [jsonText(members)],
-);
-
-/** Pages of several content-hash searches in one statement: each newest first, `beforeId` continuing a page. */
-export async function searchByHashes(db: Db, queries: HashQuery[]): Promise<AttestationRow[][]> {
-  const members = queries.map((q, position) => ({
-    position,
-    contentHash: q.contentHash,
-    lim: q.limit,
-    beforeId: q.beforeId === undefined ? null : q.beforeId.toString(),
-  }));
-  const pages: AttestationRow[][] = queries.map(() => []);
-  for (const { position, row } of await pagesByHashes(db, members)) pages[position]!.push(row);
-  for (const page of pages) page.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
-  return pages;
 }
 
 /** A batch item as its batch response shows it. */

@@ -31,3 +31,22 @@ export interface PipelineOptions {
   /** How many fee bumps a transaction gets (then it waits at its fees; a forgetful node still gets its bytes). */
   maxBumps: number;
 }
+
+/**
+ * Whether a transaction of this estimated gas should wait for more items: when it is short of the budget (90%) and
+ * the transactions in flight (`queued`, their gas limits) leave no room for it in the next block. Sent then, it would
+ * take the room a full one needs in the block after; waiting lets it fill up. Where it still fits beside them (the
+ * last items of a burst, a block half full), it goes at once: waiting would only cost that block its room. With no
+ * block gas limit known, it waits whenever a full transaction's worth is in flight.
+ */
+export function shortTransactionWaits(at: {
+  estimated: bigint;
+  budget: bigint | undefined;
+  queued: bigint;
+  blockGas: bigint | undefined;
+}): boolean {
+  const { estimated, budget, queued, blockGas } = at;
+  if (budget === undefined || queued < budget) return false;
+  if (estimated * 10n >= budget * 9n) return false;
+  return blockGas === undefined || queued + estimated > blockGas;
+}

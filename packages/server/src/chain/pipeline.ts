@@ -3,7 +3,7 @@ import type { Clock } from '../clock.ts';
 import { inTransaction, type Db } from '../db/database.ts';
 import type { Logger } from '../log.ts';
 import { firstLine } from './broadcast.ts';
-import type { Flight, PipelineOptions } from './flight.ts';
+import { shortTransactionWaits, type Flight, type PipelineOptions } from './flight.ts';
 import { recordFailed, recordFailedBlock, recordIntent } from './journal-store.ts';
 import { REORG_CHECK_MS } from './reorg.ts';
 import type { RoundWork } from './round.ts';
@@ -11,25 +11,6 @@ import { NotSentError, type Sender } from './sender.ts';
 import type { Watch } from './watch.ts';
 
 export type { Flight, PipelineOptions } from './flight.ts';
-
-/**
- * Whether a transaction of this estimated gas should wait for more items: when it is short of the budget (90%) and
- * the transactions in flight (`queued`, their gas limits) leave no room for it in the next block. Sent then, it would
- * take the room a full one needs in the block after; waiting lets it fill up. Where it still fits beside them (the
- * last items of a burst, a block half full), it goes at once: waiting would only cost that block its room. With no
- * block gas limit known, it waits whenever a full transaction's worth is in flight.
- */
-export function shortTransactionWaits(at: {
-  estimated: bigint;
-  budget: bigint | undefined;
-  queued: bigint;
-  blockGas: bigint | undefined;
-}): boolean {
-  const { estimated, budget, queued, blockGas } = at;
-  if (budget === undefined || queued < budget) return false;
-  if (estimated * 10n >= budget * 9n) return false;
-  return blockGas === undefined || queued + estimated > blockGas;
-}
 
 /** How often the chain is asked about the transactions in flight. */
 const POLL_MS = 200;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shortTransactionWaits } from '../../src/chain/pipeline.ts';
+import { shortTransactionWaits } from '../../src/chain/flight.ts';
 
 // a block of 30 M gas: a transaction's estimate may use 14.7 M (half the block, less 2 %), and its gas limit (what it
 // holds of a block while in flight) is the estimate and its 2 %, so two full ones fill the block

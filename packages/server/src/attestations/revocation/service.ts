@@ -6,7 +6,7 @@ import type { GatedRequest } from '../../idempotency/service.ts';
 import type { AuthenticatedKey } from '../../keys/service.ts';
 import type { OnchainSubmitter } from '../onchain.ts';
 import { waitForRelayer } from '../relay-wait.ts';
-import { findByUids } from '../store.ts';
+import { findByUids } from '../record-store.ts';
 import { requestRevocation, revocationOf, type RevocationRequest } from './store.ts';
 
 export interface RevokeResult {
