@@ -35,8 +35,11 @@ export interface AttestationServiceDeps {
 
 export type AttestationService = ReturnType<typeof createAttestationService>;
 
-/** Two read queries under way at most; what arrives meanwhile rides the next one (measured best in BENCHMARKS.md). */
-const READ_BATCHING = { maxBatch: 200, maxInFlight: 2 };
+/**
+ * Four read queries of a kind under way at most; what arrives meanwhile rides the next one. Against two, reads by uid
+ * answered 10–36 % more per second with a lower p99 in three alternating rounds, searches the same (docs/decisions.md).
+ */
+const READ_BATCHING = { maxBatch: 200, maxInFlight: 4 };
 
 /** Creating, reading and searching attestations. */
 export function createAttestationService(deps: AttestationServiceDeps) {
