@@ -9,6 +9,7 @@ import type { AuthenticatedKey } from '../keys/service.ts';
 import { reserveOnchainQuota } from '../limits/quota.ts';
 import type { RefusalObserver } from '../limits/refusals.ts';
 import type { Logger } from '../log.ts';
+import { tracer } from '../tracing/tracing.ts';
 import type { DelegationService } from './delegated-service.ts';
 import type { PreparedAttestation } from './prepare.ts';
 import { waitForRelayer } from './relay-wait.ts';
@@ -18,6 +19,8 @@ interface SingleStage {
   auth: AuthenticatedKey;
   item: PreparedAttestation;
   idempotencyKey: string | undefined;
+  /** The request's span (tracing on): its row names it, as a transaction of its own would have. */
+  traceparent: string | undefined;
 }
 
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -87,33 +90,41 @@ export function createOnchainSubmitter(deps: {
    */
   const stageSingles = batched(
     async (members: SingleStage[]): Promise<Array<string | AppError>> =>
-      inTransaction(db, async (tx) => {
-        const now = clock.now();
-        const order = members
-          .map((member, index) => ({ member, index }))
-          .sort(
-            (a, b) =>
-              compare(a.member.auth.accountId, b.member.auth.accountId) ||
-              compare(a.member.auth.keyId, b.member.auth.keyId),
-          );
-        const results: Array<string | AppError> = new Array<string | AppError>(members.length);
-        const rows: PendingAttestation[] = [];
-        const owners: number[] = [];
-        for (const { member, index } of order) {
-          try {
-            const { period } = await reserveOnchainQuota(tx, clock, member.auth, 1, deps.refusals);
-            rows.push(pendingRow(member.auth, member.item, now, period, member));
-            owners.push(index);
-          } catch (error) {
-            if (error instanceof AppError && error.errorCode === 'QUOTA_EXCEEDED') results[index] = error;
-            else throw error;
+      inTransaction(
+        db,
+        async (tx) => {
+          const now = clock.now();
+          const order = members
+            .map((member, index) => ({ member, index }))
+            .sort(
+              (a, b) =>
+                compare(a.member.auth.accountId, b.member.auth.accountId) ||
+                compare(a.member.auth.keyId, b.member.auth.keyId),
+            );
+          const results: Array<string | AppError> = new Array<string | AppError>(members.length);
+          const rows: PendingAttestation[] = [];
+          const owners: number[] = [];
+          for (const { member, index } of order) {
+            try {
+              const { period } = await reserveOnchainQuota(tx, clock, member.auth, 1, deps.refusals);
+              rows.push({
+                ...pendingRow(member.auth, member.item, now, period, member),
+                traceparent: member.traceparent ?? null,
+              });
+              owners.push(index);
+            } catch (error) {
+              if (error instanceof AppError && error.errorCode === 'QUOTA_EXCEEDED') results[index] = error;
+              else throw error;
+            }
           }
-        }
-        const ids = await insertPending(tx, rows);
-        if (ids.length > 0) await enqueueRelay(tx);
-        ids.forEach((id, i) => (results[owners[i]!] = id));
-        return results;
-      }),
+          const ids = await insertPending(tx, rows);
+          if (ids.length > 0) await enqueueRelay(tx);
+          ids.forEach((id, i) => (results[owners[i]!] = id));
+          return results;
+        },
+        // the relay job it asks for links to one of the requests it serves (chain/relay.task.ts)
+        { serving: members.find((member) => member.traceparent)?.traceparent },
+      ),
     { maxBatch: 100, maxInFlight: 2, name: 'on-chain stages', log: deps.log },
   );
 
@@ -144,7 +155,12 @@ export function createOnchainSubmitter(deps: {
       item: PreparedAttestation,
       opts: { idempotencyKey?: string | undefined },
     ): Promise<string> {
-      const result = await stageSingles({ auth, item, idempotencyKey: opts.idempotencyKey });
+      const result = await stageSingles({
+        auth,
+        item,
+        idempotencyKey: opts.idempotencyKey,
+        traceparent: tracer().traceparent(),
+      });
       if (result instanceof AppError) throw result;
       return result;
     },

@@ -19,7 +19,12 @@ export type PendingAttestation = Pick<
   | 'idempotencyKey'
   | 'batchId'
   | 'batchIndex'
-> & { type: AttestationOrigin; quotaPeriod: string };
+> & {
+  type: AttestationOrigin;
+  quotaPeriod: string;
+  /** The span of the request that made it, where its transaction served others too (a group commit's). */
+  traceparent?: string | null;
+};
 
 /** The columns of a pending on-chain row: mode and status are the relayer's starting point. */
 export const pendingValues = (row: PendingAttestation) => ({
@@ -38,6 +43,8 @@ export const pendingValues = (row: PendingAttestation) => ({
   idempotencyKey: row.idempotencyKey,
   batchId: row.batchId,
   batchIndex: row.batchIndex,
+  // unset, the column's default names the span the transaction serves (db/database.ts)
+  ...(row.traceparent === undefined ? {} : { traceparent: row.traceparent }),
 });
 
 /** Ids in order: one multi-row insert numbers its rows as listed, and the caller pairs them by position. */

@@ -43,11 +43,18 @@ export function createDatabase(pool: PostgresPool): Db {
  * it is a span too, and the transaction's `app.traceparent` setting names the span it serves: the rows that carry a
  * trace on (an on-chain item, a webhook delivery) take it as their column's default.
  */
-export function inTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
+export function inTransaction<T>(
+  db: Db,
+  fn: (tx: Db) => Promise<T>,
+  opts: {
+    /** The span it serves where that is not the current one: a group commit's, run apart from its members' spans. */
+    serving?: string | undefined;
+  } = {},
+): Promise<T> {
   const tracing = tracer();
   if (!tracing.on) return db.transaction().execute(fn);
   // the rows name the span the transaction serves (a request's, a job's), not the transaction's own span
-  return servedSpan.run(tracing.traceparent(), () =>
+  return servedSpan.run(opts.serving ?? tracing.traceparent(), () =>
     tracing.span('db transaction', () => db.transaction().execute(fn), { kind: 'client' }),
   );
 }

@@ -17,14 +17,17 @@ export interface PgBouncer {
 
 /**
  * PgBouncer on a free loopback port in front of the server `serverUrl` names, every database by its own name, in
- * `mode` pooling, trusting the user as the machine's PostgreSQL does on 127.0.0.1. The settings are the ones
+ * `mode` pooling, logging in to the server with the URL's user and password and trusting its own clients. The settings are the ones
  * docs/operations.md asks of a pooler in front of the API: `statement_timeout` in the startup packet ignored.
  */
 export async function startPgBouncer(serverUrl: string, mode: 'transaction' | 'session'): Promise<PgBouncer> {
   const server = new URL(serverUrl);
   const port = await freePort();
   const dir = await mkdtemp(join(tmpdir(), 'pgbouncer-'));
-  await writeFile(join(dir, 'users.txt'), `"${decodeURIComponent(server.username)}" ""\n`);
+  // the server's own credentials: none for the machine's PostgreSQL (trust on 127.0.0.1), the embedded cluster's
+  // password otherwise, which PgBouncer then uses to log in to it (clients are trusted either way)
+  const quoted = (text: string) => `"${decodeURIComponent(text).replaceAll('"', '""')}"`;
+  await writeFile(join(dir, 'users.txt'), `${quoted(server.username)} ${quoted(server.password)}\n`);
   const ini = [
     '[databases]',
     `* = host=${server.hostname} port=${server.port || 5432}`,
