@@ -1,6 +1,6 @@
 // pnpm bench:check: a short run of the hot paths beside their plain handlers and of the relayer's capacity, failing
 // when a same-run ratio falls below its floor in bench/floors.json. CI runs it (./dev test), so a regression of a hot
-// path is caught where it lands. BENCH_SECONDS (default 5) and BENCH_ROUNDS (default 2) set the pairs' runs.
+// path is caught where it lands. BENCH_SECONDS (default 5) and BENCH_ROUNDS (default 3) set the pairs' runs.
 import type { ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -9,7 +9,7 @@ import { benchDatabases, postgresServer } from './databases.ts';
 import { measurePairs, setUpHotPaths } from './hot-paths.ts';
 
 const duration = Number(process.env.BENCH_SECONDS ?? 5);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const { floors } = JSON.parse(await readFile(join(import.meta.dirname, 'floors.json'), 'utf8')) as {
   floors: Record<string, number>;
 };
