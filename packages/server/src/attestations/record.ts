@@ -23,7 +23,10 @@ function recordText(row: AttestationRow, verifyBaseUrl: string): string {
 
 /** A record as a read answers it: its JSON text for REST, the record for everything else. */
 export function recordAnswer(row: AttestationRow, verifyBaseUrl: string): JsonText<AttestationRecord> {
-  return new JsonText(recordText(row, verifyBaseUrl), () => toRecord(row, verifyBaseUrl));
+  return new JsonText(
+    () => recordText(row, verifyBaseUrl),
+    () => toRecord(row, verifyBaseUrl),
+  );
 }
 
 /** A page of records as a search answers it, likewise. */
@@ -32,8 +35,11 @@ export function recordPageAnswer(
   nextCursor: string | null,
   verifyBaseUrl: string,
 ): JsonText<{ data: AttestationRecord[]; nextCursor: string | null }> {
-  const text = `{"data":[${rows.map((row) => recordText(row, verifyBaseUrl)).join(',')}],"nextCursor":${JSON.stringify(nextCursor)}}`;
-  return new JsonText(text, () => ({ data: rows.map((row) => toRecord(row, verifyBaseUrl)), nextCursor }));
+  return new JsonText(
+    () =>
+      `{"data":[${rows.map((row) => recordText(row, verifyBaseUrl)).join(',')}],"nextCursor":${JSON.stringify(nextCursor)}}`,
+    () => ({ data: rows.map((row) => toRecord(row, verifyBaseUrl)), nextCursor }),
+  );
 }
 
 function recordWithoutPackage(row: AttestationRow, verifyBaseUrl: string): Omit<AttestationRecord, 'offchain'> {

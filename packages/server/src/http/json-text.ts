@@ -4,12 +4,17 @@
  * value through `toJSON`. See docs/decisions.md, "Performance".
  */
 export class JsonText<T> {
-  readonly text: string;
+  readonly #text: () => string;
   readonly #value: () => T;
 
-  constructor(text: string, value: () => T) {
-    this.text = text;
+  /** Both are built only when asked for: a `/trpc` read never builds the text, a REST read never the value. */
+  constructor(text: () => string, value: () => T) {
+    this.#text = text;
     this.#value = value;
+  }
+
+  get text(): string {
+    return this.#text();
   }
 
   toJSON(): T {
