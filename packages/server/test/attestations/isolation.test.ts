@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAttestationService } from '../../src/attestations/service.ts';
 import { systemClock } from '../../src/clock.ts';
 import { createDatabase } from '../../src/db/database.ts';
+import { injectInsertFault } from '../support/faults.ts';
 import { call, startTestService, type TestService } from '../support/service.ts';
 
 let svc: TestService;
@@ -15,22 +16,6 @@ afterAll(() => svc?.stop());
 const CLIENTS = 40;
 const sha = (text: string) => `0x${createHash('sha256').update(text).digest('hex')}`;
 const body = (contentHash: string) => ({ type: 'human', contentHash, contentType: 'text/plain', mode: 'offchain' });
-
-/** A fault only one member's row meets: PostgreSQL raises when that hash is inserted (this test's own database). */
-async function injectInsertFault(hash: string): Promise<() => Promise<void>> {
-  const name = `fault_${randomUUID().replaceAll('-', '')}`;
-  await svc.sql.query(`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      IF NEW.content_hash = '${hash}' THEN RAISE EXCEPTION 'injected fault for %', NEW.content_hash; END IF;
-      RETURN NEW;
-    END $$`);
-  await svc.sql.query(`CREATE TRIGGER ${name} BEFORE INSERT ON attestations
-    FOR EACH ROW EXECUTE FUNCTION ${name}()`);
-  return async () => {
-    await svc.sql.query(`DROP TRIGGER ${name} ON attestations`);
-    await svc.sql.query(`DROP FUNCTION ${name}()`);
-  };
-}
 
 /** Every client (its own account and key) sends one off-chain create with its own Idempotency-Key, all at once. */
 async function createAtOnce(hashes: string[]) {
@@ -59,7 +44,7 @@ describe('group commit: one member never fails another', () => {
   it('one member failing in PostgreSQL gets 500; every other is stored, audited and replayable', async () => {
     const hashes = Array.from({ length: CLIENTS }, () => sha(randomUUID()));
     const guilty = 17;
-    const removeFault = await injectInsertFault(hashes[guilty]!);
+    const removeFault = await injectInsertFault(svc, hashes[guilty]!);
     let run: Awaited<ReturnType<typeof createAtOnce>>;
     try {
       run = await createAtOnce(hashes);

@@ -3,6 +3,7 @@ import { JsonRpcProvider } from 'ethers';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEMA_UID } from '../../src/chain/schema.ts';
+import { injectInsertFault } from '../support/faults.ts';
 import { call, startTestService, type TestService } from '../support/service.ts';
 
 let svc: TestService;
@@ -100,6 +101,38 @@ describe('on-chain quota under concurrency', () => {
     const uids = new Set(results.filter((_, i) => i % 2 === 0).map((r) => r.body.uid));
     expect(uids.size).toBe(15);
     for (const uid of uids) expect((await eas.getAttestation(uid)).uid).toBe(uid);
+  }, 120_000);
+
+  it('a member whose row PostgreSQL refuses (an injected fault) gets 500 alone; the others are on chain, its quota untouched', async () => {
+    const hashes = Array.from({ length: 12 }, () => sha(`fault ${Math.random()}`));
+    const guilty = 5;
+    const keys = await Promise.all(hashes.map(() => svc.createKey('pro')));
+    const removeFault = await injectInsertFault(svc, hashes[guilty]!);
+    let results: Awaited<ReturnType<typeof call>>[];
+    try {
+      results = await Promise.all(
+        hashes.map((contentHash, i) =>
+          call(svc.url, 'POST', '/v1/attestations', {
+            key: keys[i]!.key,
+            body: { type: 'human', contentHash, contentType: 'text/plain' },
+          }),
+        ),
+      );
+    } finally {
+      await removeFault();
+    }
+    expect(results[guilty]).toMatchObject({ status: 500, body: { code: 'INTERNAL_ERROR', details: {} } });
+    expect(JSON.stringify(results[guilty]!.body)).not.toMatch(/injected|content_hash|INSERT/i);
+    const innocent = results.filter((_, i) => i !== guilty);
+    expect(innocent.map((r) => r.status)).toEqual(innocent.map(() => 201));
+    for (const r of innocent) expect((await eas.getAttestation(r.body.uid)).uid).toBe(r.body.uid);
+    // its reservation went with its transaction: the key still has its whole month (2,000) and uses one now
+    await svc.chargeQuota(keys[guilty]!.prefix, 1999);
+    const again = await call(svc.url, 'POST', '/v1/attestations', {
+      key: keys[guilty]!.key,
+      body: { type: 'human', contentHash: hashes[guilty], contentType: 'text/plain' },
+    });
+    expect(again.status, JSON.stringify(again.body)).toBe(201);
   }, 120_000);
 
   it('a free key: 20 a month, then QUOTA_EXCEEDED naming the tier; off-chain creates still work', async () => {
