@@ -12,6 +12,7 @@ import type { OffchainSigner } from './offchain.ts';
 import type { DelegationService } from './delegated-service.ts';
 import type { OnchainSubmitter } from './onchain.ts';
 import { prepareAttestation, signOffchain } from './prepare.ts';
+import { sourceTypeOf } from './record.ts';
 import { batchItems, type BatchItemRow } from './store.ts';
 
 export interface BatchResult {
@@ -34,6 +35,7 @@ export function batchResponse(
       txHash: row.txHash,
       verifyUrl: `${verifyBaseUrl}/${row.uid}`,
       mode: row.mode,
+      digitalSourceType: sourceTypeOf(row),
       ...(row.offchain ? { offchain: row.offchain as CreatedAttestation['offchain'] } : {}),
     })),
   };

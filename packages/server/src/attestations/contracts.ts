@@ -3,6 +3,7 @@ import { anchorRecord } from '../anchoring/contracts.ts';
 import { timestamp } from '../http/openapi-fields.ts';
 import { revokeReasonSchema } from '../rules.ts';
 import { checkDelegation, delegationSchema } from './delegated-contracts.ts';
+import { checkDigitalSourceType, DEFAULT_TERM, digitalSourceTypeUri } from './digital-source-type.ts';
 import { EXAMPLE_CONTENT_HASH, EXAMPLE_UID, oneOfContentOrHash } from './openapi.ts';
 
 const hex = (bytes: number, what: string, example: string) =>
@@ -17,6 +18,10 @@ const address = hex(20, 'an address', '0x5FbDB2315678afecb367f032d93F642f64180aa
 /** A 64-bit EVM word too large for a JSON number, as its decimal digits. */
 const uintString = (example: string) => z.string().meta({ example });
 
+const digitalSourceType = z.string().meta({
+  description: 'How the content came to be: an IPTC digital source type URI, checked against `type`.',
+  example: digitalSourceTypeUri(DEFAULT_TERM.ai),
+});
 const chainId = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).meta({ example: 31337 });
 const verifyUrl = z.string().meta({ example: `https://verify.example.com/${EXAMPLE_UID}` });
 
@@ -52,6 +57,14 @@ export const createAttestationInput = z
       .max(255, 'must be at most 255 characters')
       .regex(MEDIA_TYPE, 'must be a media type such as text/plain or image/png')
       .meta({ example: 'text/plain' }),
+    digitalSourceType: z
+      .string()
+      .max(200, 'must be at most 200 characters')
+      .optional()
+      .meta({
+        description: `How the content came to be, as an IPTC digital source type URI: for \`ai\` a term such as trainedAlgorithmicMedia or compositeWithTrainedAlgorithmicMedia, for \`human\` one such as digitalCapture or humanEdits. Default: ${digitalSourceTypeUri(DEFAULT_TERM.ai)} for \`ai\`, ${digitalSourceTypeUri(DEFAULT_TERM.human)} for \`human\`.`,
+        example: digitalSourceTypeUri('digitalCapture'),
+      }),
     mode: modeSchema.default('onchain'),
     delegation: delegationSchema.optional().meta({
       description:
@@ -61,6 +74,10 @@ export const createAttestationInput = z
   .superRefine((value, ctx) => {
     if ((value.content === undefined) === (value.contentHash === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['content'], message: 'give exactly one of content or contentHash' });
+    }
+    if (value.digitalSourceType !== undefined) {
+      const checked = checkDigitalSourceType(value.digitalSourceType, value.type);
+      if ('problem' in checked) ctx.addIssue({ code: 'custom', path: ['digitalSourceType'], message: checked.problem });
     }
     if (value.delegation)
       checkDelegation(value.mode, value.delegation, (field, message) =>
@@ -127,6 +144,7 @@ export const attestationRecord = z
   .object({
     uid: uidSchema,
     type: originSchema,
+    digitalSourceType,
     mode: modeSchema,
     contentHash: hexHash,
     contentType: z.string().meta({ example: 'text/plain' }),
@@ -158,6 +176,7 @@ export const createdAttestation = z
       .meta({ description: 'The transaction hash; null for off-chain attestations, which have no transaction.' }),
     verifyUrl,
     mode: modeSchema,
+    digitalSourceType,
     offchain: offchainPackageSchema.optional(),
   })
   .meta({ id: 'CreatedAttestation' });

@@ -68,6 +68,7 @@ export function createOnchainSubmitter(deps: {
     accountId: auth.accountId,
     apiKeyId: auth.keyId,
     type: item.type,
+    digitalSourceType: item.digitalSourceType,
     contentHash: item.contentHash,
     contentType: item.contentType,
     chainId: deps.chainId,

@@ -12,6 +12,7 @@ export type PendingAttestation = Pick<
   | 'apiKeyId'
   | 'contentHash'
   | 'contentType'
+  | 'digitalSourceType'
   | 'chainId'
   | 'schemaUid'
   | 'attester'
@@ -31,6 +32,7 @@ export const pendingValues = (row: PendingAttestation) => ({
   accountId: row.accountId,
   apiKeyId: row.apiKeyId,
   type: row.type,
+  digitalSourceType: row.digitalSourceType,
   mode: 'onchain',
   status: 'pending',
   contentHash: row.contentHash,

@@ -2,6 +2,7 @@ import { encodeAttestationData, SCHEMA_UID } from '../chain/schema.ts';
 import type { AuthenticatedKey } from '../keys/service.ts';
 import { hashContent, normalizeContentType, normalizeHash } from './content.ts';
 import type { CreateAttestationInput } from './contracts.ts';
+import { DEFAULT_TERM, IPTC_DIGITAL_SOURCE_TYPE } from './digital-source-type.ts';
 import type { DelegationInput } from './delegated-contracts.ts';
 import { customerOffchainPackage } from './delegated.ts';
 import type { OffchainSigner } from './offchain.ts';
@@ -11,6 +12,8 @@ import type { NewAttestation } from './store.ts';
 /** A creation request made ready to store: the content hashed, hash and media type in their one written form. */
 export interface PreparedAttestation {
   type: AttestationOrigin;
+  /** The IPTC digital source type's term (checked against `type` by the contract). */
+  digitalSourceType: string;
   mode: AttestationMode;
   contentHash: `0x${string}`;
   contentType: string;
@@ -24,6 +27,7 @@ export interface PreparedAttestation {
 export function prepareAttestation(input: CreateAttestationInput, batchIndex?: number): PreparedAttestation {
   return {
     type: input.type,
+    digitalSourceType: input.digitalSourceType?.slice(IPTC_DIGITAL_SOURCE_TYPE.length) ?? DEFAULT_TERM[input.type],
     mode: input.mode,
     contentHash: input.content !== undefined ? hashContent(input.content) : normalizeHash(input.contentHash!),
     contentType: normalizeContentType(input.contentType),
@@ -48,6 +52,7 @@ export async function signOffchain(
     accountId: ctx.auth.accountId,
     apiKeyId: ctx.auth.keyId,
     type: item.type,
+    digitalSourceType: item.digitalSourceType,
     mode: 'offchain',
     status: 'confirmed',
     contentHash: item.contentHash,

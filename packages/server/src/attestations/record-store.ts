@@ -17,6 +17,7 @@ const recordColumns = (eb: ExpressionBuilder<DB, 'attestations'>) =>
     'attestations.accountId',
     'attestations.apiKeyId',
     'attestations.type',
+    'attestations.digitalSourceType',
     'attestations.mode',
     'attestations.status',
     'attestations.contentHash',
@@ -67,6 +68,7 @@ interface RawRecord {
   account_id: string;
   api_key_id: string;
   type: AttestationOrigin;
+  digital_source_type: string | null;
   mode: AttestationMode;
   status: AttestationStatus;
   content_hash: string;
@@ -93,6 +95,7 @@ function fromRaw(raw: RawRecord): AttestationRow {
     accountId: raw.account_id,
     apiKeyId: raw.api_key_id,
     type: raw.type,
+    digitalSourceType: raw.digital_source_type,
     mode: raw.mode,
     status: raw.status,
     contentHash: raw.content_hash,

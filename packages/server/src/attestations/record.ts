@@ -2,7 +2,13 @@ import { toAnchor } from '../anchoring/record.ts';
 import type { AttestationRecord } from './contracts.ts';
 import type { AttestationRow } from './store.ts';
 import type { OffchainPackage } from './offchain.ts';
+import type { AttestationOrigin } from './states.ts';
 import { JsonText } from '../http/json-text.ts';
+import { digitalSourceTypeUri, termOf } from './digital-source-type.ts';
+
+/** A row's IPTC digital source type URI (its type's default for rows from before the field). */
+export const sourceTypeOf = (row: { digitalSourceType: string | null; type: AttestationOrigin }): string =>
+  digitalSourceTypeUri(termOf(row.digitalSourceType, row.type));
 
 /** The public view of a stored attestation: no account or key data. */
 export function toRecord(row: AttestationRow, verifyBaseUrl: string): AttestationRecord {
@@ -47,6 +53,7 @@ function recordWithoutPackage(row: AttestationRow, verifyBaseUrl: string): Omit<
   return {
     uid,
     type: row.type,
+    digitalSourceType: sourceTypeOf(row),
     mode: row.mode,
     contentHash: row.contentHash,
     contentType: row.contentType,

@@ -9,7 +9,7 @@ import type { AttestationOrigin } from './states.ts';
 /** An on-chain attestation as a relay transaction carries it, with the prefix of the key that asked for it. */
 export type RelayItem = Pick<
   Selectable<DB['attestations']>,
-  'id' | 'accountId' | 'apiKeyId' | 'idempotencyKey' | 'batchId' | 'previousUid'
+  'id' | 'accountId' | 'apiKeyId' | 'idempotencyKey' | 'batchId' | 'previousUid' | 'digitalSourceType'
 > & {
   type: AttestationOrigin;
   contentHash: Hex;
@@ -85,6 +85,7 @@ export async function itemsOf(db: Db, journalId: string): Promise<RelayItem[]> {
     .select([
       'a.id',
       'a.type',
+      'a.digitalSourceType',
       'a.contentHash',
       'a.accountId',
       'k.prefix as keyPrefix',

@@ -25,6 +25,7 @@ import {
 } from './relay-store.ts';
 import { revocationWork } from './revocation/relay-work.ts';
 import type { AttestationOrigin } from './states.ts';
+import { sourceTypeOf } from './record.ts';
 import { batchItems } from './store.ts';
 
 export const MAX_ITEMS_PER_TRANSACTION = 100;
@@ -164,7 +165,13 @@ function creationWork(deps: RelayWorkDeps): RoundWork {
           apiKeyId: item.apiKeyId,
           key: item.idempotencyKey!,
           status: 201,
-          body: { uid, txHash, verifyUrl: `${deps.verifyBaseUrl}/${uid}`, mode: 'onchain' },
+          body: {
+            uid,
+            txHash,
+            verifyUrl: `${deps.verifyBaseUrl}/${uid}`,
+            mode: 'onchain',
+            digitalSourceType: sourceTypeOf(item),
+          },
         })),
       );
       // a batch is never split across transactions: its on-chain items all complete here

@@ -13,6 +13,7 @@ import type { DelegationService } from './delegated-service.ts';
 import type { OffchainSigner } from './offchain.ts';
 import type { OnchainSubmitter } from './onchain.ts';
 import { prepareAttestation, signOffchain } from './prepare.ts';
+import { digitalSourceTypeUri } from './digital-source-type.ts';
 import { recordAnswer, recordPageAnswer } from './record.ts';
 import type { JsonText } from '../http/json-text.ts';
 import { idCursor, pageOf } from '../http/cursor.ts';
@@ -77,6 +78,7 @@ export function createAttestationService(deps: AttestationServiceDeps) {
           txHash: outcome!.txHash,
           verifyUrl: `${verifyBaseUrl}/${outcome!.uid}`,
           mode: 'onchain',
+          digitalSourceType: digitalSourceTypeUri(item.digitalSourceType),
         };
       }
       const now = clock.now();
@@ -87,6 +89,7 @@ export function createAttestationService(deps: AttestationServiceDeps) {
         txHash: null,
         verifyUrl: `${verifyBaseUrl}/${uid}`,
         mode: 'offchain',
+        digitalSourceType: digitalSourceTypeUri(item.digitalSourceType),
         offchain: row.offchain as CreatedAttestation['offchain'],
       };
       const audit = auditEntry({

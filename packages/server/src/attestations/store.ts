@@ -33,6 +33,7 @@ export type AttestationRow = Pick<
   | 'createdAt'
   | 'revokedAt'
   | 'revocationTxHash'
+  | 'digitalSourceType'
 > & { id: bigint; blockNumber: bigint | null } & Narrowed &
   AnchorColumns &
   ClaimantColumns;
@@ -60,6 +61,7 @@ export async function insertAttestations(db: Db, rows: NewAttestation[]): Promis
         accountId: row.accountId,
         apiKeyId: row.apiKeyId,
         type: row.type,
+        digitalSourceType: row.digitalSourceType,
         mode: row.mode,
         status: row.status,
         contentHash: row.contentHash,
@@ -77,7 +79,7 @@ export async function insertAttestations(db: Db, rows: NewAttestation[]): Promis
 }
 
 /** A batch item as its batch response shows it. */
-export type BatchItemRow = Pick<AttestationRow, 'uid' | 'txHash' | 'mode'> & {
+export type BatchItemRow = Pick<AttestationRow, 'uid' | 'txHash' | 'mode' | 'type' | 'digitalSourceType'> & {
   batchId: NonNullable<Model['batchId']>;
   /** The signed package, parsed. */
   offchain: unknown;
@@ -87,10 +89,10 @@ export type BatchItemRow = Pick<AttestationRow, 'uid' | 'txHash' | 'mode'> & {
 export async function batchItems(db: Db, batchIds: string[]): Promise<BatchItemRow[]> {
   return db
     .selectFrom('attestations')
-    .select(['batchId', 'uid', 'txHash', 'mode', 'offchain'])
+    .select(['batchId', 'uid', 'txHash', 'mode', 'type', 'digitalSourceType', 'offchain'])
     .where((eb) => eb('batchId', '=', eb.fn.any(eb.val(batchIds))))
     .orderBy('batchId')
     .orderBy('batchIndex')
-    .$narrowType<{ batchId: NonNullable<Model['batchId']>; mode: AttestationMode }>()
+    .$narrowType<{ batchId: NonNullable<Model['batchId']>; mode: AttestationMode; type: AttestationOrigin }>()
     .execute();
 }

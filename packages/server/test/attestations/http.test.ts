@@ -110,6 +110,7 @@ describe('GET /v1/attestations/:uid', () => {
         'contentHash',
         'contentType',
         'createdAt',
+        'digitalSourceType',
         'mode',
         'offchain',
         'revocationTxHash',

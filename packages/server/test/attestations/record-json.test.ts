@@ -22,6 +22,7 @@ function offchainRow(overrides: Partial<AttestationRow> = {}): AttestationRow {
     accountId: '00000000-0000-4000-8000-000000000001',
     apiKeyId: '00000000-0000-4000-8000-000000000002',
     type: 'ai',
+    digitalSourceType: null,
     mode: 'offchain',
     status: 'confirmed',
     contentHash,
