@@ -27,6 +27,9 @@ import { bodySealer } from './mail/seal.ts';
 import { createMailService, MAIL_OFF_REASON } from './mail/service.ts';
 import { createSessionService } from './dashboard/sessions.ts';
 import { createOverviewService } from './dashboard/overview.ts';
+import { createCredentialIssuer } from './credentials/vc/issuer.ts';
+import { createCredentialService } from './credentials/vc/service.ts';
+import { credentialKeySealer } from './credentials/vc/key-seal.ts';
 import { createPeopleServices } from './dashboard/services.ts';
 
 /** Builds every service from the opened infrastructure; nothing here listens, connects or reads the environment. */
@@ -118,6 +121,17 @@ export function buildServices(
     revocations: createRevokeService({ db: infra.db, onchain }),
     webhooks: createWebhookService({ db: infra.db, clock, policy: webhookPolicy }),
     audit: createAuditService({ db: infra.db, clock, log }),
+    credentials: createCredentialService({
+      db: infra.db,
+      clock,
+      issuer: createCredentialIssuer({
+        db: infra.db,
+        clock,
+        sealer: credentialKeySealer(opts.secrets),
+        publicBaseUrl: config.publicBaseUrl,
+      }),
+      context: { publicBaseUrl: config.publicBaseUrl, verifyBaseUrl: config.verifyBaseUrl, easAddress: chain.eas },
+    }),
     batches: createBatchService({
       db: infra.db,
       clock,

@@ -13,6 +13,7 @@ export { startService, type RunningService, type ServeParts, type StartOptions }
 export { auditCommand } from './audit/cli.ts';
 export { migrateCommand } from './db/cli.ts';
 export { keysCommand } from './keys/cli.ts';
+export { credentialsCommand } from './credentials/vc/cli.ts';
 export { accountsCommand } from './dashboard/cli.ts';
 export { deliveriesCommand, webhooksCommand } from './webhooks/cli.ts';
 export { knownDeployment } from './chain/eas-artifacts.ts';

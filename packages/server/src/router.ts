@@ -2,6 +2,7 @@ import { attestationsRouter } from './attestations/router.ts';
 import { attestersRouter } from './attesters/router.ts';
 import { attestersDashboardRouter } from './dashboard/attesters-router.ts';
 import { auditRouter } from './audit/router.ts';
+import { credentialsRouter } from './credentials/vc/router.ts';
 import { systemRouter } from './system/router.ts';
 import { router } from './trpc.ts';
 import { webhooksRouter } from './webhooks/router.ts';
@@ -22,6 +23,7 @@ export const appRouter = router({
   attesters: attestersRouter,
   webhooks: webhooksRouter,
   audit: auditRouter,
+  credentials: credentialsRouter,
   system: systemRouter,
   /**
    * The account dashboard's procedures (docs/decisions.md, "Dashboard sign-in"): session-authorized, tRPC only, not in

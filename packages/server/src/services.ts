@@ -11,6 +11,7 @@ import type { HealthService } from './system/health.ts';
 import type { WebhookService } from './webhooks/service.ts';
 import type { DashboardServices } from './dashboard/services.ts';
 import type { MailService } from './mail/service.ts';
+import type { CredentialService } from './credentials/vc/service.ts';
 
 /**
  * What procedures reach through their context, built once by the composition root: services only, never a client
@@ -28,6 +29,8 @@ export interface Services {
   delegations: DelegationService;
   webhooks: WebhookService;
   audit: AuditService;
+  /** W3C Verifiable Credentials of attestations, their status lists and the keys that sign them. */
+  credentials: CredentialService;
   health: HealthService;
   /** The account dashboard's people: sessions, members, invitations (docs/decisions.md, "Dashboard sign-in"). */
   dashboard: DashboardServices;

@@ -34,6 +34,7 @@ const FEATURES = [
   'dashboard',
   'attesters',
   'mail',
+  'credentials',
 ];
 const KERNEL = ['errors.ts', 'clock.ts', 'log.ts', 'config.ts', 'plural.ts', 'rules.ts'];
 

@@ -4,6 +4,7 @@ import {
   accountsCommand,
   auditCommand,
   commandInfrastructure,
+  credentialsCommand,
   ConfigError,
   deliveriesCommand,
   keysCommand,
@@ -33,6 +34,9 @@ const USAGE = `attestation-service <command>
   accounts invite --support --email E [--no-mail] [--json]   a member of the operator's support team
   accounts set-plan NAME|id:UUID free|pro|enterprise   its plan: quota, rate, mintable tiers
   accounts list [--json]
+  credentials keys [--json]                the keys that sign Verifiable Credentials (newest signs)
+  credentials rotate-key [--json]          a new signing key; the old ones stay published
+  credentials retire-key KID               unpublish a key: what it signed verifies no more
   migrate                                  apply database migrations
 `;
 
@@ -76,6 +80,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'deliveries') return run(deliveriesCommand(withInfrastructure, rest, values));
   if (command === 'webhooks') return run(webhooksCommand(withInfrastructure, rest, values));
   if (command === 'accounts') return run(accountsCommand(withInfrastructure, rest, values));
+  if (command === 'credentials') return run(credentialsCommand(withInfrastructure, rest, values));
   if (command === 'migrate') return run(migrateCommand(withInfrastructure));
   throw new UsageError(`unknown command: ${command}`);
 }

@@ -15,6 +15,7 @@ import { routeLabeller, type RouteLabel } from './route-label.ts';
 import { serveTrpc } from './trpc-surface.ts';
 import { sendStreamed, StreamedBody } from './streamed.ts';
 import { JsonText } from './json-text.ts';
+import { TextBody } from './text-body.ts';
 import { tracer, type ServerSpan } from '../tracing/tracing.ts';
 
 /**
@@ -117,6 +118,14 @@ export function createApiHandler<TRouter extends AnyRouter>(
       // a streamed body (the audit export): see docs/decisions.md, "Audit export"
       if (data instanceof StreamedBody) return await sendStreamed(req, res, data, ctx.responseHeaders);
       if (data instanceof JsonText) return writeJsonText(res, route.successStatus, data.text, ctx.responseHeaders);
+      if (data instanceof TextBody) {
+        for (const [name, value] of Object.entries({ ...ctx.responseHeaders, ...data.headers }))
+          res.setHeader(name, value);
+        res.setHeader('Content-Type', data.contentType);
+        res.setHeader('Content-Length', Buffer.byteLength(data.text));
+        res.statusCode = route.successStatus;
+        return void res.end(data.text);
+      }
       writeJson(res, route.successStatus, route.successStatus === 204 ? undefined : data, ctx.responseHeaders);
     } catch (error) {
       if (!res.headersSent) for (const [name, value] of Object.entries(ctx.responseHeaders)) res.setHeader(name, value);

@@ -11,7 +11,10 @@ export function urlOf(path: string, op: any): string {
   const concrete = path
     .replace('{uid}', unknownUid)
     .replace('{id}', randomUUID())
-    .replace('{address}', newCustomer().address);
+    .replace('{address}', newCustomer().address)
+    .replace(/\{(\w+)\}/g, (_, name: string) =>
+      String((op.parameters ?? []).find((p: any) => p.in === 'path' && p.name === name)?.schema?.example ?? name),
+    );
   return `${concrete}${query.length ? `?${query.join('&')}` : ''}`;
 }
 

@@ -120,6 +120,17 @@ const CASES: Record<string, RouteCase> = {
     valid: async (key) => ({ params: { id: await subscription(key) }, body: {} }),
     invalid: { params: { id: 'wh' }, body: { extra: true } },
   },
+  'credentials.get': {
+    valid: async (key) => ({ params: { uid: await attestation(key) } }),
+    invalid: { params: { uid: '0x1234' } },
+  },
+  'credentials.statusList': {
+    // list 0 holds the first 131,072 attestations: one made now makes sure it exists
+    valid: async (key) => ({ params: { list: (await attestation(key)) && '0' } }),
+    invalid: { params: { list: '-1' } },
+  },
+  'credentials.jwks': { valid: async () => ({}), invalid: { query: { unknown: '1' } } },
+  'credentials.did': { valid: async () => ({}), invalid: { query: { unknown: '1' } } },
   'audit.export': { valid: async () => ({ query: { format: 'json' } }), invalid: { query: { format: 'xml' } } },
   'system.health': { valid: async () => ({}), invalid: { query: { unknown: '1' } } },
   'system.ready': { valid: async () => ({}), invalid: { query: { unknown: '1' } } },
@@ -151,6 +162,8 @@ describe('the route matrix', () => {
       const res = await send(route, await cases().valid(key), key);
       expect(res.status, JSON.stringify(res.body)).toBe(route.successStatus);
       if (route.successStatus === 204) expect(res.body).toBeUndefined();
+      else if (res.headers.get('content-type') === 'application/vc+jwt')
+        expect(res.body).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/); // a credential: a compact JWS
       else expect(res.body).toEqual(expect.any(Object));
     }, 30_000);
 
