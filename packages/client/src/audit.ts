@@ -66,7 +66,8 @@ function query(input: AuditExportInput): string {
   return params.toString();
 }
 
-async function failure(res: Response): Promise<AttestationServiceError> {
+/** A REST answer that is not 2xx as the error it carries (the spec's `{ code, message, details }`). */
+export async function failure(res: Response, what = 'The audit export'): Promise<AttestationServiceError> {
   const requestId = res.headers.get('x-request-id') ?? undefined;
   try {
     const body = (await res.json()) as { code: ErrorCode; message: string; details?: Record<string, unknown> };
@@ -74,7 +75,7 @@ async function failure(res: Response): Promise<AttestationServiceError> {
   } catch {
     return new AttestationServiceError(
       'NETWORK_ERROR',
-      `The audit export answered ${res.status} without an error body.`,
+      `${what} answered ${res.status} without an error body.`,
       {},
       res.status,
       requestId,

@@ -1,8 +1,9 @@
-import { createTRPCClient, httpLink, TRPCClientError, type TRPCLink } from '@trpc/client';
+import { createTRPCClient, httpLink, type TRPCLink } from '@trpc/client';
 import type { AppRouter } from '@attestation-service/server/router';
-import { AttestationServiceError, type ErrorCode } from './errors.ts';
+import { wrap } from './call.ts';
 import { retryingFetch, type RetryOptions } from './transport.ts';
 import { streamAuditExport } from './audit.ts';
+import { fetchCredential, signContentCredentials, type ContentCredentialsOptions } from './credentials.ts';
 import type { AuditEntry, AuditExportInput } from './types.ts';
 import { signDelegation, signDelegations, type AttesterSigner, type SignDelegationOptions } from './signing.ts';
 import type {
@@ -58,6 +59,15 @@ export {
   type AnchorVerification,
   type VerifyAnchorOptions,
 } from './anchor.ts';
+export {
+  verifyCredential,
+  statusBit,
+  CredentialVerificationError,
+  type AttestationCredential,
+  type ContentCredentialsOptions,
+  type VerifiedCredential,
+  type VerifyCredentialOptions,
+} from './credentials.ts';
 export type { RetryOptions } from './transport.ts';
 export {
   signDelegation,
@@ -86,48 +96,6 @@ export interface WriteOptions {
 
 type CallContext = { idempotencyKey?: string };
 
-function toServiceError(error: unknown): AttestationServiceError {
-  if (error instanceof AttestationServiceError) return error;
-  if (error instanceof TRPCClientError) {
-    const data = (error.data ?? {}) as { code?: string; details?: Record<string, unknown>; httpStatus?: number };
-    const meta = error.meta as { response?: Response } | undefined;
-    const requestId = meta?.response?.headers.get('x-request-id') ?? undefined;
-    if (data.code)
-      return new AttestationServiceError(
-        data.code as ErrorCode,
-        error.message,
-        (data.details ?? {}) as never,
-        data.httpStatus ?? 0,
-        requestId,
-        { cause: error },
-      );
-    return new AttestationServiceError(
-      'NETWORK_ERROR',
-      `Could not reach the attestation service: ${error.message}`,
-      {},
-      meta?.response?.status ?? 0,
-      requestId,
-      { cause: error },
-    );
-  }
-  return new AttestationServiceError(
-    'NETWORK_ERROR',
-    error instanceof Error ? error.message : String(error),
-    {},
-    0,
-    undefined,
-    { cause: error },
-  );
-}
-
-async function wrap<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    throw toServiceError(error);
-  }
-}
-
 /** A typed client of the attestation service (over its /trpc endpoint, typed from the service's router). */
 export function createClient(options: ClientOptions) {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -143,6 +111,11 @@ export function createClient(options: ClientOptions) {
     },
   });
   const trpc = createTRPCClient<AppRouter>({ links: [link] });
+  const rest = {
+    baseUrl,
+    apiKey: options.apiKey,
+    fetch: retryingFetch(options.fetch ?? globalThis.fetch, options.retry),
+  };
   const write = (opts?: WriteOptions) => ({
     context: { idempotencyKey: opts?.idempotencyKey ?? crypto.randomUUID() } satisfies CallContext,
   });
@@ -205,6 +178,14 @@ export function createClient(options: ClientOptions) {
           cursor = page.nextCursor ?? undefined;
         } while (cursor);
       },
+      /** The attestation as a W3C Verifiable Credential (`vc+jwt`, public); check it with `verifyCredential`. */
+      credential: (uid: string): Promise<string> => fetchCredential(rest, uid),
+      /** The asset with a signed C2PA manifest naming the attestation (its bytes must be the attested content). */
+      contentCredentials: (
+        uid: string,
+        bytes: Uint8Array | ArrayBuffer | Blob,
+        opts: ContentCredentialsOptions,
+      ): Promise<Uint8Array> => signContentCredentials(rest, uid, bytes, opts),
       /** Revokes an attestation your account created. */
       revoke: (uid: string, input: { reason?: string } = {}, opts?: WriteOptions): Promise<RevokeResult> =>
         wrap(() => trpc.attestations.revoke.mutate({ uid, ...input }, write(opts))),
@@ -227,11 +208,7 @@ export function createClient(options: ClientOptions) {
     },
     audit: {
       /** Your account's audit entries in [from, to) (default: the last 30 days), streamed: `for await (const entry of …)`. */
-      export: (input: AuditExportInput = {}): AsyncGenerator<AuditEntry> =>
-        streamAuditExport(
-          { baseUrl, apiKey: options.apiKey, fetch: retryingFetch(options.fetch ?? globalThis.fetch, options.retry) },
-          input,
-        ),
+      export: (input: AuditExportInput = {}): AsyncGenerator<AuditEntry> => streamAuditExport(rest, input),
     },
     system: {
       health: (): Promise<Health> => wrap(() => trpc.system.health.query({})),

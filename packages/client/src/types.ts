@@ -15,6 +15,12 @@ export interface CreateAttestationInput {
   contentType: string;
   /** `onchain` (default: an EAS transaction, counts toward the monthly quota) or `offchain` (signed, unmetered). */
   mode?: Mode;
+  /**
+   * How the content came to be, as an IPTC digital source type URI (`http://cv.iptc.org/newscodes/digitalsourcetype/…`):
+   * trained-model terms for `ai`, others for `human`. Default: `trainedAlgorithmicMedia` for `ai`, `digitalCreation`
+   * for `human`.
+   */
+  digitalSourceType?: string;
   /** Your registered attester's signature over it (see `signDelegation`); the relayer still pays the gas. */
   delegation?: Delegation;
 }
@@ -96,6 +102,8 @@ export interface CreatedAttestation {
   txHash: string | null;
   verifyUrl: string;
   mode: Mode;
+  /** The IPTC digital source type URI it was recorded with. */
+  digitalSourceType: string;
   offchain?: OffchainPackage | undefined;
 }
 
@@ -115,6 +123,8 @@ export interface AttestationAnchor {
 export interface Attestation {
   uid: string;
   type: Origin;
+  /** How the content came to be: an IPTC digital source type URI, consistent with `type`. */
+  digitalSourceType: string;
   mode: Mode;
   contentHash: string;
   contentType: string;
