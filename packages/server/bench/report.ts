@@ -58,6 +58,11 @@ ${rows.join('\n')}
 |---|---:|---:|
 | \`${run.gas.baseline.schema}\` (baseline) | ${run.gas.baseline.single.toLocaleString('en')} | ${run.gas.baseline.perItemOf100.toLocaleString('en')} |
 | \`${run.gas.ours.schema}\` (ours) | ${run.gas.ours.single.toLocaleString('en')} (${pct(run.gas.ours.single, run.gas.baseline.single)}) | ${run.gas.ours.perItemOf100.toLocaleString('en')} (${pct(run.gas.ours.perItemOf100, run.gas.baseline.perItemOf100)}) |
+| \`${run.gas.sourceType.string.schema}\` (not taken) | ${run.gas.sourceType.string.single.toLocaleString('en')} (${pct(run.gas.sourceType.string.single, run.gas.ours.single)} vs ours) | ${run.gas.sourceType.string.perItemOf100.toLocaleString('en')} (${pct(run.gas.sourceType.string.perItemOf100, run.gas.ours.perItemOf100)} vs ours) |
+| \`${run.gas.sourceType.uint8.schema}\` (not taken) | ${run.gas.sourceType.uint8.single.toLocaleString('en')} (${pct(run.gas.sourceType.uint8.single, run.gas.ours.single)} vs ours) | ${run.gas.sourceType.uint8.perItemOf100.toLocaleString('en')} (${pct(run.gas.sourceType.uint8.perItemOf100, run.gas.ours.perItemOf100)} vs ours) |
+
+The last two rows are the IPTC digital source type in the signed data; it is bound by the service's Verifiable
+Credential and C2PA manifest instead (docs/decisions.md, "The digital source type").
 
 ${renderOnchain(run.onchain).trimStart()}
 ## What caps each figure
