@@ -1,4 +1,5 @@
-import { AttestationServiceError, type ErrorCode } from './errors.ts';
+import { AttestationServiceError } from './errors.ts';
+import { restCall, type RestDeps } from './rest.ts';
 import type { AuditEntry, AuditExportInput } from './types.ts';
 
 /**
@@ -66,48 +67,16 @@ function query(input: AuditExportInput): string {
   return params.toString();
 }
 
-/** A REST answer that is not 2xx as the error it carries (the spec's `{ code, message, details }`). */
-export async function failure(res: Response, what = 'The audit export'): Promise<AttestationServiceError> {
-  const requestId = res.headers.get('x-request-id') ?? undefined;
-  try {
-    const body = (await res.json()) as { code: ErrorCode; message: string; details?: Record<string, unknown> };
-    return new AttestationServiceError(body.code, body.message, (body.details ?? {}) as never, res.status, requestId);
-  } catch {
-    return new AttestationServiceError(
-      'NETWORK_ERROR',
-      `${what} answered ${res.status} without an error body.`,
-      {},
-      res.status,
-      requestId,
-    );
-  }
-}
-
 /**
  * Streams the caller's audit entries in [from, to) over GET /v1/audit/export, parsing the JSON array as it arrives.
  * A connection cut mid-way (the server aborts on a failure after the first byte) throws NETWORK_ERROR: the entries
  * already yielded are real, but the export is incomplete.
  */
-export async function* streamAuditExport(
-  deps: { baseUrl: string; apiKey: string | undefined; fetch: typeof fetch },
-  input: AuditExportInput = {},
-): AsyncGenerator<AuditEntry> {
+export async function* streamAuditExport(deps: RestDeps, input: AuditExportInput = {}): AsyncGenerator<AuditEntry> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (deps.apiKey) headers.authorization = `Bearer ${deps.apiKey}`;
-  let res: Response;
-  try {
-    res = await deps.fetch(`${deps.baseUrl}/v1/audit/export?${query(input)}`, { headers, signal: input.signal });
-  } catch (error) {
-    throw new AttestationServiceError(
-      'NETWORK_ERROR',
-      `Could not reach the attestation service: ${error instanceof Error ? error.message : String(error)}`,
-      {},
-      0,
-      undefined,
-      { cause: error },
-    );
-  }
-  if (!res.ok) throw await failure(res);
+  const path = `/v1/audit/export?${query(input)}`;
+  const res = await restCall(deps, path, { headers, signal: input.signal }, 'The audit export');
   const requestId = res.headers.get('x-request-id') ?? undefined;
   const parser = new JsonArrayParser();
   const decoder = new TextDecoder();

@@ -1,6 +1,5 @@
 import { createLocalJWKSet, createRemoteJWKSet, jwtVerify, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
-import { failure } from './audit.ts';
-import { AttestationServiceError } from './errors.ts';
+import { restCall, type RestDeps } from './rest.ts';
 
 /** The W3C VC 2.0 the service issues for an attestation (`GET /v1/attestations/{uid}/credential`). */
 export interface AttestationCredential {
@@ -114,30 +113,10 @@ export async function verifyCredential(jwt: string, options: VerifyCredentialOpt
   return { credential, kid, revoked: await statusBit(subject.encodedList, Number(status.statusListIndex)) };
 }
 
-type Deps = { baseUrl: string; apiKey: string | undefined; fetch: typeof fetch };
-
-async function send(deps: Deps, path: string, init: RequestInit, what: string): Promise<Response> {
-  let res: Response;
-  try {
-    res = await deps.fetch(`${deps.baseUrl}${path}`, init);
-  } catch (error) {
-    throw new AttestationServiceError(
-      'NETWORK_ERROR',
-      `Could not reach the attestation service: ${error instanceof Error ? error.message : String(error)}`,
-      {},
-      0,
-      undefined,
-      { cause: error },
-    );
-  }
-  if (!res.ok) throw await failure(res, what);
-  return res;
-}
-
 /** `GET /v1/attestations/{uid}/credential`: the attestation as a `vc+jwt` (check it with verifyCredential). */
-export async function fetchCredential(deps: Deps, uid: string): Promise<string> {
+export async function fetchCredential(deps: RestDeps, uid: string): Promise<string> {
   const path = `/v1/attestations/${encodeURIComponent(uid)}/credential`;
-  return (await send(deps, path, { headers: { accept: 'application/vc+jwt' } }, 'The credential')).text();
+  return (await restCall(deps, path, { headers: { accept: 'application/vc+jwt' } }, 'The credential')).text();
 }
 
 export interface ContentCredentialsOptions {
@@ -153,7 +132,7 @@ export interface ContentCredentialsOptions {
  * the attestation (or the sidecar manifest store). The bytes must be the attested content (else CONTENT_MISMATCH).
  */
 export async function signContentCredentials(
-  deps: Deps,
+  deps: RestDeps,
   uid: string,
   bytes: Uint8Array | ArrayBuffer | Blob,
   options: ContentCredentialsOptions,
@@ -165,5 +144,5 @@ export async function signContentCredentials(
   if (deps.apiKey) headers.authorization = `Bearer ${deps.apiKey}`;
   const path = `/v1/attestations/${encodeURIComponent(uid)}/content-credentials`;
   const init = { method: 'POST', headers, body: bytes as RequestInit['body'], signal: options.signal };
-  return new Uint8Array(await (await send(deps, path, init, 'Content credentials')).arrayBuffer());
+  return new Uint8Array(await (await restCall(deps, path, init, 'Content credentials')).arrayBuffer());
 }

@@ -23,6 +23,7 @@ export type ErrorCode =
   | 'INVALID_NONCE'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'CONTENT_MISMATCH'
   | 'RATE_LIMITED'
   | 'QUOTA_EXCEEDED'
   | 'HEADERS_TOO_LARGE'
@@ -51,6 +52,8 @@ export interface ErrorDetailsByCode {
   ALREADY_EXISTS: { id: string };
   /** A signed on-chain request for another nonce than the attester's next one (a replay, or a gap). */
   INVALID_NONCE: { attester: string; expected: string; given: string };
+  /** Bytes sent for an attestation whose SHA-256 is not its content hash (0x-prefixed hex, both). */
+  CONTENT_MISMATCH: { expected: string; received: string };
 }
 
 export type ErrorDetails<C extends ErrorCode> = C extends keyof ErrorDetailsByCode

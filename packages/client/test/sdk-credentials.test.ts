@@ -1,3 +1,4 @@
+import type { JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../server/test/support/service.ts';
 import { createClient, CredentialVerificationError, isServiceError, verifyCredential } from '../src/index.ts';
@@ -9,6 +10,19 @@ beforeAll(async () => {
   svc = await startTestService({ env: { PUBLIC_BASE_URL: 'http://127.0.0.1:1' } });
 });
 afterAll(() => svc?.stop());
+
+/** The keys the service publishes. */
+const publishedKeys = async () =>
+  (await (await fetch(`${svc.url}/.well-known/jwks.json`)).json()) as { keys: Array<JWK & { kid: string }> };
+
+/** An off-chain attestation of a fresh account, and its credential. */
+async function attested(type: 'human' | 'ai') {
+  const { key } = await svc.createKey('pro');
+  const client = createClient({ baseUrl: svc.url, apiKey: key });
+  const body = { type, content: `sdk vc ${Math.random()}`, contentType: 'text/plain', mode: 'offchain' } as const;
+  const { uid } = await client.attestations.create(body);
+  return { client, uid, jwt: await client.attestations.credential(uid) };
+}
 
 /** The service's answers under its own base URL (the test service advertises an address it does not listen on). */
 const served: typeof fetch = (input, init) =>
@@ -27,7 +41,7 @@ describe('SDK: Verifiable Credentials', () => {
     });
     expect(created.digitalSourceType).toBe('http://cv.iptc.org/newscodes/digitalsourcetype/humanEdits');
     const jwt = await createClient({ baseUrl: svc.url }).attestations.credential(created.uid);
-    const jwks = await (await fetch(`${svc.url}/.well-known/jwks.json`)).json();
+    const jwks = await publishedKeys();
 
     const fresh = await verifyCredential(jwt, { jwks, fetch: served, issuer: 'did:web:127.0.0.1%3A1' });
     expect(fresh.revoked).toBe(false);
@@ -44,30 +58,14 @@ describe('SDK: Verifiable Credentials', () => {
   });
 
   it('fetches the JWKS from its URL', async () => {
-    const { key } = await svc.createKey('pro');
-    const client = createClient({ baseUrl: svc.url, apiKey: key });
-    const { uid } = await client.attestations.create({
-      type: 'ai',
-      content: 'x',
-      contentType: 'text/plain',
-      mode: 'offchain',
-    });
-    const jwt = await client.attestations.credential(uid);
+    const { jwt } = await attested('ai');
     const verified = await verifyCredential(jwt, { jwks: `${svc.url}/.well-known/jwks.json`, checkStatus: false });
     expect(verified.credential.credentialSubject.origin).toBe('ai');
   });
 
   it('refuses a tampered credential, another issuer and keys that did not sign it', async () => {
-    const { key } = await svc.createKey('pro');
-    const client = createClient({ baseUrl: svc.url, apiKey: key });
-    const { uid } = await client.attestations.create({
-      type: 'ai',
-      content: 'y',
-      contentType: 'text/plain',
-      mode: 'offchain',
-    });
-    const jwt = await client.attestations.credential(uid);
-    const jwks = await (await fetch(`${svc.url}/.well-known/jwks.json`)).json();
+    const { jwt } = await attested('ai');
+    const jwks = await publishedKeys();
     const [header, payload, signature] = jwt.split('.');
     const forged = JSON.parse(Buffer.from(payload!, 'base64url').toString());
     forged.credentialSubject.origin = 'human';
