@@ -45,7 +45,7 @@ describe('SDK: Verifiable Credentials', () => {
 
     const fresh = await verifyCredential(jwt, { jwks, fetch: served, issuer: 'did:web:127.0.0.1%3A1' });
     expect(fresh.revoked).toBe(false);
-    expect(fresh.kid).toBe(jwks.keys[0].kid);
+    expect(fresh.kid).toBe(jwks.keys[0]!.kid);
     expect(fresh.credential.credentialSubject).toMatchObject({
       origin: 'human',
       digitalSourceType: 'http://cv.iptc.org/newscodes/digitalsourcetype/humanEdits',
@@ -75,7 +75,7 @@ describe('SDK: Verifiable Credentials', () => {
       verifyCredential(jwt, { jwks, issuer: 'did:web:elsewhere.example', checkStatus: false }),
     ).rejects.toThrow(/issuer/);
     const otherKeys = {
-      keys: jwks.keys.map((k: Record<string, string>) => ({ ...k, x: jwks.keys[0].y, y: jwks.keys[0].x })),
+      keys: jwks.keys.map((k) => ({ ...k, x: k.y, y: k.x })),
     };
     await expect(verifyCredential(jwt, { jwks: otherKeys, checkStatus: false })).rejects.toThrow(
       CredentialVerificationError,
