@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../packages/server/test/support/service.ts';
+import { freePort } from '../../packages/server/src/system/ports.ts';
+import { makeSigningChain } from '../../packages/server/src/credentials/c2pa/dev-ca.ts';
 
 const run = promisify(execFile);
 const DIR = join(import.meta.dirname, '..');
@@ -13,7 +15,19 @@ let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
   // ANCHOR_INTERVAL=0: no anchoring here, so a fresh off-chain attestation is "not anchored yet" however slow the run
-  svc = await startTestService({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', ANCHOR_INTERVAL: '0' } });
+  // a port known up front: credentials and their status lists name PUBLIC_BASE_URL, which label-image.ts fetches
+  const port = await freePort();
+  const { keyPem, chainPem } = await makeSigningChain({ caName: 'Examples test CA' });
+  svc = await startTestService({
+    env: {
+      C2PA_SIGNING_CERT: chainPem,
+      C2PA_SIGNING_KEY: keyPem,
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      ANCHOR_INTERVAL: '0',
+      PORT: String(port),
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    },
+  });
   env = { ...process.env, ATTESTATION_API_URL: svc.url, ATTESTATION_API_KEY: (await svc.createKey('pro')).key };
 });
 afterAll(() => svc?.stop());
@@ -28,6 +42,19 @@ describe('examples/ against a live server', () => {
     expect(stdout).toMatch(/read back: human, offchain/);
     expect(stdout).toContain(`search found 1 attestation(s) of this content; newest ${uid}`);
   });
+
+  it('label-image.ts attests an image, embeds Content Credentials and checks them and its credential', async () => {
+    const { stdout } = await run(process.execPath, [join(DIR, 'label-image.ts')], { env, cwd: DIR });
+    expect(stdout).toMatch(
+      /attested 0x[0-9a-f]{64} \(http:\/\/cv\.iptc\.org\/newscodes\/digitalsourcetype\/trainedAlgorithmicMedia\)/,
+    );
+    expect(stdout).toMatch(
+      /C2PA: \w+; c2pa\.created as http:\/\/cv\.iptc\.org\/newscodes\/digitalsourcetype\/trainedAlgorithmicMedia/,
+    );
+    expect(stdout).toMatch(/C2PA: names attestation 0x[0-9a-f]{64}/);
+    expect(stdout).toMatch(/C2PA: signer .+; (no failures|signingCredential\.untrusted)$/m);
+    expect(stdout).toMatch(/VC: issued by did:web:127\.0\.0\.1%3A\d+, ai, revoked: false, verify at /);
+  }, 60_000);
 
   it('curl.sh (REST) does the same', async () => {
     const content = `curl example ${Math.random()}`;

@@ -82,7 +82,10 @@ export async function measureGas(): Promise<GasFigures> {
         [hash(i), i % 2 === 1, i % 2 ? 'trainedAlgorithmicMedia' : 'digitalCreation'],
       );
     const withCode = (i: number) =>
-      encodeAbiParameters([{ type: 'bytes32' }, { type: 'bool' }, { type: 'uint8' }], [hash(i), i % 2 === 1, 1 + (i % 2)]);
+      encodeAbiParameters(
+        [{ type: 'bytes32' }, { type: 'bool' }, { type: 'uint8' }],
+        [hash(i), i % 2 === 1, 1 + (i % 2)],
+      );
     const request = (data: Hex) => ({
       recipient: zeroAddress,
       expirationTime: 0n,

@@ -1,8 +1,9 @@
 // The same-work baselines of the read, search and create rows: node:http and a `pg` pool of the service's size, one
 // query (or one transaction) per request, no framework, no batching, no auth or limits. It reads and writes the
 // service's own tables, so each row of BENCHMARKS.md compares the same work on the same database.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { CompactSign } from 'jose';
 import pg from 'pg';
 import { bytesToHex, type Hex } from 'viem';
 import { createOffchainSigner } from '../src/attestations/offchain.ts';
@@ -111,9 +112,62 @@ async function create(req: IncomingMessage, res: ServerResponse): Promise<void> 
   send(res, 201, { uid, txHash: null, verifyUrl: `http://localhost:8081/${uid}`, mode: 'offchain', offchain: signed });
 }
 
+const credentialKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
+
+/** The credential row's baseline: the row by uid, the same VC 2.0 built from it and signed as a vc+jwt (ES256). */
+async function credential(res: ServerResponse, uid: string): Promise<void> {
+  const { rows } = await pool.query(`SELECT id, ${COLUMNS}, digital_source_type FROM attestations WHERE uid = $1`, [
+    uid,
+  ]);
+  const row = rows[0];
+  if (!row) return send(res, 404, { code: 'NOT_FOUND' });
+  const list = BigInt(row.id) / 131_072n;
+  const index = String(BigInt(row.id) % 131_072n);
+  const listUrl = `http://localhost:8080/v1/status-lists/${list}`;
+  const vc = {
+    '@context': ['https://www.w3.org/ns/credentials/v2'],
+    id: `http://localhost:8080/v1/attestations/${uid}/credential`,
+    type: ['VerifiableCredential', 'ContentOriginCredential'],
+    issuer: 'did:web:localhost%3A8080',
+    validFrom: row.created_at.toISOString(),
+    credentialSubject: {
+      id: `urn:sha256:${row.content_hash.slice(2)}`,
+      contentHash: row.content_hash,
+      contentType: row.content_type,
+      origin: row.type,
+      digitalSourceType: `http://cv.iptc.org/newscodes/digitalsourcetype/${row.digital_source_type ?? 'digitalCreation'}`,
+      attester: row.attester,
+      claimant: { kind: 'service' },
+      eas: {
+        uid,
+        mode: row.mode,
+        chainId: row.chain_id,
+        contract: `0x${'42'.repeat(20)}`,
+        schema: row.schema_uid,
+        txHash: row.tx_hash,
+      },
+      verifyUrl: `http://localhost:8081/${uid}`,
+    },
+    credentialStatus: {
+      id: `${listUrl}#${index}`,
+      type: 'BitstringStatusListEntry',
+      statusPurpose: 'revocation',
+      statusListIndex: index,
+      statusListCredential: listUrl,
+    },
+  };
+  const jwt = await new CompactSign(Buffer.from(JSON.stringify(vc)))
+    .setProtectedHeader({ alg: 'ES256', typ: 'vc+jwt', cty: 'vc', kid: 'did:web:localhost%3A8080#key-1' })
+    .sign(credentialKey);
+  res.writeHead(200, { 'content-type': 'application/vc+jwt', 'content-length': Buffer.byteLength(jwt) });
+  res.end(jwt);
+}
+
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://x');
   if (req.method === 'POST' && url.pathname === '/v1/attestations') return create(req, res);
+  const asked = /^\/v1\/attestations\/([^/]+)\/credential$/.exec(url.pathname);
+  if (asked) return credential(res, asked[1]!);
   if (url.pathname === '/v1/attestations') {
     const { rows } = await pool.query(
       `SELECT ${COLUMNS} FROM attestations WHERE content_hash = $1 ORDER BY id DESC LIMIT 21`,

@@ -108,6 +108,22 @@ const schema = z.object({
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
   MAIL_FROM: z.string().min(3).max(200).optional(),
   OPERATOR_EMAIL: z.email().optional(),
+  C2PA_SIGNING_CERT: z
+    .string()
+    .includes('-----BEGIN CERTIFICATE-----', { error: 'must be PEM text: the signing certificate, then its CA chain' })
+    .optional(),
+  C2PA_SIGNING_KEY: z
+    .string()
+    .regex(/-----BEGIN (EC )?PRIVATE KEY-----/, 'must be PEM text: the private key of the signing certificate')
+    .optional(),
+  C2PA_TSA_URL: url.optional(),
+  C2PA_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(512 * 1024 * 1024)
+    .default(50 * 1024 * 1024),
+  C2PA_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
 });
 
 export type Config = ReturnType<typeof toConfig>;
@@ -161,6 +177,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(
       'invalid configuration: RELAYER_PRIVATE_KEY and RELAYER_SIGNER_URL are both set; set one (the signer keeps the key out of the service)',
     );
+  // a chain without its key (or a key without its chain) is half a signer: never guess which was meant
+  if ((parsed.data.C2PA_SIGNING_CERT === undefined) !== (parsed.data.C2PA_SIGNING_KEY === undefined))
+    throw new ConfigError('invalid configuration: set both C2PA_SIGNING_CERT and C2PA_SIGNING_KEY, or neither');
   return toConfig(parsed.data);
 }
 
@@ -252,6 +271,16 @@ function toConfig(v: z.infer<typeof schema>) {
     serviceSecret: {
       current: v.SERVICE_SECRET === undefined ? undefined : new Secret(v.SERVICE_SECRET),
       previous: v.SERVICE_SECRET_PREVIOUS === undefined ? undefined : new Secret(v.SERVICE_SECRET_PREVIOUS),
+    },
+    /** Content Credentials (credentials/c2pa/): the signer's PEM chain and key; unset in development, a CA in DATA_DIR. */
+    c2pa: {
+      certificateChain: v.C2PA_SIGNING_CERT,
+      signingKey: v.C2PA_SIGNING_KEY === undefined ? undefined : new Secret(v.C2PA_SIGNING_KEY),
+      tsaUrl: v.C2PA_TSA_URL,
+      /** The largest asset taken (bytes); each signing holds a few times this in its worker. */
+      maxBytes: v.C2PA_MAX_BYTES,
+      /** Assets signed at once, each in its own worker thread. */
+      concurrency: v.C2PA_CONCURRENCY,
     },
     /** Outgoing mail: SMTP_URL, else the embedded MailDev in development, else none. */
     mail: mailSettings(v),

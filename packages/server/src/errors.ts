@@ -26,6 +26,7 @@ export const ERROR_STATUS = {
   INVALID_NONCE: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  CONTENT_MISMATCH: 422,
   RATE_LIMITED: 429,
   QUOTA_EXCEEDED: 429,
   HEADERS_TOO_LARGE: 431,
@@ -62,6 +63,8 @@ export type ErrorDetailsByCode = {
   ALREADY_EXISTS: { id: string };
   /** A delegated on-chain request signed for another nonce than the attester's next one (a replay, or a gap). */
   INVALID_NONCE: { attester: string; expected: string; given: string };
+  /** Bytes sent for an attestation whose SHA-256 is not its content hash (0x-prefixed hex, both). */
+  CONTENT_MISMATCH: { expected: string; received: string };
 };
 
 /** The details a code carries: its shape in ErrorDetailsByCode, else any object. */
@@ -79,6 +82,7 @@ const TRPC_CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
   409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'UNPROCESSABLE_CONTENT',
   429: 'TOO_MANY_REQUESTS',
   431: 'BAD_REQUEST',
   500: 'INTERNAL_SERVER_ERROR',

@@ -19,6 +19,7 @@ import { flushPeriodically } from './keys/last-used.ts';
 import { authMount } from './dashboard/auth-mount.ts';
 import { cleanUpAuthPeriodically } from './dashboard/auth-cleanup.ts';
 import { auditExportMount } from './dashboard/audit-export-mount.ts';
+import { startContentCredentials } from './credentials/c2pa/part.ts';
 import type { Mount } from './http/server.ts';
 import type { Services } from './services.ts';
 import type { ReadinessCheck } from './system/health.ts';
@@ -248,6 +249,8 @@ async function startApiPart(
   metrics: ProcessMetrics | undefined,
 ): Promise<string> {
   const { config, log } = infra;
+  const credentials = await startContentCredentials({ ...infra, ...services, easContract: infra.chain.eas });
+  stack.push(credentials.stop); // after the server below has closed: no request is still signing
   const handler = createApiHandler(
     { router: appRouter, services },
     {
@@ -255,7 +258,12 @@ async function startApiPart(
       trustProxy: config.trustProxy,
       log,
       proxyToken,
-      mounts: [authMount(services.dashboard.auth, config.publicBaseUrl), auditExportMount(services), ...mounts],
+      mounts: [
+        authMount(services.dashboard.auth, config.publicBaseUrl),
+        auditExportMount(services),
+        credentials.mount,
+        ...mounts,
+      ],
       onRequest: metrics?.onRequest,
     },
   );

@@ -33,6 +33,8 @@ export interface ApiParts<TRouter extends AnyRouter> {
  */
 export interface Mount {
   prefix: string;
+  /** Paths it serves when they are not the ones under `prefix` (a route with a parameter); `prefix` then names it. */
+  pattern?: RegExp;
   handle(req: IncomingMessage, res: ServerResponse, request: { ip: string; log: Logger }): Promise<void>;
 }
 
@@ -151,7 +153,9 @@ export function createApiHandler<TRouter extends AnyRouter>(
     }
     const docs = pathname === '/docs' || pathname.startsWith('/docs/') || pathname === '/favicon.ico';
     if (docs && req.method === 'GET' && (await serveDocs(pathname, res))) return void (label.route = '/docs');
-    const mount = mounts.find((m) => pathname === m.prefix || pathname.startsWith(`${m.prefix}/`));
+    const mount = mounts.find((m) =>
+      m.pattern ? m.pattern.test(pathname) : pathname === m.prefix || pathname.startsWith(`${m.prefix}/`),
+    );
     if (mount) {
       label.route = mount.prefix;
       return mount.handle(req, res, { ip: clientIpOf(req, opts.trustProxy, opts.proxyToken), log });
