@@ -2,12 +2,13 @@ import type { JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../server/test/support/service.ts';
 import { createClient, CredentialVerificationError, isServiceError, verifyCredential } from '../src/index.ts';
+import { fixture, readBack, sha256, signerEnv } from '../../server/test/credentials/c2pa-reader.ts';
 import { caught } from './caught.ts';
 
 let svc: TestService;
 
 beforeAll(async () => {
-  svc = await startTestService({ env: { PUBLIC_BASE_URL: 'http://127.0.0.1:1' } });
+  svc = await startTestService({ env: { PUBLIC_BASE_URL: 'http://127.0.0.1:1', ...(await signerEnv()) } });
 });
 afterAll(() => svc?.stop());
 
@@ -85,5 +86,36 @@ describe('SDK: Verifiable Credentials', () => {
   it('answers an unknown uid with NOT_FOUND', async () => {
     const error = await caught(createClient({ baseUrl: svc.url }).attestations.credential(`0x${'00'.repeat(32)}`));
     expect(isServiceError(error, 'NOT_FOUND')).toBe(true);
+  });
+});
+
+describe('SDK: Content Credentials', () => {
+  it('labels the attested bytes, embedded or as a sidecar, and refuses other bytes with CONTENT_MISMATCH', async () => {
+    const { key } = await svc.createKey('pro');
+    const client = createClient({ baseUrl: svc.url, apiKey: key });
+    const image = fixture('asset.jpg');
+    const { uid } = await client.attestations.create({
+      type: 'ai',
+      contentHash: sha256(image),
+      contentType: 'image/jpeg',
+      mode: 'offchain',
+    });
+    const labelled = await client.attestations.contentCredentials(uid, image, { mediaType: 'image/jpeg' });
+    const read = await readBack('image/jpeg', labelled);
+    expect(read.assertions['org.attestation-service.attestation']).toMatchObject({ uid });
+    expect(read.failures).toEqual(['signingCredential.untrusted']);
+
+    const sidecar = await client.attestations.contentCredentials(uid, image, {
+      mediaType: 'image/jpeg',
+      sidecar: true,
+    });
+    expect(sidecar.length).toBeGreaterThan(0);
+    expect(sidecar.length).toBeLessThan(labelled.length);
+
+    const other = await caught(
+      client.attestations.contentCredentials(uid, fixture('asset.png'), { mediaType: 'image/png' }),
+    );
+    expect(isServiceError(other, 'CONTENT_MISMATCH')).toBe(true);
+    expect(isServiceError(other, 'CONTENT_MISMATCH') && other.details.expected).toBe(sha256(image));
   });
 });
