@@ -18,6 +18,7 @@ import { measureDashboard, renderDashboard } from './dashboard.ts';
 import { measureAnchoring, renderAnchoring } from './anchoring.ts';
 import { measureTracing, renderTracing } from './tracing.ts';
 import { measurePairs, renderPairs, setUpHotPaths } from './hot-paths.ts';
+import { measureContentCredentials, renderContentCredentials } from './content-credentials.ts';
 import { measureCapacity, renderCapacity, type CapacityFigure } from './capacity.ts';
 
 const SERVER_DIR = join(import.meta.dirname, '..');
@@ -93,6 +94,7 @@ async function main(): Promise<void> {
     const dashboard = await measureDashboard((name) => databases.make(name));
     const anchoring = await measureAnchoring((name) => databases.make(name));
     const tracing = await measureTracing((name) => databases.make(name), duration);
+    const contentCredentials = await measureContentCredentials((name) => databases.make(name));
     const report = render({
       figures,
       signing,
@@ -114,7 +116,8 @@ async function main(): Promise<void> {
         renderAuditExport(auditExport) +
         renderDashboard(dashboard) +
         renderAnchoring(anchoring) +
-        renderTracing(tracing),
+        renderTracing(tracing) +
+        renderContentCredentials(contentCredentials),
     );
     console.log(report);
   } finally {

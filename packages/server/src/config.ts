@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -123,7 +124,7 @@ const schema = z.object({
     .min(1024)
     .max(512 * 1024 * 1024)
     .default(50 * 1024 * 1024),
-  C2PA_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  C2PA_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
 });
 
 export type Config = ReturnType<typeof toConfig>;
@@ -280,7 +281,8 @@ function toConfig(v: z.infer<typeof schema>) {
       /** The largest asset taken (bytes); each signing holds a few times this in its worker. */
       maxBytes: v.C2PA_MAX_BYTES,
       /** Assets signed at once, each in its own worker thread. */
-      concurrency: v.C2PA_CONCURRENCY,
+      // one core left to the event loop: other clients' requests stay fast while assets sign
+      concurrency: v.C2PA_CONCURRENCY ?? Math.max(1, availableParallelism() - 1),
     },
     /** Outgoing mail: SMTP_URL, else the embedded MailDev in development, else none. */
     mail: mailSettings(v),
