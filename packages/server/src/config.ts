@@ -1,5 +1,15 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+
+/** `https://app.example.com` as it is: a scheme, a host and a port, no path, query or trailing slash. */
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value;
+  } catch {
+    return false;
+  }
+}
 import { z } from 'zod';
 
 /** anvil's account 0: public, so accepted only on a development chain (chain/dev-keys.ts). */
@@ -102,6 +112,18 @@ const schema = z.object({
     .default('0')
     .transform((v) => (v === 'true' || v === 'yes' ? 1 : v === 'false' || v === 'no' ? 0 : Number(v))),
   DASHBOARD_SIGNUP: z.enum(['open', 'closed']).default('closed'),
+  // origins (scheme://host[:port], comma-separated) whose pages may call the API with a key
+  CORS_ALLOWED_ORIGINS: z
+    .string()
+    .max(4096)
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+    )
+    .refine((list) => list.every(isOrigin), 'must be origins such as https://app.example.com, comma-separated'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SERVICE_SECRET: secret.optional(),
   SERVICE_SECRET_PREVIOUS: secret.optional(),
@@ -265,6 +287,8 @@ function toConfig(v: z.infer<typeof schema>) {
     workerConcurrency: v.WORKER_CONCURRENCY,
     /** `open`: anyone may sign up and make an account on the free plan; `closed`: by invitation only. */
     dashboard: { signup: v.DASHBOARD_SIGNUP },
+    /** Origins whose pages may call with a key; public reads answer every origin (http/cors.ts). */
+    corsAllowedOrigins: v.CORS_ALLOWED_ORIGINS,
     /** How many proxies in front append to X-Forwarded-For (http/request.ts, clientIpOf); 0: the socket's address. */
     trustProxy: v.TRUST_PROXY,
     logLevel: v.LOG_LEVEL,

@@ -264,6 +264,7 @@ async function startApiPart(
         credentials.mount,
         ...mounts,
       ],
+      corsAllowedOrigins: config.corsAllowedOrigins,
       onRequest: metrics?.onRequest,
     },
   );

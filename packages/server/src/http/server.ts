@@ -9,6 +9,7 @@ import { serveDocs } from './docs.ts';
 import { toErrorResponse } from './error-response.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { clientIpOf, headerOf, requestIdOf } from './request.ts';
+import { createCors } from './cors.ts';
 import { lazyInput, procedureCaller, writeJson, writeJsonText } from './dispatch.ts';
 import { collectRoutes, matchRoute } from './routes.ts';
 import { routeLabeller, type RouteLabel } from './route-label.ts';
@@ -35,6 +36,8 @@ export interface Mount {
   prefix: string;
   /** Paths it serves when they are not the ones under `prefix` (a route with a parameter); `prefix` then names it. */
   pattern?: RegExp;
+  /** Called with a key from browsers on other origins (CORS for the allowed origins); else same-origin only. */
+  browserCalls?: 'gated';
   handle(req: IncomingMessage, res: ServerResponse, request: { ip: string; log: Logger }): Promise<void>;
 }
 
@@ -66,6 +69,8 @@ export function createApiHandler<TRouter extends AnyRouter>(
     proxyToken?: string | undefined;
     /** Served by the longest matching prefix, before the router's routes. */
     mounts?: Mount[];
+    /** Origins whose pages may call with a key (CORS_ALLOWED_ORIGINS); public reads answer any origin. */
+    corsAllowedOrigins?: readonly string[];
     /** Told of every answered request, when its `request` line is logged (the metrics' histogram). */
     onRequest?: (request: AnsweredRequest) => void;
   },
@@ -73,6 +78,11 @@ export function createApiHandler<TRouter extends AnyRouter>(
   const mounts = [...(opts.mounts ?? [])].sort((a, b) => b.prefix.length - a.prefix.length);
   const routes = collectRoutes(router);
   const callProcedure = procedureCaller(router);
+  const cors = createCors({
+    routes,
+    allowedOrigins: new Set(opts.corsAllowedOrigins ?? []),
+    gatedMounts: mounts.flatMap((m) => (m.browserCalls === 'gated' && m.pattern ? [m.pattern] : [])),
+  });
   const labelTrpc = routeLabeller(router);
   const openApiJson = JSON.stringify(
     buildOpenApiDocument(router, routes, { baseUrl: opts.publicBaseUrl, version: '1.0.0' }),
@@ -144,6 +154,8 @@ export function createApiHandler<TRouter extends AnyRouter>(
   ): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const { pathname } = url;
+    if (cors.preflight(req, res, pathname)) return void (label.route = 'OPTIONS');
+    cors.decorate(req, res, pathname);
     if (pathname === '/openapi.json' && (req.method === 'GET' || req.method === 'HEAD')) {
       label.route = pathname;
       res.setHeader('Content-Type', 'application/json');

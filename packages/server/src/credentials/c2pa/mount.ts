@@ -33,6 +33,7 @@ export function contentCredentialsMount(deps: ContentCredentialsMountDeps): Moun
   return {
     prefix: CONTENT_CREDENTIALS_PATH,
     pattern: PATTERN,
+    browserCalls: 'gated',
     async handle(req, res, { ip }) {
       res.setHeader('Cache-Control', 'no-store');
       const uid = PATTERN.exec(new URL(req.url ?? '/', 'http://localhost').pathname)!.groups!.uid!;
