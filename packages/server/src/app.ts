@@ -30,6 +30,7 @@ import { createOverviewService } from './dashboard/overview.ts';
 import { createCredentialIssuer } from './credentials/vc/issuer.ts';
 import { createCredentialService } from './credentials/vc/service.ts';
 import { credentialKeySealer } from './credentials/vc/key-seal.ts';
+import { dashboardOrigins } from './dashboard/origins.ts';
 import { createPeopleServices } from './dashboard/services.ts';
 
 /** Builds every service from the opened infrastructure; nothing here listens, connects or reads the environment. */
@@ -76,9 +77,11 @@ export function buildServices(
     mode: config.mail.mode,
     sealer: bodySealer(opts.secrets),
   });
+  const origins = dashboardOrigins(config.publicBaseUrl);
   const auth = createDashboardAuth({
     db: infra.db,
     publicBaseUrl: config.publicBaseUrl,
+    origins,
     secret: sessionCookieSecret(opts.secrets),
     signup: config.dashboard.signup,
     windows: infra.windows,
@@ -94,7 +97,7 @@ export function buildServices(
   return {
     dashboard: {
       auth,
-      sessions: createSessionService({ db: infra.db, auth, clock, publicBaseUrl: config.publicBaseUrl }),
+      sessions: createSessionService({ db: infra.db, auth, clock, origins }),
       signup: config.dashboard.signup,
       webhookPrivateUrls: config.webhooks.allowPrivateUrls,
       overview: createOverviewService({ db: infra.db, clock }),

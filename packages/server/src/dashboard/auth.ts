@@ -24,6 +24,8 @@ export interface AuthOptions {
   db: Db;
   /** The dashboard's public origin, as browsers reach it: the relying party of passkeys and the trusted origin. */
   publicBaseUrl: string;
+  /** Every origin its pages are served from (dashboard/origins.ts): PUBLIC_BASE_URL's first. */
+  origins: string[];
   secret: string;
   signup: 'open' | 'closed';
   windows: WindowStore;

@@ -30,7 +30,7 @@ export function createBetterAuth(opts: AuthOptions): DashboardAuth {
     baseURL: opts.publicBaseUrl,
     basePath: AUTH_BASE_PATH,
     secret: opts.secret,
-    trustedOrigins: [origin],
+    trustedOrigins: opts.origins,
     telemetry: { enabled: false },
     disabledPaths: [...TOKEN_PATHS],
     // better-auth's Kysely adapter on the service's own database (db/database.ts): its tables by their names in the

@@ -8,11 +8,11 @@ import { AppError } from '../errors.ts';
  */
 export function assertSameOrigin(
   request: { origin?: string | undefined; fetchSite?: string | undefined },
-  publicOrigin: string,
+  origins: readonly string[],
 ): void {
   const site = request.fetchSite?.toLowerCase();
   const crossSite = site !== undefined && site !== 'same-origin' && site !== 'none';
-  const otherOrigin = request.origin !== undefined && request.origin !== publicOrigin;
+  const otherOrigin = request.origin !== undefined && !origins.includes(request.origin);
   if (crossSite || otherOrigin)
     throw new AppError('FORBIDDEN', 'Cross-site request refused: dashboard changes are made from the dashboard only.');
 }

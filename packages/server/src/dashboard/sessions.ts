@@ -32,9 +32,8 @@ export type SessionService = ReturnType<typeof createSessionService>;
  * cache, so a revoked session is signed out at its next request), its absolute age capped, and the member's role in
  * the account the call names.
  */
-export function createSessionService(deps: { db: Db; auth: DashboardAuth; clock: Clock; publicBaseUrl: string }) {
+export function createSessionService(deps: { db: Db; auth: DashboardAuth; clock: Clock; origins: string[] }) {
   const { db, auth, clock } = deps;
-  const publicOrigin = new URL(deps.publicBaseUrl).origin;
 
   async function memberships(userId: string): Promise<Membership[]> {
     const rows = await membershipsOf(db, userId);
@@ -50,7 +49,7 @@ export function createSessionService(deps: { db: Db; auth: DashboardAuth; clock:
 
     /** FORBIDDEN for a change a browser sent from another site (docs/decisions.md, "Dashboard sign-in"). */
     assertSameOrigin: (request: { origin?: string | undefined; fetchSite?: string | undefined }) =>
-      assertSameOrigin(request, publicOrigin),
+      assertSameOrigin(request, deps.origins),
 
     /** The signed-in person of this cookie; UNAUTHENTICATED when there is none, it expired or it was revoked. */
     async resolve(cookie: string | undefined): Promise<SignedIn> {
