@@ -1,7 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { Hex } from 'viem';
+import { createCredentialSource } from './credentials/credential-source.ts';
+import { createStatusListChecker } from './credentials/status-list.ts';
 import { createRecordSource, type RecordSource } from './records.ts';
 import { createEasReader, type EasReader } from './verdict/eas.ts';
+import type { StatusListChecker } from './verdict/types.ts';
 import { createVerifier } from './verdict/verify.ts';
 import { createVerifyHandler } from './http/handler.ts';
 import { createBadgeLimiter, type WindowStore } from './http/limit.ts';
@@ -33,6 +36,7 @@ export interface VerifyServerOptions {
   /** Replaceable for tests. */
   records?: RecordSource;
   eas?: EasReader;
+  statusList?: StatusListChecker;
   now?: () => number;
   onError?: (error: unknown) => void;
 }
@@ -49,10 +53,17 @@ export async function startVerifyServer(opts: VerifyServerOptions): Promise<Runn
   const records = opts.records ?? createRecordSource(opts.apiUrl, { apiKey: opts.apiKey, headers: opts.apiHeaders });
   const eas = opts.eas ?? createEasReader(opts.rpcUrl, anchors);
   const now = opts.now ?? Date.now;
+  const statusList =
+    opts.statusList ??
+    createStatusListChecker(
+      createCredentialSource(opts.apiUrl, { apiKey: opts.apiKey, headers: opts.apiHeaders }),
+      now,
+    );
   const verifier = createVerifier({
     records,
     eas,
     anchors,
+    statusList,
     cacheTtlMs: opts.cacheTtlMs ?? 10_000,
     nowSeconds: () => Math.floor(now() / 1000),
   });

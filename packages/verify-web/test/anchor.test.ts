@@ -67,6 +67,7 @@ async function offchainRecord(anchor: AttestationAnchor | null = null): Promise<
   return {
     uid: pkg.sig.uid,
     type: 'human',
+    digitalSourceType: 'http://cv.iptc.org/newscodes/digitalsourcetype/digitalCreation',
     mode: 'offchain',
     contentHash,
     contentType: 'text/plain',

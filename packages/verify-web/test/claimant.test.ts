@@ -133,7 +133,9 @@ describe("the page and the badge name a customer attester's claim", () => {
         claimant: { kind: 'account', address: customer.address, accountName: account },
       });
       const svg = await (await fetch(`${app.url}/api/attestation/${created.uid}/badge.svg`)).text();
-      expect(svg).toContain(`aria-label="attestation: Human-made · verified · by ${account.slice(0, 23)}`);
+      expect(svg).toContain(
+        `aria-label="attestation: Human-made (digital creation) · verified · by ${account.slice(0, 23)}`,
+      );
     } finally {
       await app.stop();
     }

@@ -10,8 +10,10 @@ import {
   SCHEMA_UID as SERVER_SCHEMA_UID,
 } from '@attestation-service/server/testing';
 import { badgeSvg } from '../src/badge/svg.ts';
+import { attestationPage } from '../src/html/attestation-page.ts';
 import { html } from '../src/html/escape.ts';
 import { SCHEMA_UID, type EasReader } from '../src/verdict/eas.ts';
+import type { StatusListChecker, StatusListSignal } from '../src/verdict/types.ts';
 import { offchainUid } from '../src/verdict/offchain.ts';
 import { recoverSigner } from '../src/verdict/recover.ts';
 import { createVerifier } from '../src/verdict/verify.ts';
@@ -32,6 +34,7 @@ function offchainRecord(overrides: Partial<Attestation> = {}): Attestation {
   return {
     uid: pkg.sig.uid,
     type: 'human',
+    digitalSourceType: 'http://cv.iptc.org/newscodes/digitalsourcetype/digitalCreation',
     mode: 'offchain',
     contentHash: CONTENT_HASH,
     contentType: 'text/plain',
@@ -52,7 +55,7 @@ function offchainRecord(overrides: Partial<Attestation> = {}): Attestation {
   };
 }
 
-function fakes(record: Attestation | null, chain: Partial<EasReader> = {}) {
+function fakes(record: Attestation | null, chain: Partial<EasReader> = {}, statusList?: StatusListChecker) {
   const calls = { get: 0 };
   const records = { get: async () => (calls.get++, record), search: async () => [] };
   const eas: EasReader = {
@@ -66,7 +69,7 @@ function fakes(record: Attestation | null, chain: Partial<EasReader> = {}) {
     timestampedIn: async () => undefined,
     ...chain,
   };
-  return { calls, verifier: createVerifier({ records, eas, anchors, cacheTtlMs: 60_000 }) };
+  return { calls, verifier: createVerifier({ records, eas, anchors, cacheTtlMs: 60_000, statusList }) };
 }
 
 const failed = (v: { checks: { label: string; ok: boolean }[] }) => v.checks.filter((c) => !c.ok).map((c) => c.label);
@@ -163,6 +166,63 @@ describe('the verdict on an off-chain attestation', () => {
   });
 });
 
+describe('the status list beside the chain', () => {
+  /** A status list that answers these signals in turn (the last one again after them); `fresh` asks are counted. */
+  function listSaying(...signals: StatusListSignal[]) {
+    const asked = { fresh: 0 };
+    const checker: StatusListChecker = {
+      check: async (_record, _ip, fresh) => {
+        if (fresh) asked.fresh++;
+        return signals.length > 1 ? signals.shift()! : signals[0]!;
+      },
+    };
+    return { asked, checker };
+  }
+  const notRevoked = { state: 'not-revoked', list: '0', index: 7 } as const;
+  const revoked = { state: 'revoked', list: '0', index: 7 } as const;
+
+  it('is verified when the list agrees with the chain, and the verdict carries its word', async () => {
+    const record = offchainRecord();
+    const v = await fakes(record, {}, listSaying(notRevoked).checker).verifier.verify(record.uid, 'ip');
+    expect([v.state, v.statusList]).toEqual(['verified', notRevoked]);
+    expect(v.checks.find((c) => c.label === 'Status list')).toMatchObject({ ok: true });
+  });
+
+  it('reads a list that disagrees with the chain afresh, and is a mismatch when it still disagrees', async () => {
+    const record = offchainRecord();
+    const stale = listSaying(revoked, notRevoked);
+    const settled = await fakes(record, {}, stale.checker).verifier.verify(record.uid, 'ip');
+    expect([settled.state, settled.statusList, stale.asked.fresh]).toEqual(['verified', notRevoked, 1]);
+    const lying = listSaying(revoked);
+    const v = await fakes(record, {}, lying.checker).verifier.verify(record.uid, 'ip');
+    expect([v.state, failed(v), lying.asked.fresh]).toEqual(['mismatch', ['Status list'], 1]);
+    const page = attestationPage(v, 'https://verify.example');
+    expect(page).toContain('data-revocation-by="eas" data-state="not-revoked"');
+    expect(page).toContain('data-revocation-by="status-list" data-state="revoked"');
+    expect(page).toContain('data-revocation-agreement="disagree"');
+    expect(attestationPage(settled, 'https://verify.example')).not.toContain('data-revocation-agreement');
+  });
+
+  it('leaves the verdict to the chain when the list could not be checked, and says so', async () => {
+    const record = offchainRecord();
+    const unchecked = { state: 'unchecked', reason: 'the API did not answer' } as const;
+    const v = await fakes(record, {}, listSaying(unchecked).checker).verifier.verify(record.uid, 'ip');
+    expect([v.state, v.statusList, v.checks.some((c) => c.label === 'Status list')]).toEqual([
+      'verified',
+      unchecked,
+      false,
+    ]);
+    const unsound = { state: 'unsound', reason: 'its signature does not verify' } as const;
+    const bad = await fakes(record, {}, listSaying(unsound).checker).verifier.verify(record.uid, 'ip');
+    expect([bad.state, failed(bad)]).toEqual(['mismatch', ['Status list']]);
+    expect(attestationPage(v, 'https://verify.example')).toContain(
+      'data-revocation-by="status-list" data-state="unchecked"',
+    );
+    const none = await fakes(record).verifier.verify(record.uid, 'ip');
+    expect(none.statusList).toMatchObject({ state: 'unchecked' });
+  });
+});
+
 describe('rendering', () => {
   it('escapes interpolated text and keeps nested safe markup', () => {
     expect(html`<p title="${'"><script>'}">${html`<b>${'<i>'}</b>`}</p>`.__html).toBe(
@@ -172,7 +232,7 @@ describe('rendering', () => {
 
   it('names the badge for assistive technology', () => {
     const svg = badgeSvg({ state: 'verified', record: offchainRecord() });
-    expect(svg).toContain('aria-label="attestation: Human-made · verified"');
-    expect(svg).toContain('<title>attestation: Human-made · verified</title>');
+    expect(svg).toContain('aria-label="attestation: Human-made (digital creation) · verified"');
+    expect(svg).toContain('<title>attestation: Human-made (digital creation) · verified</title>');
   });
 });

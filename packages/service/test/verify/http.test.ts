@@ -48,7 +48,11 @@ describe('GET /api/attestation/<uid> (the JSON badge)', () => {
       status: 'verified',
       anchor: null,
       claimant: { kind: 'service', address: record.attester, accountName: null },
+      digitalSourceType: record.digitalSourceType,
+      digitalSourceTypeLabel: 'Trained algorithmic media (generative AI)',
+      statusList: { state: 'not-revoked', list: expect.stringMatching(/^\d+$/), index: expect.any(Number) },
     });
+    expect(badge.digitalSourceType).toBe('http://cv.iptc.org/newscodes/digitalsourcetype/trainedAlgorithmicMedia');
     expect(badge.verifyUrl).toBe(`${stack.verify.url}/${onchain.uid}`);
   });
 
@@ -96,7 +100,7 @@ describe('GET /api/attestation/<uid>/badge.svg', () => {
     const verified = await get(`/api/attestation/${onchain.uid}/badge.svg`);
     expect(verified.status).toBe(200);
     expect(verified.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
-    expect(await verified.text()).toContain('AI-generated · verified');
+    expect(await verified.text()).toContain('AI-generated (trained model) · verified');
     expect(await (await get(`/api/attestation/${revoked.uid}/badge.svg`)).text()).toContain('>revoked<');
     const missing = await get(`/api/attestation/0x${'ef'.repeat(32)}/badge.svg`);
     expect(missing.status).toBe(404);

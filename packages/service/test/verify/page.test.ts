@@ -192,7 +192,7 @@ describe('the attestation page', () => {
       expect(parsed).toMatchObject({ error: 0, name: 'svg', ns: 'http://www.w3.org/2000/svg' });
       expect(parsed.label).toBe(parsed.title);
       expect(parsed.label).toBe(
-        uid === created.uid ? 'attestation: AI-generated · verified' : 'attestation: not found',
+        uid === created.uid ? 'attestation: AI-generated (trained model) · verified' : 'attestation: not found',
       );
     }
     await page.close();

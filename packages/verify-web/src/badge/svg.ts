@@ -1,4 +1,5 @@
 import { escapeHtml } from '../html/escape.ts';
+import { sourceTypeOf } from '../source-type.ts';
 import type { Verdict } from '../verdict/types.ts';
 
 const LABEL = 'attestation';
@@ -11,13 +12,19 @@ function byClaimant(v: Pick<Verdict, 'record'>): string {
   return ` · by ${name.length > 24 ? `${name.slice(0, 23)}…` : name}`;
 }
 
+/** ` (trained model)`: the digital source type's short form, when the record names one. */
+function bySource(v: Pick<Verdict, 'record'>): string {
+  const t = v.record && sourceTypeOf(v.record);
+  return t ? ` (${t.short})` : '';
+}
+
 /** The badge's message and colour (each with at least 4.5:1 contrast against its white text). */
 export function badgeMessage(v: Pick<Verdict, 'state' | 'record'>): { text: string; color: string } {
   switch (v.state) {
     case 'verified':
       return v.record?.type === 'ai'
-        ? { text: `AI-generated · verified${byClaimant(v)}`, color: '#1d4ed8' }
-        : { text: `Human-made · verified${byClaimant(v)}`, color: '#15803d' };
+        ? { text: `AI-generated${bySource(v)} · verified${byClaimant(v)}`, color: '#1d4ed8' }
+        : { text: `Human-made${bySource(v)} · verified${byClaimant(v)}`, color: '#15803d' };
     case 'revoked':
       return { text: 'revoked', color: '#b91c1c' };
     case 'mismatch':
@@ -45,7 +52,16 @@ function textWidth(text: string): number {
   return Math.round(width);
 }
 
-/** A flat badge in the style of shields.io: grey label, coloured message, accessible name and a <title>. */
+/** The digital source type in full, for the badge's description: the label and the IPTC URI. */
+function sourceDescription(v: Pick<Verdict, 'state' | 'record'>): string {
+  const t = v.state === 'verified' && v.record ? sourceTypeOf(v.record) : null;
+  return t ? `\n<desc>Digital source type: ${escapeHtml(t.label)} (${escapeHtml(t.uri)})</desc>` : '';
+}
+
+/**
+ * A flat badge in the style of shields.io: grey label, coloured message, accessible name and a <title>; a verified
+ * one describes its digital source type in full (<desc>).
+ */
 export function badgeSvg(v: Pick<Verdict, 'state' | 'record'>): string {
   const { text, color } = badgeMessage(v);
   const labelWidth = textWidth(LABEL) + 12;
@@ -55,7 +71,7 @@ export function badgeSvg(v: Pick<Verdict, 'state' | 'record'>): string {
   const t = (x: number, w: number, s: string) =>
     `<text x="${x}" y="15" fill="#010101" fill-opacity=".3" textLength="${w}" aria-hidden="true">${escapeHtml(s)}</text><text x="${x}" y="14" textLength="${w}">${escapeHtml(s)}</text>`;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="20" role="img" aria-label="${name}" viewBox="0 0 ${width} 20">
-<title>${name}</title>
+<title>${name}</title>${sourceDescription(v)}
 <linearGradient id="s" x2="0" y2="100%"><stop offset="0" stop-color="#bbb" stop-opacity=".1"/><stop offset="1" stop-opacity=".1"/></linearGradient>
 <clipPath id="r"><rect width="${width}" height="20" rx="3" fill="#fff"/></clipPath>
 <g clip-path="url(#r)"><rect width="${labelWidth}" height="20" fill="#4b5563"/><rect x="${labelWidth}" width="${messageWidth}" height="20" fill="${color}"/><rect width="${width}" height="20" fill="url(#s)"/></g>

@@ -5,6 +5,9 @@ import { badgeLabel } from '../badge/svg.ts';
 import { tooManyLookups } from '../records.ts';
 import { html, type SafeHtml } from './escape.ts';
 import { contentCheckForm, layout } from './layout.ts';
+import { formatTime, maybeLink, row } from './parts.ts';
+import { revocationRow } from './revocation.ts';
+import { sourceTypeRow } from './source-type.ts';
 
 const ORIGIN = { human: 'Human-made', ai: 'AI-generated' } as const;
 
@@ -32,7 +35,8 @@ const HEADLINES: Record<Verdict['state'], { title: string; text: (r: Attestation
   revoked: {
     title: 'Revoked',
     text: (_r, v) =>
-      `The attester revoked this attestation on the chain (${formatTime(v.chainRevokedAt)}). It no longer stands.`,
+      `The attester revoked this attestation on the chain (${formatTime(v.chainRevokedAt)})` +
+      `${v.statusList?.state === 'revoked' ? ", and the service's status list says so too" : ''}. It no longer stands.`,
   },
   mismatch: {
     title: 'Mismatch',
@@ -53,24 +57,6 @@ const HEADLINES: Record<Verdict['state'], { title: string; text: (r: Attestation
     text: (_r, v) => `${tooManyLookups(v.retryAfterSeconds ?? 60)} Nothing is known to be wrong with this attestation.`,
   },
 };
-
-function formatTime(iso: string | null | undefined): string {
-  if (!iso) return 'unknown time';
-  return new Date(iso).toUTCString().replace('GMT', 'UTC');
-}
-
-function maybeLink(href: string | undefined, text: string): SafeHtml {
-  return href
-    ? html`<a href="${href}" rel="noopener noreferrer" class="mono">${text}</a>`
-    : html`<span class="mono">${text}</span>`;
-}
-
-function row(term: string, value: SafeHtml | string): SafeHtml {
-  return html`<div>
-    <dt>${term}</dt>
-    <dd>${value}</dd>
-  </div>`;
-}
 
 /** An off-chain attestation's anchor: the chain's time of its root, "not anchored yet", or why the proof fails. */
 function anchorRow(r: Attestation, v: Verdict): SafeHtml | '' {
@@ -116,7 +102,7 @@ function claimantRow(r: Attestation): SafeHtml {
 function details(r: Attestation, v: Verdict): SafeHtml {
   const onchain = r.mode === 'onchain';
   return html`<dl class="fields">
-    ${row('Origin', ORIGIN[r.type])}
+    ${row('Origin', ORIGIN[r.type])} ${sourceTypeRow(r)}
     ${row('Content hash (SHA-256)', html`<code data-field="content-hash">${r.contentHash}</code>`)}
     ${row('Content type', html`<code>${r.contentType}</code>`)}
     ${row('Created', html`<time datetime="${r.createdAt}">${formatTime(r.createdAt)}</time>`)}
@@ -126,8 +112,7 @@ function details(r: Attestation, v: Verdict): SafeHtml {
     ${onchain && r.blockNumber !== null ? row('Block', String(r.blockNumber)) : ''}
     ${onchain && attestationLink(r.chainId, r.uid) ? row('On EAS explorer', maybeLink(attestationLink(r.chainId, r.uid), r.uid)) : ''}
     ${anchorRow(r, v)} ${claimantRow(r)} ${row('Attester', maybeLink(addressLink(r.chainId, r.attester), r.attester))}
-    ${row('Schema', html`<code>${r.schemaUid}</code>`)}
-    ${row('Revoked', v.chainRevokedAt ? `Yes, on chain at ${formatTime(v.chainRevokedAt)}` : r.revoked ? `Our record says so (${formatTime(r.revokedAt)}); the chain does not` : 'No')}
+    ${row('Schema', html`<code>${r.schemaUid}</code>`)} ${revocationRow(r, v)}
     ${r.revocationTxHash ? row('Revocation transaction', maybeLink(txLink(r.chainId, r.revocationTxHash), r.revocationTxHash)) : ''}
   </dl>`;
 }
@@ -157,6 +142,7 @@ function contentSection(v: Verdict): SafeHtml {
   }
   return contentCheckForm({
     expectedHash: r.contentHash,
+    uid: r.uid,
     heading: 'Check your content',
     intro: 'Paste the text or drop the file to see whether it is the content this attestation is about.',
   });

@@ -41,6 +41,7 @@ function results(result: CheckResult) {
             </ul>
             <p>Open one to see it verified against the chain.</p>`
     }
+    <div class="credentials" aria-live="polite" data-c2pa-stored="${hash}"></div>
   </section>`;
 }
 

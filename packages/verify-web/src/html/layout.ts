@@ -1,6 +1,9 @@
 import { html, type SafeHtml } from './escape.ts';
 
-/** The page frame: one stylesheet and one deferred script, both static files (the CSP allows no inline code). */
+/**
+ * The page frame: one stylesheet and the deferred scripts of the content check (the vocabulary, the C2PA reading,
+ * the hashing), all static files (the CSP allows no inline code).
+ */
 export function layout(title: string, main: SafeHtml): string {
   return html`<!doctype html>
     <html lang="en">
@@ -9,6 +12,9 @@ export function layout(title: string, main: SafeHtml): string {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${title}</title>
         <link rel="stylesheet" href="/assets/style.css" />
+        <script src="/assets/vocabulary.js" defer></script>
+        <script src="/assets/credentials.js" defer></script>
+        <script src="/assets/credentials-view.js" defer></script>
         <script src="/assets/check.js" defer></script>
       </head>
       <body>
@@ -28,15 +34,28 @@ export function layout(title: string, main: SafeHtml): string {
     </html> `.__html;
 }
 
-/** The content check form: text or a file, hashed in the browser by /assets/check.js. Neither field has a name, so
- * not even a submit without JavaScript could send the content anywhere. */
-export function contentCheckForm(opts: { expectedHash?: string; heading: string; intro: string }): SafeHtml {
+/**
+ * The content check form: text or a file, hashed in the browser by /assets/check.js, and a file's C2PA manifest read
+ * there by /assets/credentials.js (into the block after the form). Neither field has a name, so not even a submit
+ * without JavaScript could send the content anywhere. `uid`: the attestation the page is about.
+ */
+export function contentCheckForm(opts: {
+  expectedHash?: string;
+  uid?: string;
+  heading: string;
+  intro: string;
+}): SafeHtml {
   return html`<section class="content-check" aria-labelledby="check-heading">
     <h2 id="check-heading">${opts.heading}</h2>
-    <p>${opts.intro} Your content never leaves this device: its SHA-256 is computed here, in your browser.</p>
+    <p>
+      ${opts.intro} Your content never leaves this device: its SHA-256 is computed here, in your browser, and a file's
+      Content Credentials (C2PA) are read here too, with the C2PA reference implementation.
+    </p>
     <form
       class="check-form"
-      data-content-check${opts.expectedHash ? html` data-expected-hash="${opts.expectedHash}"` : ''}
+      data-content-check${opts.expectedHash ? html` data-expected-hash="${opts.expectedHash}"` : ''}${
+        opts.uid ? html` data-attestation-uid="${opts.uid}"` : ''
+      }
     >
       <label for="check-text">Paste text</label>
       <textarea id="check-text" rows="4" spellcheck="false"></textarea>
@@ -45,6 +64,7 @@ export function contentCheckForm(opts: { expectedHash?: string; heading: string;
       <button type="submit">Check</button>
       <output for="check-text check-file" aria-live="polite" data-check-result></output>
     </form>
+    <div class="credentials" aria-live="polite" data-c2pa-result></div>
     <noscript
       ><p class="note">
         Checking content needs JavaScript. Without it, compute the SHA-256 yourself (for example

@@ -1,12 +1,11 @@
-import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { extname } from 'node:path';
 import { checkPage, type CheckResult } from '../html/check-page.ts';
 import { attestationPage } from '../html/attestation-page.ts';
 import { rateLimitedFor, type RecordSource } from '../records.ts';
 import type { Verifier } from '../verdict/verify.ts';
+import { serveAsset } from './assets.ts';
 import { serveBadge } from './badge-routes.ts';
-import { ASSET_TYPES, PAGE_HEADERS } from './headers.ts';
+import { PAGE_HEADERS } from './headers.ts';
 import type { LimitVerdict } from './limit.ts';
 import { clientIp, send } from './respond.ts';
 
@@ -19,12 +18,6 @@ export interface HandlerDeps {
   limit: (ip: string) => Promise<LimitVerdict>;
 }
 
-const ASSETS = new Map(
-  ['style.css', 'check.js'].map((name) => [
-    name,
-    { body: readFileSync(new URL(`../assets/${name}`, import.meta.url)), type: ASSET_TYPES[extname(name)]! },
-  ]),
-);
 const HASH = /^(0x)?[0-9a-fA-F]{64}$/;
 const BADGE_PATH = /^\/api\/attestation\/([^/]{1,100})(\/badge\.svg)?$/;
 
@@ -99,16 +92,7 @@ export function createVerifyHandler(deps: HandlerDeps) {
         headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
         body: '{"status":"ok"}',
       });
-    if (path.startsWith('/assets/')) {
-      const asset = ASSETS.get(path.slice('/assets/'.length));
-      if (asset)
-        return send(req, res, {
-          status: 200,
-          headers: { ...PAGE_HEADERS, 'Content-Type': asset.type, 'Cache-Control': 'public, max-age=3600' },
-          body: asset.body,
-          validate: true,
-        });
-    }
+    if (path.startsWith('/assets/') && (await serveAsset(req, res, path.slice('/assets/'.length)))) return;
     if (path === '/' || path === '/check') {
       const result = await checkResult(deps.records, url.searchParams.get('hash'), ip);
       const wait = result.kind === 'rate-limited' ? result.retryAfterSeconds : undefined;
@@ -130,7 +114,15 @@ export function createVerifyHandler(deps: HandlerDeps) {
       page(
         404,
         attestationPage(
-          { state: 'not-found', uid: path.slice(1, 80), record: null, checks: [], chainRevokedAt: null, anchor: null },
+          {
+            state: 'not-found',
+            uid: path.slice(1, 80),
+            record: null,
+            checks: [],
+            chainRevokedAt: null,
+            anchor: null,
+            statusList: null,
+          },
           deps.verifyBaseUrl,
         ),
       ),

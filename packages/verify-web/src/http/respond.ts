@@ -20,6 +20,8 @@ export interface Reply {
   body?: string | Buffer;
   /** Adds an ETag and answers 304 to a matching If-None-Match. */
   validate?: boolean;
+  /** The body's ETag when it is known already (a large static body is not hashed per request). */
+  etag?: string;
 }
 
 /** Writes a reply; HEAD gets the headers only. */
@@ -27,7 +29,7 @@ export function send(req: IncomingMessage, res: ServerResponse, reply: Reply): v
   const headers: Record<string, string | number> = { ...reply.headers };
   const body = reply.body ?? '';
   if (reply.validate && reply.status < 300) {
-    const etag = etagOf(body);
+    const etag = reply.etag ?? etagOf(body);
     headers.ETag = etag;
     if (notModified(req, etag)) {
       delete headers['Content-Type'];

@@ -24,5 +24,9 @@ export function createTtlCache<T>(opts: { ttlMs: number; maxEntries: number; now
       );
       return value;
     },
+    /** Drops a key's value, so the next `get` loads it afresh. */
+    forget(key: string): void {
+      entries.delete(key);
+    },
   };
 }

@@ -1,7 +1,7 @@
 import { decodeAbiParameters, type Hex } from 'viem';
 import type { Attestation } from '@attestation-service/client';
 import { SCHEMA_UID, type TrustAnchors } from './eas.ts';
-import type { Check } from './types.ts';
+import type { Check, StatusListSignal } from './types.ts';
 
 /** Hex values compare case-insensitively (addresses come checksummed from one side, lower-case from the other). */
 export function sameHex(a: string | null | undefined, b: string | null | undefined): boolean {
@@ -83,5 +83,20 @@ export function revocationCheck(record: Attestation, chainRevokedAt: bigint): Ch
     'Revocation',
     onChain === record.revoked,
     `${said}; the record says ${record.revoked ? 'revoked' : 'not revoked'}`,
+  );
+}
+
+/**
+ * The status list's word against the chain's: they must agree, as the record and the chain must. A list that could not
+ * be read (`unchecked`) is no check at all, passed or failed; one the API served unsound fails.
+ */
+export function statusListCheck(signal: StatusListSignal, chainRevokedAt: bigint): Check | undefined {
+  if (signal.state === 'unchecked') return undefined;
+  if (signal.state === 'unsound') return check('Status list', false, `the service's status list: ${signal.reason}`);
+  const onChain = chainRevokedAt > 0n;
+  return check(
+    'Status list',
+    (signal.state === 'revoked') === onChain,
+    `the service's status list ${signal.list} says ${signal.state === 'revoked' ? 'revoked' : 'not revoked'} at index ${signal.index}; the chain says ${onChain ? 'revoked' : 'not revoked'}`,
   );
 }

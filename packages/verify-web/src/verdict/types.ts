@@ -22,8 +22,25 @@ export interface Verdict {
   chainRevokedAt: string | null;
   /** An off-chain attestation's anchor as the chain judges it; null when there is none (yet) or it is on-chain. */
   anchor: AnchorVerdict | null;
+  /** What the service's status list says of the attestation's credential; null when there is no record. */
+  statusList: StatusListSignal | null;
   /** `rate-limited`: the seconds the API said to wait before this visitor looks up again. */
   retryAfterSeconds?: number;
+}
+
+/**
+ * Revocation by the service's Bitstring Status List, beside the chain's: the bit of the attestation's credential, both
+ * documents verified against the API's keys. `unchecked`: the API did not answer (nothing is known); `unsound`: it
+ * answered with documents that do not verify or do not say what they must.
+ */
+export type StatusListSignal =
+  | { state: 'revoked' | 'not-revoked'; list: string; index: number }
+  | { state: 'unchecked'; reason: string }
+  | { state: 'unsound'; reason: string };
+
+/** Reads an attestation's status list signal; `fresh` reads the list again rather than from a cache. */
+export interface StatusListChecker {
+  check(record: Attestation, visitorIp: string, fresh?: boolean): Promise<StatusListSignal>;
 }
 
 /** The record's fields as the API returns them, read through the SDK. */
