@@ -18,6 +18,7 @@ import { recordAnswer, recordPageAnswer } from './record.ts';
 import type { JsonText } from '../http/json-text.ts';
 import { idCursor, pageOf } from '../http/cursor.ts';
 import { findByUids, searchByHashes, type HashQuery } from './record-store.ts';
+import type { AttestationRow } from './store.ts';
 import { createAttestationWriter } from './writer.ts';
 
 export interface AttestationServiceDeps {
@@ -107,6 +108,9 @@ export function createAttestationService(deps: AttestationServiceDeps) {
       } else await write({ row, audit, idempotency: request.idempotency, response });
       return response;
     },
+
+    /** A stored attestation by uid (pending on-chain ones have none yet), read with the other reads of its turn. */
+    row: (uid: string): Promise<AttestationRow | undefined> => loadByUid(uid.toLowerCase()),
 
     async get(uid: string): Promise<JsonText<AttestationRecord>> {
       const row = await loadByUid(uid.toLowerCase());

@@ -1,4 +1,4 @@
-import { findByUids } from '../../attestations/record-store.ts';
+import type { AttestationRow } from '../../attestations/store.ts';
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { notFound } from '../../errors.ts';
@@ -29,6 +29,8 @@ export function createCredentialService(deps: {
   db: Db;
   clock: Clock;
   issuer: CredentialIssuer;
+  /** An attestation by uid: the attestation service's batched read (one query for the reads of a turn). */
+  attestation: (uid: string) => Promise<AttestationRow | undefined>;
   context: Omit<CredentialContext, 'issuer'>;
 }): CredentialService {
   const { db, clock, issuer } = deps;
@@ -36,7 +38,7 @@ export function createCredentialService(deps: {
   const vcJwt = (jwt: string, cache: string) => new TextBody(VC_JWT_MEDIA_TYPE, jwt, { 'Cache-Control': cache });
   return {
     async credential(uid) {
-      const row = (await findByUids(db, [uid.toLowerCase()])).get(uid.toLowerCase());
+      const row = await deps.attestation(uid);
       if (!row) throw notFound(`Attestation ${uid}`);
       // its revocation is the status list's to say: the credential itself may be cached as long as anyone likes
       return vcJwt(await issuer.sign(attestationCredential(row, context)), 'public, max-age=300');
