@@ -27,6 +27,7 @@ import type {
   SearchInput,
   SearchResult,
   SentTestEvent,
+  Usage,
   Webhook,
 } from './types.ts';
 
@@ -210,6 +211,8 @@ export function createClient(options: ClientOptions) {
       /** Your account's audit entries in [from, to) (default: the last 30 days), streamed: `for await (const entry of …)`. */
       export: (input: AuditExportInput = {}): AsyncGenerator<AuditEntry> => streamAuditExport(rest, input),
     },
+    /** The calling key's per-minute window and this month's on-chain quota, and its account's. */
+    usage: (): Promise<Usage> => wrap(() => trpc.usage.get.query({})),
     system: {
       health: (): Promise<Health> => wrap(() => trpc.system.health.query({})),
       ready: (): Promise<Readiness> => wrap(() => trpc.system.ready.query({})),

@@ -225,3 +225,29 @@ export interface Readiness {
   status: 'ready';
   components: Record<string, 'ok'>;
 }
+
+/** A sliding minute, as `usage()` reads it (the call itself counted). */
+export interface RateUsage {
+  limit: number;
+  remaining: number;
+  windowSeconds: number;
+  /** Seconds until a slot frees up (0: the window is empty). */
+  resetsInSeconds: number;
+}
+
+/** This UTC month's on-chain quota; `limit` and `remaining` null when unlimited. */
+export interface QuotaUsage {
+  /** `YYYY-MM` */
+  period: string;
+  used: number;
+  limit: number | null;
+  remaining: number | null;
+  /** The first millisecond of the next UTC month, ms since the epoch. */
+  resetsAt: number;
+}
+
+/** `GET /v1/usage`: the calling key's limits and use, and its account's (which bind all its keys together). */
+export interface Usage {
+  key: { prefix: string; tier: 'free' | 'pro' | 'enterprise'; rate: RateUsage; onchain: QuotaUsage };
+  account: { name: string; plan: 'free' | 'pro' | 'enterprise'; rate: RateUsage; onchain: QuotaUsage };
+}

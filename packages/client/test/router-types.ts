@@ -24,6 +24,7 @@ import type {
   DeliveryPage,
   Health,
   Readiness,
+  Usage,
   RevokeResult,
   SearchInput,
   SearchResult,
@@ -68,6 +69,7 @@ export type Checks = [
   Expect<Same<AttesterNonce, Out['attesters']['nonce']>>,
   Expect<Same<Health, Out['system']['health']>>,
   Expect<Same<Readiness, Out['system']['ready']>>,
+  Expect<Same<Usage, Out['usage']['get']>>,
   Expect<
     Accepts<
       In['audit']['export'],

@@ -123,3 +123,16 @@ describe('SDK: typed errors carry the server code and details', () => {
     expect(error).toMatchObject({ code: 'NETWORK_ERROR', status: 0 });
   });
 });
+
+describe('SDK: usage', () => {
+  it("reads the key's and its account's windows and quotas", async () => {
+    const { key, prefix } = await svc.createKey('pro');
+    await svc.chargeQuota(prefix, 3);
+    const usage = await createClient({ baseUrl: svc.url, apiKey: key }).usage();
+    expect(usage.key).toMatchObject({ prefix, tier: 'pro', onchain: { used: 3, limit: 2000, remaining: 1997 } });
+    expect(usage.key.rate).toMatchObject({ limit: 600, remaining: 599, windowSeconds: 60 });
+    expect(usage.account.onchain.used).toBe(3);
+    const error = await caught(createClient({ baseUrl: svc.url }).usage());
+    expect(isServiceError(error, 'MISSING_API_KEY')).toBe(true);
+  });
+});

@@ -31,6 +31,7 @@ import { createCredentialIssuer } from './credentials/vc/issuer.ts';
 import { createCredentialService } from './credentials/vc/service.ts';
 import { credentialKeySealer } from './credentials/vc/key-seal.ts';
 import { dashboardOrigins } from './dashboard/origins.ts';
+import { createUsageService } from './limits/usage.ts';
 import { createPeopleServices } from './dashboard/services.ts';
 
 /** Builds every service from the opened infrastructure; nothing here listens, connects or reads the environment. */
@@ -93,6 +94,16 @@ export function buildServices(
       (await findPendingInvitation(infra.db, token, new Date(clock.now())))?.email?.toLowerCase() === email,
     mail,
   });
+  const attestations = createAttestationService({
+    db: infra.db,
+    clock,
+    signer,
+    chainId: chain.chainId,
+    verifyBaseUrl: config.verifyBaseUrl,
+    onchain,
+    delegations,
+    log,
+  });
   const keys = createKeyService(infra.db, clock);
   return {
     dashboard: {
@@ -109,24 +120,17 @@ export function buildServices(
     rateLimiter: createRateLimiter(infra.windows, clock, opts.refusals),
     idempotency: createIdempotencyService(infra.db, clock),
     keys,
-    attestations: createAttestationService({
-      db: infra.db,
-      clock,
-      signer,
-      chainId: chain.chainId,
-      verifyBaseUrl: config.verifyBaseUrl,
-      onchain,
-      delegations,
-      log,
-    }),
+    attestations,
     delegations,
     attesters: createAttesterService({ db: infra.db, clock, chainId: chain.chainId }),
     revocations: createRevokeService({ db: infra.db, onchain }),
     webhooks: createWebhookService({ db: infra.db, clock, policy: webhookPolicy }),
     audit: createAuditService({ db: infra.db, clock, log }),
+    usage: createUsageService({ db: infra.db, clock }),
     credentials: createCredentialService({
       db: infra.db,
       clock,
+      attestation: attestations.row,
       issuer: createCredentialIssuer({
         db: infra.db,
         clock,

@@ -3,6 +3,7 @@ import { attestersRouter } from './attesters/router.ts';
 import { attestersDashboardRouter } from './dashboard/attesters-router.ts';
 import { auditRouter } from './audit/router.ts';
 import { credentialsRouter } from './credentials/vc/router.ts';
+import { usageRouter } from './limits/router.ts';
 import { systemRouter } from './system/router.ts';
 import { router } from './trpc.ts';
 import { webhooksRouter } from './webhooks/router.ts';
@@ -24,6 +25,7 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   audit: auditRouter,
   credentials: credentialsRouter,
+  usage: usageRouter,
   system: systemRouter,
   /**
    * The account dashboard's procedures (docs/decisions.md, "Dashboard sign-in"): session-authorized, tRPC only, not in

@@ -12,6 +12,7 @@ import type { WebhookService } from './webhooks/service.ts';
 import type { DashboardServices } from './dashboard/services.ts';
 import type { MailService } from './mail/service.ts';
 import type { CredentialService } from './credentials/vc/service.ts';
+import type { UsageService } from './limits/usage.ts';
 
 /**
  * What procedures reach through their context, built once by the composition root: services only, never a client
@@ -31,6 +32,8 @@ export interface Services {
   audit: AuditService;
   /** W3C Verifiable Credentials of attestations, their status lists and the keys that sign them. */
   credentials: CredentialService;
+  /** A key's and its account's limits and what they have used (GET /v1/usage). */
+  usage: UsageService;
   health: HealthService;
   /** The account dashboard's people: sessions, members, invitations (docs/decisions.md, "Dashboard sign-in"). */
   dashboard: DashboardServices;

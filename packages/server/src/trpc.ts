@@ -1,5 +1,5 @@
 import { initTRPC } from '@trpc/server';
-import type { RequestContext as HttpRequestContext } from './http/context.ts';
+import type { RequestContext as HttpRequestContext, RateWindow } from './http/context.ts';
 import { toErrorResponse } from './http/error-response.ts';
 import { assertAcceptableInput } from './http/input-rules.ts';
 import type { Meta } from './http/route-meta.ts';
@@ -91,7 +91,11 @@ async function authenticateCaller(ctx: RequestContext, path: string): Promise<Au
       ctx.services.audit.recordAuthFailure(knownKeyFailure, { ip: ctx.ip, requestId: ctx.requestId, procedure: path });
     throw error;
   }
-  Object.assign(ctx.responseHeaders, await ctx.services.rateLimiter.forKey(auth.prefix, auth.tier, auth));
+  const rate: NonNullable<RequestContext['rate']> = (ctx.rate = {});
+  const seen = (policy: string, decision: RateWindow) => {
+    if (policy === 'key' || policy === 'account') rate[policy] = decision;
+  };
+  Object.assign(ctx.responseHeaders, await ctx.services.rateLimiter.forKey(auth.prefix, auth.tier, auth, seen));
   return auth;
 }
 

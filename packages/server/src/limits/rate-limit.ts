@@ -44,10 +44,14 @@ function limited(policy: Policy, decision: WindowDecision, headers: Record<strin
 
 export type RateLimiter = ReturnType<typeof createRateLimiter>;
 
+/** Told of each window a call was counted in, with its decision (GET /v1/usage answers them). */
+export type RateSeen = (policy: 'key' | 'account' | 'ip', decision: WindowDecision) => void;
+
 /** Counts a request against its bucket; throws 429 RATE_LIMITED (with Retry-After) when the window is full. */
 export function createRateLimiter(store: WindowStore, clock: Clock, refusals: RefusalObserver = UNOBSERVED) {
-  async function take(policy: Policy, bucket: string, limit: number): Promise<Record<string, string>> {
+  async function take(policy: Policy, bucket: string, limit: number, seen?: RateSeen): Promise<Record<string, string>> {
     const decision = await store.hit(`${policy}:${bucket}`, limit, WINDOW_SECONDS * 1000, clock.now());
+    seen?.(policy, decision);
     const headers = rateLimitHeaders(policy, decision);
     if (!decision.allowed) {
       refusals.rateLimited(policy);
@@ -61,9 +65,10 @@ export function createRateLimiter(store: WindowStore, clock: Clock, refusals: Re
      * ACCOUNT_RATE_FACTOR times the rate of the account's tier: more keys do not make more rate. The headers are the
      * key's; a call the account's ceiling refuses answers the account's.
      */
-    async forKey(prefix: string, tier: Tier, account?: RateAccount): Promise<Record<string, string>> {
-      const headers = await take('key', prefix, RATE_LIMITS[tier]);
-      if (account) await take('account', account.accountId, RATE_LIMITS[account.accountTier] * ACCOUNT_RATE_FACTOR);
+    async forKey(prefix: string, tier: Tier, account?: RateAccount, seen?: RateSeen): Promise<Record<string, string>> {
+      const headers = await take('key', prefix, RATE_LIMITS[tier], seen);
+      if (account)
+        await take('account', account.accountId, RATE_LIMITS[account.accountTier] * ACCOUNT_RATE_FACTOR, seen);
       return headers;
     },
     /** An anonymous call (or one whose key failed), in its client IP's bucket. */

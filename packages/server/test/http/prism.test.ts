@@ -122,6 +122,8 @@ describe('the API behind Prism (prism proxy --errors)', () => {
     await through('GET', `/v1/attestations/${unknownUid}/credential`, 404);
     await through('GET', '/v1/status-lists/0', 200);
     await through('GET', '/v1/status-lists/999999999', 404);
+    await through('GET', '/v1/usage', 200, { key });
+    await through('GET', '/v1/usage?tier=enterprise', 400, { key });
     await through('GET', '/.well-known/jwks.json', 200);
     await through('GET', '/.well-known/jwks.json?kid=1', 400);
     await through('GET', '/.well-known/did.json', 200);

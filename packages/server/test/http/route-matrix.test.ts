@@ -129,6 +129,7 @@ const CASES: Record<string, RouteCase> = {
     valid: async (key) => ({ params: { list: (await attestation(key)) && '0' } }),
     invalid: { params: { list: '-1' } },
   },
+  'usage.get': { valid: async () => ({}), invalid: { query: { unknown: '1' } } },
   'credentials.jwks': { valid: async () => ({}), invalid: { query: { unknown: '1' } } },
   'credentials.did': { valid: async () => ({}), invalid: { query: { unknown: '1' } } },
   'audit.export': { valid: async () => ({ query: { format: 'json' } }), invalid: { query: { format: 'xml' } } },
