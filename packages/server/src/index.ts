@@ -23,3 +23,4 @@ export { PROXY_TOKEN_HEADER } from './http/request.ts';
 export { DASHBOARD_HEADERS } from './dashboard/page-headers.ts';
 export type { WindowStore } from './limits/sliding-window.ts';
 export type { Logger } from './log.ts';
+export { requirePortsFree } from './system/ports.ts';

@@ -11,6 +11,7 @@ import { connectRedis, memoryWindowStore, redisWindowStore, type WindowStore } f
 import { createLogger, flushLogger, type Logger } from './log.ts';
 import type { ReadinessCheck } from './system/health.ts';
 import { requireOptional } from './system/optional.ts';
+import { unreachableDatabase } from './db/unreachable.ts';
 import { createTeardown, type Teardown } from './system/teardown.ts';
 
 /** What every process opens: its logger and clock, and one close for all it opened. */
@@ -90,10 +91,13 @@ async function openStorage(
   sizes: { pool: number } = { pool: scope.poolSize },
 ) {
   const databaseUrl = await openDatabase(config, log, teardown);
+  // the first connection: a wrong DATABASE_URL is said in one line naming it, not as connect ECONNREFUSED
   const migrations = await applyMigrations(
     databaseUrl,
     scope.quiet ? undefined : (line) => log.info({ component: 'migrate' }, line),
-  );
+  ).catch((error: unknown) => {
+    throw (config.databaseUrl && unreachableDatabase(error, databaseUrl, 'DATABASE_URL')) || error;
+  });
   const timeouts = scope.timeouts ? config.databaseTimeouts : undefined;
   const pool = createPool(databaseUrl, sizes.pool, timeouts);
   teardown.push(() => pool.end());

@@ -31,6 +31,8 @@ import { poolBudget } from './db/pool-budget.ts';
 import { requireSession } from './db/session-check.ts';
 import { deliverTask, sweepDeliveries } from './webhooks/deliver.task.ts';
 import { DELIVER_TASK } from './webhooks/outbox-store.ts';
+import { requirePortsFree, type WantedPort } from './system/ports.ts';
+import { unreachableDatabase } from './db/unreachable.ts';
 import { systemResolver, type Resolver, type UrlPolicy } from './webhooks/url-guard.ts';
 
 /** How often a worker looks for deliveries that a dead worker left behind, and how overdue they must be. */
@@ -79,12 +81,29 @@ export interface RunningService {
  * The service's processes from one infrastructure: metrics → services → worker → HTTP. `stop()` undoes it in reverse
  * (the metrics answer while the API drains and the worker stops).
  */
+/** The ports this process's parts listen on (a worker alone serves its probes on WORKER_HEALTH_PORT). */
+function portsOf(config: Config, parts: { api: boolean; worker: boolean }): WantedPort[] {
+  const { host } = config;
+  return [
+    ...(parts.api ? [{ setting: 'PORT' as const, host, port: config.port }] : []),
+    ...(parts.worker && !parts.api
+      ? [{ setting: 'WORKER_HEALTH_PORT' as const, host, port: config.workerHealthPort }]
+      : []),
+    ...(config.metricsPort !== undefined ? [{ setting: 'METRICS_PORT' as const, host, port: config.metricsPort }] : []),
+  ];
+}
+
 export async function startService(given: Config, opts: StartOptions = {}): Promise<RunningService> {
   const parts = opts.parts ?? { api: true, worker: true };
   // the worker's URL bypasses the API's transaction-mode pooler: it needs a session (docs/operations.md)
   const config = parts.worker && given.workerDatabaseUrl ? { ...given, databaseUrl: given.workerDatabaseUrl } : given;
   const secrets = await loadServiceSecrets(config); // before anything starts: a missing secret stops the boot
-  if (parts.worker && config.databaseUrl) await requireSession(config.databaseUrl, 'the worker');
+  await requirePortsFree(portsOf(config, parts)); // likewise a busy port
+  if (parts.worker && config.databaseUrl)
+    await requireSession(config.databaseUrl, 'the worker').catch((error: unknown) => {
+      const setting = given.workerDatabaseUrl ? 'WORKER_DATABASE_URL' : 'DATABASE_URL';
+      throw unreachableDatabase(error, config.databaseUrl!, setting) ?? error;
+    });
   const budget = poolBudget(config.databasePoolSize, parts);
   const tracing = await startTracingPart(config, parts, opts.log);
   const infra = await openInfrastructure(config, {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   describeError,
+  requirePortsFree,
   startService as startServer,
   type Config,
   type RunningService,
@@ -30,6 +31,8 @@ export async function startService(
   opts: Omit<StartOptions, 'parts' | 'proxyToken'> & { parts?: ServeParts } = {},
 ): Promise<RunningStack> {
   const parts = opts.parts ?? { api: true, worker: true };
+  // before the server's parts start the database and the chain: a busy port is said at once, with its setting
+  if (parts.verify) await requirePortsFree([{ setting: 'VERIFY_PORT', host: config.host, port: config.verifyPort }]);
   // the verification app in this process reads the API for its visitors: this token lets their addresses through
   const proxyToken = parts.api && parts.verify ? randomBytes(24).toString('hex') : undefined;
   const mounts = parts.api ? [...(opts.mounts ?? []), dashboardMount()] : opts.mounts;

@@ -1,0 +1,31 @@
+import { ConfigError } from '../config.ts';
+
+/** What PostgreSQL's and the network's refusals mean, by their codes, in the words of someone fixing a setting. */
+const REASONS: Record<string, string> = {
+  ECONNREFUSED: 'nothing accepts connections there (is PostgreSQL running, on that port?)',
+  ENOTFOUND: 'the host name does not resolve',
+  EAI_AGAIN: 'the host name could not be resolved right now',
+  ETIMEDOUT: 'the connection timed out',
+  EHOSTUNREACH: 'the host is unreachable',
+  '28P01': 'the password was refused',
+  '28000': 'the server refused this user',
+  '3D000': 'the database does not exist',
+};
+
+/**
+ * A first connection's failure as one line naming the setting (DATABASE_URL, or WORKER_DATABASE_URL), its host and
+ * port, never its password; undefined for any other failure, which is passed on as it is.
+ */
+export function unreachableDatabase(error: unknown, databaseUrl: string, setting: string): ConfigError | undefined {
+  const code = (error as { code?: string } | undefined)?.code;
+  const reason = code === undefined ? undefined : REASONS[code];
+  if (!reason) return undefined;
+  let where = 'the database';
+  try {
+    const url = new URL(databaseUrl);
+    where = `${url.hostname}:${url.port || '5432'}${url.pathname}`;
+  } catch {
+    // a URL the config accepted parses; if not, say no more than the setting
+  }
+  return new ConfigError(`${setting}: cannot connect to ${where}: ${reason}; check ${setting}`);
+}
