@@ -43,10 +43,13 @@ export async function serve(
       : [`verification app on ${service.url}`];
   const where = parts.filter(Boolean).join(', ');
   const setup = 'setupLink' in service ? service.setupLink : undefined;
-  if (setup)
+  // every start says where everything is, not only the first: the dashboard, and the dev chain verifyAnchor needs
+  if ('apiUrl' in service && (all || flags.api))
     console.error(
-      `Dashboard: ${config.publicBaseUrl}/dashboard/ — first owner: open ${setup.url} ` +
-        `(one use, valid until ${setup.expiresAt})`,
+      `Dashboard: ${config.publicBaseUrl}/dashboard/` +
+        (setup ? ` — first owner: open ${setup.url} (one use, valid until ${setup.expiresAt})` : ''),
     );
+  const chain = 'infrastructure' in service ? service.infrastructure.chain : undefined;
+  if (chain?.dev) console.error(`Dev chain: RPC ${chain.rpcUrl} (chain id ${chain.chainId}), EAS at ${chain.eas}`);
   console.error(`attestation-service: ${where}; Ctrl-C stops`);
 }
