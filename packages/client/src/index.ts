@@ -27,6 +27,7 @@ import type {
   SearchInput,
   SearchResult,
   SentTestEvent,
+  MineInput,
   Usage,
   Webhook,
 } from './types.ts';
@@ -170,6 +171,9 @@ export function createClient(options: ClientOptions) {
       get: (uid: string): Promise<Attestation> => wrap(() => trpc.attestations.get.query({ uid })),
       /** One page of the attestations of a content hash, newest first (public). */
       search: (input: SearchInput): Promise<SearchResult> => wrap(() => trpc.attestations.search.query(input)),
+      /** One page of your account's own attestations, newest first, filtered by type, mode and time (your key). */
+      mine: (input: MineInput = {}): Promise<SearchResult> =>
+        wrap(() => trpc.attestations.search.query({ ...input, mine: 'true' })),
       /** Every attestation of a content hash, page by page. */
       async *searchAll(input: Omit<SearchInput, 'cursor'>): AsyncGenerator<Attestation> {
         let cursor: string | undefined;

@@ -155,6 +155,20 @@ export interface SearchInput {
   cursor?: string;
 }
 
+/** Your account's own attestations (`GET /v1/attestations?mine=true`, with your key), filtered. */
+export interface MineInput {
+  type?: Origin;
+  mode?: Mode;
+  /** Created at or after (ISO 8601). */
+  from?: string;
+  /** Created before (ISO 8601). */
+  to?: string;
+  /** 1 to 100, default 20. */
+  limit?: number;
+  /** `nextCursor` of the previous page. */
+  cursor?: string;
+}
+
 export interface SearchResult {
   data: Attestation[];
   nextCursor: string | null;

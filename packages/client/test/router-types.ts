@@ -25,6 +25,7 @@ import type {
   Health,
   Readiness,
   Usage,
+  MineInput,
   RevokeResult,
   SearchInput,
   SearchResult,
@@ -70,6 +71,7 @@ export type Checks = [
   Expect<Same<Health, Out['system']['health']>>,
   Expect<Same<Readiness, Out['system']['ready']>>,
   Expect<Same<Usage, Out['usage']['get']>>,
+  Expect<Accepts<In['attestations']['search'], MineInput & { mine: 'true' }>>,
   Expect<
     Accepts<
       In['audit']['export'],

@@ -136,3 +136,25 @@ describe('SDK: usage', () => {
     expect(isServiceError(error, 'MISSING_API_KEY')).toBe(true);
   });
 });
+
+describe('SDK: your own attestations', () => {
+  it('lists them newest first, filtered, and only with a key', async () => {
+    const { key } = await svc.createKey('pro');
+    const client = createClient({ baseUrl: svc.url, apiKey: key });
+    const made = async (type: 'human' | 'ai') =>
+      (
+        await client.attestations.create({
+          type,
+          content: `mine ${Math.random()}`,
+          contentType: 'text/plain',
+          mode: 'offchain',
+        })
+      ).uid;
+    const human = await made('human');
+    const ai = await made('ai');
+    expect((await client.attestations.mine()).data.map((r) => r.uid)).toEqual([ai, human]);
+    expect((await client.attestations.mine({ type: 'human' })).data.map((r) => r.uid)).toEqual([human]);
+    const error = await caught(createClient({ baseUrl: svc.url }).attestations.mine());
+    expect(isServiceError(error, 'MISSING_API_KEY')).toBe(true);
+  });
+});

@@ -49,12 +49,12 @@ export const unmeteredProcedure = t.procedure.meta({ probe: true });
  */
 export const publicProcedure = t.procedure
   .use(async ({ ctx, next, path }) => {
-    if (ctx.authorization === undefined) {
+    // the caller's key, when one is sent: a read with mine=true lists its account's own
+    let auth: AuthenticatedKey | undefined;
+    if (ctx.authorization === undefined)
       Object.assign(ctx.responseHeaders, await ctx.services.rateLimiter.forIp(ctx.ip));
-      return next();
-    }
-    await authenticateCaller(ctx, path);
-    return next();
+    else auth = await authenticateCaller(ctx, path);
+    return next({ ctx: { auth } });
   })
   .use(inputRules);
 

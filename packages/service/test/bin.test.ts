@@ -58,5 +58,5 @@ describe('the attestation-service bin', () => {
     expect(await flags('serve', '--worker')).toEqual([]);
     expect(await flags('serve', '--verify')).toEqual([]);
     expect(await flags('keys')).toEqual([]);
-  });
+  }, 90_000); // five starts of the bin, each of which starts Node again: slow on a loaded machine
 });

@@ -182,15 +182,44 @@ export const createdAttestation = z
   .meta({ id: 'CreatedAttestation' });
 export type CreatedAttestation = z.infer<typeof createdAttestation>;
 
-export const searchInput = z.strictObject({
-  hash: z
-    .string()
-    .regex(/^(0x)?[0-9a-fA-F]{64}$/, 'must be a SHA-256 hash: 64 hex characters, optionally prefixed with 0x')
-    .meta({ description: 'SHA-256 of the content, with or without 0x, any case', example: EXAMPLE_CONTENT_HASH }),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  // meta before optional(): trpc-to-openapi drops the meta of an optional query parameter
-  cursor: z.string().max(200).meta({ description: 'nextCursor of the previous page' }).optional(),
-});
+const instant = (description: string) =>
+  z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' }).meta({
+    description,
+    example: '2026-11-01T00:00:00Z',
+  });
+
+export const searchInput = z
+  .strictObject({
+    // meta before optional(): trpc-to-openapi drops the meta of an optional query parameter
+    hash: z
+      .string()
+      .regex(/^(0x)?[0-9a-fA-F]{64}$/, 'must be a SHA-256 hash: 64 hex characters, optionally prefixed with 0x')
+      .meta({
+        description: 'SHA-256 of the content, with or without 0x, any case. Give this, or mine=true.',
+        example: EXAMPLE_CONTENT_HASH,
+      })
+      .optional(),
+    mine: z
+      .enum(['true'])
+      .meta({ description: "true: your account's own attestations (needs your key), filterable below" })
+      .optional(),
+    type: originSchema.meta({ description: 'with mine=true: only human or only ai' }).optional(),
+    mode: modeSchema.meta({ description: 'with mine=true: only on-chain or only off-chain' }).optional(),
+    from: instant('with mine=true: created at or after').optional(),
+    to: instant('with mine=true: created before').optional(),
+    limit: z.coerce.number().int().min(1).max(100).default(20),
+    cursor: z.string().max(200).meta({ description: 'nextCursor of the previous page' }).optional(),
+  })
+  .superRefine((value, ctx) => {
+    if ((value.hash === undefined) === (value.mine === undefined))
+      ctx.addIssue({ code: 'custom', path: ['hash'], message: 'give exactly one of hash or mine=true' });
+    for (const filter of ['type', 'mode', 'from', 'to'] as const)
+      if (value.mine === undefined && value[filter] !== undefined)
+        ctx.addIssue({ code: 'custom', path: [filter], message: 'filters only mine=true' });
+    if (value.from !== undefined && value.to !== undefined && Date.parse(value.from) >= Date.parse(value.to))
+      ctx.addIssue({ code: 'custom', path: ['from'], message: 'must be before to' });
+  });
+export type SearchInput = z.infer<typeof searchInput>;
 
 export const searchOutput = z.object({
   data: z.array(attestationRecord),

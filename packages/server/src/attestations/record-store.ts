@@ -176,3 +176,37 @@ export async function searchByHashes(db: Db, queries: HashQuery[]): Promise<Atte
   for (const page of pages) page.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
   return pages;
 }
+
+export interface AccountRecordsQuery {
+  accountId: string;
+  type?: AttestationOrigin | undefined;
+  mode?: AttestationMode | undefined;
+  from?: Date | undefined;
+  to?: Date | undefined;
+  beforeId?: bigint | undefined;
+  limit: number;
+}
+
+/** A page of an account's own readable attestations, newest first (its `(account_id, id)` indexes walk it). */
+export async function accountRecords(db: Db, q: AccountRecordsQuery): Promise<AttestationRow[]> {
+  let query = db
+    .selectFrom('attestations')
+    .select(recordColumns)
+    .where('attestations.accountId', '=', q.accountId)
+    .where('attestations.uid', 'is not', null);
+  if (q.type) query = query.where('attestations.type', '=', q.type);
+  if (q.mode) query = query.where('attestations.mode', '=', q.mode);
+  if (q.from) query = query.where('attestations.createdAt', '>=', q.from);
+  if (q.to) query = query.where('attestations.createdAt', '<', q.to);
+  if (q.beforeId !== undefined) query = query.where('attestations.id', '<', q.beforeId.toString());
+  const rows = await query.orderBy('attestations.id', 'desc').limit(q.limit).execute();
+  // through the name mapping (camelCase keys): only the 64-bit columns need their type
+  return rows.map(
+    (row) =>
+      ({
+        ...row,
+        id: BigInt(row.id),
+        blockNumber: row.blockNumber === null ? null : BigInt(row.blockNumber),
+      }) as AttestationRow,
+  );
+}

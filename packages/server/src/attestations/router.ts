@@ -89,13 +89,14 @@ export const attestationsRouter = router({
           path: '/v1/attestations',
           tags,
           protect: false,
-          summary: 'Search attestations by content hash',
-          description: 'Newest first, cursor-paginated.',
+          summary: 'Search attestations by content hash, or list your own',
+          description:
+            "Newest first, cursor-paginated. `hash`: every attestation of that content (public). `mine=true`: your account's own (needs your key), filterable by type, mode and creation time.",
         },
       })
       .input(searchInput)
       .output(searchOutput)
-      .query(async ({ ctx, input }) => asAnswer(await ctx.services.attestations.search(input))),
+      .query(async ({ ctx, input }) => asAnswer(await ctx.services.attestations.search(input, ctx.auth))),
   ),
 
   revoke: authedProcedure

@@ -1,10 +1,10 @@
 import type { Clock } from '../clock.ts';
 import { batched } from '../db/group-commit.ts';
 import { inTransaction, type Db } from '../db/database.ts';
-import { notFound } from '../errors.ts';
+import { AppError, notFound } from '../errors.ts';
 import { invalidCursor } from '../http/input-rules.ts';
 import type { GatedRequest } from '../idempotency/service.ts';
-import type { AuthenticatedKey } from '../keys/service.ts';
+import { CHALLENGE, type AuthenticatedKey } from '../keys/service.ts';
 import type { Logger } from '../log.ts';
 import { auditEntry } from '../audit/entry.ts';
 import { normalizeHash } from './content.ts';
@@ -17,8 +17,9 @@ import { digitalSourceTypeUri } from './digital-source-type.ts';
 import { recordAnswer, recordPageAnswer } from './record.ts';
 import type { JsonText } from '../http/json-text.ts';
 import { idCursor, pageOf } from '../http/cursor.ts';
-import { findByUids, searchByHashes, type HashQuery } from './record-store.ts';
+import { accountRecords, findByUids, searchByHashes, type HashQuery } from './record-store.ts';
 import type { AttestationRow } from './store.ts';
+import type { SearchInput } from './contracts.ts';
 import { createAttestationWriter } from './writer.ts';
 
 export interface AttestationServiceDeps {
@@ -42,6 +43,18 @@ export type AttestationService = ReturnType<typeof createAttestationService>;
  * answered 10–36 % more per second with a lower p99 in three alternating rounds, searches the same (docs/decisions.md).
  */
 const READ_BATCHING = { maxBatch: 200, maxInFlight: 4 };
+
+/** mine=true needs a key: its account is whose attestations are listed. */
+function mineOf(caller: AuthenticatedKey | undefined): string {
+  if (!caller)
+    throw new AppError(
+      'MISSING_API_KEY',
+      'mine=true lists your own attestations: send your API key as "Authorization: Bearer <key>".',
+      {},
+      { 'WWW-Authenticate': CHALLENGE },
+    );
+  return caller.accountId;
+}
 
 /** Creating, reading and searching attestations. */
 export function createAttestationService(deps: AttestationServiceDeps) {
@@ -118,14 +131,25 @@ export function createAttestationService(deps: AttestationServiceDeps) {
       return recordAnswer(row, verifyBaseUrl);
     },
 
-    async search(input: {
-      hash: string;
-      limit: number;
-      cursor?: string | undefined;
-    }): Promise<JsonText<{ data: AttestationRecord[]; nextCursor: string | null }>> {
+    /** A content hash's attestations (public), or with mine=true the caller's account's own, filtered. */
+    async search(
+      input: SearchInput,
+      caller: AuthenticatedKey | undefined,
+    ): Promise<JsonText<{ data: AttestationRecord[]; nextCursor: string | null }>> {
       const beforeId = input.cursor === undefined ? undefined : idCursor.decode(input.cursor);
       if (input.cursor !== undefined && beforeId === undefined) throw invalidCursor();
-      const rows = await searchPage({ contentHash: normalizeHash(input.hash), limit: input.limit + 1, beforeId });
+      const rows =
+        input.mine === undefined
+          ? await searchPage({ contentHash: normalizeHash(input.hash!), limit: input.limit + 1, beforeId })
+          : await accountRecords(db, {
+              accountId: mineOf(caller),
+              type: input.type,
+              mode: input.mode,
+              from: input.from === undefined ? undefined : new Date(input.from),
+              to: input.to === undefined ? undefined : new Date(input.to),
+              beforeId,
+              limit: input.limit + 1,
+            });
       const page = pageOf(rows, input.limit, (last) => idCursor.encode(last.id));
       return recordPageAnswer(page.rows, page.nextCursor, verifyBaseUrl);
     },

@@ -54,7 +54,7 @@ const DUMMY_HASH = hashSecret('0'.repeat(32));
 const BEARER = /^Bearer(?: (.*))?$/i;
 
 /** RFC 6750's challenge on every 401: no error attribute when no key came, invalid_token when one did and failed. */
-const CHALLENGE = 'Bearer realm="attestation-service"';
+export const CHALLENGE = 'Bearer realm="attestation-service"';
 const INVALID_TOKEN = { 'WWW-Authenticate': `${CHALLENGE}, error="invalid_token"` };
 
 function invalid(): AppError {

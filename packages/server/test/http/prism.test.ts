@@ -116,6 +116,8 @@ describe('the API behind Prism (prism proxy --errors)', () => {
     await through('GET', `/v1/attestations/${unknownUid}`, 404);
     await through('GET', `/v1/attestations?hash=${sha('b')}&limit=1`, 200);
     await through('GET', `/v1/attestations?hash=${sha('b')}&cursor=bogus`, 400);
+    await through('GET', '/v1/attestations?mine=true&type=human&limit=5', 200, { key });
+    await through('GET', '/v1/attestations?mine=true', 401);
 
     // the attestation as a Verifiable Credential, its status list and the keys that sign them
     await through('GET', `/v1/attestations/${offchain.uid}/credential`, 200);
