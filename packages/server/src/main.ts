@@ -1,4 +1,3 @@
-import type { Server } from 'node:http';
 import type { TaskList } from 'graphile-worker';
 import { buildServices } from './app.ts';
 import type { Clock } from './clock.ts';
@@ -31,7 +30,8 @@ import { poolBudget } from './db/pool-budget.ts';
 import { requireSession } from './db/session-check.ts';
 import { deliverTask, sweepDeliveries } from './webhooks/deliver.task.ts';
 import { DELIVER_TASK } from './webhooks/outbox-store.ts';
-import { requirePortsFree, type WantedPort } from './system/ports.ts';
+import { portsOf, requirePortsFree } from './system/ports.ts';
+import { closeServer } from './http/close.ts';
 import { unreachableDatabase } from './db/unreachable.ts';
 import { systemResolver, type Resolver, type UrlPolicy } from './webhooks/url-guard.ts';
 
@@ -81,18 +81,6 @@ export interface RunningService {
  * The service's processes from one infrastructure: metrics → services → worker → HTTP. `stop()` undoes it in reverse
  * (the metrics answer while the API drains and the worker stops).
  */
-/** The ports this process's parts listen on (a worker alone serves its probes on WORKER_HEALTH_PORT). */
-function portsOf(config: Config, parts: { api: boolean; worker: boolean }): WantedPort[] {
-  const { host } = config;
-  return [
-    ...(parts.api ? [{ setting: 'PORT' as const, host, port: config.port }] : []),
-    ...(parts.worker && !parts.api
-      ? [{ setting: 'WORKER_HEALTH_PORT' as const, host, port: config.workerHealthPort }]
-      : []),
-    ...(config.metricsPort !== undefined ? [{ setting: 'METRICS_PORT' as const, host, port: config.metricsPort }] : []),
-  ];
-}
-
 export async function startService(given: Config, opts: StartOptions = {}): Promise<RunningService> {
   const parts = opts.parts ?? { api: true, worker: true };
   // the worker's URL bypasses the API's transaction-mode pooler: it needs a session (docs/operations.md)
@@ -295,21 +283,4 @@ async function startApiPart(
     apiUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${address.port}`;
   log.info({ url: apiUrl }, 'API listening');
   return apiUrl;
-}
-
-/**
- * Stops accepting, lets the requests in flight finish (`drainMs` at most, SHUTDOWN_DRAIN_TIMEOUT; then their
- * connections are cut) and closes keep-alive connections as they fall idle; resolves when the last one is gone.
- */
-function closeServer(server: Server, drainMs: number): Promise<void> {
-  return new Promise((resolve) => {
-    const idle = setInterval(() => server.closeIdleConnections(), 100);
-    const cut = setTimeout(() => server.closeAllConnections(), drainMs);
-    server.close(() => {
-      clearInterval(idle);
-      clearTimeout(cut);
-      resolve();
-    });
-    server.closeIdleConnections();
-  });
 }

@@ -36,7 +36,7 @@ const FEATURES = [
   'mail',
   'credentials',
 ];
-const KERNEL = ['errors.ts', 'clock.ts', 'log.ts', 'config.ts', 'plural.ts', 'rules.ts'];
+const KERNEL = ['errors.ts', 'clock.ts', 'log.ts', 'config.ts', 'config-schema.ts', 'plural.ts', 'rules.ts'];
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
 

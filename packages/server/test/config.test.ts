@@ -61,7 +61,7 @@ describe('.env.example', () => {
   const example = readFileSync(join(root, '.env.example'), 'utf8');
 
   it('names every variable the configuration reads', () => {
-    const source = readFileSync(join(import.meta.dirname, '../src/config.ts'), 'utf8');
+    const source = readFileSync(join(import.meta.dirname, '../src/config-schema.ts'), 'utf8');
     const variables = [...source.matchAll(/^ {2}([A-Z][A-Z0-9_]+): /gm)].map((m) => m[1]!);
     expect(variables.length).toBeGreaterThan(20);
     for (const name of variables) expect(example, name).toMatch(new RegExp(`^(# )?${name}=`, 'm'));

@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { ConfigError } from '../config.ts';
+import { ConfigError, type Config } from '../config.ts';
 
 /** A loopback port nobody listens on right now (for a child that takes a port number, not 0). */
 export function freePort(): Promise<number> {
@@ -50,4 +50,16 @@ export async function requirePortsFree(wanted: WantedPort[]): Promise<void> {
         `stop it, or set ${setting} to a free port`,
     );
   }
+}
+
+/** The ports this process's parts listen on (a worker alone serves its probes on WORKER_HEALTH_PORT). */
+export function portsOf(config: Config, parts: { api: boolean; worker: boolean }): WantedPort[] {
+  const { host } = config;
+  return [
+    ...(parts.api ? [{ setting: 'PORT' as const, host, port: config.port }] : []),
+    ...(parts.worker && !parts.api
+      ? [{ setting: 'WORKER_HEALTH_PORT' as const, host, port: config.workerHealthPort }]
+      : []),
+    ...(config.metricsPort !== undefined ? [{ setting: 'METRICS_PORT' as const, host, port: config.metricsPort }] : []),
+  ];
 }
