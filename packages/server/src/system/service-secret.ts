@@ -1,5 +1,6 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
-import { link, mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import { createPrivateFileOnce, requirePrivate } from './private-file.ts';
 import { join } from 'node:path';
 import { ConfigError, Secret, type Config } from '../config.ts';
 
@@ -36,19 +37,8 @@ export async function loadServiceSecrets(config: Config): Promise<ServiceSecrets
 async function dataDirSecret(dataDir: string): Promise<Secret> {
   const path = join(dataDir, SERVICE_SECRET_FILE);
   await mkdir(dataDir, { recursive: true });
-  const fresh = `${path}.${process.pid}-${randomBytes(4).toString('hex')}`;
-  await writeFile(fresh, randomBytes(32).toString('base64url'), { flag: 'wx', mode: 0o600 });
-  try {
-    // a link is atomic: two processes starting at once both read the one complete secret
-    await link(fresh, path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  } finally {
-    await unlink(fresh);
-  }
-  const mode = (await stat(path)).mode & 0o777;
-  if (mode & 0o077)
-    throw new ConfigError(`${path} is readable by other users (mode ${mode.toString(8)}): run chmod 600 on it`);
+  await createPrivateFileOnce(path, randomBytes(32).toString('base64url'));
+  await requirePrivate(path);
   const text = (await readFile(path, 'utf8')).trim();
   if (text.length < 32)
     throw new ConfigError(`${path} holds no secret of 32+ characters: remove it and start again to make one`);

@@ -1,6 +1,7 @@
 import 'reflect-metadata'; // @peculiar/x509's dependency injection needs it before the library loads
-import { createPrivateKey, createPublicKey, randomBytes, type KeyObject } from 'node:crypto';
-import { link, mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
+import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
+import { mkdir, readFile, unlink } from 'node:fs/promises';
+import { createPrivateFileOnce, requirePrivate } from '../../system/private-file.ts';
 import { join } from 'node:path';
 import * as x509 from '@peculiar/x509';
 import { ConfigError, type Config } from '../../config.ts';
@@ -101,24 +102,12 @@ async function dataDirSigner(dataDir: string): Promise<string> {
   await mkdir(dataDir, { recursive: true });
   const existing = await readFile(path, 'utf8').catch(() => undefined);
   if (existing !== undefined && !expired(existing)) {
-    const mode = (await stat(path)).mode & 0o777;
-    if (mode & 0o077)
-      throw new ConfigError(`${path} is readable by other users (mode ${mode.toString(8)}): run chmod 600 on it`);
+    await requirePrivate(path);
     return existing;
   }
   if (existing !== undefined) await unlink(path).catch(() => undefined);
   const { keyPem, chainPem } = await makeSigningChain();
-  const fresh = `${path}.${process.pid}-${randomBytes(4).toString('hex')}`;
-  await writeFile(fresh, `${keyPem}\n${chainPem}`, { flag: 'wx', mode: 0o600 });
-  try {
-    // a link is atomic: two processes starting at once both read the one complete file
-    await link(fresh, path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  } finally {
-    await unlink(fresh);
-  }
-  return readFile(path, 'utf8');
+  return createPrivateFileOnce(path, `${keyPem}\n${chainPem}`);
 }
 
 function expired(pem: string): boolean {
