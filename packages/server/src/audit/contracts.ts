@@ -29,7 +29,7 @@ export const exportInput = z.strictObject({
 
 export type ExportInput = z.infer<typeof exportInput>;
 
-/** One exported audit entry: everything a recipient needs to recompute `hash` (see README, "Audit export"). */
+/** One exported audit entry: everything a recipient needs to recompute `hash` (docs/audit.md). */
 export const auditEntrySchema = z
   .object({
     id: z.string().meta({ description: 'Position in the log (increasing in chain order)', example: '1042' }),

@@ -24,7 +24,7 @@ export const auditRouter = router({
         protect: true,
         summary: 'Export your audit log (JSON or CSV)',
         description:
-          "Streams every audit entry of the caller's account in [from, to) in chain order, as a JSON array or RFC 4180 CSV (format, else the Accept header). Each entry carries prevHash and hash; see the README for recomputing them.",
+          "Streams every audit entry of the caller's account in [from, to) in chain order, as a JSON array or RFC 4180 CSV (format, else the Accept header). Each entry carries prevHash and hash; docs/audit.md, under Verifying the chain, shows how to recompute them.",
       },
       docs: {
         success: exportSuccessResponse(),

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { z } from 'zod';
 import type { AnyRouter } from '@trpc/server';
@@ -17,6 +18,11 @@ type Operation = {
 };
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
+
+/** `info.version`: the server package's version, which the SDK's package carries too (a test holds them equal). */
+export const API_VERSION: string = JSON.parse(
+  readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+).version;
 
 /** The 404 of a route whose path names a resource, for its meta's `docs.errors`. */
 export const NOT_FOUND_ERRORS = { 404: 'NOT_FOUND: no such resource (or not yours)' };
@@ -61,14 +67,10 @@ function errorsOf(route: Route): Record<number, string> {
  * The OpenAPI 3.1 document: trpc-to-openapi's, with our statuses (201/204 where the route says so) and our
  * error body in place of tRPC's.
  */
-export function buildOpenApiDocument(
-  router: AnyRouter,
-  routes: Route[],
-  opts: { baseUrl: string; version: string },
-): OpenAPIObject {
+export function buildOpenApiDocument(router: AnyRouter, routes: Route[], opts: { baseUrl: string }): OpenAPIObject {
   const doc = generateOpenApiDocument(router, {
     title: 'Attestation Service API',
-    version: opts.version,
+    version: API_VERSION,
     description:
       'Records, reads, searches and revokes attestations that content is human-made or AI-generated, on-chain (Ethereum Attestation Service) or off-chain (EAS-compatible signed attestations).',
     baseUrl: opts.baseUrl,

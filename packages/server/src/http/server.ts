@@ -84,9 +84,7 @@ export function createApiHandler<TRouter extends AnyRouter>(
     gatedMounts: mounts.flatMap((m) => (m.browserCalls === 'gated' && m.pattern ? [m.pattern] : [])),
   });
   const labelTrpc = routeLabeller(router);
-  const openApiJson = JSON.stringify(
-    buildOpenApiDocument(router, routes, { baseUrl: opts.publicBaseUrl, version: '1.0.0' }),
-  );
+  const openApiJson = JSON.stringify(buildOpenApiDocument(router, routes, { baseUrl: opts.publicBaseUrl }));
 
   type Context = RequestContext<ApiParts<TRouter>['services']>;
   const createContext = (req: IncomingMessage, requestId: string, log: Logger): Context => ({

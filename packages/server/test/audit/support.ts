@@ -28,7 +28,7 @@ export async function exportOf(
 const NULLABLE = new Set(['actorKeyPrefix', 'ip', 'requestId']);
 
 /**
- * A CSV export read back with a standard parser into the JSON export's shape, as the README tells a reader to:
+ * A CSV export read back with a standard parser into the JSON export's shape, as docs/audit.md tells a reader to:
  * drop one leading `'` (the formula escape), an empty cell is null, `details` is JSON.
  */
 export function csvToEntries(text: string): Record<string, unknown>[] {
@@ -44,7 +44,7 @@ export function csvToEntries(text: string): Record<string, unknown>[] {
   );
 }
 
-/** The README's canonical form, written independently of the server's code: keys sorted at every depth. */
+/** docs/audit.md's canonical form, written independently of the server's code: keys sorted at every depth. */
 function canonical(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   axeViolations,
@@ -60,7 +61,23 @@ async function dashboardCall(page: Page, path: string, input: unknown): Promise<
   if (!body.result) throw new Error(`${path}: ${JSON.stringify(body)}`);
 }
 
-/** An account with something on every page: keys, attestations, a subscription with a delivery, members. */
+/** Registers a fresh address as the account's attester: a challenge, its message signed (EIP-191), handed back. */
+async function registerAttester(key: string): Promise<void> {
+  const attester = privateKeyToAccount(generatePrivateKey());
+  const challenge = await call(stack.base, 'POST', '/v1/attesters/challenges', {
+    key,
+    body: { address: attester.address },
+  });
+  expect(challenge.status, JSON.stringify(challenge.body)).toBe(201);
+  const signature = await attester.signMessage({ message: challenge.body.message });
+  const registered = await call(stack.base, 'POST', '/v1/attesters', {
+    key,
+    body: { challengeId: challenge.body.id, signature },
+  });
+  expect(registered.status, JSON.stringify(registered.body)).toBe(201);
+}
+
+/** An account with something on every page: keys, attestations, a webhook with a delivery, members, an attester. */
 async function populate(page: Page, owner: Member): Promise<void> {
   await createMember(stack, 'viewer', owner.accountId);
   const { key } = await stack.service.services.keys.create({ tier: 'free', account: owner.accountName, name: 'ci' });
@@ -70,6 +87,7 @@ async function populate(page: Page, owner: Member): Promise<void> {
     events: ['attestation.created'],
   });
   await dashboardCall(page, 'dashboard.members.invite', { email: 'editor@example.com', role: 'developer' });
+  await registerAttester(key);
   for (const type of ['human', 'ai', 'human'] as const) {
     const res = await call(stack.base, 'POST', '/v1/attestations', {
       key,
