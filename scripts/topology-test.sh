@@ -2,8 +2,9 @@
 # The production topology on one machine, from the image (docs/operations.md, "Topology test"): mounts the image
 # (scripts/image.sh builds it when missing) and runs its roles as separate processes in a chroot of the mount as its
 # user, like scripts/image-test.sh: two API replicas (through PgBouncer in transaction mode, Redis for shared limits)
-# behind Debian's nginx, two workers (PostgreSQL directly), the verification app; a PostgreSQL, PgBouncer, Redis and
-# anvil (1 s blocks) of its own. packages/server/test/topology/load.ts drives mixed load through nginx with the SDK
+# behind Debian's nginx, two workers (PostgreSQL directly), the verification app (without the service's Secret, as
+# deploy/kubernetes runs it); a PostgreSQL, PgBouncer, Redis and anvil (1 s blocks) of its own.
+# packages/server/test/topology/load.ts drives mixed load through nginx with the SDK
 # while this script kills an API replica and a worker with SIGKILL and restarts PostgreSQL, restarting what dies as
 # Kubernetes would (restartPolicy and the liveness probe); then load.ts checks the outcome (no create lost or
 # duplicated on chain, exact quotas, every event delivered) and probes.ts that deploy/kubernetes' probes answer.
@@ -139,21 +140,36 @@ pid[redis]=$!
 "$anvil" --host 127.0.0.1 --port "${port[chain]}" --block-time 1 --silent >"$work/chain.log" 2>&1 &
 pid[chain]=$!
 
-settings=(
-  "HOST=127.0.0.1" "DATABASE_URL=$pooled_url" "REDIS_URL=redis://127.0.0.1:${port[redis]}"
-  "CHAIN_RPC_URL=http://127.0.0.1:${port[chain]}" "SERVICE_SECRET=topology-test-secret-$(head -c 24 /dev/urandom | base64)"
-  "PUBLIC_BASE_URL=http://127.0.0.1:${port[nginx]}" "VERIFY_BASE_URL=http://127.0.0.1:${port[verify]}"
+# as deploy/kubernetes splits them: `config` is the ConfigMap's (config.env), every role reads it; `secret` is the
+# Secret that all but the verification app read; `verify_secret` is the verification app's own
+# (verify-secret.example.env), without which, and with nothing of `secret`, it must start
+config=(
+  "HOST=127.0.0.1" "PUBLIC_BASE_URL=http://127.0.0.1:${port[nginx]}" "VERIFY_BASE_URL=http://127.0.0.1:${port[verify]}"
   "API_URL=http://127.0.0.1:${port[nginx]}" "TRUST_PROXY=1" "LOG_LEVEL=warn" "SHUTDOWN_DRAIN_TIMEOUT=5s"
   "WEBHOOK_ALLOW_PRIVATE_URLS=true" "WEBHOOK_RETRY_DELAYS=1s,2s,5s,10s" "ANCHOR_INTERVAL=20s"
 )
+secret=(
+  "DATABASE_URL=$pooled_url" "REDIS_URL=redis://127.0.0.1:${port[redis]}"
+  "CHAIN_RPC_URL=http://127.0.0.1:${port[chain]}" "SERVICE_SECRET=topology-test-secret-$(head -c 24 /dev/urandom | base64)"
+)
+# the attester: the address of the relayer's key, which the API defaults to on a development chain (anvil's first)
+verify_secret=(
+  "REDIS_URL=redis://127.0.0.1:${port[redis]}" "CHAIN_RPC_URL=http://127.0.0.1:${port[chain]}"
+  "ATTESTER_ADDRESS=0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
+)
 
-# Runs COMMAND... in the image as its user, from its working directory, with its environment, `settings` and the
-# VAR=value words before `--`. In the foreground, or (start_role NAME ...) in the background as pid[NAME].
+# Runs COMMAND... in the image as its user, from its working directory, with its environment, `config`, `secret`
+# (`verify_secret` instead after --verify-secret) and the VAR=value words before `--`. In the foreground, or
+# (start_role NAME ...) in the background as pid[NAME].
 in_image() {
-  local extra=()
+  local secret_words=("${secret[@]}") extra=()
+  if [ "$1" = --verify-secret ]; then
+    secret_words=("${verify_secret[@]}")
+    shift
+  fi
   while [ "$1" != -- ]; do extra+=("$1"); shift; done
   shift
-  exec env -i "${image_env[@]}" HOME="/home/$user" "${settings[@]}" "${extra[@]}" \
+  exec env -i "${image_env[@]}" HOME="/home/$user" "${config[@]}" "${secret_words[@]}" "${extra[@]}" \
     chroot --userspec="$uid" "$mnt" /bin/sh -c 'cd "$0" && exec "$@"' "$app" "$@"
 }
 declare -A role=()
@@ -161,7 +177,8 @@ role[api1]="PORT=${port[api1]} -- $entrypoint serve --api"
 role[api2]="PORT=${port[api2]} -- $entrypoint serve --api"
 role[worker1]="WORKER_DATABASE_URL=$direct_url WORKER_HEALTH_PORT=${port[worker1]} -- $entrypoint serve --worker"
 role[worker2]="WORKER_DATABASE_URL=$direct_url WORKER_HEALTH_PORT=${port[worker2]} -- $entrypoint serve --worker"
-role[verify]="VERIFY_PORT=${port[verify]} -- $entrypoint serve --verify"
+# nothing is in front of it here (an ingress controller is, on Kubernetes): its visitors' X-Forwarded-For is theirs
+role[verify]="--verify-secret VERIFY_PORT=${port[verify]} TRUST_PROXY=0 -- $entrypoint serve --verify"
 declare -A liveness=(
   [api1]="http://127.0.0.1:${port[api1]}/healthz" [api2]="http://127.0.0.1:${port[api2]}/healthz"
   [worker1]="http://127.0.0.1:${port[worker1]}/healthz" [worker2]="http://127.0.0.1:${port[worker2]}/healthz"
@@ -180,7 +197,7 @@ start_role() {
   fail "migrate failed: $(tail -n 5 "$work/migrate.log")"
 (in_image -- node packages/service/scripts/dev-chain-eas.ts) >"$work/eas.log" 2>&1 ||
   fail "dev-chain-eas failed: $(tail -n 5 "$work/eas.log")"
-while IFS='=' read -r key value; do settings+=("$key=$value"); done < <(grep -E '^(EAS|SCHEMA_REGISTRY)_ADDRESS=' "$work/eas.log")
+while IFS='=' read -r key value; do config+=("$key=$value"); done < <(grep -E '^(EAS|SCHEMA_REGISTRY)_ADDRESS=' "$work/eas.log")
 eas_address=$(sed -n 's/^EAS_ADDRESS=//p' "$work/eas.log")
 say "infrastructure up: PostgreSQL :${port[pg]}, PgBouncer :${port[pgbouncer]} (transaction), Redis :${port[redis]}, anvil :${port[chain]} (1 s blocks), EAS $eas_address"
 
