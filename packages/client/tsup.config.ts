@@ -1,14 +1,29 @@
 import { defineConfig } from 'tsup';
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm', 'cjs'],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: 'node22',
-  platform: 'node',
-  // the tRPC client is bundled; the one runtime dependency is @openzeppelin/merkle-tree (verifyAnchor checks proofs
-  // with the maintained verifier the service's trees come from)
-  noExternal: [/^@trpc\//],
-});
+export default defineConfig([
+  {
+    entry: ['src/index.ts'],
+    format: ['esm', 'cjs'],
+    dts: true,
+    clean: true,
+    sourcemap: true,
+    target: 'es2022',
+    // no runtime's built-ins: the same files run in Node, Deno, Bun, browsers and edge workers (Web Crypto, fetch)
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+    // the tRPC client is bundled; the runtime dependencies stay external so an app shares them (viem above all)
+    noExternal: [/^@trpc\//],
+  },
+  {
+    // one self-contained ES module for a page without a bundler (`@attestation-service/client/browser`)
+    entry: { browser: 'src/index.ts' },
+    format: ['esm'],
+    // viem's lazy imports inlined: a page loads one file
+    splitting: false,
+    sourcemap: true,
+    minify: true,
+    target: 'es2022',
+    platform: 'browser',
+    noExternal: [/./],
+  },
+]);

@@ -70,6 +70,13 @@ export {
   type VerifiedCredential,
   type VerifyCredentialOptions,
 } from './credentials.ts';
+export {
+  verifyOffchain,
+  offchainUid,
+  type OffchainFailure,
+  type OffchainVerification,
+  type VerifyOffchainOptions,
+} from './offchain.ts';
 export type { RetryOptions } from './transport.ts';
 export {
   signDelegation,

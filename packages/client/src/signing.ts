@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { sha256 } from '@noble/hashes/sha2';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
 import type { AttesterNonce, CreateAttestationInput, Delegation } from './types.ts';
 
 type Hex = `0x${string}`;
@@ -38,8 +39,8 @@ const DELEGATED_TYPES = {
   ],
 } as const;
 
-/** The EAS off-chain attestation, version 2. */
-const OFFCHAIN_TYPES = {
+/** The EAS off-chain attestation, version 2 (what the service signs, and what verifyOffchain checks). */
+export const OFFCHAIN_TYPES = {
   Attest: [
     { name: 'version', type: 'uint16' },
     { name: 'schema', type: 'bytes32' },
@@ -55,7 +56,8 @@ const OFFCHAIN_TYPES = {
 
 /** The SHA-256 the service stores for `content`: `0x` + 64 lower-case hex. */
 export function contentHashOf(input: Pick<CreateAttestationInput, 'content' | 'contentHash'>): Hex {
-  if (input.content !== undefined) return `0x${createHash('sha256').update(input.content, 'utf8').digest('hex')}`;
+  // synchronous in every runtime (Web Crypto's digest is async only)
+  if (input.content !== undefined) return `0x${bytesToHex(sha256(utf8ToBytes(input.content)))}`;
   if (input.contentHash === undefined) throw new TypeError('give content or contentHash');
   return `0x${input.contentHash.replace(/^0x/i, '').toLowerCase()}`;
 }
@@ -114,7 +116,7 @@ export async function signDelegation(
     return { ...input, delegation: { attester: signer.address, signature, nonce: next.nonce, deadline } };
   }
   const time = String(options.time ?? now);
-  const salt: Hex = `0x${randomBytes(32).toString('hex')}`;
+  const salt: Hex = `0x${bytesToHex(crypto.getRandomValues(new Uint8Array(32)))}`;
   const signature = await signer.signTypedData({
     domain: {
       name: 'EAS Attestation',

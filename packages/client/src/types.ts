@@ -193,7 +193,7 @@ export interface RevokeResult {
 
 export * from './webhook-types.ts';
 
-/** One audit entry, as exported; `hash` = SHA-256 of prevHash + "\n" + the canonical entry (README, "Audit export"). */
+/** One audit entry, as exported; `hash` = SHA-256 of prevHash + "\n" + the canonical entry (docs/audit.md). */
 export interface AuditEntry {
   /** Position in the log, increasing in chain order (a bigint, as a string). */
   id: string;

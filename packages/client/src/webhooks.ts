@@ -1,4 +1,6 @@
-import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { hmac } from '@noble/hashes/hmac';
+import { sha256 } from '@noble/hashes/sha2';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
 import type { Attestation } from './types.ts';
 
 /** A secret as the service returns it: the hex `secret`, or its `standardWebhooksSecret` (`whsec_` + base64). */
@@ -9,19 +11,44 @@ type Secrets = WebhookSecret | readonly WebhookSecret[];
 
 const list = (secrets: Secrets): readonly string[] => (typeof secrets === 'string' ? [secrets] : secrets);
 
-/** The hex text of a secret given in either form (the spec's X-Service-Signature key). */
+// pure-JS HMAC (not Web Crypto's, which is async only) keeps these verifiers synchronous in every runtime
+
+/** Base64 to bytes; empty for text that is not base64, so a mangled header matches nothing rather than throwing. */
+function base64Bytes(text: string): Uint8Array {
+  try {
+    return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+  } catch {
+    return new Uint8Array(0);
+  }
+}
+
+/** Hex to bytes up to the first pair that is not hex, as Node's Buffer.from(text, 'hex') reads it. */
+function hexBytes(text: string): Uint8Array {
+  const pairs = text.match(/^(?:[0-9a-fA-F]{2})*/)![0];
+  return Uint8Array.from({ length: pairs.length / 2 }, (_, i) => parseInt(pairs.slice(2 * i, 2 * i + 2), 16));
+}
+
+const bytesOf = (body: string | Uint8Array): Uint8Array => (typeof body === 'string' ? utf8ToBytes(body) : body);
+
+/** The hex text of a secret given in either form (the spec's X-Service-Signature key: the text, not its bytes). */
 function hexOf(secret: string): string {
-  return secret.startsWith('whsec_') ? Buffer.from(secret.slice(6), 'base64').toString('hex') : secret;
+  return secret.startsWith('whsec_') ? bytesToHex(base64Bytes(secret.slice(6))) : secret;
 }
 
-/** The 32 bytes of a secret given in either form (the Standard Webhooks HMAC key), as a KeyObject (faster). */
-function keyOf(secret: string): KeyObject {
-  return createSecretKey(
-    secret.startsWith('whsec_') ? Buffer.from(secret.slice(6), 'base64') : Buffer.from(secret, 'hex'),
-  );
+/** The 32 bytes of a secret given in either form (the Standard Webhooks HMAC key). */
+function keyOf(secret: string): Uint8Array {
+  return secret.startsWith('whsec_') ? base64Bytes(secret.slice(6)) : hexBytes(secret);
 }
 
-const sameBytes = (a: Buffer, b: Buffer) => a.length === b.length && timingSafeEqual(a, b);
+/** Equal bytes, in time that depends on the length only. */
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
+  return diff === 0;
+}
+
+const toBase64 = (bytes: Uint8Array): string => btoa(String.fromCharCode(...bytes));
 
 /**
  * Checks `X-Service-Signature` (`sha256=<hex HMAC-SHA256 of the raw body>`) in constant time. Pass the body exactly
@@ -34,13 +61,13 @@ export function verifyWebhookSignature(
   secret: Secrets,
 ): boolean {
   if (typeof signatureHeader !== 'string' || !/^sha256=[0-9a-f]{64}$/.test(signatureHeader)) return false;
-  const given = Buffer.from(signatureHeader.slice('sha256='.length), 'hex');
-  return list(secret).some((s) => sameBytes(given, createHmac('sha256', hexOf(s)).update(rawBody).digest()));
+  const given = hexBytes(signatureHeader.slice('sha256='.length));
+  return list(secret).some((s) => sameBytes(given, hmac(sha256, utf8ToBytes(hexOf(s)), bytesOf(rawBody))));
 }
 
 /** The X-Service-Signature value for a body (what the service sends); useful to test a receiver. */
 export function signWebhookBody(rawBody: string | Uint8Array, secret: WebhookSecret): string {
-  return `sha256=${createHmac('sha256', hexOf(secret)).update(rawBody).digest('hex')}`;
+  return `sha256=${bytesToHex(hmac(sha256, utf8ToBytes(hexOf(secret)), bytesOf(rawBody)))}`;
 }
 
 /** The Standard Webhooks `webhook-signature` value (`v1,<base64>`) for one secret; useful to test a receiver. */
@@ -50,8 +77,8 @@ export function signStandardWebhook(
   rawBody: string | Uint8Array,
   secret: WebhookSecret,
 ): string {
-  const mac = createHmac('sha256', keyOf(secret)).update(`${id}.${timestampSeconds}.`).update(rawBody);
-  return `v1,${mac.digest('base64')}`;
+  const mac = hmac.create(sha256, keyOf(secret)).update(utf8ToBytes(`${id}.${timestampSeconds}.`));
+  return `v1,${toBase64(mac.update(bytesOf(rawBody)).digest())}`;
 }
 
 /** Why a delivery was refused. */
@@ -106,13 +133,13 @@ export function verifyWebhook(
   const given = signatures
     .split(' ')
     .filter((s) => s.startsWith('v1,'))
-    .map((s) => Buffer.from(s.slice(3), 'base64'));
+    .map((s) => base64Bytes(s.slice(3)));
   const expected = list(secret).map((s) =>
-    Buffer.from(signStandardWebhook(id, Number(timestamp), rawBody, s).slice(3), 'base64'),
+    base64Bytes(signStandardWebhook(id, Number(timestamp), rawBody, s).slice(3)),
   );
   if (!given.some((g) => expected.some((e) => sameBytes(g, e))))
     throw new WebhookVerificationError('no-matching-signature');
-  return JSON.parse(Buffer.from(rawBody).toString('utf8')) as WebhookEvent;
+  return JSON.parse(typeof rawBody === 'string' ? rawBody : new TextDecoder().decode(rawBody)) as WebhookEvent;
 }
 
 interface Envelope<T extends string, D> {

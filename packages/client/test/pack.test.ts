@@ -20,7 +20,9 @@ describe('the packed SDK', () => {
     const { stdout: listing } = await run('tar', ['-tzf', join(scratch, tarball)]);
     const files = listing.trim().split('\n');
     for (const file of files)
-      expect(file).toMatch(/^package\/(package\.json|README\.md|LICENSE|dist\/index\.(c?js|d\.c?ts)(\.map)?)$/);
+      expect(file).toMatch(
+        /^package\/(package\.json|README\.md|LICENSE|dist\/(index\.(c?js|d\.c?ts)|browser\.js)(\.map)?)$/,
+      );
     expect(files).toEqual(expect.arrayContaining(['package/README.md', 'package/LICENSE']));
     // the published manifest names only what a consumer can install: no workspace link, no private package
     const { stdout: manifest } = await run('tar', ['-xzOf', join(scratch, tarball), 'package/package.json']);

@@ -78,7 +78,7 @@ export function buildServices(
     mode: config.mail.mode,
     sealer: bodySealer(opts.secrets),
   });
-  const origins = dashboardOrigins(config.publicBaseUrl);
+  const origins = dashboardOrigins(config);
   const auth = createDashboardAuth({
     db: infra.db,
     publicBaseUrl: config.publicBaseUrl,
@@ -86,6 +86,7 @@ export function buildServices(
     secret: sessionCookieSecret(opts.secrets),
     signup: config.dashboard.signup,
     windows: infra.windows,
+    ipv6Prefix: config.rateLimitIpv6Prefix,
     clock,
     log,
     mayCreateUser: (token, email) => invitationAllowsSignUp(infra.db, token, email, new Date(clock.now())),
@@ -117,14 +118,19 @@ export function buildServices(
       ...createPeopleServices({ ...infra, keys, secrets: opts.secrets, mail }),
     },
     mail,
-    rateLimiter: createRateLimiter(infra.windows, clock, opts.refusals),
+    rateLimiter: createRateLimiter(infra.windows, clock, opts.refusals, { ipv6Prefix: config.rateLimitIpv6Prefix }),
     idempotency: createIdempotencyService(infra.db, clock),
     keys,
     attestations,
     delegations,
     attesters: createAttesterService({ db: infra.db, clock, chainId: chain.chainId }),
     revocations: createRevokeService({ db: infra.db, onchain }),
-    webhooks: createWebhookService({ db: infra.db, clock, policy: webhookPolicy }),
+    webhooks: createWebhookService({
+      db: infra.db,
+      clock,
+      policy: webhookPolicy,
+      development: !config.productionBecause,
+    }),
     audit: createAuditService({ db: infra.db, clock, log }),
     usage: createUsageService({ db: infra.db, clock }),
     credentials: createCredentialService({

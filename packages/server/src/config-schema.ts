@@ -10,6 +10,19 @@ function isOrigin(value: string): boolean {
   }
 }
 
+/** A comma-separated list of origins, each checked. */
+const originList = z
+  .string()
+  .max(4096)
+  .default('')
+  .transform((v) =>
+    v
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
+  )
+  .refine((list) => list.every(isOrigin), 'must be origins such as https://app.example.com, comma-separated');
+
 /** anvil's account 0: public, so accepted only on a development chain (chain/dev-keys.ts). */
 export const DEV_RELAYER_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 
@@ -110,26 +123,24 @@ export const schema = z.object({
     .regex(/^(true|false|yes|no|\d{1,2})$/, 'must be the number of proxies in front (0 for none), or true (one)')
     .default('0')
     .transform((v) => (v === 'true' || v === 'yes' ? 1 : v === 'false' || v === 'no' ? 0 : Number(v))),
+  // the IPv6 network a client's per-address limits count against (limits/client-network.ts)
+  RATE_LIMIT_IPV6_PREFIX: z.coerce.number().int().min(32).max(128).default(64),
   DASHBOARD_SIGNUP: z.enum(['open', 'closed']).default('closed'),
   // origins (scheme://host[:port], comma-separated) whose pages may call the API with a key
-  CORS_ALLOWED_ORIGINS: z
-    .string()
-    .max(4096)
-    .default('')
-    .transform((v) =>
-      v
-        .split(',')
-        .map((o) => o.trim())
-        .filter(Boolean),
-    )
-    .refine((list) => list.every(isOrigin), 'must be origins such as https://app.example.com, comma-separated'),
+  CORS_ALLOWED_ORIGINS: originList,
+  // origins besides PUBLIC_BASE_URL's that serve the dashboard and sign in to it (another host name, say)
+  DASHBOARD_ORIGINS: originList,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   SERVICE_SECRET: secret.optional(),
   SERVICE_SECRET_PREVIOUS: secret.optional(),
   NODE_ENV: z.string().optional(),
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
   MAIL_FROM: z.string().min(3).max(200).optional(),
   OPERATOR_EMAIL: z.email().optional(),
+  // invitation mails a day a dashboard member may send, and one account's members together (mail/invitation-cap.ts)
+  INVITATIONS_PER_DAY_PER_MEMBER: z.coerce.number().int().min(1).max(10_000).default(25),
+  INVITATIONS_PER_DAY_PER_ACCOUNT: z.coerce.number().int().min(1).max(10_000).default(50),
   C2PA_SIGNING_CERT: z
     .string()
     .includes('-----BEGIN CERTIFICATE-----', { error: 'must be PEM text: the signing certificate, then its CA chain' })

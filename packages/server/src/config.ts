@@ -71,6 +71,7 @@ function mailSettings(v: z.infer<typeof schema>) {
     smtpUrl: v.SMTP_URL === undefined ? undefined : new Secret(v.SMTP_URL),
     from: v.MAIL_FROM ?? 'Attestation Service <no-reply@localhost>',
     operatorEmail: v.OPERATOR_EMAIL,
+    invitationCaps: { perMember: v.INVITATIONS_PER_DAY_PER_MEMBER, perAccount: v.INVITATIONS_PER_DAY_PER_ACCOUNT },
   };
 }
 
@@ -142,12 +143,21 @@ function toConfig(v: z.infer<typeof schema>) {
     anchorIntervalMs: v.ANCHOR_INTERVAL === '0' ? 0 : parseDuration(v.ANCHOR_INTERVAL),
     workerConcurrency: v.WORKER_CONCURRENCY,
     /** `open`: anyone may sign up and make an account on the free plan; `closed`: by invitation only. */
-    dashboard: { signup: v.DASHBOARD_SIGNUP },
+    dashboard: {
+      signup: v.DASHBOARD_SIGNUP,
+      /** DASHBOARD_ORIGINS; and whether PUBLIC_BASE_URL was set, not defaulted (a deployment's dashboard needs it). */
+      origins: v.DASHBOARD_ORIGINS,
+      publicBaseUrlSet: v.PUBLIC_BASE_URL !== undefined,
+    },
     /** Origins whose pages may call with a key; public reads answer every origin (http/cors.ts). */
     corsAllowedOrigins: v.CORS_ALLOWED_ORIGINS,
     /** How many proxies in front append to X-Forwarded-For (http/request.ts, clientIpOf); 0: the socket's address. */
     trustProxy: v.TRUST_PROXY,
+    /** Per-address limits count an IPv6 client by this prefix of its address (limits/client-network.ts). */
+    rateLimitIpv6Prefix: v.RATE_LIMIT_IPV6_PREFIX,
     logLevel: v.LOG_LEVEL,
+    /** `auto`: readable lines at a terminal, JSON when piped (log.ts). */
+    logFormat: v.LOG_FORMAT,
     /** SERVICE_SECRET and the one it replaced; unset in development: a file in DATA_DIR (system/service-secret.ts). */
     serviceSecret: {
       current: v.SERVICE_SECRET === undefined ? undefined : new Secret(v.SERVICE_SECRET),

@@ -1,6 +1,6 @@
 // The server's public entry: what the launcher (packages/service) composes into processes and commands. Everything
 // else is internal; the SDK reads only the router's types (./router).
-export { loadConfig, ConfigError, type Config } from './config.ts';
+export { loadConfig, ConfigError, DEV_RELAYER_KEY, type Config } from './config.ts';
 export { describeError, UsageError } from './errors.ts';
 export {
   commandInfrastructure,
@@ -12,7 +12,8 @@ export {
 export { startService, type RunningService, type ServeParts, type StartOptions } from './main.ts';
 export { auditCommand } from './audit/cli.ts';
 export { migrateCommand } from './db/cli.ts';
-export { keysCommand } from './keys/cli.ts';
+// `keys create` opening an account prints its dashboard owner link: the dashboard's, so composed there
+export { keysWithOwnerLinks as keysCommand } from './dashboard/cli.ts';
 export { credentialsCommand } from './credentials/vc/cli.ts';
 export { accountsCommand } from './dashboard/cli.ts';
 export { deliveriesCommand, webhooksCommand } from './webhooks/cli.ts';
@@ -21,6 +22,11 @@ export { ensureDevEas } from './chain/deploy-eas.ts';
 export { DEV_EAS_ADDRESS, DEV_SCHEMA_REGISTRY_ADDRESS } from './chain/deployments.ts';
 export { PROXY_TOKEN_HEADER } from './http/request.ts';
 export { DASHBOARD_HEADERS } from './dashboard/page-headers.ts';
+export { dashboardOff } from './dashboard/origins.ts';
 export type { WindowStore } from './limits/sliding-window.ts';
+export { clientNetworkOf } from './limits/client-network.ts';
 export type { Logger } from './log.ts';
 export { requirePortsFree } from './system/ports.ts';
+export { commandConfig } from './system/command-service.ts';
+export { databaseIdentity, removeServiceState, writeServiceState, type ServiceState } from './system/service-state.ts';
+export { doctorCommand } from './doctor.ts';

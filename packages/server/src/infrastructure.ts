@@ -145,7 +145,8 @@ export async function openInfrastructure(
   opts: OpenOptions & { scope?: Scope } = {},
 ): Promise<BaseInfrastructure> {
   const scope = SCOPES[opts.scope ?? 'service'];
-  const log = opts.log ?? createLogger(scope.quiet && config.logLevel === 'info' ? 'warn' : config.logLevel);
+  const level = scope.quiet && config.logLevel === 'info' ? 'warn' : config.logLevel;
+  const log = opts.log ?? createLogger(level, undefined, undefined, config.logFormat);
   const teardown = createTeardown(log);
   const close = async () => {
     await teardown.run();
@@ -169,10 +170,15 @@ export async function openInfrastructure(
 /** Runs `fn` on a command's infrastructure, closed after: what the launcher hands a feature's CLI command. */
 export type WithInfrastructure = <T>(fn: (infra: CommandInfrastructure) => Promise<T>) => Promise<T>;
 
-/** Opens a command's infrastructure only when the command, its arguments checked, asks for it. */
-export function commandInfrastructure(config: Config): WithInfrastructure {
+/**
+ * Opens a command's infrastructure only when the command, its arguments checked, asks for it; a function gives the
+ * config only then too (the CLI's checks against its service: system/command-service.ts).
+ */
+export function commandInfrastructure(config: Config | (() => Promise<Config>)): WithInfrastructure {
   return async (fn) => {
-    const infra = await openInfrastructure(config, { scope: 'command' });
+    const infra = await openInfrastructure(typeof config === 'function' ? await config() : config, {
+      scope: 'command',
+    });
     try {
       return await fn(infra);
     } finally {

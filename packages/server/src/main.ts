@@ -16,6 +16,7 @@ import { appRouter } from './router.ts';
 import { describeError } from './errors.ts';
 import { flushPeriodically } from './keys/last-used.ts';
 import { authMount } from './dashboard/auth-mount.ts';
+import { dashboardOff } from './dashboard/origins.ts';
 import { cleanUpAuthPeriodically } from './dashboard/auth-cleanup.ts';
 import { auditExportMount } from './dashboard/audit-export-mount.ts';
 import { startContentCredentials } from './credentials/c2pa/part.ts';
@@ -131,6 +132,8 @@ export async function startService(given: Config, opts: StartOptions = {}): Prom
     const setupLink = parts.api ? await services.dashboard.invitations.ownerSetupLink() : undefined;
     // the link is a credential: serve prints it on the terminal; the log says only that there is one
     if (setupLink) log.info({ expiresAt: setupLink.expiresAt }, 'dashboard owner setup link made (serve prints it)');
+    const off = parts.api ? dashboardOff(config) : undefined;
+    if (off) log.warn(off);
     const where = { rpcUrl: chain.rpcUrl, chainId: chain.chainId, eas: chain.eas };
     return {
       apiUrl,
@@ -164,7 +167,10 @@ async function startTracingPart(
   const { startTracing } = await import('./tracing/sdk.ts');
   const role = parts.api && parts.worker ? 'all' : parts.api ? 'api' : 'worker';
   const stop = await startTracing(wanted, process.env, role);
-  return { stop, log: given ?? createLogger(config.logLevel, undefined, () => tracer().logIds() ?? {}) };
+  return {
+    stop,
+    log: given ?? createLogger(config.logLevel, undefined, () => tracer().logIds() ?? {}, config.logFormat),
+  };
 }
 
 /** `/metrics` on METRICS_PORT (docs/operations.md, "Metrics"), when it is set; its module is loaded only then. */
@@ -266,7 +272,7 @@ async function startApiPart(
       log,
       proxyToken,
       mounts: [
-        authMount(services.dashboard.auth, config.publicBaseUrl),
+        authMount(services.dashboard.auth, config.publicBaseUrl, dashboardOff(config)),
         auditExportMount(services),
         credentials.mount,
         ...mounts,

@@ -109,6 +109,51 @@ export function canonicalAccountName(input: string): string {
   return input.trim().normalize('NFKC');
 }
 
+/**
+ * Names that pass for the operator's voice in a mail or on a page ("Support", "Verified"): no new account may be
+ * named one. The phrases are refused inside a longer name too ("Verified Photos"); the short words only as the whole
+ * name, or "Grassroots", "Ecosystem" and "Badminton Club" would be refused with them. Accounts that already have such
+ * a name keep it; only new names are judged.
+ */
+const RESERVED_PHRASES = ['Attestation Service', 'official', 'verified'] as const;
+const RESERVED_WORDS = ['admin', 'administrator', 'support', 'system', 'root', 'security', 'staff'] as const;
+export const RESERVED_ACCOUNT_NAMES = [...RESERVED_PHRASES, ...RESERVED_WORDS] as const;
+
+// ASCII look-alikes the NFKC-and-lower-case key does not fold: digits for letters, and letter pairs for one letter
+const LOOKALIKES: Array<[RegExp, string]> = [
+  [/rn/g, 'm'],
+  [/vv/g, 'w'],
+  [/0/g, 'o'],
+  [/[1l]/g, 'i'],
+  [/3/g, 'e'],
+  [/4/g, 'a'],
+  [/5/g, 's'],
+  [/7/g, 't'],
+  [/8/g, 'b'],
+  [/9/g, 'g'],
+];
+
+/** What reserved names are compared by: the canonical name in lower case, its separators dropped, look-alikes folded. */
+export function accountNameSkeleton(name: string): string {
+  const bare = canonicalAccountName(name)
+    .toLowerCase()
+    .replace(/[\s._-]+/g, '');
+  return LOOKALIKES.reduce((text, [pattern, letter]) => text.replace(pattern, letter), bare);
+}
+
+const skeletons = (names: readonly string[]) => names.map((name) => [name, accountNameSkeleton(name)] as const);
+const PHRASE_SKELETONS = skeletons(RESERVED_PHRASES);
+const WORD_SKELETONS = skeletons(RESERVED_WORDS);
+
+/** The reserved name `input` is (or, for a phrase, holds), look-alikes included; or undefined. */
+export function reservedAccountName(input: string): string | undefined {
+  const skeleton = accountNameSkeleton(input);
+  return (
+    PHRASE_SKELETONS.find(([, reserved]) => skeleton.includes(reserved))?.[0] ??
+    WORD_SKELETONS.find(([, reserved]) => skeleton === reserved)?.[0]
+  );
+}
+
 /** Why a name cannot open an account, or undefined when it can (checked on the canonical name). */
 export function accountNameProblem(input: string): string | undefined {
   const name = canonicalAccountName(input);
@@ -120,6 +165,9 @@ export function accountNameProblem(input: string): string | undefined {
   if (/ {2}/.test(name)) return 'An account name cannot hold two spaces in a row.';
   if (!ACCOUNT_NAME_ALLOWED.test(name))
     return 'An account name is letters and digits with single spaces or . _ - between them (and may end with .).';
+  const reserved = reservedAccountName(name);
+  if (reserved)
+    return `An account name cannot be "${reserved}" or a look-alike of it (or, for a phrase, hold it): it is reserved for the service.`;
   return undefined;
 }
 

@@ -17,7 +17,20 @@ describe('attestation-service keys', () => {
     const created = await cli('keys', 'create', '--tier', 'pro', '--account', 'cli-acme', '--json');
     expect(created.code).toBe(0);
     const printed = JSON.parse(created.stdout);
-    expect(Object.keys(printed).sort()).toEqual(['account', 'accountId', 'key', 'opened', 'prefix', 'tier']);
+    // ownerLink: the account was opened now (dashboard/owner-link.ts; its use is tested in test/dashboard)
+    expect(Object.keys(printed).sort()).toEqual([
+      'account',
+      'accountId',
+      'key',
+      'opened',
+      'ownerLink',
+      'prefix',
+      'tier',
+    ]);
+    expect(printed.ownerLink).toEqual({
+      url: expect.stringMatching(/\/dashboard\/invite\//),
+      expiresAt: expect.any(String),
+    });
     expect(printed).toMatchObject({
       tier: 'pro',
       account: 'cli-acme',

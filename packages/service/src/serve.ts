@@ -1,4 +1,5 @@
-import type { Config } from '@attestation-service/server';
+import { dashboardOff, type Config } from '@attestation-service/server';
+import { publishServiceState } from './service-record.ts';
 import { startService } from './start.ts';
 
 /** `serve [--api] [--worker] [--verify]`: runs the parts named (all when none is) until SIGINT or SIGTERM. */
@@ -14,6 +15,15 @@ export async function serve(
       : await startService(config, {
           parts: { api: all || !!flags.api, worker: all || !!flags.worker, verify: all || !!flags.verify },
         });
+  // the CLI and `doctor` of this DATA_DIR find the service by it; serving goes on without it
+  const unpublish =
+    'apiUrl' in service
+      ? await publishServiceState(config, service, { api: all || !!flags.api }).catch((error: unknown) => {
+          const code = (error as NodeJS.ErrnoException).code ?? 'error';
+          console.error(`attestation-service: cannot write service.json in ${config.dataDir} (${code})`);
+          return undefined;
+        })
+      : undefined;
   let stopping = false;
   // in order (docs/operations.md): stop accepting, drain the requests in flight, the worker, the chain, the database
   const shutdown = (signal: NodeJS.Signals) => {
@@ -23,10 +33,16 @@ export async function serve(
     }
     stopping = true;
     console.error(`attestation-service: stopping after the requests in flight (${signal} again to stop at once)`);
-    service.stop().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
+    void service
+      .stop()
+      .then(
+        () => 0,
+        () => 1,
+      )
+      .then(async (code) => {
+        await unpublish?.().catch(() => undefined);
+        process.exit(code);
+      });
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
@@ -44,10 +60,13 @@ export async function serve(
   const where = parts.filter(Boolean).join(', ');
   const setup = 'setupLink' in service ? service.setupLink : undefined;
   // every start says where everything is, not only the first: the dashboard, and the dev chain verifyAnchor needs
+  const off = dashboardOff(config);
   if ('apiUrl' in service && (all || flags.api))
     console.error(
-      `Dashboard: ${config.publicBaseUrl}/dashboard/` +
-        (setup ? ` — first owner: open ${setup.url} (one use, valid until ${setup.expiresAt})` : ''),
+      off
+        ? `Dashboard: off. ${off}`
+        : `Dashboard: ${config.publicBaseUrl}/dashboard/` +
+            (setup ? ` — first owner: open ${setup.url} (one use, valid until ${setup.expiresAt})` : ''),
     );
   const chain = 'infrastructure' in service ? service.infrastructure.chain : undefined;
   if (chain?.dev) console.error(`Dev chain: RPC ${chain.rpcUrl} (chain id ${chain.chainId}), EAS at ${chain.eas}`);

@@ -2,7 +2,9 @@ import { startVerifyServer, type RunningVerifyServer } from '@attestation-servic
 import { createPublicClient, http, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import {
+  clientNetworkOf,
   ConfigError,
+  DEV_RELAYER_KEY,
   describeError,
   knownDeployment,
   openInfrastructure,
@@ -40,6 +42,7 @@ export async function startVerifyPart(
     host: config.host,
     publicBaseUrl: config.verifyBaseUrl,
     windows: inputs.windows,
+    limitBucketOf: (ip) => clientNetworkOf(ip, config.rateLimitIpv6Prefix),
     trustProxy: config.trustProxy,
     onError: (error) => log.error({ error: describeError(error), component: 'verify' }, 'verify request failed'),
   });
@@ -63,6 +66,12 @@ export async function startVerifyOnly(config: Config): Promise<{ url: string; st
   const eas = config.chain.easAddress ?? knownDeployment(chainId)?.eas;
   if (!eas)
     throw new ConfigError(`invalid configuration: chain ${chainId} has no known EAS deployment; set EAS_ADDRESS`);
+  // the development key's address is everyone's: trusted as the service's, any claim signed with it would pass
+  const devAttester = !config.verify.attester && config.chain.relayerPrivateKey === DEV_RELAYER_KEY;
+  if (devAttester && (config.productionBecause || chainId !== 31337))
+    throw new ConfigError(
+      `invalid configuration: ATTESTER_ADDRESS is required by serve --verify on its own when ${config.productionBecause ?? `on chain ${chainId}`} (the service attester it trusts)`,
+    );
   const attester = config.verify.attester ?? privateKeyToAccount(config.chain.relayerPrivateKey).address;
   const infra = await openInfrastructure(config, { scope: 'verify' });
   const apiUrl = config.verify.apiUrl ?? config.publicBaseUrl;

@@ -29,6 +29,8 @@ export interface VerifyServerOptions {
   /** The rate-limit store (the service's memory or Redis store); badge calls per IP per minute (default 300). */
   windows: WindowStore;
   badgeLimitPerMinute?: number;
+  /** The bucket a client address counts in (the service's: an IPv6 client by its network); default the address. */
+  limitBucketOf?: (ip: string) => string;
   /** How many proxies in front append to X-Forwarded-For (the service's TRUST_PROXY; true is one); default none. */
   trustProxy?: number | boolean;
   /** How long a verdict is reused, in ms (default 10 s). */
@@ -67,7 +69,7 @@ export async function startVerifyServer(opts: VerifyServerOptions): Promise<Runn
     cacheTtlMs: opts.cacheTtlMs ?? 10_000,
     nowSeconds: () => Math.floor(now() / 1000),
   });
-  const limit = createBadgeLimiter(opts.windows, opts.badgeLimitPerMinute ?? 300, now);
+  const limit = createBadgeLimiter(opts.windows, opts.badgeLimitPerMinute ?? 300, now, opts.limitBucketOf);
   let baseUrl = opts.publicBaseUrl?.replace(/\/+$/, '') ?? '';
   const handle = createVerifyHandler({
     verifier,

@@ -1,18 +1,17 @@
-import { accountNameSchema } from '@attestation-service/server/rules';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { getRouteApi, useNavigate } from '@tanstack/react-router';
+import { useQuery } from '@tanstack/react-query';
+import { getRouteApi } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { Address } from '../components/address.tsx';
 import { EmailField, NameField, PasswordField } from '../components/credential-fields.tsx';
 import { Messages, QueryState } from '../components/messages.tsx';
 import { Submit } from '../components/submit.tsx';
+import { Accept } from './invite-accept.tsx';
 import { useAuthCall } from '../lib/auth-call.ts';
 import { authClient, INVITATION_TOKEN_HEADER } from '../lib/auth.ts';
 import { errorStatus } from '../lib/errors.ts';
 import { when } from '../lib/format.ts';
 import { useTitle } from '../lib/title.ts';
-import { selectAccount, useTRPC, type Outputs } from '../lib/trpc.ts';
-import { check } from '../lib/validate.ts';
+import { useTRPC, type Outputs } from '../lib/trpc.ts';
 
 type Invitation = Outputs['invitations']['get'];
 
@@ -64,7 +63,10 @@ export default function Invite() {
 function Summary({ invitation }: { invitation: Invitation }) {
   const what =
     invitation.kind === 'setup'
-      ? 'This one-time link makes you the owner of a new account: create your sign-in, then name the account.'
+      ? invitation.adoptable.length > 0
+        ? 'This one-time link makes you the owner of a new account, or of one opened with the command line: ' +
+          'create your sign-in, then choose.'
+        : 'This one-time link makes you the owner of a new account: create your sign-in, then name the account.'
       : invitation.kind === 'support'
         ? 'This link adds you to the operator’s support team.'
         : `This link makes you ${article(invitation.role)} ${invitation.role} of ${invitation.accountName ?? 'an account'}.`;
@@ -88,66 +90,6 @@ function Summary({ invitation }: { invitation: Invitation }) {
 
 function article(word: string): string {
   return /^[aeiou]/i.test(word) ? 'an' : 'a';
-}
-
-/** Signed in: accept (the setup link asks for the new account's name). */
-interface AcceptProps {
-  token: string;
-  invitation: Invitation;
-  who: string;
-  onSignOut: () => void;
-}
-
-function Accept({ token, invitation, who, onSignOut }: AcceptProps) {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  const [accountName, setAccountName] = useState('');
-  const [invalid, setInvalid] = useState('');
-  const accept = useMutation(trpc.dashboard.invitations.accept.mutationOptions());
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const named = invitation.kind === 'setup' ? check(accountNameSchema, accountName) : undefined;
-    setInvalid(named?.problem ?? '');
-    if (named && !named.ok) return;
-    accept.mutate(
-      { token, ...(named ? { accountName: named.data } : {}) },
-      {
-        onSuccess: (result) => {
-          if (invitation.kind !== 'support') selectAccount(result.accountId);
-          queryClient.clear();
-          void navigate({ to: invitation.kind === 'support' ? '/support' : '/', replace: true });
-        },
-      },
-    );
-  }
-
-  const setup = invitation.kind === 'setup';
-  return (
-    <form onSubmit={submit} className="stack" aria-labelledby="accept-title">
-      <h2 id="accept-title">{setup ? 'Step 2 of 2: name the account' : 'Step 2 of 2: accept'}</h2>
-      <p>
-        Signed in as {who}.{' '}
-        <button type="button" className="link" onClick={onSignOut}>
-          Not you? Sign out
-        </button>
-      </p>
-      {setup ? (
-        <label>
-          Account name
-          <input required value={accountName} onChange={(e) => setAccountName(e.target.value)} />
-          <span className="hint">Your organisation or project, as your team will see it.</span>
-        </label>
-      ) : null}
-      <p className="actions">
-        <Submit busy={accept.isPending} working={setup ? 'Creating…' : 'Accepting…'}>
-          {setup ? 'Create the account' : 'Accept the invitation'}
-        </Submit>
-      </p>
-      <Messages error={invalid || accept.error} />
-    </form>
-  );
 }
 
 /** Signed out: create a sign-in with the invitation's token, or sign in with an existing one. */

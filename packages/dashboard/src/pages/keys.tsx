@@ -85,6 +85,12 @@ export default function Keys() {
   );
 }
 
+/** After a key is made or revoked: the list here, and the Overview's per-key quotas, which it shows at once. */
+function useKeysChanged() {
+  const trpc = useTRPC();
+  return useRefresh(trpc.dashboard.keys.list.queryFilter(), trpc.dashboard.overview.get.queryFilter());
+}
+
 function CreateKey() {
   const trpc = useTRPC();
   const { membership } = useSession();
@@ -92,7 +98,7 @@ function CreateKey() {
   const [name, setName] = useState('');
   const [tier, setTier] = useState<Tier>('free');
   const [invalid, setInvalid] = useState('');
-  const refresh = useRefresh(trpc.dashboard.keys.list.queryFilter());
+  const refresh = useKeysChanged();
   const create = useMutation(trpc.dashboard.keys.create.mutationOptions({ onSuccess: refresh }));
 
   function submit(event: FormEvent) {
@@ -140,7 +146,7 @@ function CreateKey() {
 
 function RevokeKey({ target, onClose }: { target: Key | null; onClose: (message?: string) => void }) {
   const trpc = useTRPC();
-  const refresh = useRefresh(trpc.dashboard.keys.list.queryFilter());
+  const refresh = useKeysChanged();
   const revoke = useMutation(trpc.dashboard.keys.revoke.mutationOptions({ onSuccess: refresh }));
   return (
     <ConfirmAction

@@ -1,6 +1,7 @@
 import { createTransport, http, webSocket, type EIP1193RequestFn, type Transport } from 'viem';
 import { ConfigError } from '../config.ts';
 import { firstLine } from './broadcast.ts';
+import { unreachableChain } from './reach.ts';
 
 /** How often every endpoint is asked for its block number (its health and latency). */
 const RANK_INTERVAL_MS = 2_000;
@@ -168,10 +169,14 @@ export function failoverTransport(urls: string[], opts: { log?: Log; timeoutMs?:
      * ranks them every 2 s.
      */
     async open(chainId: number | undefined): Promise<number> {
-      const ids = await Promise.all(endpoints.map(chainIdOf));
+      let failure: unknown;
+      const ids = await Promise.all(
+        endpoints.map((e) =>
+          e.rpc.request({ method: 'eth_chainId' }).then(Number, (error: unknown) => void (failure ??= error)),
+        ),
+      );
       const answered = ids.flatMap((id, i) => (id === undefined ? [] : [{ id, e: endpoints[i]! }]));
-      if (answered.length === 0)
-        throw new ConfigError('invalid configuration: no CHAIN_RPC_URL endpoint answers eth_chainId');
+      if (answered.length === 0) throw unreachableChain(urls, failure);
       expected = chainId ?? answered[0]!.id;
       for (const { id, e } of answered) {
         if (id === expected) continue;

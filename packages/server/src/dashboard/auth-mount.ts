@@ -17,15 +17,17 @@ const NOT_FORWARDED = new Set(['content-length', 'content-type', 'transfer-encod
  * here (1 MiB, refused from its declared length), parsed as JSON, checked by the input rules and the fields' caps,
  * and better-auth gets a Request built from it. The client address it rate-limits and records sessions by is the
  * one the HTTP layer judged (TRUST_PROXY), never a header the caller chose. Every answer carries the dashboard's
- * headers. Errors of ours are the service's `{ code, message, details }` body.
+ * headers. Errors of ours are the service's `{ code, message, details }` body. While the dashboard is `off` (its
+ * origins unset in production: dashboard/origins.ts), every call answers 503 saying what to set.
  */
-export function authMount(auth: DashboardAuth, publicBaseUrl: string): Mount {
+export function authMount(auth: DashboardAuth, publicBaseUrl: string, off?: string): Mount {
   const origin = new URL(publicBaseUrl).origin;
   return {
     prefix: AUTH_BASE_PATH,
     async handle(req, res, { ip }) {
       for (const [name, value] of Object.entries(DASHBOARD_HEADERS)) res.setHeader(name, value);
       res.setHeader('Cache-Control', 'no-store');
+      if (off) throw new AppError('SERVICE_UNAVAILABLE', off);
       const response = await auth.handler(await authRequest(req, origin, ip));
       // better-auth answers its own failures with an empty 500: ours is the spec's body, and the error is logged
       if (response.status >= 500) throw new Error(`better-auth answered ${response.status}`);

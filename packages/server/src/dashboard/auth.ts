@@ -29,6 +29,8 @@ export interface AuthOptions {
   secret: string;
   signup: 'open' | 'closed';
   windows: WindowStore;
+  /** RATE_LIMIT_IPV6_PREFIX: better-auth's per-address limits count an IPv6 client by this network. */
+  ipv6Prefix?: number;
   clock: Clock;
   log: Logger;
   /** Whether a sign-up may create this user while sign-up is closed: an unused invitation token for its email. */

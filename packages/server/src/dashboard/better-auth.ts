@@ -90,7 +90,8 @@ export function createBetterAuth(opts: AuthOptions): DashboardAuth {
     },
     advanced: {
       cookiePrefix: SESSION_COOKIE_PREFIX,
-      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+      // better-auth keys its limits, and records a session's address, by this network (limits/client-network.ts)
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER], ipv6Subnet: opts.ipv6Prefix },
       database: { generateId: () => randomUUID() },
     },
     plugins: [

@@ -4,12 +4,18 @@ import { UsageError } from '../errors.ts';
 import type { CommandInfrastructure, WithInfrastructure } from '../infrastructure.ts';
 import { createKeyService } from '../keys/service.ts';
 import { cliAccount, parseAccountRef, refusedAsFalse, type AccountRef } from '../keys/cli-account.ts';
+import { keysCommand } from '../keys/cli.ts';
 import { bodySealer } from '../mail/seal.ts';
 import { createMailService } from '../mail/service.ts';
 import { loadServiceSecrets } from '../system/service-secret.ts';
 import { createAccountService, PLANS, type Plan } from './accounts.ts';
+import { cliOwnerLink, ownerLinkOnOpen, ownerLinkUse } from './owner-link-cli.ts';
 import { isRole, ROLES, type Role } from './roles.ts';
 import { createPeopleServices } from './services.ts';
+
+/** `keys …` as the launcher runs it: `keys create` opening an account prints that account's owner link. */
+export const keysWithOwnerLinks = (...[withInfrastructure, args, flags]: Parameters<typeof keysCommand>) =>
+  keysCommand(withInfrastructure, args, flags, ownerLinkOnOpen);
 
 export interface AccountsFlags {
   account?: string | undefined;
@@ -68,10 +74,39 @@ function invitationOf(
 }
 
 /**
+ * `accounts owner-link --account NAME|id:UUID [--json]`: a link that makes whoever opens it first the owner of an
+ * account nobody owns yet; refused (exit 1) when it has an owner, who is the one to invite people.
+ */
+async function ownerLinkCommand(withInfrastructure: WithInfrastructure, flags: AccountsFlags): Promise<boolean> {
+  if (!flags.account) throw new UsageError('accounts owner-link needs --account NAME (or id:UUID)');
+  const ref = parseAccountRef(flags.account);
+  return withInfrastructure(async (infra) => {
+    const account = await refusedAsFalse(() => cliAccount(infra.db, ref, { open: false }));
+    if (!account) return false;
+    const link = await cliOwnerLink(infra, account.id);
+    if (!link) {
+      console.error(
+        `attestation-service: account ${account.name} (id ${account.id}) has an owner already; to add one, ` +
+          `\`attestation-service accounts invite --account ${flags.account} --email E --role owner\``,
+      );
+      return false;
+    }
+    const { url, expiresAt } = link;
+    console.log(
+      flags.json
+        ? JSON.stringify({ url, expiresAt, account: account.name, accountId: account.id })
+        : `${url}\n${ownerLinkUse(account, link)}`,
+    );
+    return true;
+  });
+}
+
+/**
  * `accounts invite --account NAME|id:UUID --email E --role R [--json]` (a name no account has is opened; one opened
  * in the dashboard is reached by id only: keys/cli-account.ts), `accounts invite --support --email E [--json]`,
- * `accounts set-plan NAME|id:UUID free|pro|enterprise [--json]` and `accounts list [--json]`: the operator's way to
- * let people into the dashboard, the link mailed too unless --no-mail. Arguments are checked before the database is
+ * `accounts set-plan NAME|id:UUID free|pro|enterprise [--json]`, `accounts owner-link` and `accounts list [--json]`:
+ * the operator's way to let people into the dashboard, the link mailed too unless --no-mail (an account the invite
+ * opens gets an owner link too, unless the invitation is an owner's). Arguments are checked before the database is
  * opened. Returns false when the command failed (the CLI exits 1).
  */
 export async function accountsCommand(
@@ -105,15 +140,26 @@ export async function accountsCommand(
       const opened = account.opened ? ', opened now' : '';
       const { url, expiresAt } = link;
       const report = mailReport(infra, flags, link.mailed, email);
+      // a new account's first member other than an owner: the owner link is how someone comes to own it
+      const owner = account.opened && role !== 'owner' ? await ownerLinkOnOpen(infra, account) : undefined;
       console.log(
         json
-          ? JSON.stringify({ url, expiresAt, account: account.name, accountId: account.id, ...report.json })
+          ? JSON.stringify({
+              url,
+              expiresAt,
+              account: account.name,
+              accountId: account.id,
+              ...report.json,
+              ...owner?.json,
+            })
           : `${link.url}\n(for ${email}: joins account ${account.name} (id ${account.id}${opened}) as ${role}; ` +
               `one use, valid until ${link.expiresAt}${report.note})`,
       );
+      if (!json && owner?.note) console.error(owner.note);
       return true;
     });
   }
+  if (action === 'owner-link') return ownerLinkCommand(withInfrastructure, flags);
   if (action === 'set-plan') {
     if (!name || !PLANS.includes(plan as Plan))
       throw new UsageError(`accounts set-plan needs the account's name (or id:UUID) and a plan: ${PLANS.join('|')}`);

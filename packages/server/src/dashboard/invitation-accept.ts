@@ -5,9 +5,10 @@ import { inTransaction, type Db } from '../db/database.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { openAccount } from './accounts.ts';
+import { adoptAccount } from './invitation-adopt.ts';
 import { markAccepted, type InvitationKind } from './invitation-store.ts';
 import { findPendingInvitation } from './invitation-tokens.ts';
-import { insertMember } from './member-store.ts';
+import { countOwners, insertMember, lockMembers } from './member-store.ts';
 import { addressConfirmed, joinSupportTeam } from './user-store.ts';
 import { isRole } from './roles.ts';
 
@@ -17,6 +18,13 @@ export interface Person {
   email: string;
 }
 
+/** A setup link names the account it opens (`accountName`) or the CLI's account it takes over (`accountId`). */
+export interface AcceptInput {
+  token: string;
+  accountName?: string | undefined;
+  accountId?: string | undefined;
+}
+
 type Pending = NonNullable<Awaited<ReturnType<typeof findPendingInvitation>>>;
 
 /** NOT_FOUND for a link that does not work: it never did, or it was used, revoked or expired (not said which). */
@@ -24,16 +32,34 @@ export function linkNotFound(): AppError {
   return notFound('This invitation link (used, revoked or expired)');
 }
 
+function invalidInput(path: 'accountName' | 'accountId', message: string): AppError {
+  return new AppError('VALIDATION_FAILED', `${path}: ${message}.`, { errors: [{ path, message }] });
+}
+
+/** The setup link's choice (open `name`, or take over `id`), or nothing for other links; refused when unclear. */
+function setupChoice(kind: InvitationKind, input: AcceptInput): { name: string } | { id: string } | undefined {
+  if (kind !== 'setup') {
+    if (input.accountId !== undefined) throw invalidInput('accountId', 'only a setup link takes over an account');
+    return undefined;
+  }
+  if (input.accountName !== undefined && input.accountId !== undefined)
+    throw invalidInput('accountId', 'name a new account or choose an existing one, not both');
+  if (input.accountId !== undefined) return { id: input.accountId };
+  if (input.accountName) return { name: input.accountName };
+  throw invalidInput('accountName', 'name the account this setup link opens (or choose one the CLI opened)');
+}
+
 /**
- * Uses an invitation link as `person`: a setup link opens the account they name with them as owner, a member
- * invitation adds them with its role (only for the email it was sent to), a support invitation puts them on the
- * support team. The link is marked used in the same transaction as what it grants, so it works once; when the grant
- * fails (a taken name), the link stays usable.
+ * Uses an invitation link as `person`: a setup link opens the account they name with them as owner (or takes over
+ * one the CLI opened: invitation-adopt.ts), a member invitation adds them with its role (only for the email it was
+ * sent to, or anyone's for an owner link), a support invitation puts them on the support team. The link is marked
+ * used in the same transaction as what it grants, so it works once; when the grant fails (a taken name, an account
+ * someone owns), the link stays usable.
  */
 export async function acceptInvitation(
   deps: { db: Db; clock: Clock; log: Logger },
   person: Person,
-  input: { token: string; accountName?: string | undefined },
+  input: AcceptInput,
   origin: RequestOrigin,
 ): Promise<{ kind: InvitationKind; accountId: string | null }> {
   const now = new Date(deps.clock.now());
@@ -52,15 +78,14 @@ export async function acceptInvitation(
       { reason: 'EMAIL_NOT_VERIFIED' },
     );
   const kind = invitation.kind as InvitationKind;
-  if (kind === 'setup' && !input.accountName)
-    throw new AppError('VALIDATION_FAILED', 'accountName: name the account this setup link opens.', {
-      errors: [{ path: 'accountName', message: 'name the account this setup link opens' }],
-    });
+  const setup = setupChoice(kind, input);
   const accountId = await inTransaction(deps.db, async (tx) => {
     if (!(await markAccepted(tx, invitation.id, person.id, now))) throw linkNotFound();
-    if (kind === 'setup') {
+    if (setup && 'id' in setup)
+      return adoptAccount(tx, { invitationId: invitation.id, accountId: setup.id, person, at: now }, origin);
+    if (setup) {
       const opener = { userId: person.id, email: person.email };
-      return (await openAccount(tx, { name: input.accountName!, plan: 'free', opener, at: now, origin, via: 'setup' }))
+      return (await openAccount(tx, { name: setup.name, plan: 'free', opener, at: now, origin, via: 'setup' }))
         .accountId;
     }
     if (kind === 'member') return joinAccount(tx, invitation, person, now, origin);
@@ -72,11 +97,22 @@ export async function acceptInvitation(
   return { kind, accountId };
 }
 
+/** Whether the account has an owner, its members locked first so two owner links cannot both find none. */
+async function ownedAlready(tx: Db, accountId: string): Promise<boolean> {
+  await lockMembers(tx, accountId);
+  return (await countOwners(tx, accountId)) > 0;
+}
+
 /** A member invitation's grant: the membership with the invited role, audited as the new member's. */
 async function joinAccount(tx: Db, invitation: Pending, person: Person, at: Date, origin: RequestOrigin) {
   const { accountId, role } = invitation;
   // an invitation whose account is gone (its reference was cleared) grants nothing
   if (accountId === null || !isRole(role)) throw linkNotFound();
+  // an owner link bound to no email (owner-link.ts) is for an account with no owner: once one has joined, it is void
+  if (invitation.email === null && role === 'owner' && (await ownedAlready(tx, accountId)))
+    throw new AppError('FORBIDDEN', 'This account has an owner already: ask them for an invitation.', {
+      reason: 'HAS_OWNER',
+    });
   if (!(await insertMember(tx, { accountId, userId: person.id, role })))
     throw new AppError('ALREADY_EXISTS', 'You are a member of this account already.', { id: accountId });
   await appendAudit(

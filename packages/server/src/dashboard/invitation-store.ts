@@ -106,3 +106,29 @@ export async function anyMember(tx: Db): Promise<boolean> {
 export async function lockOwnerSetup(tx: Db): Promise<void> {
   await sql`SELECT pg_advisory_xact_lock(hashtext('dashboard-owner-setup'))`.execute(tx);
 }
+
+/** Whether the `accounts` row in scope has a member. */
+const hasMember = (eb: ExpressionBuilder<DB, 'accounts'>) =>
+  eb.exists(eb.selectFrom('members as m').select('m.id').whereRef('m.accountId', '=', 'accounts.id'));
+
+/** Accounts the CLI opened that nobody is a member of, by name: what a setup link may take over (at most `limit`). */
+export async function memberlessCliAccounts(db: Db, limit: number) {
+  return db
+    .selectFrom('accounts')
+    .select(['id', 'name'])
+    .where('createdBy', '=', 'cli')
+    .where((eb) => eb.not(hasMember(eb)))
+    .orderBy('name')
+    .limit(limit)
+    .execute();
+}
+
+/** An account as a setup link's takeover judges it: its name, who opened it, whether anyone is a member. */
+export async function adoptionFacts(tx: Db, accountId: string) {
+  return tx
+    .selectFrom('accounts')
+    .select(['id', 'name', 'createdBy'])
+    .select((eb) => hasMember(eb).as('hasMember'))
+    .where('id', '=', accountId)
+    .executeTakeFirst();
+}

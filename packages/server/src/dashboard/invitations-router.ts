@@ -19,6 +19,9 @@ export const invitationsRouter = router({
         email: z.string().nullable(),
         role: z.string(),
         expiresAt: z.string(),
+        adoptable: z
+          .array(z.object({ id: z.string(), name: z.string() }))
+          .describe("a setup link's: accounts the CLI opened with no member yet, which it may take over"),
       }),
     )
     .query(async ({ ctx, input }) => {
@@ -27,7 +30,13 @@ export const invitationsRouter = router({
     }),
 
   accept: sessionProcedure
-    .input(z.object({ token, accountName: accountNameSchema.optional() }))
+    .input(
+      z.object({
+        token,
+        accountName: accountNameSchema.optional().describe('a setup link: the new account it opens'),
+        accountId: z.uuid().optional().describe('a setup link: the account the CLI opened that it takes over'),
+      }),
+    )
     .output(z.object({ kind: z.enum(INVITATION_KINDS), accountId: z.string().nullable() }))
     .mutation(({ ctx, input }) =>
       ctx.services.dashboard.invitations.accept(ctx.signedIn.user, input, requestOrigin(ctx)),

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { auditEntry, type MemberActor, type RequestOrigin } from '../audit/entry.ts';
 import { appendAudit } from '../audit/append.ts';
 import type { Clock } from '../clock.ts';
@@ -8,44 +7,29 @@ import type { Logger } from '../log.ts';
 import type { MailService } from '../mail/service.ts';
 import { templates } from '../mail/templates.ts';
 import type { ServiceSecrets } from '../system/service-secret.ts';
-import { acceptInvitation, linkNotFound, type Person } from './invitation-accept.ts';
-import { tokenSealer } from './invitation-seal.ts';
+import { acceptInvitation, linkNotFound, type AcceptInput, type Person } from './invitation-accept.ts';
+import { adoptableAccounts } from './invitation-adopt.ts';
+import {
+  INVITATION_TTL_MS,
+  invitationIssuer,
+  requireInvitationRoom,
+  SETUP_TTL_MS,
+  type InvitationLink,
+} from './invitation-issue.ts';
 import {
   anyMember,
-  countPendingInvitations,
-  insertInvitation,
   lockOwnerSetup,
   markRevoked,
   pendingInvitations,
   pendingSetupInvitation,
   type InvitationKind,
 } from './invitation-store.ts';
-import { findPendingInvitation, newInvitationToken, tokenHash } from './invitation-tokens.ts';
+import { findPendingInvitation } from './invitation-tokens.ts';
 import { accountNameOf, lockMembers, memberByEmail } from './member-store.ts';
+import { issueOwnerLink } from './owner-link.ts';
 import type { Role } from './roles.ts';
 
-/**
- * How long a member's or support invitation link works, and the owner setup link (docs/decisions.md, "Dashboard
- * sign-in").
- */
-export const INVITATION_TTL_MS = 7 * 24 * 3600_000;
-/** Pending member invitations an account may hold at once (docs/decisions.md, "Caps per account"). */
-export const MAX_PENDING_INVITATIONS = 50;
-
-function tooManyInvitations(): AppError {
-  const message = `at most ${MAX_PENDING_INVITATIONS} pending invitations`;
-  return new AppError('VALIDATION_FAILED', `An account may have ${message}; revoke one first.`, {
-    errors: [{ path: '', message }],
-  });
-}
-export const SETUP_TTL_MS = 24 * 3600_000;
-
-/** A link to hand over: its invitation's id, the URL, until when it works (ISO 8601). */
-export interface InvitationLink {
-  id: string;
-  url: string;
-  expiresAt: string;
-}
+export { INVITATION_TTL_MS, MAX_PENDING_INVITATIONS, SETUP_TTL_MS, type InvitationLink } from './invitation-issue.ts';
 
 /** An invitation as its link shows it to the person who opens it (before they have signed in). */
 export interface InvitationView {
@@ -54,13 +38,15 @@ export interface InvitationView {
   email: string | null;
   role: string;
   expiresAt: string;
+  /** A setup link's: the CLI's accounts nobody is a member of yet, which it may take over instead of opening one. */
+  adoptable: Array<{ id: string; name: string }>;
 }
 
 export type InvitationService = ReturnType<typeof createInvitationService>;
 
 /**
- * One-time links into the dashboard: the owner setup link, member invitations (an owner's, or the operator's CLI)
- * and support-team invitations. The token is kept as its SHA-256 (to find it) and sealed (to show it again).
+ * One-time links into the dashboard: the owner setup link, member invitations (an owner's, or the operator's CLI),
+ * owner links of accounts the CLI opened, and support-team invitations (invitation-issue.ts makes the rows).
  */
 export function createInvitationService(deps: {
   db: Db;
@@ -69,36 +55,13 @@ export function createInvitationService(deps: {
   publicBaseUrl: string;
   secrets: ServiceSecrets;
   mail: MailService;
+  /** Counts a member's invitation mail (invitation-cap.ts): 429 RATE_LIMITED past a day's cap. */
+  limitInvitationMail?: (sender: { accountId: string; userId: string }) => Promise<void>;
 }) {
   const { db, clock, log, mail } = deps;
-  const sealer = tokenSealer(deps.secrets);
-  const urlOf = (token: string) => `${deps.publicBaseUrl}/dashboard/invite/${token}`;
-
-  async function create(
-    tx: Db,
-    row: {
-      kind: InvitationKind;
-      accountId: string | null;
-      email: string | null;
-      role: string;
-      createdBy: string | null;
-    },
-    ttlMs: number,
-  ): Promise<InvitationLink> {
-    const token = newInvitationToken();
-    const createdAt = new Date(clock.now());
-    const expiresAt = new Date(createdAt.getTime() + ttlMs);
-    const id = randomUUID();
-    await insertInvitation(tx, {
-      id,
-      ...row,
-      tokenHash: tokenHash(token),
-      tokenSealed: sealer.seal(token),
-      createdAt,
-      expiresAt,
-    });
-    return { id, url: urlOf(token), expiresAt: expiresAt.toISOString() };
-  }
+  const issuer = invitationIssuer(deps);
+  const { sealer, urlOf } = issuer;
+  const create = issuer.issue;
 
   return {
     /**
@@ -120,8 +83,7 @@ export function createInvitationService(deps: {
         if (existing)
           throw new AppError('ALREADY_EXISTS', `${email} is a member of this account already.`, { id: existing });
         await lockMembers(tx, input.accountId); // two invites at once cannot both pass the cap
-        if ((await countPendingInvitations(tx, input.accountId, new Date(clock.now()))) >= MAX_PENDING_INVITATIONS)
-          throw tooManyInvitations();
+        await requireInvitationRoom(tx, input.accountId, new Date(clock.now()));
         const row = { kind: 'member' as const, accountId: input.accountId, email, role: input.role };
         const link = await create(tx, { ...row, createdBy: input.actor?.userId ?? null }, INVITATION_TTL_MS);
         await appendAudit(
@@ -137,6 +99,8 @@ export function createInvitationService(deps: {
           }),
         );
         if (input.mail === false) return { ...link, mailed: false };
+        if (input.actor && mail.on)
+          await deps.limitInvitationMail?.({ accountId: input.accountId, userId: input.actor.userId });
         const accountName = (await accountNameOf(tx, input.accountId)) ?? input.accountId;
         const composed = templates.invitation({
           accountName,
@@ -187,6 +151,9 @@ export function createInvitationService(deps: {
       });
     },
 
+    /** The owner link of an account with no owner yet (owner-link.ts); undefined when it has one. */
+    ownerLink: (accountId: string) => issueOwnerLink({ db, clock, issuer }, accountId),
+
     /** What a link is for, shown before sign-in; NOT_FOUND when it is used, revoked or expired. */
     async view(token: string): Promise<InvitationView> {
       const row = await findPendingInvitation(db, token, new Date(clock.now()));
@@ -198,11 +165,12 @@ export function createInvitationService(deps: {
         email: row.email,
         role: row.role,
         expiresAt: row.expiresAt.toISOString(),
+        adoptable: row.kind === ('setup' satisfies InvitationKind) ? await adoptableAccounts(db) : [],
       };
     },
 
     /** Uses a link as the signed-in person (see acceptInvitation); the link never works again. */
-    accept: (person: Person, input: { token: string; accountName?: string | undefined }, origin: RequestOrigin) =>
+    accept: (person: Person, input: AcceptInput, origin: RequestOrigin) =>
       acceptInvitation({ db, clock, log }, person, input, origin),
 
     /** An account's pending member invitations with their links (null when a link can no longer be unsealed). */

@@ -5,10 +5,12 @@ import type { Db } from '../db/database.ts';
 import type { MemberKeyService } from '../keys/member-keys.ts';
 import type { KeyService } from '../keys/service.ts';
 import type { Logger } from '../log.ts';
+import type { WindowStore } from '../limits/sliding-window.ts';
 import type { MailService } from '../mail/service.ts';
 import type { ServiceSecrets } from '../system/service-secret.ts';
 import { createAccountService, type AccountService } from './accounts.ts';
 import type { DashboardAuth } from './auth.ts';
+import { invitationMailLimiter } from './invitation-cap.ts';
 import { createInvitationService, type InvitationService } from './invitations.ts';
 import { createMemberService, type MemberService } from './members.ts';
 import type { SessionService } from './sessions.ts';
@@ -48,6 +50,8 @@ export function createPeopleServices(deps: {
   keys: KeyService;
   secrets: ServiceSecrets;
   mail: MailService;
+  /** The rate-limit windows that count members' invitation mails; the CLI has none (the operator is not capped). */
+  windows?: WindowStore;
 }): PeopleServices {
   const { db, clock, log } = deps;
   const accounts = createAccountService({ db, clock, signup: deps.config.dashboard.signup });
@@ -60,6 +64,7 @@ export function createPeopleServices(deps: {
       publicBaseUrl: deps.config.publicBaseUrl,
       secrets: deps.secrets,
       mail: deps.mail,
+      limitInvitationMail: invitationMailLimiter(deps.windows, clock, deps.config.mail.invitationCaps),
     }),
     members: createMemberService({ db, clock }),
     support: createSupportService({ db, clock, keys: deps.keys, accounts }),

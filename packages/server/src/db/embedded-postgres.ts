@@ -96,6 +96,12 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; log?: Log }
   return { databaseUrl: urlFor(next, port, DATABASE_NAME), stop };
 }
 
+/** The URL of the cluster in `<dataDir>/postgres` while its postmaster runs, else undefined; starts nothing. */
+export async function runningEmbeddedPostgres(dataDir: string): Promise<string | undefined> {
+  const state = await readState(join(resolve(dataDir), 'postgres.json'));
+  return (await attachToRunning(join(resolve(dataDir), 'postgres'), state, () => {}))?.databaseUrl;
+}
+
 let loaded: Promise<typeof EmbeddedPostgres> | undefined;
 
 // Importing the library installs process hooks (async-exit-hook) whose SIGINT/SIGTERM/beforeExit handlers call

@@ -1,4 +1,5 @@
 import { ConfigError } from '../config.ts';
+import { databaseLocation } from '../system/service-state.ts';
 
 /** What PostgreSQL's and the network's refusals mean, by their codes, in the words of someone fixing a setting. */
 const REASONS: Record<string, string> = {
@@ -17,15 +18,13 @@ const REASONS: Record<string, string> = {
  * port, never its password; undefined for any other failure, which is passed on as it is.
  */
 export function unreachableDatabase(error: unknown, databaseUrl: string, setting: string): ConfigError | undefined {
-  const code = (error as { code?: string } | undefined)?.code;
-  const reason = code === undefined ? undefined : REASONS[code];
+  const reason = connectionFailure(error);
   if (!reason) return undefined;
-  let where = 'the database';
-  try {
-    const url = new URL(databaseUrl);
-    where = `${url.hostname}:${url.port || '5432'}${url.pathname}`;
-  } catch {
-    // a URL the config accepted parses; if not, say no more than the setting
-  }
-  return new ConfigError(`${setting}: cannot connect to ${where}: ${reason}; check ${setting}`);
+  return new ConfigError(`${setting}: cannot connect to ${databaseLocation(databaseUrl)}: ${reason}; check ${setting}`);
+}
+
+/** Why a connection failed, in those words, when its code is one of a setting's (undefined for any other). */
+export function connectionFailure(error: unknown): string | undefined {
+  const code = (error as { code?: string } | undefined)?.code;
+  return code === undefined ? undefined : REASONS[code];
 }

@@ -179,7 +179,9 @@ export function createApiHandler<TRouter extends AnyRouter>(
   }
 
   return (req, res) => {
-    const span = tracer().server(req.method ?? 'GET', headerOf(req, 'traceparent'));
+    const traceparent = headerOf(req, 'traceparent');
+    const caller = traceparent && tracer().on ? clientIpOf(req, opts.trustProxy, opts.proxyToken) : undefined;
+    const span = tracer().server(req.method ?? 'GET', traceparent, caller);
     span.run(() => serve(req, res, span));
   };
 

@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.ts';
-import type { WithInfrastructure } from '../infrastructure.ts';
+import type { CommandInfrastructure, WithInfrastructure } from '../infrastructure.ts';
 import { parseAccountRef, refusedAsFalse } from './cli-account.ts';
 import { isPrefix, TIERS, type Tier } from './format.ts';
 import { createKeyService, type KeySummary } from './service.ts';
@@ -25,9 +25,18 @@ function listKeys(list: KeySummary[], json: boolean): void {
 }
 
 /**
+ * What a command adds once it has opened an account (the dashboard's owner link, which keys/ cannot reach): fields
+ * for its --json output, and a note for stderr beside its text output.
+ */
+export type OnAccountOpened = (
+  infra: CommandInfrastructure,
+  account: { id: string; name: string },
+) => Promise<{ json: object; note: string }>;
+
+/**
  * `keys create --tier T [--account NAME|id:UUID] [--name LABEL] [--json]`, `keys list [--account NAME] [--json]`, `keys
  * revoke PREFIX12`: the operator's key management. Arguments are checked before the database is opened. Returns
- * false when the command failed (the CLI exits 1).
+ * false when the command failed (the CLI exits 1). `onOpened` runs after a create opened its account.
  */
 export async function keysCommand(
   withInfrastructure: WithInfrastructure,
@@ -38,6 +47,7 @@ export async function keysCommand(
     name?: string | undefined;
     json?: boolean | undefined;
   },
+  onOpened?: OnAccountOpened,
 ): Promise<boolean> {
   const [action, target] = args;
   const json = !!flags.json;
@@ -48,8 +58,8 @@ export async function keysCommand(
   if (action !== 'create' && action !== 'list' && action !== 'revoke')
     throw new UsageError(`unknown keys command: ${action ?? '(none)'}`);
   const account = parseAccountRef(flags.account ?? 'default');
-  return withInfrastructure(async ({ db, clock }) => {
-    const service = createKeyService(db, clock);
+  return withInfrastructure(async (infra) => {
+    const service = createKeyService(infra.db, infra.clock);
     if (action === 'create') {
       const created = await refusedAsFalse(() =>
         service.create({
@@ -60,12 +70,17 @@ export async function keysCommand(
       );
       if (!created) return false;
       const opened = created.opened ? ', opened now' : '';
+      const added =
+        created.opened && onOpened
+          ? await onOpened(infra, { id: created.accountId, name: created.account })
+          : { json: {}, note: '' };
       print(
         json,
-        created,
+        { ...created, ...added.json },
         `${created.key}\n(shown once: store it now; prefix ${created.prefix}, tier ${created.tier}, ` +
           `account ${created.account} (id ${created.accountId}${opened}))`,
       );
+      if (!json && added.note) console.error(added.note);
     } else if (action === 'list') {
       listKeys(await service.list(flags.account), json);
     } else {

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
 import type { Tier } from '../keys/format.ts';
+import { clientNetworkOf, DEFAULT_IPV6_PREFIX } from './client-network.ts';
 import { UNOBSERVED, type RefusalObserver } from './refusals.ts';
 import type { WindowDecision, WindowStore } from './sliding-window.ts';
 
@@ -48,7 +49,13 @@ export type RateLimiter = ReturnType<typeof createRateLimiter>;
 export type RateSeen = (policy: 'key' | 'account' | 'ip', decision: WindowDecision) => void;
 
 /** Counts a request against its bucket; throws 429 RATE_LIMITED (with Retry-After) when the window is full. */
-export function createRateLimiter(store: WindowStore, clock: Clock, refusals: RefusalObserver = UNOBSERVED) {
+export function createRateLimiter(
+  store: WindowStore,
+  clock: Clock,
+  refusals: RefusalObserver = UNOBSERVED,
+  opts: { ipv6Prefix?: number } = {},
+) {
+  const ipv6Prefix = opts.ipv6Prefix ?? DEFAULT_IPV6_PREFIX;
   async function take(policy: Policy, bucket: string, limit: number, seen?: RateSeen): Promise<Record<string, string>> {
     const decision = await store.hit(`${policy}:${bucket}`, limit, WINDOW_SECONDS * 1000, clock.now());
     seen?.(policy, decision);
@@ -71,7 +78,7 @@ export function createRateLimiter(store: WindowStore, clock: Clock, refusals: Re
         await take('account', account.accountId, RATE_LIMITS[account.accountTier] * ACCOUNT_RATE_FACTOR, seen);
       return headers;
     },
-    /** An anonymous call (or one whose key failed), in its client IP's bucket. */
-    forIp: (ip: string) => take('ip', ip, RATE_LIMITS.anonymous),
+    /** An anonymous call (or one whose key failed), in the bucket of its client's network (client-network.ts). */
+    forIp: (ip: string) => take('ip', clientNetworkOf(ip, ipv6Prefix), RATE_LIMITS.anonymous),
   };
 }

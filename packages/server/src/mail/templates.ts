@@ -1,6 +1,14 @@
 import { composeMail, type Composed } from './compose.ts';
+import { shownName } from './shown-name.ts';
 
-/** What each mail says. None names whether another address has an account: each goes only to its own reader. */
+/** The host a mail's link points at: the service's own name in a subject (never an account's words). */
+const serviceHost = (url: string): string => new URL(url).host;
+
+/**
+ * What each mail says. None names whether another address has an account: each goes only to its own reader. A
+ * subject carries no account's text (an account name is anyone's words, sent from MAIL_FROM); a body shows an
+ * account name as quoted data that no mail client turns into a link (shown-name.ts).
+ */
 export const templates = {
   resetPassword: (url: string): Composed =>
     composeMail(
@@ -26,9 +34,10 @@ export const templates = {
 
   invitation: (input: { accountName: string; role: string; url: string; expiresAt: string }): Composed =>
     composeMail(
-      `You are invited to ${input.accountName} on Attestation Service`,
+      `Invitation to an account on ${serviceHost(input.url)}`,
       [
-        `You are invited to join the account ${input.accountName} as ${input.role}.`,
+        `You are invited to join the account ${shownName(input.accountName)} on ${serviceHost(input.url)} ` +
+          `as ${input.role}.`,
         `The link works once, until ${input.expiresAt}. Sign up or sign in with this address to accept it.`,
         'If you did not expect this invitation, ignore this mail.',
       ],
@@ -55,10 +64,10 @@ export const templates = {
   }): Composed =>
     composeMail(
       input.threshold >= 100
-        ? `${input.accountName}: the monthly on-chain quota is used up`
-        : `${input.accountName}: ${input.threshold} % of the monthly on-chain quota is used`,
+        ? `The monthly on-chain quota is used up on ${serviceHost(input.url)}`
+        : `${input.threshold} % of the monthly on-chain quota is used on ${serviceHost(input.url)}`,
       [
-        `The account ${input.accountName} has used ${input.used} of its ${input.limit} on-chain attestations ` +
+        `The account ${shownName(input.accountName)} has used ${input.used} of its ${input.limit} on-chain attestations ` +
           'this month.',
         input.threshold >= 100
           ? 'On-chain attestations answer 429 QUOTA_EXCEEDED until the quota resets; off-chain ones are not metered.'
@@ -75,9 +84,9 @@ export const templates = {
     url: string;
   }): Composed =>
     composeMail(
-      `${input.accountName}: webhook deliveries failed for good`,
+      `Webhook deliveries failed for good on ${serviceHost(input.url)}`,
       [
-        `Deliveries to these webhook endpoints of ${input.accountName} failed every attempt and will not be retried.`,
+        `Deliveries to these webhook endpoints of the account ${shownName(input.accountName)} failed every attempt and will not be retried.`,
         'Fix the endpoint, then replay the deliveries from the dashboard or the API.',
         ...(input.more > 0 ? [`And ${input.more} more endpoints.`] : []),
       ],

@@ -34,6 +34,7 @@ import {
   type SpanOptions,
   type Tracer,
 } from './tracing.ts';
+import { parentTrustFrom } from './trusted-parents.ts';
 
 const KINDS = {
   server: SpanKind.SERVER,
@@ -116,6 +117,7 @@ export async function startTracing(
   env: NodeJS.ProcessEnv,
   role: string,
 ): Promise<() => Promise<void>> {
+  const trusted = parentTrustFrom(env);
   const exporter = await exporterFor(wanted.exporter, env);
   const resource = defaultResource()
     .merge(resourceFromAttributes({ 'service.name': 'attestation-service', 'attestation_service.role': role }))
@@ -174,10 +176,13 @@ export async function startTracing(
       span.end(finished.end);
       return format(span.spanContext());
     },
-    server(method, traceparent) {
+    server(method, traceparent, clientAddress) {
       const caller = parse(traceparent);
-      const parent = caller ? trace.setSpanContext(ROOT_CONTEXT, caller) : ROOT_CONTEXT;
-      const span = start(method, { kind: 'server', attributes: { 'http.request.method': method } }, parent);
+      // an untrusted caller's trace is only linked: its sampled flag must not decide what this service exports
+      const followed = caller && trusted(clientAddress);
+      const parent = followed ? trace.setSpanContext(ROOT_CONTEXT, caller) : ROOT_CONTEXT;
+      const options: SpanOptions = { kind: 'server', attributes: { 'http.request.method': method } };
+      const span = start(method, { ...options, links: caller && !followed ? [traceparent] : [] }, parent);
       const active = trace.setSpan(parent, span);
       return {
         run: (fn) => context.with(active, fn),

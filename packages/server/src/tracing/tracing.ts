@@ -46,8 +46,11 @@ export interface Tracer {
   span<T>(name: string, fn: (span: ActiveSpan) => Promise<T>, options?: SpanOptions): Promise<T>;
   /** Records a finished span; returns its `traceparent`. */
   record(name: string, span: FinishedSpan): string | undefined;
-  /** The span of a request to the API, a child of the caller's `traceparent` header when it sends one. */
-  server(method: string, traceparent: string | undefined): ServerSpan;
+  /**
+   * The span of a request to the API: a child of the caller's `traceparent` header when OTEL_TRUSTED_PARENTS trusts
+   * the client address, else a root of its own linked to it.
+   */
+  server(method: string, traceparent: string | undefined, clientAddress?: string): ServerSpan;
   /** Runs `fn` outside any span: work done for several callers (a group commit) is none of theirs alone. */
   detached<T>(fn: () => T): T;
   /** The active span's `traceparent`, if any. */

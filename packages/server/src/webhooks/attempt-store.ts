@@ -7,7 +7,7 @@ import type { DeliveryState } from './contracts.ts';
 
 /** A delivery whose lease this worker holds: what its attempt needs (its subscription's and event's columns too). */
 export type Claimed = Pick<Selectable<DB['webhookDeliveries']>, 'id' | 'subscriptionId' | 'eventId' | 'attempts'> &
-  Pick<Selectable<DB['webhookSubscriptions']>, 'accountId' | 'url' | 'secret' | 'previousSecret'> &
+  Pick<Selectable<DB['webhookSubscriptions']>, 'accountId' | 'url' | 'secret' | 'previousSecret' | 'listenExpiresAt'> &
   Pick<Selectable<DB['webhookEvents']>, 'type' | 'body'>;
 
 /** A claim's answer for one requested id: the claimed columns, or the delivery's state when it was not claimed. */
@@ -55,6 +55,7 @@ export async function claimDeliveries(
             'd.attempts',
             's.url',
             's.secret',
+            's.listenExpiresAt',
             'e.type',
             'e.body',
             // the previous secret signs too while its rotation's window lasts
@@ -83,6 +84,7 @@ export async function claimDeliveries(
         'won.url',
         'won.secret',
         'won.previousSecret',
+        'won.listenExpiresAt',
         'won.type',
         'won.body',
       ])

@@ -7,6 +7,7 @@ import { replayDelivery } from './replay.ts';
 import { supportDeliveries, type DeliverySummary } from './delivery-store.ts';
 import { accountOfSubscription } from './store.ts';
 import { plural } from '../plural.ts';
+import { listenForDeliveries, listenOptions, untilStopSignal, type ListenFlags } from './listen.ts';
 
 function line(d: DeliverySummary): string {
   const last = d.lastStatus !== null ? `last ${d.lastStatus}` : d.lastError ? `last: ${d.lastError}` : '';
@@ -75,14 +76,20 @@ export async function deliveriesCommand(
 /**
  * `webhooks rotate-secret ID [--keep HOURS] [--json]` and `webhooks test ID [--json]`: the operator's rotation (a
  * customer who lost the secret, or a leak: `--keep 0`) and test event for any account's subscription, audited as
- * the service's (no key, no member). The new secret is printed this once.
+ * the service's (no key, no member). The new secret is printed this once. `webhooks listen --forward-to URL`: a
+ * development subscription forwarded to a receiver on this machine until Ctrl-C (listen.ts).
  */
 export async function webhooksCommand(
   withInfrastructure: WithInfrastructure,
   args: string[],
-  flags: { keep?: string | undefined; json?: boolean | undefined },
+  flags: ListenFlags & { keep?: string | undefined; json?: boolean | undefined },
 ): Promise<boolean> {
   const [action, id] = args;
+  if (action === 'listen') {
+    const options = listenOptions(flags);
+    const stopped = untilStopSignal();
+    return withInfrastructure((infra) => listenForDeliveries(infra, options, stopped));
+  }
   if ((action !== 'rotate-secret' && action !== 'test') || !id)
     throw new UsageError(
       action === 'rotate-secret' || action === 'test'

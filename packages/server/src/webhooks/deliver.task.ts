@@ -4,6 +4,7 @@ import type { Db } from '../db/database.ts';
 import type { Logger } from '../log.ts';
 import { createClaimer, createRecorder, nextState } from './attempts.ts';
 import { overdueDeliveries } from './delivery-store.ts';
+import { expireListenSubscriptions } from './listen-lease.ts';
 import { enqueueDeliveries } from './outbox-store.ts';
 import { DELIVERY_TIMEOUT_MS, postWebhook } from './post.ts';
 import { isUuid } from './store.ts';
@@ -63,6 +64,7 @@ export function deliverTask(deps: DeliveryDeps): Task {
         deliveryId: claimed.id,
         eventType: claimed.type,
         body: claimed.body,
+        listen: claimed.listenExpiresAt !== null,
       },
       deps.policy,
       timeoutMs,
@@ -84,9 +86,11 @@ export function deliverTask(deps: DeliveryDeps): Task {
 /**
  * Finds pending deliveries overdue by more than `graceMs` and not leased, and queues their jobs again: a worker
  * killed mid-attempt leaves its job locked for hours in graphile-worker, and this puts a fresh one next to it.
- * Runs at worker start and every few seconds; tests call it after moving their clock.
+ * Deletes the `webhooks listen` subscriptions whose CLI is gone first (listen-lease.ts). Runs at worker start and
+ * every few seconds; tests call it after moving their clock.
  */
 export async function sweepDeliveries(db: Db, clock: Clock, graceMs: number, max = 1_000): Promise<number> {
+  await expireListenSubscriptions({ db, clock });
   const now = clock.now();
   const ids = await overdueDeliveries(db, new Date(now - graceMs), new Date(now), max);
   await enqueueDeliveries(db, ids);

@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { signedHeaders } from './signature.ts';
-import { UnsafeUrlError, vetUrl, type UrlPolicy } from './url-guard.ts';
+import { UnsafeUrlError, vetLoopbackUrl, vetUrl, type UrlPolicy } from './url-guard.ts';
 
 export { signatureOf } from './signature.ts';
 
@@ -20,6 +20,8 @@ export interface WebhookRequest {
   deliveryId: string;
   eventType: string;
   body: string;
+  /** A `webhooks listen` subscription's: its receiver must be on loopback (url-guard.ts, vetLoopbackUrl). */
+  listen?: boolean;
 }
 
 export interface AttemptResult {
@@ -53,7 +55,7 @@ export async function postWebhook(
   });
   let target: Awaited<ReturnType<typeof vetUrl>>;
   try {
-    target = await vetUrl(request.url, policy);
+    target = request.listen ? vetLoopbackUrl(request.url) : await vetUrl(request.url, policy);
   } catch (error) {
     return done({
       ok: false,

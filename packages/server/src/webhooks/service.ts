@@ -54,6 +54,17 @@ function invalidUrl(message: string): AppError {
   return new AppError('VALIDATION_FAILED', `url ${message}.`, { errors: [{ path: 'url', message }] });
 }
 
+/** The way out for a developer whose receiver is on their own machine; never said in production. */
+export const LOCAL_RECEIVER_HINT =
+  'for a receiver on this machine in development, set WEBHOOK_ALLOW_PRIVATE_URLS=true, ' +
+  'or use `attestation-service webhooks listen --forward-to URL`';
+
+/** A refused URL, with the development hint when the refusal is one a local receiver runs into. */
+function refusedUrl(error: UnsafeUrlError, development: boolean): AppError {
+  const local = development && (error.kind === 'scheme' || error.kind === 'private');
+  return invalidUrl(local ? `${error.message} (${LOCAL_RECEIVER_HINT})` : error.message);
+}
+
 /** 409: one URL at most once per account, so one event is never fanned out twice to the same receiver. */
 function alreadySubscribed(id: string): AppError {
   const message =
@@ -65,8 +76,11 @@ function alreadySubscribed(id: string): AppError {
 /** Opaque page cursors of deliveries: the last one's time and id. */
 const cursor = positionCursor('uuid');
 
-/** Subscriptions and their deliveries' history: the cold paths. */
-export function createWebhookService(deps: { db: Db; clock: Clock; policy: UrlPolicy }) {
+/**
+ * Subscriptions and their deliveries' history: the cold paths. `development` (no production config): a refused
+ * loopback or http URL names the setting and the CLI that take one.
+ */
+export function createWebhookService(deps: { db: Db; clock: Clock; policy: UrlPolicy; development?: boolean }) {
   const { db, clock, policy } = deps;
   const audit = (
     auth: WebhookCaller,
@@ -105,7 +119,7 @@ export function createWebhookService(deps: { db: Db; clock: Clock; policy: UrlPo
       try {
         url = (await vetUrl(input.url, policy)).url.href;
       } catch (error) {
-        if (error instanceof UnsafeUrlError) throw invalidUrl(error.message);
+        if (error instanceof UnsafeUrlError) throw refusedUrl(error, deps.development ?? false);
         throw error;
       }
       const events = [...new Set(input.events)];

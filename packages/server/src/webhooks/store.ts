@@ -2,7 +2,7 @@ import type { Db } from '../db/database.ts';
 import type { DeliveryState } from './contracts.ts';
 
 // Subscriptions. The deliveries' statements are in delivery-store.ts, an attempt's in attempt-store.ts, the
-// outbox's jobs in outbox-store.ts.
+// outbox's jobs in outbox-store.ts, the leases of `webhooks listen` subscriptions in listen-store.ts.
 
 /** Ids are UUIDs; anything else names nothing (and never reaches a cast that would fail). */
 export const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
@@ -36,9 +36,10 @@ export async function lockAccount(db: Db, accountId: string): Promise<void> {
     .execute();
 }
 
+/** Inserts a subscription; `listenExpiresAt` only for a `webhooks listen` one (listen-lease.ts). */
 export async function insertSubscription(
   db: Db,
-  row: SubscriptionRow & { accountId: string; secret: string },
+  row: SubscriptionRow & { accountId: string; secret: string; listenExpiresAt?: Date },
 ): Promise<void> {
   await db.insertInto('webhookSubscriptions').values(row).execute();
 }

@@ -87,12 +87,37 @@ export function isPublicAddress(address: string): boolean {
 /** Ports a receiver may listen on: HTTPS's own, or unprivileged ones (not SSH, SMTP, databases' low ports...). */
 const isAllowedPort = (port: number) => port === 443 || (port >= 1024 && port <= 65535);
 
-export class UnsafeUrlError extends Error {}
+/** Why a URL was refused: `scheme` (not https) and `private` (not public) are the ones development runs into. */
+export type UnsafeUrlKind = 'scheme' | 'private' | 'other';
+
+export class UnsafeUrlError extends Error {
+  readonly kind: UnsafeUrlKind;
+  constructor(message: string, kind: UnsafeUrlKind = 'other') {
+    super(message);
+    this.kind = kind;
+  }
+}
 
 export interface UrlPolicy {
   /** WEBHOOK_ALLOW_PRIVATE_URLS: http, any port, and private, loopback and link-local receivers (development, tests). */
   allowPrivate: boolean;
   resolve: Resolver;
+}
+
+/**
+ * A `webhooks listen` subscription's receiver: http or https to a loopback address literal, nothing else. Only the
+ * operator's CLI makes such a subscription (never the API), so this is no way around the checks below for anyone
+ * else; the worker still refuses any other address for it.
+ */
+export function vetLoopbackUrl(raw: string): { url: URL; addresses: Array<{ address: string; family: 4 | 6 }> } {
+  const url = URL.canParse(raw) ? new URL(raw) : undefined;
+  const host = url?.hostname.replace(/^\[(.*)\]$/, '$1') ?? '';
+  const family = isIP(host);
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.username || url.password || family === 0)
+    throw new UnsafeUrlError('is not a listen receiver (http to a loopback address)');
+  if (ipaddr.parse(host).range() !== 'loopback')
+    throw new UnsafeUrlError(`resolves to ${host}, not a loopback address; a listen receiver lives on this machine`);
+  return { url, addresses: [{ address: host, family: family as 4 | 6 }] };
 }
 
 /**
@@ -112,7 +137,7 @@ export async function vetUrl(
     throw new UnsafeUrlError('is not a valid URL');
   }
   if (url.protocol !== 'https:' && !(policy.allowPrivate && url.protocol === 'http:'))
-    throw new UnsafeUrlError('must use https');
+    throw new UnsafeUrlError('must use https', 'scheme');
   if (url.username || url.password) throw new UnsafeUrlError('must not carry credentials');
   const port = url.port === '' ? 443 : Number(url.port);
   if (!policy.allowPrivate && !isAllowedPort(port))
@@ -131,7 +156,7 @@ export async function vetUrl(
   if (!policy.allowPrivate) {
     for (const { address } of addresses) {
       const why = whyNotPublic(address);
-      if (why) throw new UnsafeUrlError(`resolves to ${address}, ${why}; receivers must be public`);
+      if (why) throw new UnsafeUrlError(`resolves to ${address}, ${why}; receivers must be public`, 'private');
     }
   }
   return { url, addresses };

@@ -121,7 +121,9 @@ describe('CHAIN_RPC_URL with several endpoints', () => {
     const closed = `http://127.0.0.1:${await freePort()}`;
     const error = await opening(envOf(dev, { CHAIN_RPC_URL: closed }));
     expect(error).toBeInstanceOf(ConfigError);
-    expect(error!.message).toBe('invalid configuration: no CHAIN_RPC_URL endpoint answers eth_chainId');
+    expect(error!.message).toBe(
+      `CHAIN_RPC_URL: cannot reach ${new URL(closed).host}: nothing accepts connections there; check CHAIN_RPC_URL`,
+    );
   });
 
   it('starts when one endpoint does not answer yet (it is used once it answers the same chain id)', async () => {

@@ -45,6 +45,7 @@ describe('the owner setup link', () => {
       email: null,
       role: 'owner',
       expiresAt: link.expiresAt,
+      adoptable: [],
     });
   });
 
@@ -119,6 +120,7 @@ describe('member invitations', () => {
       email: dev.email,
       role: 'developer',
       expiresAt,
+      adoptable: [],
     });
     const up = await signUp(service, dev, token);
     expect(up.status).toBe(200);

@@ -49,6 +49,7 @@ async function accountWithMembers(tier: 'free' | 'pro') {
 
 const sentTo = async (address: string) => (await inbox.all()).filter((m) => m.to === address);
 const settle = () => new Promise((r) => setTimeout(r, 3_000));
+const host = () => new URL(service.config.publicBaseUrl).host;
 
 describe('notifications by mail, over a real SMTP server', () => {
   it('mails the on-chain quota at 80 % and at 100 % once each, to the members who want it', async () => {
@@ -66,14 +67,15 @@ describe('notifications by mail, over a real SMTP server', () => {
     expect((await create(key)).status).toBe(429);
 
     const used = await inbox.waitFor((m) => m.to === owner.email && /used up/.test(m.subject));
-    expect(used.subject).toBe(`${account}: the monthly on-chain quota is used up`);
+    expect(used.subject).toBe(`The monthly on-chain quota is used up on ${host()}`);
+    expect(used.text).toContain(`The account “${account}” has used`);
     expect(used.text).toContain('has used 20 of its 20 on-chain attestations this month');
     expect(used.html).toContain('has used 20 of its 20 on-chain attestations');
     await settle();
     const quotaMails = (await sentTo(owner.email)).filter((m) => /quota/.test(m.subject));
     expect(quotaMails.map((m) => m.subject).sort()).toEqual([
-      `${account}: 80 % of the monthly on-chain quota is used`,
-      `${account}: the monthly on-chain quota is used up`,
+      `80 % of the monthly on-chain quota is used on ${host()}`,
+      `The monthly on-chain quota is used up on ${host()}`,
     ]);
     expect((await sentTo(viewer.email)).filter((m) => /quota/.test(m.subject))).toEqual([]);
   });
@@ -87,14 +89,15 @@ describe('notifications by mail, over a real SMTP server', () => {
     expect(created.status).toBe(201);
     for (let i = 0; i < 3; i++) expect((await create(key)).status).toBe(201);
 
-    const digest = await inbox.waitFor((m) => m.to === owner.email && /webhook/.test(m.subject), 90_000);
-    expect(digest.subject).toBe(`${account}: webhook deliveries failed for good`);
+    const digest = await inbox.waitFor((m) => m.to === owner.email && /webhook/i.test(m.subject), 90_000);
+    expect(digest.subject).toBe(`Webhook deliveries failed for good on ${host()}`);
+    expect(digest.text).toContain(`of the account “${account}” failed`);
     expect(digest.text).toContain(`${deadEnd.url}: 3 deliveries (receiver answered 500)`);
     expect(linkIn(digest.text, service.config.publicBaseUrl)).toBe(
       `${service.config.publicBaseUrl}/dashboard/deliveries`,
     );
     await settle();
-    expect((await sentTo(owner.email)).filter((m) => /webhook/.test(m.subject))).toHaveLength(1);
+    expect((await sentTo(owner.email)).filter((m) => /webhook/i.test(m.subject))).toHaveLength(1);
   });
 
   it('accounts invite mails the link; --no-mail only prints it', async () => {

@@ -128,7 +128,8 @@ describe('mail for signing in, over a real SMTP server', () => {
     expect(invited.status).toBe(200);
 
     const mail = await inbox.waitFor((m) => m.to === email);
-    expect(mail.subject).toBe(`You are invited to ${owner.accountName} on Attestation Service`);
+    expect(mail.subject).toBe(`Invitation to an account on ${new URL(service.config.publicBaseUrl).host}`);
+    expect(mail.text).toContain(`the account “${owner.accountName}”`);
     const link = linkIn(mail.text, `${service.config.publicBaseUrl}/dashboard/invite/`);
     expect(link).toBe(invited.body.result.data.url);
     expect(mail.html).toContain(link);

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { CLI } from '../support/cli.ts';
+import { CLI, cliCwd } from '../support/cli.ts';
 
 /**
  * A `serve` child with these arguments (`--api`, `--worker`), resolved once `readyUrl` answers 200; with `lines`, its
@@ -13,6 +13,7 @@ export async function serveRole(
 ): Promise<ChildProcess> {
   const child = spawn(process.execPath, [CLI, 'serve', ...args], {
     env,
+    cwd: cliCwd(),
     stdio: ['ignore', lines ? 'pipe' : 'ignore', 'pipe'],
   });
   if (lines) {

@@ -40,6 +40,8 @@ beforeAll(async () => {
     OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
     OTEL_BSP_SCHEDULE_DELAY: '100',
     OTEL_SERVICE_NAME: 'attestation-service-under-test',
+    // the test is the caller whose traceparent the service follows (no TRUST_PROXY: the socket's address)
+    OTEL_TRUSTED_PARENTS: '127.0.0.0/8',
   };
   child = await serveRole(
     [],

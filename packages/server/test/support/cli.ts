@@ -1,4 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '../../src/system/ports.ts';
@@ -6,13 +8,20 @@ import { freePort } from '../../src/system/ports.ts';
 /** The `attestation-service` command (the launcher's bin, packages/service), run with this Node as an operator runs it. */
 export const CLI = join(import.meta.dirname, '../../../service/bin/attestation-service.mjs');
 
+/**
+ * The directory the CLI runs in: one per test process, so a developer's .env and ./data (and a service running
+ * there) are not the tests', and the tests' ./data is not theirs.
+ */
+let cwd: string | undefined;
+export const cliCwd = () => (cwd ??= mkdtempSync(join(tmpdir(), 'cli-cwd-')));
+
 /** Runs the CLI to completion with this environment; never throws for a non-zero exit. */
 export async function runCli(
   env: NodeJS.ProcessEnv,
   ...args: string[]
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI, ...args], { env });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI, ...args], { env, cwd: cliCwd() });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -28,6 +37,7 @@ export async function serveChild(env: NodeJS.ProcessEnv, port: number): Promise<
   const ports = { PORT: String(port), VERIFY_PORT: String(await freePort()) };
   const child = spawn(process.execPath, [CLI, 'serve'], {
     env: { ...env, ...ports },
+    cwd: cliCwd(),
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   // what it said before dying, for the error below (the last few KB are enough)

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config.ts';
 import { freePort, requirePortsFree } from '../../src/system/ports.ts';
+import { createTestDatabase } from '../support/database.ts';
 import { TEST_SERVICE_SECRET } from '../support/secret.ts';
 import { runCli } from '../support/cli.ts';
 
@@ -78,5 +79,30 @@ describe('an unreachable database', () => {
       `attestation-service: DATABASE_URL: cannot connect to 127.0.0.1:${closed}/attestations: nothing accepts connections there (is PostgreSQL running, on that port?); check DATABASE_URL`,
     );
     expect(stderr).not.toContain('hunter2secret');
+  }, 30_000);
+});
+
+describe('an unreachable chain', () => {
+  it('`serve` says CHAIN_RPC_URL in one line, with the host but not the path or query that may hold a key', async () => {
+    const closed = await freePort();
+    const { code, stderr } = await runCli(
+      {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        DATABASE_URL: await createTestDatabase(),
+        SERVICE_SECRET: TEST_SERVICE_SECRET,
+        CHAIN_RPC_URL: `http://user:pa55word@127.0.0.1:${closed}/v3/provider-api-key?token=secret-token`,
+        PORT: '0',
+        VERIFY_PORT: '0',
+        LOG_LEVEL: 'warn',
+      },
+      'serve',
+      '--api',
+    );
+    expect(code).toBe(2);
+    expect(stderr.trim()).toBe(
+      `attestation-service: CHAIN_RPC_URL: cannot reach 127.0.0.1:${closed}: nothing accepts connections there; check CHAIN_RPC_URL`,
+    );
+    for (const secret of ['pa55word', 'provider-api-key', 'secret-token']) expect(stderr).not.toContain(secret);
   }, 30_000);
 });

@@ -103,6 +103,19 @@ describe('serve --verify', () => {
     expect(await cli.ready).toContain('CHAIN_RPC_URL');
   });
 
+  it('serve --verify alone in production refuses to trust the development key, naming ATTESTER_ADDRESS', async () => {
+    const chain = inject('chain');
+    const cli = runCli(['serve', '--verify'], {
+      VERIFY_PORT: '0',
+      NODE_ENV: 'production',
+      API_URL: service.apiUrl,
+      CHAIN_RPC_URL: chain.rpcUrl,
+      EAS_ADDRESS: chain.eas,
+    });
+    expect(await cli.exited).toBe(2);
+    expect(await cli.ready).toContain('ATTESTER_ADDRESS is required');
+  });
+
   it('a verifier that trusts another attester calls the same attestation a mismatch', async () => {
     const chain = inject('chain');
     const cli = runCli(['serve', '--verify'], {

@@ -20,10 +20,18 @@ export interface LimitVerdict {
   limit: number;
 }
 
-/** Badge calls per client IP per sliding minute, with the same IETF draft fields the API sends. */
-export function createBadgeLimiter(store: WindowStore, limitPerMinute: number, now: () => number = Date.now) {
+/**
+ * Badge calls per client per sliding minute, with the same IETF draft fields the API sends. `bucketOf` names the
+ * bucket of an address: the service hands its own rule (an IPv6 client counts by its network, not its address).
+ */
+export function createBadgeLimiter(
+  store: WindowStore,
+  limitPerMinute: number,
+  now: () => number = Date.now,
+  bucketOf: (ip: string) => string = (ip) => ip,
+) {
   return async (ip: string): Promise<LimitVerdict> => {
-    const decision = await store.hit(`verify-badge:ip:${ip}`, limitPerMinute, WINDOW_MS, now());
+    const decision = await store.hit(`verify-badge:ip:${bucketOf(ip)}`, limitPerMinute, WINDOW_MS, now());
     const resetSeconds = Math.ceil(decision.resetMs / 1000);
     const headers: Record<string, string> = {
       'RateLimit-Policy': `"ip";q=${decision.limit};w=${WINDOW_MS / 1000}`,

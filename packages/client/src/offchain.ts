@@ -1,0 +1,190 @@
+import { encodePacked, keccak256, recoverTypedDataAddress, toHex, zeroAddress, type Hex } from 'viem';
+import { OFFCHAIN_TYPES } from './signing.ts';
+import type { Origin, OffchainPackage } from './types.ts';
+
+export interface VerifyOffchainOptions {
+  /**
+   * The address that must have signed. Pass the one you trust (the service's attester, or the customer attester a
+   * record's `claimant` names): the default, the package's own `signer`, only proves the package is self-consistent.
+   */
+  attester?: string;
+  /** The uid the package must carry (a record's `uid`), so a package cannot stand in for another record's. */
+  uid?: string;
+  /** The chain and EAS contract the signature must be bound to (the EIP-712 domain); unchecked when absent. */
+  chainId?: number;
+  easAddress?: string;
+  /** Now, in ms (default Date.now): an expired attestation is not valid. */
+  now?: () => number;
+}
+
+export type OffchainFailure =
+  | 'no_package'
+  | 'malformed'
+  | 'unsupported_version'
+  | 'bad_signature'
+  | 'wrong_attester'
+  | 'uid_mismatch'
+  | 'wrong_domain'
+  | 'expired';
+
+export type OffchainVerification =
+  | {
+      valid: true;
+      /** The address the EIP-712 signature recovers to (checksummed). */
+      attester: Hex;
+      /** The uid recomputed from the signed fields, as EAS computes an off-chain attestation's. */
+      uid: Hex;
+      /** The signed time: the attester's word for when it signed, not a proof (an anchor is, see verifyAnchor). */
+      time: Date;
+      /** The chain and EAS contract of the signature's domain. */
+      chainId: number;
+      easAddress: Hex;
+      schema: Hex;
+      /** What the service's schema (`bytes32 contentHash,bool aiGenerated`) says; null for data of another schema. */
+      claim: { contentHash: Hex; type: Origin } | null;
+    }
+  | { valid: false; reason: OffchainFailure; message: string };
+
+const BYTES32 = /^0x[0-9a-fA-F]{64}$/;
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const HEX = /^0x(?:[0-9a-fA-F]{2})*$/;
+const UINT64 = /^\d{1,20}$/;
+
+type Message = OffchainPackage['sig']['message'];
+
+const failure = (reason: OffchainFailure, message: string): OffchainVerification => ({ valid: false, reason, message });
+const sameHex = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/** What in the package does not have its type's shape, if anything (a package is input from anywhere). */
+function malformation(pkg: OffchainPackage): string | undefined {
+  const { sig } = pkg;
+  if (typeof sig !== 'object' || sig === null) return 'no sig';
+  const { domain, message: m, signature } = sig;
+  if (typeof domain !== 'object' || typeof m !== 'object' || typeof signature !== 'object') return 'missing fields';
+  if (domain === null || m === null || signature === null) return 'missing fields';
+  const bytes32 = { uid: sig.uid, schema: m.schema, refUID: m.refUID, salt: m.salt, r: signature.r, s: signature.s };
+  for (const [name, value] of Object.entries(bytes32))
+    if (typeof value !== 'string' || !BYTES32.test(value)) return `${name} is not 32 bytes of hex`;
+  for (const [name, value] of Object.entries({ recipient: m.recipient, verifyingContract: domain.verifyingContract }))
+    if (typeof value !== 'string' || !ADDRESS.test(value)) return `${name} is not an address`;
+  if (typeof m.data !== 'string' || !HEX.test(m.data)) return 'data is not hex';
+  for (const [name, value] of Object.entries({ time: m.time, expirationTime: m.expirationTime }))
+    if (typeof value !== 'string' || !UINT64.test(value) || BigInt(value) >= 2n ** 64n)
+      return `${name} is not a uint64`;
+  if (typeof m.revocable !== 'boolean') return 'revocable is not a boolean';
+  if (!Number.isSafeInteger(domain.chainId) || domain.chainId <= 0) return 'chainId is not a chain id';
+  if (typeof domain.name !== 'string' || typeof domain.version !== 'string') return 'the domain has no name or version';
+  if (![0, 1, 27, 28].includes(signature.v)) return 'v is not a recovery id';
+  return undefined;
+}
+
+/**
+ * An off-chain attestation's UID exactly as the EAS SDK computes it for version 2: solidityPackedKeccak256 of version,
+ * schema, recipient, attester 0, time, expirationTime, revocable, refUID, data, salt, 0 — the schema packed as the
+ * UTF-8 of its hex text, not as its 32 bytes, as the EAS SDK does.
+ */
+export function offchainUid(m: Message): Hex {
+  return keccak256(
+    encodePacked(
+      ['uint16', 'bytes', 'address', 'address', 'uint64', 'uint64', 'bool', 'bytes32', 'bytes', 'bytes32', 'uint32'],
+      [
+        2,
+        toHex(new TextEncoder().encode(m.schema)),
+        m.recipient as Hex,
+        zeroAddress,
+        BigInt(m.time),
+        BigInt(m.expirationTime),
+        m.revocable,
+        m.refUID as Hex,
+        m.data as Hex,
+        m.salt as Hex,
+        0,
+      ],
+    ),
+  );
+}
+
+/** The signer of the package's EIP-712 message, under the fixed EAS types (a package cannot bring its own). */
+async function recoverSigner(pkg: OffchainPackage): Promise<Hex | undefined> {
+  const { domain, message: m, signature } = pkg.sig;
+  try {
+    return await recoverTypedDataAddress({
+      domain: { ...domain, verifyingContract: domain.verifyingContract as Hex },
+      types: OFFCHAIN_TYPES,
+      primaryType: 'Attest',
+      message: {
+        version: 2,
+        schema: m.schema as Hex,
+        recipient: m.recipient as Hex,
+        time: BigInt(m.time),
+        expirationTime: BigInt(m.expirationTime),
+        revocable: m.revocable,
+        refUID: m.refUID as Hex,
+        data: m.data as Hex,
+        salt: m.salt as Hex,
+      },
+      signature: { r: signature.r as Hex, s: signature.s as Hex, yParity: signature.v % 27 },
+    });
+  } catch {
+    return undefined; // a point that is not on the curve recovers nothing
+  }
+}
+
+/** The service's schema data: a content hash and a boolean, two ABI words. */
+function claimOf(data: string): { contentHash: Hex; type: Origin } | null {
+  if (data.length !== 2 + 128) return null;
+  const flag = BigInt(`0x${data.slice(66)}`);
+  if (flag > 1n) return null;
+  return { contentHash: data.slice(0, 66).toLowerCase() as Hex, type: flag === 1n ? 'ai' : 'human' };
+}
+
+/**
+ * Checks an off-chain attestation package without trusting the service (no network): its EIP-712 signature must
+ * recover to the expected attester under the EAS "EAS Attestation" domain, and its uid must be the one its signed
+ * fields hash to. Answers `{ valid: false, reason }` for a package that fails, rather than throwing; pass a record's
+ * `offchain` as it is (null for an on-chain record gives `no_package`). Revocation is on chain: see the README.
+ */
+export async function verifyOffchain(
+  pkg: OffchainPackage | null | undefined,
+  options: VerifyOffchainOptions = {},
+): Promise<OffchainVerification> {
+  if (!pkg) return failure('no_package', 'there is no off-chain package (an on-chain attestation has none)');
+  if (typeof pkg !== 'object' || pkg.sig?.version !== 2 || pkg.sig.message?.version !== 2)
+    return failure('unsupported_version', 'only EAS off-chain attestations of version 2 are supported');
+  const malformed = malformation(pkg);
+  if (malformed) return failure('malformed', `the package is malformed: ${malformed}`);
+  const { domain, message } = pkg.sig;
+  if (domain.name !== 'EAS Attestation')
+    return failure('wrong_domain', `signed for the domain "${domain.name}", not "EAS Attestation"`);
+  if (options.chainId !== undefined && domain.chainId !== options.chainId)
+    return failure('wrong_domain', `signed for chain ${domain.chainId}, not ${options.chainId}`);
+  if (options.easAddress !== undefined && !sameHex(domain.verifyingContract, options.easAddress))
+    return failure('wrong_domain', `signed for EAS at ${domain.verifyingContract}, not ${options.easAddress}`);
+
+  const uid = offchainUid(message);
+  if (!sameHex(uid, pkg.sig.uid))
+    return failure('uid_mismatch', `the signed fields hash to ${uid}, not ${pkg.sig.uid}`);
+  if (options.uid !== undefined && !sameHex(uid, options.uid))
+    return failure('uid_mismatch', `the package is attestation ${uid}, not ${options.uid}`);
+
+  const expected = options.attester ?? pkg.signer;
+  const recovered = await recoverSigner(pkg);
+  if (!recovered) return failure('bad_signature', 'the signature does not recover to any address');
+  if (typeof expected !== 'string' || !sameHex(recovered, expected))
+    return failure('wrong_attester', `signed by ${recovered}, not by ${String(expected)}`);
+
+  const expiration = BigInt(message.expirationTime);
+  const nowSeconds = BigInt(Math.floor((options.now ?? Date.now)() / 1000));
+  if (expiration !== 0n && expiration <= nowSeconds)
+    return failure('expired', `expired at ${expiration} (Unix seconds)`);
+  return {
+    valid: true,
+    attester: recovered,
+    uid,
+    time: new Date(Number(message.time) * 1000),
+    chainId: domain.chainId,
+    easAddress: domain.verifyingContract as Hex,
+    schema: message.schema as Hex,
+    claim: claimOf(message.data),
+  };
+}
