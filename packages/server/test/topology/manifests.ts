@@ -1,22 +1,12 @@
 // deploy/'s files as the deploy tests read them: YAML parsed (anchors and `<<` merges resolved, as Compose and
 // kustomize do), the Kubernetes base as its kustomization lists it, env files as key=value.
-import { readFileSync, realpathSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseAllDocuments } from 'yaml';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 export const deployDir = join(root, 'deploy');
-
-// `yaml` is no dependency of ours: vitest's own copy parses, so the deploy files need no parser written here
-interface YamlDocument {
-  errors: { message: string }[];
-  toJS(options: { maxAliasCount: number }): unknown;
-}
-const vitest = realpathSync(createRequire(import.meta.url).resolve('vitest/package.json'));
-const { parseAllDocuments } = createRequire(vitest)('yaml') as {
-  parseAllDocuments(source: string, options: { merge: boolean }): YamlDocument[];
-};
 
 export type Doc = any;
 
