@@ -20,6 +20,9 @@ import type {
   DeliveriesInput,
   DeliveryPage,
   Health,
+  PromotedAttestation,
+  PromotionBatchResult,
+  Provenance,
   Readiness,
   RevokeResult,
   RotatedWebhookSecret,
@@ -176,6 +179,8 @@ export function createClient(options: ClientOptions) {
         ),
       /** Reads one attestation by uid (public). */
       get: (uid: string): Promise<Attestation> => wrap(() => trpc.attestations.get.query({ uid })),
+      /** The chain from this attestation back through each `refUid` to its origin, newest first (public). */
+      provenance: (uid: string): Promise<Provenance> => wrap(() => trpc.attestations.provenance.query({ uid })),
       /** One page of the attestations of a content hash, newest first (public). */
       search: (input: SearchInput): Promise<SearchResult> => wrap(() => trpc.attestations.search.query(input)),
       /** One page of your account's own attestations, newest first, filtered by type, mode and time (your key). */
@@ -201,6 +206,12 @@ export function createClient(options: ClientOptions) {
       /** Revokes an attestation your account created. */
       revoke: (uid: string, input: { reason?: string } = {}, opts?: WriteOptions): Promise<RevokeResult> =>
         wrap(() => trpc.attestations.revoke.mutate({ uid, ...input }, write(opts))),
+      /** Puts your off-chain attestation on chain (charged like an on-chain create); again: the same answer. */
+      promote: (uid: string, opts?: WriteOptions): Promise<PromotedAttestation> =>
+        wrap(() => trpc.attestations.promote.mutate({ uid }, write(opts))),
+      /** Up to 100 at once; each member answers its on-chain attestation or its own error. */
+      promoteMany: (uids: string[], opts?: WriteOptions): Promise<PromotionBatchResult> =>
+        wrap(() => trpc.attestations.promoteBatch.mutate({ uids }, write(opts))),
     },
     webhooks: {
       /** Subscribes a URL to events; the result's `secret` is shown only this once. */

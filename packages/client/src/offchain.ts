@@ -10,6 +10,11 @@ export interface VerifyOffchainOptions {
   attester?: string;
   /** The uid the package must carry (a record's `uid`), so a package cannot stand in for another record's. */
   uid?: string;
+  /**
+   * The origin the package must name as its signed refUID (a record's `refUid`; null: none), so a record cannot
+   * show another provenance than its attester signed. Unchecked when absent (the uid covers refUID either way).
+   */
+  refUid?: string | null;
   /** The chain and EAS contract the signature must be bound to (the EIP-712 domain); unchecked when absent. */
   chainId?: number;
   easAddress?: string;
@@ -24,6 +29,7 @@ export type OffchainFailure =
   | 'bad_signature'
   | 'wrong_attester'
   | 'uid_mismatch'
+  | 'ref_mismatch'
   | 'wrong_domain'
   | 'expired';
 
@@ -40,6 +46,8 @@ export type OffchainVerification =
       chainId: number;
       easAddress: Hex;
       schema: Hex;
+      /** The attestation it derives from (its signed refUID); null when it names none. */
+      refUid: Hex | null;
       /** What the service's schema (`bytes32 contentHash,bool aiGenerated`) says; null for data of another schema. */
       claim: { contentHash: Hex; type: Origin } | null;
     }
@@ -166,6 +174,12 @@ export async function verifyOffchain(
     return failure('uid_mismatch', `the signed fields hash to ${uid}, not ${pkg.sig.uid}`);
   if (options.uid !== undefined && !sameHex(uid, options.uid))
     return failure('uid_mismatch', `the package is attestation ${uid}, not ${options.uid}`);
+  const refUid = BigInt(message.refUID) === 0n ? null : (message.refUID as Hex);
+  if (options.refUid !== undefined && !sameHex(refUid ?? 'none', options.refUid ?? 'none'))
+    return failure(
+      'ref_mismatch',
+      `the package derives from ${refUid ?? 'nothing'}, not ${options.refUid ?? 'nothing'}`,
+    );
 
   const expected = options.attester ?? pkg.signer;
   const recovered = await recoverSigner(pkg);
@@ -185,6 +199,7 @@ export async function verifyOffchain(
     chainId: domain.chainId,
     easAddress: domain.verifyingContract as Hex,
     schema: message.schema as Hex,
+    refUid,
     claim: claimOf(message.data),
   };
 }

@@ -23,6 +23,11 @@ export interface CreateAttestationInput {
   digitalSourceType?: string;
   /** Your registered attester's signature over it (see `signDelegation`); the relayer still pays the gas. */
   delegation?: Delegation;
+  /**
+   * The attestation this one derives from (any account's), signed as its EAS `refUID`. It must exist (404
+   * NOT_FOUND); an on-chain claim needs an on-chain origin (409 ORIGIN_NOT_ONCHAIN). Not with `delegation` yet.
+   */
+  refUid?: string;
 }
 
 /**
@@ -48,8 +53,10 @@ export interface Delegation {
 export interface Claimant {
   kind: 'service' | 'account';
   address: string;
-  /** The account that proved control of the address by a signed challenge; null for the service. */
+  /** The account that proved control of the address by a signed challenge; null for the service. Self-declared. */
   accountName: string | null;
+  /** A domain the account proved it controls (DNS TXT or a /.well-known/ file); null when none, and for the service. */
+  domain: string | null;
 }
 
 export interface AttesterChallenge {
@@ -133,6 +140,12 @@ export interface Attestation {
   attester: string;
   /** Whose claim it is: the service's, or the account's registered address (and the account's name). */
   claimant: Claimant;
+  /** The attestation this one derives from (its signed refUID); null for an origin. See `attestations.provenance`. */
+  refUid: string | null;
+  /** A promotion: the off-chain attestation this on-chain one puts on chain; else null. */
+  offchainUid: string | null;
+  /** A promoted off-chain attestation: its on-chain attestation, once mined; else null. */
+  onchainUid: string | null;
   txHash: string | null;
   blockNumber: number | null;
   /** ISO 8601 */
@@ -181,7 +194,48 @@ export interface BatchInput {
 export interface BatchResult {
   batchId: string;
   txHash: string | null;
+  /** The items made, in request order. */
   attestations: CreatedAttestation[];
+  /** Items refused alone (an unknown or off-chain `refUid`), by request index; absent when none was. */
+  errors?: Array<{ index: number; code: string; message: string; details: Record<string, unknown> }> | undefined;
+}
+
+/** One attestation of a provenance chain, with its standing. */
+export interface ProvenanceLink {
+  uid: string;
+  /** The next, older link; null at the origin. */
+  refUid: string | null;
+  type: Origin;
+  mode: Mode;
+  attester: string;
+  txHash: string | null;
+  /** ISO 8601 */
+  createdAt: string;
+  revokedAt: string | null;
+  verdict: 'valid' | 'revoked';
+  verifyUrl: string;
+}
+
+/** `GET /v1/attestations/{uid}/provenance`: this attestation first, then each origin back to the first. */
+export interface Provenance {
+  uid: string;
+  links: ProvenanceLink[];
+  /** The chain goes on past the links answered (at most 32). */
+  truncated: boolean;
+}
+
+/** An off-chain attestation put on chain: answered as an on-chain create, naming its original. */
+export interface PromotedAttestation extends CreatedAttestation {
+  offchainUid: string;
+}
+
+/** A batch promotion's members in request order: each its on-chain attestation, or why it was refused. */
+export interface PromotionBatchResult {
+  results: Array<{
+    offchainUid: string;
+    attestation: PromotedAttestation | null;
+    error: { code: string; message: string; details: Record<string, unknown> } | null;
+  }>;
 }
 
 export interface RevokeResult {
@@ -192,76 +246,4 @@ export interface RevokeResult {
 }
 
 export * from './webhook-types.ts';
-
-/** One audit entry, as exported; `hash` = SHA-256 of prevHash + "\n" + the canonical entry (docs/audit.md). */
-export interface AuditEntry {
-  /** Position in the log, increasing in chain order (a bigint, as a string). */
-  id: string;
-  accountId: string;
-  /** ISO 8601 with milliseconds, UTC. */
-  at: string;
-  action: string;
-  actorKeyPrefix: string | null;
-  resource: string;
-  outcome: string;
-  ip: string | null;
-  requestId: string | null;
-  details: Record<string, unknown>;
-  prevHash: string;
-  hash: string;
-}
-
-export interface AuditExportInput {
-  /** Inclusive start (default: 30 days before `to`). */
-  from?: string | Date;
-  /** Exclusive end (default: now); at most 366 days after `from`. */
-  to?: string | Date;
-  /** Only entries of this action, e.g. `attestation.created`. */
-  action?: string;
-  /** Stops the download. */
-  signal?: AbortSignal;
-}
-
-/** How a part the service can serve without stands: `degraded` while it fails, `unknown` when it cannot be told. */
-export type ComponentState = 'ok' | 'degraded' | 'unknown';
-
-/** `GET /healthz`: always answered while the process lives; `degraded` names what on-chain writes wait for. */
-export interface Health {
-  status: 'ok' | 'degraded';
-  /** `chain` (its RPC answers) and `relayer` (its balance is above the minimum). */
-  components: Record<string, ComponentState>;
-  /** Why each component that is not `ok` is not. */
-  reasons: Record<string, string>;
-}
-
-/** `GET /readyz`: this replica can serve its traffic (its database, and Redis where the limits live). */
-export interface Readiness {
-  status: 'ready';
-  components: Record<string, 'ok'>;
-}
-
-/** A sliding minute, as `usage()` reads it (the call itself counted). */
-export interface RateUsage {
-  limit: number;
-  remaining: number;
-  windowSeconds: number;
-  /** Seconds until a slot frees up (0: the window is empty). */
-  resetsInSeconds: number;
-}
-
-/** This UTC month's on-chain quota; `limit` and `remaining` null when unlimited. */
-export interface QuotaUsage {
-  /** `YYYY-MM` */
-  period: string;
-  used: number;
-  limit: number | null;
-  remaining: number | null;
-  /** The first millisecond of the next UTC month, ms since the epoch. */
-  resetsAt: number;
-}
-
-/** `GET /v1/usage`: the calling key's limits and use, and its account's (which bind all its keys together). */
-export interface Usage {
-  key: { prefix: string; tier: 'free' | 'pro' | 'enterprise'; rate: RateUsage; onchain: QuotaUsage };
-  account: { name: string; plan: 'free' | 'pro' | 'enterprise'; rate: RateUsage; onchain: QuotaUsage };
-}
+export * from './service-types.ts';

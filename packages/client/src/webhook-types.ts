@@ -1,7 +1,12 @@
 /** The webhook subscriptions' public types (types.ts re-exports them). */
 
 export type EventKind =
-  'attestation.created' | 'attestation.revoked' | 'batch.completed' | 'attestation.anchored' | 'attestation.replaced';
+  | 'attestation.created'
+  | 'attestation.revoked'
+  | 'batch.completed'
+  | 'attestation.anchored'
+  | 'attestation.replaced'
+  | 'attestation.promoted';
 
 export interface CreateWebhookInput {
   url: string;

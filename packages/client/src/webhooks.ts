@@ -156,6 +156,8 @@ export type WebhookEvent =
   | Envelope<'attestation.created', Attestation>
   | Envelope<'attestation.revoked', Attestation>
   | Envelope<'attestation.replaced', Attestation & { previousUid: string }>
+  /** An off-chain attestation was put on chain: `data` is the on-chain record; its `offchainUid` names the original. */
+  | Envelope<'attestation.promoted', Attestation>
   | Envelope<
       'batch.completed',
       {

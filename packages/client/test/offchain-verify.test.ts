@@ -34,6 +34,7 @@ describe('verifyOffchain', () => {
       chainId: 84532,
       easAddress: EAS,
       schema: SCHEMA_UID,
+      refUid: null,
       claim: { contentHash: CONTENT_HASH, type: 'ai' },
     });
     expect(offchainUid(pkg.sig.message)).toBe(pkg.sig.uid);

@@ -103,6 +103,11 @@ const appRoutes = [
   }),
   createRoute({
     getParentRoute: () => appLayout,
+    path: 'domains',
+    component: lazyRouteComponent(() => import('./pages/domains.tsx')),
+  }),
+  createRoute({
+    getParentRoute: () => appLayout,
     path: 'audit',
     component: lazyRouteComponent(() => import('./pages/audit.tsx')),
   }),

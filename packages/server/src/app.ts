@@ -6,6 +6,7 @@ import { createAttestationService } from './attestations/service.ts';
 import { createOffchainSigner, remoteOffchainSigner } from './attestations/offchain.ts';
 import { SCHEMA_UID } from './chain/schema.ts';
 import { createOnchainSubmitter } from './attestations/onchain.ts';
+import { createPromotionService } from './attestations/promote.ts';
 import { createBatchService } from './attestations/batch.ts';
 import { createDelegationService, easNonceReader } from './attestations/delegated-service.ts';
 import { createAttesterService } from './attesters/service.ts';
@@ -19,6 +20,8 @@ import { chainComponents } from './chain/health.ts';
 import { ping } from './db/ping-store.ts';
 import { createHealthService } from './system/health.ts';
 import { createWebhookService } from './webhooks/service.ts';
+import { webhookSecrets } from './webhooks/secret-seal.ts';
+import { sealer } from './system/sealer.ts';
 import type { UrlPolicy } from './webhooks/url-guard.ts';
 import type { ServiceSecrets } from './system/service-secret.ts';
 import { createDashboardAuth, sessionCookieSecret } from './dashboard/auth.ts';
@@ -33,6 +36,9 @@ import { credentialKeySealer } from './credentials/vc/key-seal.ts';
 import { dashboardOrigins } from './dashboard/origins.ts';
 import { createUsageService } from './limits/usage.ts';
 import { createPeopleServices } from './dashboard/services.ts';
+import { vouchAccountsOwnedBy } from './dashboard/standing-store.ts';
+import { createDomainService } from './domains/service.ts';
+import { createDomainProver, txtLookup } from './domains/proof.ts';
 
 /** Builds every service from the opened infrastructure; nothing here listens, connects or reads the environment. */
 export function buildServices(
@@ -89,6 +95,7 @@ export function buildServices(
     ipv6Prefix: config.rateLimitIpv6Prefix,
     clock,
     log,
+    addressConfirmed: (userId) => vouchAccountsOwnedBy(infra.db, userId),
     mayCreateUser: (token, email) => invitationAllowsSignUp(infra.db, token, email, new Date(clock.now())),
     invitedAddress: async (token, email) =>
       token !== undefined &&
@@ -119,20 +126,39 @@ export function buildServices(
     },
     mail,
     rateLimiter: createRateLimiter(infra.windows, clock, opts.refusals, { ipv6Prefix: config.rateLimitIpv6Prefix }),
-    idempotency: createIdempotencyService(infra.db, clock),
+    // a webhook's secret is in its creation's and rotation's answers: those are stored sealed
+    idempotency: createIdempotencyService(infra.db, clock, {
+      sealer: sealer(opts.secrets, 'idempotency-answer-seal', 'r1'),
+    }),
     keys,
     attestations,
     delegations,
     attesters: createAttesterService({ db: infra.db, clock, chainId: chain.chainId }),
     revocations: createRevokeService({ db: infra.db, onchain }),
+    promotions: createPromotionService({
+      db: infra.db,
+      clock,
+      onchain,
+      chainId: chain.chainId,
+      schemaUid: SCHEMA_UID,
+      verifyBaseUrl: config.verifyBaseUrl,
+      refusals: opts.refusals,
+    }),
     webhooks: createWebhookService({
       db: infra.db,
       clock,
       policy: webhookPolicy,
+      secrets: webhookSecrets(opts.secrets),
       development: !config.productionBecause,
     }),
     audit: createAuditService({ db: infra.db, clock, log }),
     usage: createUsageService({ db: infra.db, clock }),
+    domains: createDomainService({
+      db: infra.db,
+      clock,
+      // the proof file is fetched as a webhook is posted: public addresses only, unless WEBHOOK_ALLOW_PRIVATE_URLS
+      prove: createDomainProver({ lookup: txtLookup(config.domains.dnsServers), policy: webhookPolicy }),
+    }),
     credentials: createCredentialService({
       db: infra.db,
       clock,

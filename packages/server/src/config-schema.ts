@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /** `https://app.example.com` as it is: a scheme, a host and a port, no path, query or trailing slash. */
@@ -8,6 +9,17 @@ function isOrigin(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** `192.0.2.53`, `192.0.2.53:5353`, `2001:db8::53` or `[2001:db8::53]:5353`, as node:dns's setServers takes them. */
+function isDnsServer(value: string): boolean {
+  const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(value);
+  const [host, port] = bracketed
+    ? [bracketed[1]!, bracketed[2]]
+    : isIP(value)
+      ? [value, undefined]
+      : [value.replace(/:\d{1,5}$/, ''), /:(\d{1,5})$/.exec(value)?.[1]];
+  return isIP(host) !== 0 && (port === undefined || Number(port) <= 65_535);
 }
 
 /** A comma-separated list of origins, each checked. */
@@ -99,6 +111,18 @@ export const schema = z.object({
   RELAY_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(64).default(4),
   RELAY_GAS_TARGET: z.coerce.number().int().min(100_000).max(1_000_000_000).optional(),
   WEBHOOK_ALLOW_PRIVATE_URLS: boolean.default(false),
+  // DNS servers (IP or IP:port, comma-separated) the domain proofs ask for TXT records; unset: the system's
+  DOMAIN_VERIFY_DNS_SERVERS: z
+    .string()
+    .max(1024)
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .refine((list) => list.every(isDnsServer), 'must be DNS server addresses (IP or IP:port), comma-separated'),
   WEBHOOK_RETRY_DELAYS: z
     .string()
     .default('30s,5m,30m,2h')
@@ -126,6 +150,9 @@ export const schema = z.object({
   // the IPv6 network a client's per-address limits count against (limits/client-network.ts)
   RATE_LIMIT_IPV6_PREFIX: z.coerce.number().int().min(32).max(128).default(64),
   DASHBOARD_SIGNUP: z.enum(['open', 'closed']).default('closed'),
+  // open sign-up: accounts one person may open, and one client network a day (dashboard/account-caps.ts)
+  DASHBOARD_ACCOUNTS_PER_USER: z.coerce.number().int().min(1).max(1000).default(3),
+  DASHBOARD_ACCOUNTS_PER_NETWORK_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(10),
   // origins (scheme://host[:port], comma-separated) whose pages may call the API with a key
   CORS_ALLOWED_ORIGINS: originList,
   // origins besides PUBLIC_BASE_URL's that serve the dashboard and sign in to it (another host name, say)

@@ -135,6 +135,8 @@ function toConfig(v: z.infer<typeof schema>) {
       gasTarget: v.RELAY_GAS_TARGET === undefined ? undefined : BigInt(v.RELAY_GAS_TARGET),
       stuckAfterMs: v.RELAY_STUCK_AFTER === undefined ? undefined : parseDuration(v.RELAY_STUCK_AFTER),
     },
+    /** Domain proofs (domains/): the DNS servers asked for TXT records; empty: the system's. */
+    domains: { dnsServers: v.DOMAIN_VERIFY_DNS_SERVERS },
     webhooks: {
       allowPrivateUrls: v.WEBHOOK_ALLOW_PRIVATE_URLS,
       retryDelaysMs: v.WEBHOOK_RETRY_DELAYS.split(',').map((d) => parseDuration(d.trim())),
@@ -145,6 +147,11 @@ function toConfig(v: z.infer<typeof schema>) {
     /** `open`: anyone may sign up and make an account on the free plan; `closed`: by invitation only. */
     dashboard: {
       signup: v.DASHBOARD_SIGNUP,
+      /** DASHBOARD_ACCOUNTS_PER_USER and _PER_NETWORK_PER_DAY: how many accounts open sign-up lets be opened. */
+      accountCaps: {
+        perUser: v.DASHBOARD_ACCOUNTS_PER_USER,
+        perNetworkPerDay: v.DASHBOARD_ACCOUNTS_PER_NETWORK_PER_DAY,
+      },
       /** DASHBOARD_ORIGINS; and whether PUBLIC_BASE_URL was set, not defaulted (a deployment's dashboard needs it). */
       origins: v.DASHBOARD_ORIGINS,
       publicBaseUrlSet: v.PUBLIC_BASE_URL !== undefined,

@@ -1,24 +1,17 @@
-import type { TaskList } from 'graphile-worker';
 import { buildServices } from './app.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
-import { anchoringWorker } from './anchoring/worker.ts';
-import { attestationRelayWorks } from './attestations/relay-work.ts';
-import { createRelayer } from './chain/relayer.ts';
-import { enqueueRelay, RELAY_TASK, relayTask } from './chain/relay.task.ts';
-import { createSender } from './chain/sender.ts';
-import { createWatch } from './chain/watch.ts';
 import { createApiHandler, listen } from './http/server.ts';
 import { openInfrastructure, type Infrastructure } from './infrastructure.ts';
 import { createLogger, type Logger } from './log.ts';
 import type { ProcessMetrics } from './metrics.ts';
 import { appRouter } from './router.ts';
-import { describeError } from './errors.ts';
 import { flushPeriodically } from './keys/last-used.ts';
 import { authMount } from './dashboard/auth-mount.ts';
 import { dashboardOff } from './dashboard/origins.ts';
-import { cleanUpAuthPeriodically } from './dashboard/auth-cleanup.ts';
 import { auditExportMount } from './dashboard/audit-export-mount.ts';
+import { AUTH_BASE_PATH } from './dashboard/auth.ts';
+import { INVITATION_PATH } from './dashboard/invitation-issue.ts';
 import { startContentCredentials } from './credentials/c2pa/part.ts';
 import type { Mount } from './http/server.ts';
 import type { Services } from './services.ts';
@@ -26,19 +19,14 @@ import type { ReadinessCheck } from './system/health.ts';
 import { createTeardown, type Teardown } from './system/teardown.ts';
 import { tracer, tracingWanted } from './tracing/tracing.ts';
 import { loadServiceSecrets } from './system/service-secret.ts';
-import { runnerComponent, serveWorkerHealth, startWorker, type StartedWorker } from './worker.ts';
+import { runnerComponent } from './worker.ts';
+import { startWorkerPart } from './worker-part.ts';
 import { poolBudget } from './db/pool-budget.ts';
 import { requireSession } from './db/session-check.ts';
-import { deliverTask, sweepDeliveries } from './webhooks/deliver.task.ts';
-import { DELIVER_TASK } from './webhooks/outbox-store.ts';
 import { portsOf, requirePortsFree } from './system/ports.ts';
 import { closeServer } from './http/close.ts';
 import { unreachableDatabase } from './db/unreachable.ts';
-import { systemResolver, type Resolver, type UrlPolicy } from './webhooks/url-guard.ts';
-
-/** How often a worker looks for deliveries that a dead worker left behind, and how overdue they must be. */
-const SWEEP_EVERY_MS = 10_000;
-const SWEEP_GRACE_MS = 30_000;
+import { systemResolver, type Resolver } from './webhooks/url-guard.ts';
 
 export interface ServeParts {
   api: boolean;
@@ -123,6 +111,7 @@ export async function startService(given: Config, opts: StartOptions = {}): Prom
           poolSize: budget.jobs,
           probes: !parts.api,
           mailTasks: mail?.tasks ?? {},
+          secrets,
         })
       : undefined;
     let apiUrl = config.publicBaseUrl;
@@ -183,76 +172,6 @@ async function startMetricsPart(infra: Infrastructure, stack: Teardown): Promise
   return metrics;
 }
 
-/**
- * The relayer, anchoring and the webhook deliveries as jobs of this process, the sweep for deliveries a dead
- * worker left, and the deletion of expired sign-in challenges; with `probes` (no API here), /healthz and /readyz.
- */
-async function startWorkerPart(
-  infra: Infrastructure,
-  webhookPolicy: UrlPolicy,
-  stack: Teardown,
-  metrics: ProcessMetrics | undefined,
-  { poolSize, probes, mailTasks }: { poolSize: number; probes: boolean; mailTasks: TaskList },
-): Promise<{ runner: StartedWorker; healthUrl?: string }> {
-  const { config, db, pool, clock, log, chain, databaseUrl } = infra;
-  const sender = createSender(chain, db, clock, { maxFeeCapWei: config.chain.maxFeeCapWei }, log);
-  const watch = createWatch(chain.publicClient, chain.account.address, config.chain.confirmations);
-  const anchoring = anchoringWorker({ db, pool, clock, log, chain, intervalMs: config.anchorIntervalMs });
-  const works = [
-    ...attestationRelayWorks({
-      db,
-      eas: chain.eas,
-      clock,
-      log,
-      verifyBaseUrl: config.verifyBaseUrl,
-      maxItemsPerTx: config.chain.maxItemsPerTx,
-    }),
-    anchoring.work,
-  ];
-  const watchOf = (address: `0x${string}`) => createWatch(chain.publicClient, address, config.chain.confirmations);
-  const relayer = createRelayer(
-    { db, sender, watch, watchOf, clock, log, works },
-    {
-      maxInFlight: config.chain.maxInFlight,
-      gasTarget: config.chain.gasTarget,
-      stuckAfterMs: config.chain.stuckAfterMs ?? (chain.dev ? 5_000 : 60_000),
-      maxBumps: 5,
-    },
-  );
-  const deliver = deliverTask({
-    db: infra.db,
-    clock,
-    log,
-    policy: webhookPolicy,
-    retryDelaysMs: config.webhooks.retryDelaysMs,
-    onAttempt: metrics?.onDeliveryAttempt,
-  });
-  const runner = await startWorker(
-    databaseUrl,
-    log,
-    { [RELAY_TASK]: relayTask(relayer, pool), [DELIVER_TASK]: deliver, ...anchoring.tasks, ...mailTasks },
-    { concurrency: config.workerConcurrency, poolSize, timeouts: config.databaseTimeouts },
-  );
-  stack.push(() => runner.stop());
-  metrics?.watchJobs(runner.events, [RELAY_TASK, DELIVER_TASK, ...Object.keys(anchoring.tasks)]);
-  await enqueueRelay(db); // reconcile whatever a previous run left in the journal
-  stack.push(await anchoring.start());
-  // deliveries whose worker died mid-attempt: their jobs stay locked for hours, so new ones are queued
-  const sweep = () =>
-    sweepDeliveries(infra.db, clock, SWEEP_GRACE_MS).catch((error: unknown) =>
-      log.warn({ error: describeError(error) }, 'webhook sweep failed'),
-    );
-  await sweep();
-  const sweeper = setInterval(sweep, SWEEP_EVERY_MS);
-  stack.push(async () => clearInterval(sweeper));
-  stack.push(cleanUpAuthPeriodically({ db: infra.db, clock, log }));
-  if (!probes) return { runner };
-  const where = { port: config.workerHealthPort, host: config.host };
-  const health = await serveWorkerHealth(runner, { db, chainHealth: infra.chainHealth, ...where, log });
-  stack.push(health.close);
-  return { runner, healthUrl: health.url };
-}
-
 /** The API on PORT; returns its base URL as bound. */
 async function startApiPart(
   infra: Infrastructure,
@@ -279,6 +198,8 @@ async function startApiPart(
       ],
       corsAllowedOrigins: config.corsAllowedOrigins,
       onRequest: metrics?.onRequest,
+      // a link's token is a credential: logged paths keep these prefixes only
+      credentialPaths: [INVITATION_PATH, `${AUTH_BASE_PATH}/reset-password/`],
     },
   );
   const server = await listen(handler, config.port, config.host);

@@ -17,6 +17,7 @@ import { webhooksDashboardRouter } from './dashboard/webhooks-router.ts';
 import { attestationsDashboardRouter } from './dashboard/attestations-router.ts';
 import { auditDashboardRouter } from './dashboard/audit-router.ts';
 import { mailRouter } from './dashboard/mail-router.ts';
+import { domainsDashboardRouter } from './domains/router.ts';
 
 /** Every procedure of the service, once: the source of the REST paths, the OpenAPI document and the SDK's types. */
 export const appRouter = router({
@@ -44,6 +45,7 @@ export const appRouter = router({
     attesters: attestersDashboardRouter,
     audit: auditDashboardRouter,
     mail: mailRouter,
+    domains: domainsDashboardRouter,
   }),
 });
 

@@ -47,6 +47,7 @@ export const EVENT_KINDS = [
   'batch.completed',
   'attestation.anchored',
   'attestation.replaced',
+  'attestation.promoted',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 export const eventKindSchema = z.enum(EVENT_KINDS);
@@ -190,3 +191,30 @@ export const addressSchema = z
 export const signatureSchema = z
   .string()
   .regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 65-byte signature: 0x followed by 130 hex characters');
+
+/** The longest domain name DNS carries (RFC 1035: 253 characters written out). */
+export const DOMAIN_MAX = 253;
+
+const DOMAIN_LABEL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
+
+/** Why a (lower-cased) text is not a domain an account may claim, or undefined when it is one. */
+export function domainProblem(domain: string): string | undefined {
+  if (domain.length > DOMAIN_MAX) return `must be at most ${DOMAIN_MAX} characters`;
+  const labels = domain.split('.');
+  if (labels.length < 2) return 'must be a domain name such as example.com';
+  if (labels.some((label) => label.length > 63 || !DOMAIN_LABEL.test(label)))
+    return 'must be a domain name: letters, digits and hyphens between dots (an international name in its xn-- form)';
+  // an IPv4 address is made of such labels too; a top-level domain is never all digits
+  if (/^\d+$/.test(labels.at(-1)!)) return 'must be a domain name, not an IP address';
+  return undefined;
+}
+
+/** A domain an account claims, as typed: trimmed, lower-cased, without a trailing dot. */
+export const domainSchema = z
+  .string()
+  .max(DOMAIN_MAX + 8)
+  .transform((v) => v.trim().toLowerCase().replace(/\.$/, ''))
+  .superRefine((domain, ctx) => {
+    const problem = domainProblem(domain);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });

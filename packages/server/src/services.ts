@@ -3,6 +3,7 @@ import type { BatchService } from './attestations/batch.ts';
 import type { DelegationService } from './attestations/delegated-service.ts';
 import type { AttesterService } from './attesters/service.ts';
 import type { RevokeService } from './attestations/revocation/service.ts';
+import type { PromotionService } from './attestations/promote.ts';
 import type { AuditService } from './audit/service.ts';
 import type { IdempotencyService } from './idempotency/service.ts';
 import type { RateLimiter } from './limits/rate-limit.ts';
@@ -13,6 +14,7 @@ import type { DashboardServices } from './dashboard/services.ts';
 import type { MailService } from './mail/service.ts';
 import type { CredentialService } from './credentials/vc/service.ts';
 import type { UsageService } from './limits/usage.ts';
+import type { DomainService } from './domains/service.ts';
 
 /**
  * What procedures reach through their context, built once by the composition root: services only, never a client
@@ -25,6 +27,8 @@ export interface Services {
   attestations: AttestationService;
   batches: BatchService;
   revocations: RevokeService;
+  /** Off-chain attestations put on chain (docs/decisions.md, "Promotion"). */
+  promotions: PromotionService;
   /** Customer attesters: their registration, and their signed requests' nonces. */
   attesters: AttesterService;
   delegations: DelegationService;
@@ -35,6 +39,8 @@ export interface Services {
   /** A key's and its account's limits and what they have used (GET /v1/usage). */
   usage: UsageService;
   health: HealthService;
+  /** The domains an account proves (DNS TXT or a /.well-known/ file): the claimant a stranger can trust. */
+  domains: DomainService;
   /** The account dashboard's people: sessions, members, invitations (docs/decisions.md, "Dashboard sign-in"). */
   dashboard: DashboardServices;
   /** Mail: queued in the transaction of what it tells, sent by the worker (docs/operations.md, "Mail"). */

@@ -35,6 +35,7 @@ const FEATURES = [
   'attesters',
   'mail',
   'credentials',
+  'domains',
 ];
 const KERNEL = ['errors.ts', 'clock.ts', 'log.ts', 'config.ts', 'config-schema.ts', 'plural.ts', 'rules.ts'];
 

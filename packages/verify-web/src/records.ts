@@ -1,4 +1,4 @@
-import { createClient, isServiceError, type Attestation } from '@attestation-service/client';
+import { createClient, isServiceError, type Attestation, type Provenance } from '@attestation-service/client';
 
 /** Our database's view, read through the public API with the SDK like any other client. */
 export interface RecordSource {
@@ -6,6 +6,8 @@ export interface RecordSource {
   get(uid: string, visitorIp: string): Promise<Attestation | null>;
   /** The newest records of a content hash. */
   search(hash: string, visitorIp: string): Promise<Attestation[]>;
+  /** The chain from a record back to its origin (absent: this source does not know provenance). */
+  provenance?(uid: string, visitorIp: string): Promise<Provenance>;
 }
 
 /** When the API refuses the visitor's lookups for now (429 RATE_LIMITED): the seconds it says to wait. */
@@ -55,5 +57,6 @@ export function createRecordSource(
     async search(hash, visitorIp) {
       return (await client(visitorIp).attestations.search({ hash, limit: 20 })).data;
     },
+    provenance: (uid, visitorIp) => client(visitorIp).attestations.provenance(uid),
   };
 }

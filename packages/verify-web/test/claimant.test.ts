@@ -49,7 +49,7 @@ function verify(uid: string, alter: (r: Attestation) => Attestation = (r) => r) 
 
 describe("the page and the badge name a customer attester's claim", () => {
   it.each(['onchain', 'offchain'] as const)(
-    '%s: verified, claimed by the account and its address',
+    '%s: verified, claimed by the account (its name self-declared) and its address',
     async (mode) => {
       const created = await client.attestations.createSigned(customer, {
         type: 'human',
@@ -62,15 +62,20 @@ describe("the page and the badge name a customer attester's claim", () => {
 
       const page = attestationPage(v, 'https://verify.example').replace(/&#(39|x27);/g, "'");
       expect(page).toContain('data-claimant="account"');
-      expect(page).toContain(`<strong>${account}</strong>`);
-      expect(page).toContain(`${account}'s attester ${customer.address}`);
+      expect(page).toContain(`<strong>“${account}”</strong> (self-declared)`);
+      expect(page).toContain(
+        `the attester ${customer.address} of an account that calls itself “${account}” (self-declared)`,
+      );
 
       expect(badgeJson(v, 'https://verify.example')?.claimant).toEqual({
         kind: 'account',
         address: customer.address,
+        name: account,
+        domain: null,
+        verified: false,
         accountName: account,
       });
-      expect(badgeSvg(v)).toContain(`verified · by ${account.slice(0, 23)}`);
+      expect(badgeSvg(v)).toMatch(new RegExp(`verified · by “${account.slice(0, 23)}.*” \\(self-declared\\)`));
     },
     60_000,
   );
@@ -85,7 +90,7 @@ describe("the page and the badge name a customer attester's claim", () => {
     const v = await verify(created.uid, (r) => ({
       ...r,
       attester: impostor,
-      claimant: { kind: 'account', address: impostor, accountName: 'Impostor' },
+      claimant: { kind: 'account', address: impostor, accountName: 'Impostor', domain: null },
     }));
     expect(v.state).toBe('mismatch');
     expect(v.checks.find((c) => c.label === 'Attester')).toMatchObject({ ok: false });
@@ -100,7 +105,11 @@ describe("the page and the badge name a customer attester's claim", () => {
     const v = await verify(created.uid);
     expect(v.state).toBe('verified');
     expect(attestationPage(v, 'https://verify.example')).toContain('data-claimant="service"');
-    expect(badgeJson(v, 'https://verify.example')?.claimant).toMatchObject({ kind: 'service', accountName: null });
+    expect(badgeJson(v, 'https://verify.example')?.claimant).toMatchObject({
+      kind: 'service',
+      name: null,
+      verified: true,
+    });
     expect(badgeSvg(v)).not.toContain(' · by ');
   }, 60_000);
 
@@ -126,15 +135,15 @@ describe("the page and the badge name a customer attester's claim", () => {
       expect(page.status).toBe(200);
       const html = (await page.text()).replace(/&#(39|x27);/g, "'");
       expect(html).toContain('data-claimant="account"');
-      expect(html).toContain(`${account}'s attester ${customer.address}`);
+      expect(html).toContain(`of an account that calls itself “${account}” (self-declared)`);
       const json = await fetch(`${app.url}/api/attestation/${created.uid}`);
       expect(await json.json()).toMatchObject({
         status: 'verified',
-        claimant: { kind: 'account', address: customer.address, accountName: account },
+        claimant: { kind: 'account', address: customer.address, name: account, domain: null, verified: false },
       });
       const svg = await (await fetch(`${app.url}/api/attestation/${created.uid}/badge.svg`)).text();
       expect(svg).toContain(
-        `aria-label="attestation: Human-made (digital creation) · verified · by ${account.slice(0, 23)}`,
+        `aria-label="attestation: Human-made (digital creation) · verified · by “${account.slice(0, 23)}`,
       );
     } finally {
       await app.stop();

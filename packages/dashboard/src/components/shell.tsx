@@ -39,6 +39,7 @@ export function Shell({ children }: { children: ReactNode }) {
     { to: '/webhooks', label: 'Webhooks', show: role !== undefined },
     { to: '/attestations', label: 'Attestations', show: role !== undefined },
     { to: '/attesters', label: 'Attester addresses', show: role !== undefined },
+    { to: '/domains', label: 'Domains', show: role !== undefined },
     { to: '/audit', label: 'Audit log', show: role !== undefined },
     { to: '/members', label: 'Members', show: role !== undefined && hasRole(role, 'owner') },
     { to: '/account', label: 'My account', show: true },

@@ -12,3 +12,17 @@ export const authClient = createAuthClient({
   baseURL: window.location.origin + AUTH_PATH,
   plugins: [passkeyClient()],
 });
+
+/**
+ * Signs up, then in when the answer carried no session: while sign-up is open it never does, so that it answers a
+ * known address as a new one. A known address with another password fails at the sign-in, as any wrong password.
+ */
+export async function signUpAndIn(
+  fields: { name: string; email: string; password: string },
+  headers?: Record<string, string>,
+) {
+  const up = await authClient.signUp.email(fields, headers ? { headers } : undefined);
+  if (up.error) return up;
+  if ((await authClient.getSession()).data) return up;
+  return authClient.signIn.email({ email: fields.email, password: fields.password });
+}

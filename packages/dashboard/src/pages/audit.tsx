@@ -17,6 +17,7 @@ const KNOWN_ACTIONS = [
   'attestation.revoked',
   'attestation.anchored',
   'attestation.replaced',
+  'attestation.promoted',
   'webhook.subscribed',
   'webhook.deleted',
   'webhook.secret_rotated',

@@ -7,7 +7,7 @@ import { Messages, QueryState } from '../components/messages.tsx';
 import { Submit } from '../components/submit.tsx';
 import { Accept } from './invite-accept.tsx';
 import { useAuthCall } from '../lib/auth-call.ts';
-import { authClient, INVITATION_TOKEN_HEADER } from '../lib/auth.ts';
+import { authClient, INVITATION_TOKEN_HEADER, signUpAndIn } from '../lib/auth.ts';
 import { errorStatus } from '../lib/errors.ts';
 import { when } from '../lib/format.ts';
 import { useTitle } from '../lib/title.ts';
@@ -104,7 +104,7 @@ function GetIn({ token, invitation, onDone }: { token: string; invitation: Invit
     event.preventDefault();
     const ok = await run(() =>
       mode === 'new'
-        ? authClient.signUp.email({ name, email, password }, { headers: { [INVITATION_TOKEN_HEADER]: token } })
+        ? signUpAndIn({ name, email, password }, { [INVITATION_TOKEN_HEADER]: token })
         : authClient.signIn.email({ email, password }),
     );
     if (ok) onDone();

@@ -6,7 +6,7 @@ import { EmailField, NameField, PasswordField } from '../components/credential-f
 import { Messages } from '../components/messages.tsx';
 import { Submit } from '../components/submit.tsx';
 import { useAuthCall } from '../lib/auth-call.ts';
-import { authClient } from '../lib/auth.ts';
+import { signUpAndIn } from '../lib/auth.ts';
 import { useTitle } from '../lib/title.ts';
 import { selectAccount, useTRPC } from '../lib/trpc.ts';
 import { check } from '../lib/validate.ts';
@@ -26,6 +26,8 @@ export default function SignUp() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [accountName, setAccountName] = useState('');
+  // the address a sign-up just mailed a confirmation link to: opening an account waits for it
+  const [mailedTo, setMailedTo] = useState('');
   const signUp = useAuthCall();
   const busy = signUp.busy || create.isPending;
   const signedIn = me.isError ? null : (me.data?.user ?? null);
@@ -40,9 +42,18 @@ export default function SignUp() {
       return;
     }
     if (!signedIn) {
-      if (!(await signUp.run(() => authClient.signUp.email({ name, email, password })))) return;
+      const signedUp = await signUp.run(
+        () => signUpAndIn({ name, email, password }),
+        // the sign-up's answer is the same for an address that has a sign-in: only the sign-in after it can fail
+        () =>
+          `We could not sign you in. If ${email} already has a sign-in here, sign in with its password or choose a ` +
+          'new one from the sign-in page.',
+      );
+      if (!signedUp) return;
       // signed in now: a retry after a refused account name must not sign up twice
       void me.refetch();
+      setMailedTo(email);
+      return;
     }
     create.mutate(
       { name: account.data },
@@ -91,6 +102,12 @@ export default function SignUp() {
             Create the account
           </Submit>
         </p>
+        {mailedTo ? (
+          <p role="status">
+            We mailed a confirmation link to {mailedTo}. Open it, then create the account here: a new account needs a
+            confirmed address.
+          </p>
+        ) : null}
         <Messages error={signUp.error || create.error} />
       </form>
       {signedIn ? null : (

@@ -22,8 +22,8 @@ export function VerifyBanner() {
   return (
     <div className="note warn" role="region" aria-label="Confirm your address">
       <p>
-        Confirm your address <strong>{me.user.email}</strong> with the link we mailed: invitations to it and
-        notifications wait for it.{' '}
+        Confirm your address <strong>{me.user.email}</strong> with the link we mailed: opening an account, minting keys,
+        inviting people, invitations to it and notifications wait for it.{' '}
         {sent ? (
           <span role="status">A new link is on its way.</span>
         ) : (

@@ -12,6 +12,7 @@ import type { OffchainSigner } from './offchain.ts';
 import type { DelegationService } from './delegated-service.ts';
 import type { OnchainSubmitter } from './onchain.ts';
 import { prepareAttestation, signOffchain } from './prepare.ts';
+import { checkOrigins } from './provenance.ts';
 import { sourceTypeOf } from './record.ts';
 import { batchItems, type BatchItemRow } from './store.ts';
 
@@ -19,6 +20,8 @@ export interface BatchResult {
   batchId: string;
   txHash: string | null;
   attestations: CreatedAttestation[];
+  /** Items refused alone (their refUid), by request index. */
+  errors?: Array<{ index: number; code: string; message: string; details: Record<string, unknown> }>;
 }
 
 /** A batch's response from its stored items (request order): shared by the API and the relayer that completes it. */
@@ -64,7 +67,14 @@ export function createBatchService(deps: {
     ): Promise<BatchResult> {
       const batchId = randomUUID();
       const now = clock.now();
-      const items = inputs.map((input, batchIndex) => prepareAttestation(input, batchIndex));
+      const prepared = inputs.map((input, batchIndex) => prepareAttestation(input, batchIndex));
+      // an item whose refUid is refused fails alone; the others are made (their batchIndex keeps request order)
+      const refusals = await checkOrigins(db, prepared);
+      const items = prepared.filter((_, index) => !refusals[index]);
+      const errors = refusals.flatMap((error, index) =>
+        error ? [{ index, code: error.errorCode, message: error.message, details: error.details }] : [],
+      );
+      if (items.length === 0) throw refusals[0]!;
       const onchainItems = items.filter((item) => item.mode === 'onchain');
       if (onchainItems.length > 0) await onchain.ensureAvailable();
       const offchainRows = await Promise.all(
@@ -95,14 +105,12 @@ export function createBatchService(deps: {
           offchainRows.map((row) => `attestations.${row.batchIndex}.delegation`),
         );
         if (staged.length === 0 && request.idempotency) {
-          await request.idempotency.complete(
-            tx,
-            batchResponse(
-              batchId,
-              offchainRows.map((r) => ({ ...r, txHash: null })),
-              deps.verifyBaseUrl,
-            ),
+          const made = batchResponse(
+            batchId,
+            offchainRows.map((r) => ({ ...r, txHash: null })),
+            deps.verifyBaseUrl,
           );
+          await request.idempotency.complete(tx, errors.length > 0 ? { ...made, errors } : made);
         }
         await emitAttestationEvents(
           tx,
@@ -130,6 +138,7 @@ export function createBatchService(deps: {
           ),
           audit('batch.created', `batch:${batchId}`, {
             items: items.length,
+            ...(errors.length > 0 ? { refused: errors.map((e) => e.index) } : {}),
             onchain: onchainItems.length,
             offchain: offchainRows.length,
           }),
@@ -138,7 +147,8 @@ export function createBatchService(deps: {
       });
       // the relayer stores the response (with every uid) when the transaction is mined
       if (ids.length > 0) await onchain.settle(ids, request.idempotency);
-      return batchResponse(batchId, await batchItems(db, [batchId]), deps.verifyBaseUrl);
+      const result = batchResponse(batchId, await batchItems(db, [batchId]), deps.verifyBaseUrl);
+      return errors.length > 0 ? { ...result, errors } : result;
     },
   };
 }

@@ -70,6 +70,10 @@ export const createAttestationInput = z
       description:
         "Sign the attestation with your own registered address instead of the service's; the relayer still pays the gas.",
     }),
+    refUid: uidSchema.optional().meta({
+      description:
+        "The attestation this one derives from (any account's), signed as its EAS refUID. An on-chain claim needs an on-chain origin.",
+    }),
   })
   .superRefine((value, ctx) => {
     if ((value.content === undefined) === (value.contentHash === undefined)) {
@@ -79,6 +83,9 @@ export const createAttestationInput = z
       const checked = checkDigitalSourceType(value.digitalSourceType, value.type);
       if ('problem' in checked) ctx.addIssue({ code: 'custom', path: ['digitalSourceType'], message: checked.problem });
     }
+    // a customer's signature covers refUID too: their signed forms carry none yet (docs/decisions.md, "Provenance")
+    if (value.delegation && value.refUid !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['refUid'], message: 'cannot be combined with delegation yet' });
     if (value.delegation)
       checkDelegation(value.mode, value.delegation, (field, message) =>
         ctx.addIssue({ code: 'custom', path: ['delegation', field], message }),
@@ -133,8 +140,14 @@ export const claimantSchema = z
     }),
     address,
     accountName: z.string().nullable().meta({
-      description: 'The account that proved control of the address by a signed challenge; null for the service.',
+      description:
+        'The account that proved control of the address by a signed challenge; null for the service. The account chose this name itself: show it as self-declared.',
       example: 'ACME',
+    }),
+    domain: z.string().nullable().meta({
+      description:
+        'A domain the account proved it controls (a DNS TXT record or a /.well-known/ file), the first it proved; null when it proved none, and for the service. Unlike the name, a stranger can check it.',
+      example: 'acme.example',
     }),
   })
   .meta({ id: 'Claimant' });
@@ -152,6 +165,13 @@ export const attestationRecord = z
     schemaUid: hexHash,
     attester: address,
     claimant: claimantSchema,
+    refUid: uidSchema.nullable().meta({ description: 'The attestation this one derives from; null for an origin.' }),
+    offchainUid: uidSchema
+      .nullable()
+      .meta({ description: 'A promotion: the off-chain attestation this on-chain one puts on chain; else null.' }),
+    onchainUid: uidSchema
+      .nullable()
+      .meta({ description: 'A promoted off-chain attestation: its on-chain attestation, once mined; else null.' }),
     txHash: hexHash.nullable(),
     blockNumber: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable().meta({ example: 1234567 }),
     createdAt: timestamp(),
@@ -224,18 +244,6 @@ export type SearchInput = z.infer<typeof searchInput>;
 export const searchOutput = z.object({
   data: z.array(attestationRecord),
   nextCursor: z.string().nullable().meta({ example: 'aWQ6MTIzNDU' }),
-});
-
-export const batchInput = z.strictObject({
-  attestations: z
-    .array(createAttestationInput)
-    .min(1, 'must hold at least one attestation')
-    .max(100, 'must hold at most 100 attestations'),
-});
-export const batchOutput = z.object({
-  batchId: z.string().meta({ example: '0b7f3c1e-4d2a-4f8e-9a61-2c5d8e9f0a13' }),
-  txHash: hexHash.nullable(),
-  attestations: z.array(createdAttestation),
 });
 
 export const revokeInput = z.strictObject({

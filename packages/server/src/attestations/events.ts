@@ -4,7 +4,7 @@ import { toRecord } from './record.ts';
 import type { AttestationMode } from './states.ts';
 import { findByUids } from './record-store.ts';
 
-type RecordEventKind = 'attestation.created' | 'attestation.revoked' | 'attestation.replaced';
+type RecordEventKind = 'attestation.created' | 'attestation.revoked' | 'attestation.replaced' | 'attestation.promoted';
 
 /**
  * Events whose `data` is the public record of a uid (read in the same transaction, so it is the record as committed),
@@ -36,10 +36,10 @@ async function emitRecordEvents(
   return emitToSubscribers(db, events, subscriptions, now);
 }
 
-/** `attestation.created` / `attestation.revoked` for these uids, with the public record as `data`. */
+/** `attestation.created` / `.revoked` / `.promoted` for these uids, with the public record as `data`. */
 export function emitAttestationEvents(
   db: Db,
-  type: 'attestation.created' | 'attestation.revoked',
+  type: 'attestation.created' | 'attestation.revoked' | 'attestation.promoted',
   items: Array<{ accountId: string; uid: string }>,
   verifyBaseUrl: string,
   now: Date,

@@ -97,18 +97,19 @@ export function offchainUid(m: {
 export interface OffchainSigner {
   address: Hex;
   domain: OffchainDomain;
-  sign(data: Hex, timeSeconds: number): OffchainPackage | Promise<OffchainPackage>;
+  /** `refUid`: the attestation it derives from, signed as its refUID (zero for none). */
+  sign(data: Hex, timeSeconds: number, refUid?: Hex): OffchainPackage | Promise<OffchainPackage>;
 }
 
 /** The fields of a new attestation of `data` at `timeSeconds`, with a fresh salt. */
-function attestFields(schemaUid: Hex, data: Hex, timeSeconds: number) {
+function attestFields(schemaUid: Hex, data: Hex, timeSeconds: number, refUid: Hex = zeroHash) {
   return {
     schema: schemaUid,
     recipient: zeroAddress as Hex,
     time: BigInt(timeSeconds),
     expirationTime: 0n,
     revocable: true,
-    refUID: zeroHash as Hex,
+    refUID: refUid,
     data,
     salt: bytesToHex(randomBytes(32)),
   };
@@ -142,8 +143,8 @@ export function createOffchainSigner(opts: { privateKey: Hex; domain: OffchainDo
   return {
     address: account.address,
     domain: opts.domain,
-    sign(data: Hex, timeSeconds: number): OffchainPackage {
-      const fields = attestFields(opts.schemaUid, data, timeSeconds);
+    sign(data: Hex, timeSeconds: number, refUid?: Hex): OffchainPackage {
+      const fields = attestFields(opts.schemaUid, data, timeSeconds, refUid);
       const { signature, recovery } = signDigest(digest(fields));
       const r = bytesToHex(signature.subarray(0, 32));
       const s = bytesToHex(signature.subarray(32, 64));
@@ -161,8 +162,8 @@ export function remoteOffchainSigner(opts: { account: LocalAccount; domain: Offc
   return {
     address: account.address,
     domain,
-    async sign(data: Hex, timeSeconds: number): Promise<OffchainPackage> {
-      const fields = attestFields(opts.schemaUid, data, timeSeconds);
+    async sign(data: Hex, timeSeconds: number, refUid?: Hex): Promise<OffchainPackage> {
+      const fields = attestFields(opts.schemaUid, data, timeSeconds, refUid);
       const message = { version: 2, ...fields };
       const signed = await account
         .signTypedData({ domain, types: OFFCHAIN_TYPES, primaryType: 'Attest', message })

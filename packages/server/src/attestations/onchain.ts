@@ -6,7 +6,7 @@ import { inTransaction, type Db } from '../db/database.ts';
 import { AppError } from '../errors.ts';
 import type { IdempotencyClaim } from '../idempotency/service.ts';
 import type { AuthenticatedKey } from '../keys/service.ts';
-import { reserveOnchainQuota } from '../limits/quota.ts';
+import { assertOnchainAllowed, reserveOnchainQuota } from '../limits/quota.ts';
 import type { RefusalObserver } from '../limits/refusals.ts';
 import type { Logger } from '../log.ts';
 import { tracer } from '../tracing/tracing.ts';
@@ -79,6 +79,7 @@ export function createOnchainSubmitter(deps: {
     idempotencyKey: opts.idempotencyKey ?? null,
     batchId: opts.batchId ?? null,
     batchIndex: item.batchIndex ?? null,
+    refUid: item.refUid ?? null,
   });
 
   /**
@@ -156,6 +157,7 @@ export function createOnchainSubmitter(deps: {
       item: PreparedAttestation,
       opts: { idempotencyKey?: string | undefined },
     ): Promise<string> {
+      assertOnchainAllowed(auth);
       const result = await stageSingles({
         auth,
         item,
@@ -176,6 +178,7 @@ export function createOnchainSubmitter(deps: {
       items: PreparedAttestation[],
       opts: { idempotencyKey?: string | undefined; batchId?: string | undefined },
     ): Promise<string[]> {
+      assertOnchainAllowed(auth);
       const now = clock.now();
       // signatures first (no lock, no charge): a forged request costs nothing
       const delegated = items.some((item) => item.delegation) ? await delegations().verify(items) : [];

@@ -21,6 +21,8 @@ export type PendingAttestation = Pick<
   | 'batchId'
   | 'batchIndex'
 > & {
+  /** The on-chain attestation it derives from (EAS refUID); absent or null for none. */
+  refUid?: string | null;
   type: AttestationOrigin;
   quotaPeriod: string;
   /** The span of the request that made it, where its transaction served others too (a group commit's). */
@@ -45,6 +47,7 @@ export const pendingValues = (row: PendingAttestation) => ({
   idempotencyKey: row.idempotencyKey,
   batchId: row.batchId,
   batchIndex: row.batchIndex,
+  refUid: row.refUid ?? null,
   // unset, the column's default names the span the transaction serves (db/database.ts)
   ...(row.traceparent === undefined ? {} : { traceparent: row.traceparent }),
 });

@@ -21,6 +21,8 @@ export interface PreparedAttestation {
   batchIndex?: number;
   /** A customer attester's signature over it (checked where it is staged or signed). */
   delegation?: DelegationInput;
+  /** The attestation it derives from (lower-case), checked to exist before it is signed or staged. */
+  refUid?: `0x${string}`;
 }
 
 /** The one preparation of a create and of each batch item: the content is hashed here and never kept. */
@@ -33,6 +35,7 @@ export function prepareAttestation(input: CreateAttestationInput, batchIndex?: n
     contentType: normalizeContentType(input.contentType),
     ...(batchIndex === undefined ? {} : { batchIndex }),
     ...(input.delegation === undefined ? {} : { delegation: input.delegation }),
+    ...(input.refUid === undefined ? {} : { refUid: input.refUid.toLowerCase() as `0x${string}` }),
   };
 }
 
@@ -46,7 +49,7 @@ export async function signOffchain(
   // a customer attester's package is checked, not signed: it is theirs (docs/decisions.md, "Customer attesters")
   const pkg = item.delegation
     ? customerOffchainPackage(ctx.signer.domain, item, item.delegation, seconds, path)
-    : await ctx.signer.sign(encodeAttestationData(item.contentHash, item.type), seconds);
+    : await ctx.signer.sign(encodeAttestationData(item.contentHash, item.type), seconds, item.refUid);
   return {
     uid: pkg.sig.uid,
     accountId: ctx.auth.accountId,
@@ -61,6 +64,7 @@ export async function signOffchain(
     schemaUid: SCHEMA_UID,
     attester: pkg.signer,
     offchain: pkg,
+    refUid: item.refUid ?? null,
     createdAt: new Date(ctx.now),
     ...(ctx.batchId === undefined ? {} : { batchId: ctx.batchId, batchIndex: item.batchIndex ?? null }),
   };

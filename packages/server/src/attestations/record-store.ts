@@ -8,7 +8,8 @@ import type { AttestationRow } from './store.ts';
 
 /**
  * What a record's query selects: the columns, the anchor as one JSON value once its transaction is mined (block
- * number as a number, timestamp as PostgreSQL's text), and the claimant's account name for a customer's attestation.
+ * number as a number, timestamp as PostgreSQL's text), and the claimant's account name and first verified domain
+ * for a customer's attestation.
  */
 const recordColumns = (eb: ExpressionBuilder<DB, 'attestations'>) =>
   [
@@ -33,6 +34,17 @@ const recordColumns = (eb: ExpressionBuilder<DB, 'attestations'>) =>
     'attestations.revokedAt',
     'attestations.revocationTxHash',
     'attestations.anchorProof',
+    'attestations.refUid',
+    'attestations.offchainUid',
+    // a promotion names its original; the original reads its on-chain uid back through that link (docs/decisions.md)
+    eb
+      .selectFrom('attestations as p')
+      .select('p.uid')
+      .whereRef('p.offchainUid', '=', 'attestations.uid')
+      // literals, not parameters (a precompiled read takes only its own); the index's predicate says <> 'failed'
+      .where('p.status', '<>', raw.lit('failed'))
+      .where('p.status', '=', raw.lit('confirmed'))
+      .as('onchainUid'),
     eb
       .selectFrom('anchors as n')
       .select((n) =>
@@ -59,6 +71,22 @@ const recordColumns = (eb: ExpressionBuilder<DB, 'attestations'>) =>
       .then(eb.selectFrom('accounts').select('accounts.name').whereRef('accounts.id', '=', 'attestations.accountId'))
       .end()
       .as('claimantName'),
+    eb
+      .case()
+      .when('attestations.delegation', 'is not', null)
+      .then(
+        eb
+          .selectFrom('accountDomains as d')
+          .select('d.domain')
+          .whereRef('d.accountId', '=', 'attestations.accountId')
+          .where('d.verifiedAt', 'is not', null)
+          .orderBy('d.verifiedAt')
+          .orderBy('d.domain')
+          // a literal: the precompiled reads take no parameter but their own
+          .limit(raw.lit(1)),
+      )
+      .end()
+      .as('claimantDomain'),
   ] as const;
 
 /** A record's row as PostgreSQL names its columns (the precompiled reads skip the name mapping). */
@@ -83,9 +111,13 @@ interface RawRecord {
   revoked_at: Date | null;
   revocation_tx_hash: string | null;
   anchor_proof: Buffer | null;
+  ref_uid: string | null;
+  offchain_uid: string | null;
+  onchain_uid: string | null;
   anchor: AnchorColumns['anchor'];
   delegated: boolean;
   claimant_name: string | null;
+  claimant_domain: string | null;
 }
 
 function fromRaw(raw: RawRecord): AttestationRow {
@@ -110,9 +142,13 @@ function fromRaw(raw: RawRecord): AttestationRow {
     revokedAt: raw.revoked_at,
     revocationTxHash: raw.revocation_tx_hash,
     anchorProof: raw.anchor_proof,
+    refUid: raw.ref_uid,
+    offchainUid: raw.offchain_uid,
+    onchainUid: raw.onchain_uid,
     anchor: raw.anchor,
     delegated: raw.delegated,
     claimantName: raw.claimant_name,
+    claimantDomain: raw.claimant_domain,
   };
 }
 

@@ -61,8 +61,11 @@ function recordWithoutPackage(row: AttestationRow, verifyBaseUrl: string): Omit<
     schemaUid: row.schemaUid,
     attester: row.attester,
     claimant: row.delegated
-      ? { kind: 'account', address: row.attester, accountName: row.claimantName }
-      : { kind: 'service', address: row.attester, accountName: null },
+      ? { kind: 'account', address: row.attester, accountName: row.claimantName, domain: row.claimantDomain }
+      : { kind: 'service', address: row.attester, accountName: null, domain: null },
+    refUid: row.refUid as `0x${string}` | null,
+    offchainUid: row.offchainUid as `0x${string}` | null,
+    onchainUid: row.onchainUid as `0x${string}` | null,
     txHash: row.txHash,
     blockNumber: row.blockNumber === null ? null : Number(row.blockNumber),
     createdAt: row.createdAt.toISOString(),

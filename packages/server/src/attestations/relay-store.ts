@@ -9,10 +9,11 @@ import type { AttestationOrigin } from './states.ts';
 /** An on-chain attestation as a relay transaction carries it, with the prefix of the key that asked for it. */
 export type RelayItem = Pick<
   Selectable<DB['attestations']>,
-  'id' | 'accountId' | 'apiKeyId' | 'idempotencyKey' | 'batchId' | 'previousUid' | 'digitalSourceType'
+  'id' | 'accountId' | 'apiKeyId' | 'idempotencyKey' | 'batchId' | 'previousUid' | 'digitalSourceType' | 'offchainUid'
 > & {
   type: AttestationOrigin;
   contentHash: Hex;
+  refUid: Hex | null;
   keyPrefix: Selectable<DB['apiKeys']>['prefix'];
 };
 
@@ -24,6 +25,8 @@ export interface ClaimLimit {
   /** The gas of a transaction with no items, and what each item adds. */
   baseGas: bigint;
   gasOf(type: AttestationOrigin): bigint;
+  /** What an item that names a refUID adds (EAS stores it in a word of its own); 0 when absent. */
+  refGas?: bigint;
 }
 
 /**
@@ -39,7 +42,7 @@ export async function claimPending(
 ): Promise<{ journalId: string; count: number } | undefined> {
   const rows = await db
     .selectFrom('attestations')
-    .select(['id', 'batchId', 'type'])
+    .select(['id', 'batchId', 'type', 'refUid'])
     .where('status', '=', 'pending')
     .where('relayTxId', 'is', null)
     .where('delegation', 'is', null)
@@ -49,11 +52,13 @@ export async function claimPending(
     .skipLocked()
     .$narrowType<{ type: AttestationOrigin }>()
     .execute();
+  const gasOf = (row: { type: AttestationOrigin; refUid: string | null }) =>
+    limit.gasOf(row.type) + (row.refUid === null ? 0n : (limit.refGas ?? 0n));
   const groups = new Map<string, { size: number; gas: bigint }>();
   for (const row of rows) {
     if (!row.batchId) continue;
     const group = groups.get(row.batchId) ?? { size: 0, gas: 0n };
-    groups.set(row.batchId, { size: group.size + 1, gas: group.gas + limit.gasOf(row.type) });
+    groups.set(row.batchId, { size: group.size + 1, gas: group.gas + gasOf(row) });
   }
   const chosen: string[] = [];
   const taken = new Set<string>();
@@ -63,7 +68,7 @@ export async function claimPending(
       chosen.push(row.id);
       continue;
     }
-    const group = row.batchId ? groups.get(row.batchId)! : { size: 1, gas: limit.gasOf(row.type) };
+    const group = row.batchId ? groups.get(row.batchId)! : { size: 1, gas: gasOf(row) };
     const full = chosen.length + group.size > limit.items || (limit.gas !== undefined && gas + group.gas > limit.gas);
     if (chosen.length > 0 && full) break;
     if (row.batchId) taken.add(row.batchId);
@@ -93,10 +98,12 @@ export async function itemsOf(db: Db, journalId: string): Promise<RelayItem[]> {
       'a.apiKeyId',
       'a.batchId',
       'a.previousUid',
+      'a.refUid',
+      'a.offchainUid',
     ])
     .where('a.relayTxId', '=', journalId)
     .orderBy('a.id')
-    .$narrowType<{ type: AttestationOrigin; contentHash: Hex }>()
+    .$narrowType<{ type: AttestationOrigin; contentHash: Hex; refUid: Hex | null }>()
     .execute();
 }
 

@@ -13,6 +13,7 @@ import { emitEvents } from '../webhooks/outbox.ts';
 import { batchResponse } from './batch.ts';
 import { delegatedCalldataOf, delegatedCreationWork } from './delegated-relay.ts';
 import { batchCompletedEvent, emitAttestationEvents, emitReplacedEvents } from './events.ts';
+import { recordPromotions, splitPromotions } from './promote-relay.ts';
 import { traceRelayed } from './relay-trace.ts';
 import {
   claimPending,
@@ -33,17 +34,19 @@ export const MAX_ITEMS_PER_TRANSACTION = 100;
 /**
  * Gas of a `multiAttest` of our schema on EAS 1.4, measured on anvil (100 items: 14,835,206 when none is AI-generated,
  * 16,826,418 when all are): 38.3 k for the transaction, 148.0 k per item, 167.9 k when `aiGenerated` is true (a
- * storage word that is not zero). Rounded up, it sizes transactions to the relayer's gas target.
+ * storage word that is not zero), and a refUID another word (its bound is tested against EAS on anvil). Rounded up, it
+ * sizes transactions to the relayer's gas target.
  */
-export const ATTEST_GAS = { transaction: 40_000n, human: 148_500n, ai: 168_500n } as const;
+export const ATTEST_GAS = { transaction: 40_000n, human: 148_500n, ai: 168_500n, ref: 22_500n } as const;
 
 /** The call that attests these items: `attest` for one, one `multiAttest` for several. */
-export function attestCalldata(items: Array<{ type: AttestationOrigin; contentHash: Hex }>): Hex {
+export function attestCalldata(items: Array<{ type: AttestationOrigin; contentHash: Hex; refUid?: Hex | null }>): Hex {
   const data = items.map((item) => ({
     recipient: zeroAddress,
     expirationTime: 0n,
     revocable: true,
-    refUID: zeroHash,
+    // EAS reverts the whole call on a refUID it does not hold: only confirmed on-chain origins are staged
+    refUID: item.refUid ?? zeroHash,
     data: encodeAttestationData(item.contentHash, item.type),
     value: 0n,
   }));
@@ -141,6 +144,8 @@ function creationWork(deps: RelayWorkDeps): RoundWork {
     const txHash = receipt.transactionHash;
     // items a reorg sent again were announced already: only a changed uid is news
     const fresh = items.flatMap((item, i) => (item.previousUid === null ? [{ ...item, uid: uids[i]! }] : []));
+    // a promotion is announced and audited as one, not as a create
+    const [promoted, created] = splitPromotions(fresh);
     const replaced = items.flatMap((item, i) => {
       const [uid, previousUid] = [uids[i]!, item.previousUid];
       return previousUid !== null && previousUid.toLowerCase() !== uid.toLowerCase()
@@ -200,10 +205,11 @@ function creationWork(deps: RelayWorkDeps): RoundWork {
       await emitAttestationEvents(
         tx,
         'attestation.created',
-        fresh.map((item) => ({ accountId: item.accountId, uid: item.uid })),
+        created.map((item) => ({ accountId: item.accountId, uid: item.uid })),
         deps.verifyBaseUrl,
         at,
       );
+      await recordPromotions(tx, promoted, { txHash, at, verifyBaseUrl: deps.verifyBaseUrl });
       await emitReplacedEvents(tx, replaced, deps.verifyBaseUrl, at);
       await emitEvents(
         tx,
@@ -225,7 +231,7 @@ function creationWork(deps: RelayWorkDeps): RoundWork {
         ...(item.batchId ? { batchId: item.batchId } : {}),
       });
       await appendAuditEntries(tx, [
-        ...fresh.map((item) =>
+        ...created.map((item) =>
           auditEntry({
             accountId: item.accountId,
             actorKeyPrefix: item.keyPrefix,
@@ -269,6 +275,7 @@ function creationWork(deps: RelayWorkDeps): RoundWork {
           gas: gasBudget,
           baseGas: ATTEST_GAS.transaction,
           gasOf: (type) => ATTEST_GAS[type],
+          refGas: ATTEST_GAS.ref,
         },
         open,
       ),

@@ -5,8 +5,6 @@ import { withDocumentedOutput } from '../http/trpc-internals.ts';
 import { authedProcedure, publicProcedure, router } from '../trpc.ts';
 import {
   attestationRecord,
-  batchInput,
-  batchOutput,
   createAttestationInput,
   createdAttestation,
   revokeInput,
@@ -15,7 +13,10 @@ import {
   searchOutput,
   uidSchema,
 } from './contracts.ts';
+import { batchInput, batchOutput } from './batch-contracts.ts';
 import { BATCH_EXAMPLES, CREATE_EXAMPLES, REVOKE_EXAMPLES } from './openapi.ts';
+import { MAX_PROVENANCE_LINKS, provenanceOutput } from './provenance.ts';
+import { promoteBatchInput, promoteBatchOutput, promotedAttestation, promoteInput } from './promote-contracts.ts';
 
 const tags = ['attestations'];
 
@@ -26,6 +27,15 @@ const WRITE_ERRORS = {
   409: 'INVALID_NONCE: a replayed or out-of-order delegated on-chain request (details.expected); ALREADY_EXISTS: this signed off-chain package is stored already',
   429: "QUOTA_EXCEEDED: the monthly on-chain quota of the key's tier, or of its account's plan, is used up",
   503: 'CHAIN_UNAVAILABLE: the chain cannot take on-chain writes right now; nothing was charged (see Retry-After)',
+};
+
+/** Statuses of a promotion besides the usual ones. */
+const PROMOTE_ERRORS = {
+  403: "FORBIDDEN: another account's attestation, or one signed by your own attester (create it on chain with a delegation)",
+  ...NOT_FOUND_ERRORS,
+  409: 'ALREADY_ONCHAIN: it is an on-chain attestation; ALREADY_REVOKED: it is revoked',
+  429: WRITE_ERRORS[429],
+  503: WRITE_ERRORS[503],
 };
 
 export const attestationsRouter = router({
@@ -81,6 +91,22 @@ export const attestationsRouter = router({
       .query(async ({ ctx, input }) => asAnswer(await ctx.services.attestations.get(input.uid))),
   ),
 
+  provenance: publicProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/v1/attestations/{uid}/provenance',
+        tags,
+        protect: false,
+        summary: 'Read the chain an attestation derives from',
+        description: `This attestation, then each refUid back to its origin, newest first, each with its verdict; at most ${MAX_PROVENANCE_LINKS} links (\`truncated\` says when there are more).`,
+      },
+      docs: { errors: NOT_FOUND_ERRORS },
+    })
+    .input(z.strictObject({ uid: uidSchema }))
+    .output(provenanceOutput)
+    .query(({ ctx, input }) => ctx.services.attestations.provenance(input.uid)),
+
   search: withDocumentedOutput(
     publicProcedure
       .meta({
@@ -123,4 +149,38 @@ export const attestationsRouter = router({
     .input(revokeInput)
     .output(revokeOutput)
     .mutation(({ ctx, input }) => ctx.services.revocations.revoke(ctx.auth, input.uid, input.reason, ctx)),
+
+  promote: authedProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/v1/attestations/{uid}/onchain',
+        tags,
+        protect: true,
+        summary: 'Put an off-chain attestation on chain',
+        description:
+          'The same content hash, type and source type, attested on chain by the relayer and charged like an on-chain create; the two records name each other. Promoting it again answers the same on-chain attestation, charged nothing. No body.',
+      },
+      docs: { errors: PROMOTE_ERRORS },
+    })
+    .input(promoteInput)
+    .output(promotedAttestation)
+    .mutation(({ ctx, input }) => ctx.services.promotions.promote(ctx.auth, input.uid)),
+
+  promoteBatch: authedProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/v1/attestations/onchain',
+        tags,
+        protect: true,
+        summary: 'Put up to 100 off-chain attestations on chain',
+        description:
+          'Each as POST /v1/attestations/{uid}/onchain would, in one transaction; a member refused gets its error in its result and the others go on. The quota must cover every member not promoted yet.',
+      },
+      docs: { errors: { 429: WRITE_ERRORS[429], 503: WRITE_ERRORS[503] } },
+    })
+    .input(promoteBatchInput)
+    .output(promoteBatchOutput)
+    .mutation(({ ctx, input }) => ctx.services.promotions.promoteMany(ctx.auth, input.uids)),
 });

@@ -13,6 +13,7 @@ import type { DelegationService } from './delegated-service.ts';
 import type { OffchainSigner } from './offchain.ts';
 import type { OnchainSubmitter } from './onchain.ts';
 import { prepareAttestation, signOffchain } from './prepare.ts';
+import { checkOrigins, provenanceOf, type Provenance } from './provenance.ts';
 import { digitalSourceTypeUri } from './digital-source-type.ts';
 import { recordAnswer, recordPageAnswer } from './record.ts';
 import type { JsonText } from '../http/json-text.ts';
@@ -80,6 +81,10 @@ export function createAttestationService(deps: AttestationServiceDeps) {
       request: GatedRequest,
     ): Promise<CreatedAttestation> {
       const item = prepareAttestation(input);
+      if (item.refUid) {
+        const [refused] = await checkOrigins(db, [item]);
+        if (refused) throw refused;
+      }
       if (item.mode === 'onchain') {
         await onchain.ensureAvailable();
         const opts = { idempotencyKey: request.idempotency?.key };
@@ -124,6 +129,9 @@ export function createAttestationService(deps: AttestationServiceDeps) {
 
     /** A stored attestation by uid (pending on-chain ones have none yet), read with the other reads of its turn. */
     row: (uid: string): Promise<AttestationRow | undefined> => loadByUid(uid.toLowerCase()),
+
+    /** The chain from `uid` back to its origin (docs/decisions.md, "Provenance"). */
+    provenance: (uid: string): Promise<Provenance> => provenanceOf(db, uid, verifyBaseUrl),
 
     async get(uid: string): Promise<JsonText<AttestationRecord>> {
       const row = await loadByUid(uid.toLowerCase());

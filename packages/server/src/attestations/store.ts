@@ -16,7 +16,11 @@ type Narrowed = {
 };
 
 /** Whether a customer attester signed it (docs/decisions.md, "Customer attesters"), and then its account's name. */
-export type ClaimantColumns = { delegated: boolean; claimantName: string | null };
+/** A customer's claim: its account's self-chosen name, and the first domain the account proved (null: none). */
+export type ClaimantColumns = { delegated: boolean; claimantName: string | null; claimantDomain: string | null };
+
+/** A promoted off-chain attestation's on-chain uid, read through its promotion's link (null until mined). */
+export type PromotionColumns = { onchainUid: string | null };
 
 /** An attestation as stored (content is never stored, only its hash): the columns the API reads, and its anchor. */
 export type AttestationRow = Pick<
@@ -34,7 +38,10 @@ export type AttestationRow = Pick<
   | 'revokedAt'
   | 'revocationTxHash'
   | 'digitalSourceType'
+  | 'refUid'
+  | 'offchainUid'
 > & { id: bigint; blockNumber: bigint | null } & Narrowed &
+  PromotionColumns &
   AnchorColumns &
   ClaimantColumns;
 
@@ -48,6 +55,8 @@ export type NewAttestation = Omit<
   | 'offchain'
   | keyof AnchorColumns
   | keyof ClaimantColumns
+  | 'offchainUid'
+  | keyof PromotionColumns
 > & { /** The signed package (stored as jsonb). */ offchain: unknown } & Partial<Pick<Model, 'batchId' | 'batchIndex'>>;
 
 /** Inserts many attestations in one statement, in order (none: no statement). */
@@ -70,6 +79,7 @@ export async function insertAttestations(db: Db, rows: NewAttestation[]): Promis
         schemaUid: row.schemaUid,
         attester: row.attester,
         offchain: row.offchain === undefined ? null : JSON.stringify(row.offchain),
+        refUid: row.refUid,
         createdAt: row.createdAt,
         batchId: row.batchId ?? null,
         batchIndex: row.batchIndex ?? null,

@@ -7,6 +7,7 @@ import { inTransaction, type Db } from '../db/database.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { GatedRequest } from '../idempotency/service.ts';
 import type { AuthenticatedKey } from '../keys/service.ts';
+import { assertRoomForChallenge } from './challenge-cap.ts';
 import type { AttesterView } from './contracts.ts';
 import {
   insertAttester,
@@ -100,6 +101,7 @@ export function createAttesterService(deps: { db: Db; clock: Clock; chainId: num
       });
       await inTransaction(db, async (tx) => {
         await pruneChallenges(tx, new Date(now.getTime() - 24 * 60 * 60 * 1000));
+        await assertRoomForChallenge(tx, auth.accountId, now, CHALLENGE_TTL_MS);
         await insertChallenge(tx, {
           id,
           accountId: auth.accountId,

@@ -112,3 +112,24 @@ export async function accountNames(db: Db, ids: string[]): Promise<Map<string, s
     .execute();
   return new Map(rows.map((row) => [row.id, row.name]));
 }
+
+/** Locks the account's row: concurrent challenges of one account are counted one after the other. */
+export async function lockAccountForChallenges(db: Db, accountId: string): Promise<void> {
+  await db.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().execute();
+}
+
+/** The account's challenges that can still be used: how many, and when the first of them expires. */
+export async function pendingChallenges(
+  db: Db,
+  accountId: string,
+  now: Date,
+): Promise<{ pending: number; firstExpiry: Date | null }> {
+  const row = await db
+    .selectFrom('attesterChallenges')
+    .select((eb) => [eb.fn.countAll<string>().as('pending'), eb.fn.min('expiresAt').as('firstExpiry')])
+    .where('accountId', '=', accountId)
+    .where('usedAt', 'is', null)
+    .where('expiresAt', '>', now)
+    .executeTakeFirstOrThrow();
+  return { pending: Number(row.pending), firstExpiry: row.firstExpiry };
+}

@@ -6,7 +6,10 @@ import { AppError, notFound } from '../errors.ts';
 import { TIERS, type Tier } from '../keys/format.ts';
 import { accountNameKey } from '../keys/account-name.ts';
 import { insertAccount } from '../keys/store.ts';
+import { ACCOUNT_CAPS, tooManyAccounts, type AccountCaps } from './account-caps.ts';
 import { insertMember, listAccounts, lockMembers, updatePlan } from './member-store.ts';
+import { requireConfirmedAddress } from './standing.ts';
+import { countOpenedAccounts, lockOpener } from './standing-store.ts';
 
 /**
  * A plan is the highest key tier an account's members may mint (docs/decisions.md, "Dashboard sign-in"): the tiers'
@@ -22,6 +25,8 @@ export { accountNameSchema } from '../keys/account-name.ts';
 export interface Opener {
   userId: string;
   email: string;
+  /** Whether their address is confirmed: an account they open is then vouched for (standing.ts). */
+  emailVerified?: boolean;
 }
 
 function nameTaken(name: string): AppError {
@@ -45,6 +50,7 @@ export async function openAccount(
     nameKey: accountNameKey(input.name),
     plan: input.plan,
     createdBy,
+    vouched: createdBy === 'cli' || input.opener.emailVerified === true,
   });
   if (!account) throw nameTaken(input.name);
   await insertMember(tx, { accountId: account.id, userId: input.opener.userId, role: 'owner' });
@@ -66,15 +72,37 @@ export async function openAccount(
 export type AccountService = ReturnType<typeof createAccountService>;
 
 /** Accounts as the dashboard and the operator's CLI open them and set their plans. */
-export function createAccountService(deps: { db: Db; clock: Clock; signup: 'open' | 'closed' }) {
+export function createAccountService(deps: {
+  db: Db;
+  clock: Clock;
+  signup: 'open' | 'closed';
+  /** Unset for the operator's CLI, which opens no account through `create`. */
+  caps?: AccountCaps;
+  /** Counts an opening against its client network's day (account-caps.ts); throws when the day is full. */
+  limitOpenings?: (ip: string) => Promise<void>;
+}) {
   const { db, clock } = deps;
+  const caps = deps.caps ?? ACCOUNT_CAPS;
   return {
-    /** A new account on the free plan with the caller as owner: only while DASHBOARD_SIGNUP is open. */
+    /**
+     * A new account on the free plan with the caller as owner: only while DASHBOARD_SIGNUP is open, for a confirmed
+     * address, within the caps per person and per network (docs/decisions.md, "Open sign-up").
+     */
     async create(opener: Opener, name: string, origin: RequestOrigin): Promise<{ accountId: string }> {
       if (deps.signup !== 'open')
         throw new AppError('FORBIDDEN', 'New accounts are opened by invitation only on this service.');
+      requireConfirmedAddress(
+        { email: opener.email, emailVerified: opener.emailVerified === true },
+        'opening an account',
+      );
       const at = new Date(clock.now());
-      return inTransaction(db, (tx) => openAccount(tx, { name, plan: 'free', opener, at, origin, via: 'signup' }));
+      return inTransaction(db, async (tx) => {
+        await lockOpener(tx, opener.userId);
+        if ((await countOpenedAccounts(tx, opener.userId)) >= caps.perUser) throw tooManyAccounts(caps.perUser);
+        const opened = await openAccount(tx, { name, plan: 'free', opener, at, origin, via: 'signup' });
+        await deps.limitOpenings?.(origin.ip);
+        return opened;
+      });
     },
 
     /** Sets an account's plan, audited as the actor's (a support member) or the CLI's; NOT_FOUND for no account. */

@@ -37,8 +37,14 @@ export interface AuthOptions {
   mayCreateUser(token: string | undefined, email: string): Promise<boolean>;
   /** Whether the token is a pending invitation sent to this email: signing up with it confirms the address. */
   invitedAddress(token: string | undefined, email: string): Promise<boolean>;
+  /** A person's address was confirmed: the accounts they own are vouched for (dashboard/standing.ts). */
+  addressConfirmed?(userId: string): Promise<void>;
   /** Queues the reset and confirmation mails (nothing when mail is off). */
-  mail: { resetPassword(to: string, url: string): Promise<void>; verifyEmail(to: string, url: string): Promise<void> };
+  mail: {
+    resetPassword(to: string, url: string): Promise<void>;
+    verifyEmail(to: string, url: string): Promise<void>;
+    signUpAttempt(to: string, url: string): Promise<void>;
+  };
 }
 
 /**
@@ -50,7 +56,7 @@ export interface DashboardAuth {
   api: {
     getSession(ctx: { headers: Headers; query?: { disableCookieCache?: boolean } }): Promise<{
       session: { id: string; createdAt: Date; userId: string };
-      user: { id: string; name: string; email: string; support?: boolean | null };
+      user: { id: string; name: string; email: string; emailVerified: boolean; support?: boolean | null };
     } | null>;
   };
 }

@@ -5,6 +5,7 @@ import { APIError, createAuthMiddleware, isAPIError } from 'better-auth/api';
 import { describeError } from '../errors.ts';
 import { meter } from '../system/meter.ts';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../rules.ts';
+import { onPasskeyRegistered, onPasswordReset, onVerificationCreated, RESET_TOKEN_STORAGE } from './password-reset.ts';
 import { capSessions } from './session-cap.ts';
 import {
   AUTH_BASE_PATH,
@@ -37,7 +38,8 @@ export function createBetterAuth(opts: AuthOptions): DashboardAuth {
     // generated types, camelCase mapped to snake_case by the same plugin as every other query
     database: { db: opts.db, type: 'postgres' },
     account: { modelName: 'authAccounts' },
-    verification: { modelName: 'verifications' },
+    // reset tokens hashed at rest (password-reset.ts)
+    verification: { modelName: 'verifications', storeIdentifier: RESET_TOKEN_STORAGE },
     // read with the session (one query less per dashboard call); set only by a support invitation, never by input
     user: {
       modelName: 'users',
@@ -47,16 +49,22 @@ export function createBetterAuth(opts: AuthOptions): DashboardAuth {
       enabled: true,
       minPasswordLength: PASSWORD_MIN,
       maxPasswordLength: PASSWORD_MAX,
-      autoSignIn: true,
+      // open sign-up answers a known address as a new one (its owner is mailed instead), so no answer carries a
+      // session: the page signs in next (docs/decisions.md, "Open sign-up")
+      autoSignIn: opts.signup === 'closed',
+      onExistingUserSignUp: ({ user }) =>
+        opts.mail.signUpAttempt(user.email, `${opts.publicBaseUrl}/dashboard/sign-in`),
       // an unknown address gets the same answer and no mail (docs/decisions.md, "Mail")
       sendResetPassword: ({ user, token }) =>
         opts.mail.resetPassword(user.email, `${opts.publicBaseUrl}/dashboard/reset-password?token=${token}`),
       resetPasswordTokenExpiresIn: 3600,
       revokeSessionsOnPasswordReset: true,
+      onPasswordReset: ({ user }) => onPasswordReset(opts.db, opts.log, user.id),
     },
     emailVerification: {
       sendOnSignUp: true,
       expiresIn: 24 * 3600,
+      afterEmailVerification: async (user) => opts.addressConfirmed?.(user.id),
       // an invitation's link confirmed the address already: no second mail
       sendVerificationEmail: async ({ user, token }) => {
         if (user.emailVerified) return;
@@ -131,11 +139,13 @@ export function createBetterAuth(opts: AuthOptions): DashboardAuth {
       }),
       after: createAuthMiddleware(async (ctx) => {
         if (SIGN_IN_PATHS.has(ctx.path)) meter().signIn(isAPIError(ctx.context.returned) ? 'failure' : 'success');
+        if (ctx.path === '/passkey/verify-registration') await onPasskeyRegistered(opts.db, ctx.context.returned);
       }),
     },
     databaseHooks: {
       // a sign-in past the cap ends the person's oldest sessions
       session: { create: { after: (session) => capSessions(opts.db, session.userId) } },
+      verification: { create: { after: (row) => onVerificationCreated(opts.db, row) } },
       user: {
         create: {
           before: async (user, ctx) => {

@@ -10,6 +10,7 @@ import { markAccepted, type InvitationKind } from './invitation-store.ts';
 import { findPendingInvitation } from './invitation-tokens.ts';
 import { countOwners, insertMember, lockMembers } from './member-store.ts';
 import { addressConfirmed, joinSupportTeam } from './user-store.ts';
+import { vouchAccountsOwnedBy } from './standing-store.ts';
 import { isRole } from './roles.ts';
 
 /** The signed-in person using a link. */
@@ -115,6 +116,8 @@ async function joinAccount(tx: Db, invitation: Pending, person: Person, at: Date
     });
   if (!(await insertMember(tx, { accountId, userId: person.id, role })))
     throw new AppError('ALREADY_EXISTS', 'You are a member of this account already.', { id: accountId });
+  // a confirmed owner joining stands behind the account (standing.ts)
+  if (role === 'owner') await vouchAccountsOwnedBy(tx, person.id);
   await appendAudit(
     tx,
     auditEntry({

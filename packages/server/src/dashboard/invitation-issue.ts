@@ -13,6 +13,8 @@ import { newInvitationToken, tokenHash } from './invitation-tokens.ts';
  */
 export const INVITATION_TTL_MS = 7 * 24 * 3600_000;
 export const SETUP_TTL_MS = 24 * 3600_000;
+/** Where an invitation link points: its token is the segment after it (a credential, never logged). */
+export const INVITATION_PATH = '/dashboard/invite/';
 /** Pending member invitations an account may hold at once (docs/decisions.md, "Caps per account"). */
 export const MAX_PENDING_INVITATIONS = 50;
 
@@ -54,7 +56,7 @@ export interface InvitationIssuer {
  */
 export function invitationIssuer(deps: { clock: Clock; publicBaseUrl: string; secrets: ServiceSecrets }) {
   const sealer = tokenSealer(deps.secrets);
-  const urlOf = (token: string) => `${deps.publicBaseUrl}/dashboard/invite/${token}`;
+  const urlOf = (token: string) => `${deps.publicBaseUrl}${INVITATION_PATH}${token}`;
   return {
     sealer,
     urlOf,

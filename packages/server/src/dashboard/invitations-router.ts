@@ -49,7 +49,7 @@ export const accountsRouter = router({
     .input(z.object({ name: accountNameSchema }))
     .output(z.object({ accountId: z.string() }))
     .mutation(({ ctx, input }) => {
-      const { id: userId, email } = ctx.signedIn.user;
-      return ctx.services.dashboard.accounts.create({ userId, email }, input.name, requestOrigin(ctx));
+      const { id: userId, email, emailVerified } = ctx.signedIn.user;
+      return ctx.services.dashboard.accounts.create({ userId, email, emailVerified }, input.name, requestOrigin(ctx));
     }),
 });

@@ -28,7 +28,10 @@ export const keysDashboardRouter = router({
   create: memberProcedure('developer')
     .input(createKeyInput)
     .output(z.object({ key: z.string(), prefix: z.string(), name: z.string(), tier, createdAt: iso }))
-    .mutation(({ ctx, input }) => ctx.services.dashboard.keys.create(ctx.member, input, requestOrigin(ctx))),
+    .mutation(async ({ ctx, input }) => {
+      await ctx.services.dashboard.standing.require(ctx.signedIn.user, ctx.member.accountId, 'minting a key');
+      return ctx.services.dashboard.keys.create(ctx.member, input, requestOrigin(ctx));
+    }),
 
   /** Permanent; the key answers 401 API_KEY_REVOKED from its next call on. Another account's key is NOT_FOUND. */
   revoke: memberProcedure('admin')

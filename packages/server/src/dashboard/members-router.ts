@@ -56,7 +56,11 @@ export const membersRouter = router({
   invite: owner
     .input(inviteMemberInput)
     .output(z.object({ id: z.string(), url: z.string(), expiresAt: z.string() }))
-    .mutation(({ ctx, input }) => ctx.services.dashboard.invitations.inviteMember({ ...act(ctx), ...input })),
+    .mutation(async ({ ctx, input }) => {
+      const { standing, invitations } = ctx.services.dashboard;
+      await standing.require(ctx.signedIn.user, ctx.member.accountId, 'sending an invitation');
+      return invitations.inviteMember({ ...act(ctx), ...input });
+    }),
 
   revokeInvitation: owner
     .input(z.object({ id: z.uuid() }))

@@ -6,6 +6,7 @@ import { AppError, notFound } from '../errors.ts';
 import { pageOf, positionCursor } from '../http/cursor.ts';
 import { countOwners, deleteMember, findMember, listMembers, lockMembers, updateRole } from './member-store.ts';
 import { isRole, type Role } from './roles.ts';
+import { vouchAccountsOwnedBy } from './standing-store.ts';
 
 /** Opaque page cursors of the members list: the last member's join time and row id. */
 const MEMBER_CURSOR = positionCursor('uuid');
@@ -107,6 +108,8 @@ export function createMemberService(deps: { db: Db; clock: Clock }) {
       await change(act, userId, async (tx, target) => {
         if (role !== 'owner') await keepAnOwner(tx, act.accountId, target.role);
         await updateRole(tx, target.id, role);
+        // a confirmed owner stands behind the account (standing.ts)
+        if (role === 'owner') await vouchAccountsOwnedBy(tx, userId);
         return { action: 'member.role_changed', details: { from: target.role, to: role } };
       });
     },

@@ -8,6 +8,7 @@ import type { Logger } from '../log.ts';
 import type { WindowStore } from '../limits/sliding-window.ts';
 import type { MailService } from '../mail/service.ts';
 import type { ServiceSecrets } from '../system/service-secret.ts';
+import { accountOpenLimiter } from './account-caps.ts';
 import { createAccountService, type AccountService } from './accounts.ts';
 import type { DashboardAuth } from './auth.ts';
 import { invitationMailLimiter } from './invitation-cap.ts';
@@ -15,6 +16,7 @@ import { createInvitationService, type InvitationService } from './invitations.t
 import { createMemberService, type MemberService } from './members.ts';
 import type { SessionService } from './sessions.ts';
 import type { OverviewService } from './overview.ts';
+import { createStandingService, type StandingService } from './standing.ts';
 import { createSupportService, type SupportService } from './support.ts';
 
 /** The dashboard's people: accounts, invitations, members and the support team's view. */
@@ -23,6 +25,8 @@ export interface PeopleServices {
   invitations: InvitationService;
   members: MemberService;
   support: SupportService;
+  /** Whether a member may mint keys and invite: a confirmed address, or a vouched account. */
+  standing: StandingService;
 }
 
 /** What the dashboard's procedures reach besides the features' own services. */
@@ -50,11 +54,17 @@ export function createPeopleServices(deps: {
   keys: KeyService;
   secrets: ServiceSecrets;
   mail: MailService;
-  /** The rate-limit windows that count members' invitation mails; the CLI has none (the operator is not capped). */
+  /** The windows that count invitation mails and account openings; the CLI has none (the operator is not capped). */
   windows?: WindowStore;
 }): PeopleServices {
   const { db, clock, log } = deps;
-  const accounts = createAccountService({ db, clock, signup: deps.config.dashboard.signup });
+  const { signup, accountCaps: caps } = deps.config.dashboard;
+  const windows = deps.windows;
+  // the CLI opens no account through this service: without windows, no network is counted
+  const limitOpenings = windows
+    ? accountOpenLimiter(windows, clock, caps, deps.config.rateLimitIpv6Prefix)
+    : async () => undefined;
+  const accounts = createAccountService({ db, clock, signup, caps, limitOpenings });
   return {
     accounts,
     invitations: createInvitationService({
@@ -68,5 +78,6 @@ export function createPeopleServices(deps: {
     }),
     members: createMemberService({ db, clock }),
     support: createSupportService({ db, clock, keys: deps.keys, accounts }),
+    standing: createStandingService(db),
   };
 }

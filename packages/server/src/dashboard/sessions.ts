@@ -10,7 +10,8 @@ import { deleteSession, deleteSessionOf, liveSessionsOf } from './session-store.
 
 /** The person behind a dashboard call, once their session checked out. */
 export interface SignedIn {
-  user: { id: string; name: string; email: string; support: boolean };
+  /** `emailVerified`: better-auth's flag, read with the session (standing.ts needs no query of its own). */
+  user: { id: string; name: string; email: string; emailVerified: boolean; support: boolean };
   sessionId: string;
 }
 
@@ -63,9 +64,9 @@ export function createSessionService(deps: { db: Db; auth: DashboardAuth; clock:
         await deleteSession(db, found.session.id);
         throw unauthenticated();
       }
-      const { id, name, email, support } = found.user;
+      const { id, name, email, emailVerified, support } = found.user;
       return {
-        user: { id, name, email, support: support === true },
+        user: { id, name, email, emailVerified: emailVerified === true, support: support === true },
         sessionId: found.session.id,
       };
     },

@@ -8,6 +8,7 @@ import type { RequestContext } from './context.ts';
 import { serveDocs } from './docs.ts';
 import { toErrorResponse } from './error-response.ts';
 import { buildOpenApiDocument } from './openapi.ts';
+import { loggedPath } from './logged-path.ts';
 import { clientIpOf, headerOf, requestIdOf } from './request.ts';
 import { createCors } from './cors.ts';
 import { lazyInput, procedureCaller, writeJson, writeJsonText } from './dispatch.ts';
@@ -73,9 +74,12 @@ export function createApiHandler<TRouter extends AnyRouter>(
     corsAllowedOrigins?: readonly string[];
     /** Told of every answered request, when its `request` line is logged (the metrics' histogram). */
     onRequest?: (request: AnsweredRequest) => void;
+    /** Path prefixes whose next segment is a credential: the request line logs the prefix only (logged-path.ts). */
+    credentialPaths?: readonly string[];
   },
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const mounts = [...(opts.mounts ?? [])].sort((a, b) => b.prefix.length - a.prefix.length);
+  const credentialPaths = opts.credentialPaths ?? [];
   const routes = collectRoutes(router);
   const callProcedure = procedureCaller(router);
   const cors = createCors({
@@ -199,7 +203,7 @@ export function createApiHandler<TRouter extends AnyRouter>(
     res.on('finish', () => {
       const ms = performance.now() - started;
       log.info(
-        { method: req.method, path: req.url?.split('?')[0], status: res.statusCode, ms: Math.round(ms) },
+        { method: req.method, path: loggedPath(req.url, credentialPaths), status: res.statusCode, ms: Math.round(ms) },
         'request',
       );
       opts.onRequest?.({ method: req.method ?? '', route: label.route, status: res.statusCode, seconds: ms / 1000 });

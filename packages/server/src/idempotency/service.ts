@@ -5,6 +5,7 @@ import type { RequestOrigin } from '../audit/entry.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { AppError } from '../errors.ts';
+import type { Sealer } from '../system/sealer.ts';
 import { claim, complete, find, release, takeOver, type IdempotencyRow } from './store.ts';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -17,7 +18,8 @@ export interface IdempotencyClaim {
   apiKeyId: string;
   key: string;
   status: number;
-  complete(db: Db, body: unknown): Promise<void>;
+  /** `sealed`: the answer holds a secret shown once (a webhook's): stored sealed under SERVICE_SECRET. */
+  complete(db: Db, body: unknown, opts?: { sealed: boolean }): Promise<void>;
   /**
    * Says the response is stored (by a transaction that committed it with others) or that someone else (the relayer)
    * now owns storing it: from then on the claim is never released.
@@ -41,9 +43,14 @@ export type Begun =
 export type IdempotencyService = ReturnType<typeof createIdempotencyService>;
 
 /** `Idempotency-Key` on POSTs: the first response for (API key, Idempotency-Key) is replayed for 24 h. */
-export function createIdempotencyService(db: Db, clock: Clock, opts: { waitMs?: number; pollMs?: number } = {}) {
+export function createIdempotencyService(
+  db: Db,
+  clock: Clock,
+  opts: { waitMs?: number; pollMs?: number; sealer?: Sealer } = {},
+) {
   const waitMs = opts.waitMs ?? 30_000;
   const pollMs = opts.pollMs ?? 50;
+  const { sealer } = opts;
 
   function conflict(
     message: string,
@@ -65,8 +72,9 @@ export function createIdempotencyService(db: Db, clock: Clock, opts: { waitMs?: 
       markCompleted() {
         completed = true;
       },
-      async complete(tx, body) {
-        await complete(tx, apiKeyId, key, status, body);
+      async complete(tx, body, how) {
+        const stored = how?.sealed && sealer ? { [SEALED]: sealer.seal(JSON.stringify(body)) } : body;
+        await complete(tx, apiKeyId, key, status, stored);
         completed = true;
       },
     };
@@ -76,6 +84,18 @@ export function createIdempotencyService(db: Db, clock: Clock, opts: { waitMs?: 
       release: () => release(db, apiKeyId, key),
       complete: (body) => handle.complete(db, body),
     };
+  }
+
+  /** A stored answer as it was first given: opened when sealed; one sealed under another SERVICE_SECRET is lost. */
+  function opened(body: unknown): unknown {
+    const sealed = (body as Record<string, unknown> | null)?.[SEALED];
+    if (typeof sealed !== 'string') return body;
+    const text = sealer?.open(sealed);
+    if (text === undefined)
+      throw conflict(
+        'The first answer to this Idempotency-Key can no longer be read; use a new key for a new request.',
+      );
+    return JSON.parse(text) as unknown;
   }
 
   return {
@@ -118,7 +138,7 @@ export function createIdempotencyService(db: Db, clock: Clock, opts: { waitMs?: 
             'This Idempotency-Key was already used with a different request; use a new key for a new request.',
           );
         }
-        if (row.responseStatus !== null) return { kind: 'replay', body: row.responseBody };
+        if (row.responseStatus !== null) return { kind: 'replay', body: opened(row.responseBody) };
         if (Date.now() >= waitUntil) {
           throw conflict(
             'A request with this Idempotency-Key is still in progress; retry shortly.',
@@ -131,6 +151,9 @@ export function createIdempotencyService(db: Db, clock: Clock, opts: { waitMs?: 
     },
   };
 }
+
+/** The key of a stored answer sealed by `complete(…, { sealed: true })`; no answer of the API has it. */
+const SEALED = '$sealed';
 
 function isReusable(row: IdempotencyRow, now: number): boolean {
   if (row.expiresAt.getTime() <= now) return true;

@@ -24,6 +24,8 @@ export interface AuthenticatedKey {
    * plan, or the key's tier when the operator's CLI minted the key above the plan (a member can mint only within it).
    */
   accountTier: Tier;
+  /** Whether someone answerable stands behind the account (dashboard/standing.ts): a free one needs it on-chain. */
+  vouched: boolean;
 }
 
 /** The account-wide tier of a key: members' keys never lift it above the plan (docs/decisions.md). */
@@ -131,6 +133,7 @@ export function createKeyService(db: Db, clock: Clock) {
         prefix: row.prefix,
         tier: parsed.tier,
         accountTier: accountTierOf(row.accountPlan, { tier: parsed.tier, createdBy: row.createdBy }),
+        vouched: row.accountVouched,
       };
     },
 

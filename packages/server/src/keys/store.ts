@@ -8,7 +8,7 @@ import type { Tier } from './format.ts';
 export type KeyRow = Pick<
   Selectable<DB['apiKeys']>,
   'id' | 'accountId' | 'prefix' | 'secretHash' | 'tier' | 'createdAt' | 'revokedAt' | 'createdBy'
-> & { accountName: string; accountPlan: string };
+> & { accountName: string; accountPlan: string; accountVouched: boolean };
 
 /** A key as the operator sees it: every column (the label, provenance, last use: not read on the hot auth path). */
 export type KeyRecord = Selectable<DB['apiKeys']> & { accountName: string };
@@ -49,7 +49,7 @@ export async function findAccountByNameKey(db: Db, nameKey: string): Promise<Acc
 /** A new account; undefined when its name key is taken (the unique index decides, so two opens race safely). */
 export async function insertAccount(
   db: Db,
-  row: { name: string; nameKey: string; plan?: string; createdBy: 'cli' | 'dashboard' },
+  row: { name: string; nameKey: string; plan?: string; createdBy: 'cli' | 'dashboard'; vouched?: boolean },
 ): Promise<AccountRow | undefined> {
   return db
     .insertInto('accounts')
@@ -150,7 +150,7 @@ export async function findKeysForAuth(db: Db, prefixes: string[]): Promise<Map<s
     .selectFrom('apiKeys as k')
     .innerJoin('accounts as a', 'a.id', 'k.accountId')
     .select(['k.id', 'k.accountId', 'a.name as accountName', 'a.plan as accountPlan', 'k.prefix', 'k.secretHash'])
-    .select(['k.tier', 'k.createdAt', 'k.revokedAt', 'k.createdBy'])
+    .select(['k.tier', 'k.createdAt', 'k.revokedAt', 'k.createdBy', 'a.vouched as accountVouched'])
     .where((eb) => eb('k.prefix', '=', eb.fn.any(sql<string[]>`${prefixes}::bpchar[]`)))
     .execute();
   return new Map(rows.map((row) => [row.prefix, row]));

@@ -52,6 +52,21 @@ export function quotaExceeded(
   );
 }
 
+/**
+ * The free plan's on-chain quota is paid for by the relayer's gas: an account gets it once someone answerable stands
+ * behind it (an owner's confirmed address, or the operator: dashboard/standing.ts). Off-chain creates are not held.
+ * Checked before a create joins a group commit, from what authentication read (no query of its own).
+ */
+export function assertOnchainAllowed(holder: { accountTier: Tier; vouched: boolean }): void {
+  if (holder.vouched || holder.accountTier !== 'free') return;
+  throw new AppError(
+    'FORBIDDEN',
+    "The free plan's on-chain quota needs an account owner with a confirmed email address: an owner confirms theirs " +
+      'from the dashboard, then on-chain attestations work. Off-chain attestations work meanwhile.',
+    { reason: 'OWNER_NOT_VERIFIED', kind: 'onchain' },
+  );
+}
+
 /** The key a reservation is charged to, with its account and the tier whose numbers bound the account. */
 export interface QuotaHolder {
   keyId: string;

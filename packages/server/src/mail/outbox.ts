@@ -5,7 +5,8 @@ import { insertMail, mailsSince, queueSend } from './outbox-store.ts';
 import type { BodySealer } from './seal.ts';
 
 /** What a mail is: the outbox's `kind` column, and the metrics' and logs' label. */
-export type MailKind = 'reset-password' | 'verify-email' | 'invitation' | 'quota' | 'webhooks-dead' | 'relayer-balance';
+export type MailKind =
+  'reset-password' | 'verify-email' | 'sign-up-attempt' | 'invitation' | 'quota' | 'webhooks-dead' | 'relayer-balance';
 
 /**
  * Mails per hour an account may cause, and one address may receive (docs/decisions.md, "Mail"): past them a mail is

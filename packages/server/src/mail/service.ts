@@ -33,6 +33,10 @@ export function createMailService(deps: { db: Db; clock: Clock; log: Logger; mod
     async verifyEmail(to: string, url: string): Promise<void> {
       await alone({ kind: 'verify-email', to, accountId: null, composed: templates.verifyEmail(url) });
     },
+    /** Open sign-up with an address that has a user: the answer was as for a new one, the owner is told instead. */
+    async signUpAttempt(to: string, url: string): Promise<void> {
+      await alone({ kind: 'sign-up-attempt', to, accountId: null, composed: templates.signUpAttempt(url) });
+    },
     emailVerified: (userId: string) => emailVerified(deps.db, userId),
     preferences: (accountId: string, userId: string) => preferencesOf(deps.db, accountId, userId),
     async setPreferences(accountId: string, userId: string, prefs: { quota: boolean; webhooks: boolean }) {

@@ -32,6 +32,17 @@ export const templates = {
       { label: 'Confirm my address', url },
     ),
 
+  signUpAttempt: (url: string): Composed =>
+    composeMail(
+      'Someone tried to sign up with your address',
+      [
+        'Someone tried to create a dashboard sign-in for this address, which has one already. Nothing was changed.',
+        'If it was you, sign in instead; if you forgot your password, choose a new one from the sign-in page.',
+        'If it was not you, ignore this mail.',
+      ],
+      { label: 'Sign in', url },
+    ),
+
   invitation: (input: { accountName: string; role: string; url: string; expiresAt: string }): Composed =>
     composeMail(
       `Invitation to an account on ${serviceHost(input.url)}`,

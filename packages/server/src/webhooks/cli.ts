@@ -7,6 +7,8 @@ import { replayDelivery } from './replay.ts';
 import { supportDeliveries, type DeliverySummary } from './delivery-store.ts';
 import { accountOfSubscription } from './store.ts';
 import { plural } from '../plural.ts';
+import { loadServiceSecrets } from '../system/service-secret.ts';
+import { webhookSecrets } from './secret-seal.ts';
 import { listenForDeliveries, listenOptions, untilStopSignal, type ListenFlags } from './listen.ts';
 
 function line(d: DeliverySummary): string {
@@ -88,7 +90,10 @@ export async function webhooksCommand(
   if (action === 'listen') {
     const options = listenOptions(flags);
     const stopped = untilStopSignal();
-    return withInfrastructure((infra) => listenForDeliveries(infra, options, stopped));
+    return withInfrastructure(async (infra) => {
+      const secrets = webhookSecrets(await loadServiceSecrets(infra.config));
+      return listenForDeliveries({ ...infra, secrets }, options, stopped);
+    });
   }
   if ((action !== 'rotate-secret' && action !== 'test') || !id)
     throw new UsageError(
@@ -99,7 +104,8 @@ export async function webhooksCommand(
   const keep = flags.keep === undefined ? 24 : Number(flags.keep);
   if (!Number.isInteger(keep) || keep < 0 || keep > MAX_ROTATION_HOURS)
     throw new UsageError(`--keep must be a whole number of hours, 0–${MAX_ROTATION_HOURS}`);
-  return withInfrastructure(async ({ db, clock }) => {
+  return withInfrastructure(async ({ db, clock, config }) => {
+    const secrets = webhookSecrets(await loadServiceSecrets(config));
     const accountId = await accountOfSubscription(db, id);
     if (!accountId) {
       console.error(`no live subscription ${id}`);
@@ -112,7 +118,13 @@ export async function webhooksCommand(
       console.log(flags.json ? JSON.stringify(sent) : `queued webhook.test for ${id}: delivery ${sent.deliveryId}`);
       return true;
     }
-    const rotated = await rotateSecret({ db, clock }, accountId, { id, previousSecretTtlHours: keep }, {}, audit);
+    const rotated = await rotateSecret(
+      { db, clock, secrets },
+      accountId,
+      { id, previousSecretTtlHours: keep },
+      {},
+      audit,
+    );
     if (flags.json) console.log(JSON.stringify(rotated));
     else {
       console.log(`new secret (shown once): ${rotated.secret}`);

@@ -6,7 +6,8 @@ import { createClaimer, createRecorder, nextState } from './attempts.ts';
 import { overdueDeliveries } from './delivery-store.ts';
 import { expireListenSubscriptions } from './listen-lease.ts';
 import { enqueueDeliveries } from './outbox-store.ts';
-import { DELIVERY_TIMEOUT_MS, postWebhook } from './post.ts';
+import { DELIVERY_TIMEOUT_MS, postWebhook, type AttemptResult } from './post.ts';
+import type { WebhookSecrets } from './secret-seal.ts';
 import { isUuid } from './store.ts';
 import type { UrlPolicy } from './url-guard.ts';
 import { tracer, type ActiveSpan } from '../tracing/tracing.ts';
@@ -17,6 +18,8 @@ export interface DeliveryDeps {
   clock: Clock;
   log: Logger;
   policy: UrlPolicy;
+  /** Opens the subscriptions' sealed signing secrets. */
+  secrets: WebhookSecrets;
   /** The four waits after attempts 1–4 (WEBHOOK_RETRY_DELAYS). */
   retryDelaysMs: number[];
   timeoutMs?: number;
@@ -55,20 +58,26 @@ export function deliverTask(deps: DeliveryDeps): Task {
     });
     if (dueAt) return enqueueDeliveries(db, [deliveryId], (dueAt.getTime() - at) / 1000);
     if (!claimed) return;
-    const result = await postWebhook(
-      {
-        url: claimed.url,
-        secret: claimed.secret,
-        previousSecret: claimed.previousSecret,
-        at,
-        deliveryId: claimed.id,
-        eventType: claimed.type,
-        body: claimed.body,
-        listen: claimed.listenExpiresAt !== null,
-      },
-      deps.policy,
-      timeoutMs,
-    );
+    const secret = deps.secrets.open(claimed.secret);
+    const previousSecret = claimed.previousSecret === null ? null : (deps.secrets.open(claimed.previousSecret) ?? null);
+    if (secret === undefined) deps.log.error({ deliveryId }, UNOPENED_SECRET);
+    const result: AttemptResult =
+      secret === undefined
+        ? { ok: false, status: null, error: UNOPENED_SECRET, durationMs: 0, responseBody: null }
+        : await postWebhook(
+            {
+              url: claimed.url,
+              secret,
+              previousSecret,
+              at,
+              deliveryId: claimed.id,
+              eventType: claimed.type,
+              body: claimed.body,
+              listen: claimed.listenExpiresAt !== null,
+            },
+            deps.policy,
+            timeoutMs,
+          );
     span.set({ 'http.response.status_code': result.status ?? undefined, 'webhook.attempt': claimed.attempts + 1 });
     await record({ delivery: claimed, at, result });
     if (deps.onAttempt) {
@@ -82,6 +91,9 @@ export function deliverTask(deps: DeliveryDeps): Task {
       );
   }
 }
+
+/** An attempt that sends nothing: its secret was sealed under neither SERVICE_SECRET nor SERVICE_SECRET_PREVIOUS. */
+const UNOPENED_SECRET = 'the signing secret was sealed under another SERVICE_SECRET: set SERVICE_SECRET_PREVIOUS to it';
 
 /**
  * Finds pending deliveries overdue by more than `graceMs` and not leased, and queues their jobs again: a worker

@@ -71,6 +71,12 @@ export const WEBHOOK_EVENTS: Record<EventType, { id: string; description: string
       ],
     },
   },
+  'attestation.promoted': {
+    id: 'AttestationPromotedEvent',
+    description:
+      'An off-chain attestation was put on chain (POST /v1/attestations/{uid}/onchain), once its transaction has its confirmations: `data` is the on-chain record, whose `offchainUid` names the original.',
+    data: ATTESTATION,
+  },
   [TEST_EVENT]: {
     id: 'WebhookTestEvent',
     description: 'Sent on request (POST /v1/webhooks/{id}/test) to one subscription, whatever kinds it subscribes to.',

@@ -6,6 +6,7 @@ import { inTransaction, type Db } from '../db/database.ts';
 import type { EventKind } from './contracts.ts';
 import { lapsedListenSubscriptions, renewListenLease } from './listen-store.ts';
 import { newSecret } from './rotation.ts';
+import type { WebhookSecrets } from './secret-seal.ts';
 import { MAX_SUBSCRIPTIONS } from './service.ts';
 import { standardWebhooksSecret } from './signature.ts';
 import { countLiveSubscriptions, deleteSubscription, insertSubscription, lockAccount } from './store.ts';
@@ -42,7 +43,7 @@ const serviceAudit = (accountId: string, at: Date, action: string, id: string, d
  * audit log says so) but with a lease. Only the operator's CLI calls this: the API never makes a loopback one.
  */
 export async function openListenSubscription(
-  deps: Deps,
+  deps: Deps & { secrets: WebhookSecrets },
   accountId: string,
   input: { url: string; events: EventKind[] },
 ): Promise<ListenSubscription | { refused: string }> {
@@ -64,7 +65,7 @@ export async function openListenSubscription(
       id: created.id,
       url,
       events: created.events,
-      secret,
+      secret: deps.secrets.seal(secret),
       accountId,
       createdAt: at,
       listenExpiresAt: new Date(at.getTime() + LISTEN_LEASE_MS),

@@ -3,6 +3,7 @@ import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { cliAccount, parseAccountRef, refusedAsFalse, type AccountRef } from '../keys/cli-account.ts';
 import { EVENT_KINDS, type EventKind } from './contracts.ts';
+import type { WebhookSecrets } from './secret-seal.ts';
 import { startForwarder, type Forwarded } from './listen-forward.ts';
 import {
   closeListenSubscription,
@@ -17,6 +18,7 @@ export interface ListenDeps {
   db: Db;
   clock: Clock;
   config: { productionBecause: string | undefined; webhooks: { allowPrivateUrls: boolean } };
+  secrets: WebhookSecrets;
 }
 
 export interface ListenOptions {
@@ -79,7 +81,7 @@ export async function listenForDeliveries(
   options: ListenOptions,
   stopped: Promise<unknown>,
 ): Promise<boolean> {
-  const { config, db, clock } = infra;
+  const { config, db, clock, secrets } = infra;
   if (config.productionBecause && !config.webhooks.allowPrivateUrls) {
     console.error(
       `attestation-service: webhooks listen is for development, refused when ${config.productionBecause} ` +
@@ -92,7 +94,7 @@ export async function listenForDeliveries(
   await expireListenSubscriptions({ db, clock }); // what a killed listen left, if no worker swept it yet
   const forwarder = await startForwarder(options.forwardTo, (f) => console.log(forwardedLine(f)));
   try {
-    const opened = await openListenSubscription({ db, clock }, account.id, {
+    const opened = await openListenSubscription({ db, clock, secrets }, account.id, {
       url: forwarder.url,
       events: options.events,
     });

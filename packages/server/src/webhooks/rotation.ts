@@ -7,6 +7,7 @@ import { notFound } from '../errors.ts';
 import type { GatedRequest } from '../idempotency/service.ts';
 import { TEST_EVENT } from './contracts.ts';
 import { emitTestEvent } from './outbox.ts';
+import type { WebhookSecrets } from './secret-seal.ts';
 import { standardWebhooksSecret } from './signature.ts';
 import { lockLiveSubscription, rotateSubscriptionSecret } from './store.ts';
 
@@ -34,7 +35,7 @@ export function rotationAt(expiresAt: Date | null, now: number): { previousSecre
  * Idempotency-Key's stored answer commit together.
  */
 export async function rotateSecret(
-  deps: { db: Db; clock: Clock },
+  deps: { db: Db; clock: Clock; secrets: WebhookSecrets },
   accountId: string,
   input: { id: string; previousSecretTtlHours: number },
   request: Pick<GatedRequest, 'idempotency'>,
@@ -51,7 +52,7 @@ export async function rotateSecret(
     rotation: rotationAt(until, at.getTime()),
   };
   await inTransaction(deps.db, async (tx) => {
-    const row = await rotateSubscriptionSecret(tx, accountId, input.id, secret, until);
+    const row = await rotateSubscriptionSecret(tx, accountId, input.id, deps.secrets.seal(secret), until);
     if (!row) throw notFound(`Webhook subscription ${input.id}`);
     await appendAudit(
       tx,
@@ -60,7 +61,7 @@ export async function rotateSecret(
         previousSecretExpiresAt: until?.toISOString() ?? null,
       }),
     );
-    await request.idempotency?.complete(tx, rotated);
+    await request.idempotency?.complete(tx, rotated, { sealed: true });
   });
   request.idempotency?.markCompleted();
   return rotated;

@@ -10,6 +10,7 @@ import type { AuthenticatedKey } from '../keys/service.ts';
 import type { Delivery, DeliveryState, EventKind } from './contracts.ts';
 import { deliveryPage } from './delivery-store.ts';
 import { newSecret, rotateSecret, rotationAt, sendTestEvent, type AuditOf } from './rotation.ts';
+import type { WebhookSecrets } from './secret-seal.ts';
 import { standardWebhooksSecret } from './signature.ts';
 import {
   countLiveSubscriptions,
@@ -80,7 +81,13 @@ const cursor = positionCursor('uuid');
  * Subscriptions and their deliveries' history: the cold paths. `development` (no production config): a refused
  * loopback or http URL names the setting and the CLI that take one.
  */
-export function createWebhookService(deps: { db: Db; clock: Clock; policy: UrlPolicy; development?: boolean }) {
+export function createWebhookService(deps: {
+  db: Db;
+  clock: Clock;
+  policy: UrlPolicy;
+  secrets: WebhookSecrets;
+  development?: boolean;
+}) {
   const { db, clock, policy } = deps;
   const audit = (
     auth: WebhookCaller,
@@ -150,7 +157,7 @@ export function createWebhookService(deps: { db: Db; clock: Clock; policy: UrlPo
           id: created.id,
           url,
           events,
-          secret,
+          secret: deps.secrets.seal(secret),
           accountId: auth.accountId,
           createdAt: at,
         });
@@ -158,7 +165,7 @@ export function createWebhookService(deps: { db: Db; clock: Clock; policy: UrlPo
           tx,
           audit(auth, request, at, 'webhook.subscribed', `webhook:${created.id}`, { url: created.url, events }),
         );
-        await request.idempotency?.complete(tx, created); // last: once stored, the claim is never released
+        await request.idempotency?.complete(tx, created, { sealed: true }); // last: once stored, the claim is never released
       }).catch(async (error: unknown) => {
         // the unique index is the backstop for a writer that skips the account lock
         const existing = isUrlTaken(error) ? await liveSubscriptionTo(db, auth.accountId, url) : undefined;

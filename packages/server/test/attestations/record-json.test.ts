@@ -37,10 +37,14 @@ function offchainRow(overrides: Partial<AttestationRow> = {}): AttestationRow {
     createdAt: new Date('2026-11-28T12:00:00.123Z'),
     revokedAt: null,
     revocationTxHash: null,
+    refUid: null,
+    offchainUid: null,
+    onchainUid: null,
     anchorProof: Buffer.concat([randomBytes(32), randomBytes(32)]),
     anchor: { root: hex(32), txHash: hex(32), blockNumber: 12, timestamp: '2026-11-28 12:01:00+00' },
     delegated: false,
     claimantName: null,
+    claimantDomain: null,
     ...overrides,
   };
 }
@@ -52,6 +56,7 @@ describe("a read's answer as spliced JSON text", () => {
       offchainRow({ anchor: null, anchorProof: null, revokedAt: new Date(), revocationTxHash: hex(32) }),
       offchainRow({ mode: 'onchain', offchain: null, txHash: hex(32), blockNumber: 99n, anchor: null }),
       offchainRow({ delegated: true, claimantName: 'Acme "News" <b>' }),
+      offchainRow({ delegated: true, claimantName: 'Acme', claimantDomain: 'acme.example' }),
     ]) {
       const answer = recordAnswer(row, 'http://verify.test');
       const parsed = JSON.parse(answer.text) as unknown;

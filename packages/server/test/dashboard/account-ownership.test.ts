@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountNameKey, accountNameProblem } from '../../src/keys/account-name.ts';
 import type { TestService } from '../support/service.ts';
-import { serviceCli, signUp, startDashboardService, trpc, unique } from './support.ts';
+import { serviceCli, signUpOpen, startDashboardService, trpc, unique } from './support.ts';
 
 let service: TestService;
 beforeAll(async () => {
-  service = await startDashboardService({ env: { DASHBOARD_SIGNUP: 'open' } });
+  // every opening here comes from the test's one address: the per-network cap is not what these tests are about
+  service = await startDashboardService({
+    env: { DASHBOARD_SIGNUP: 'open', DASHBOARD_ACCOUNTS_PER_NETWORK_PER_DAY: '10000' },
+  });
 });
 afterAll(() => service?.stop());
 
@@ -14,7 +17,7 @@ const cli = (...args: string[]) => serviceCli(service, ...args);
 /** Someone signs up (DASHBOARD_SIGNUP=open) and opens an account of this name in the dashboard. */
 async function openInDashboard(name: string): Promise<{ status: number; accountId?: string; body: any }> {
   const n = unique('opener');
-  const up = await signUp(service, { email: `${n}@example.com`, password: `pw-${n}-long-enough`, name: n });
+  const up = await signUpOpen(service, { email: `${n}@example.com`, password: `pw-${n}-long-enough`, name: n });
   expect(up.status).toBe(200);
   const res = await trpc(service, 'dashboard.accounts.create', { cookie: up.cookie, mutation: true, input: { name } });
   return { status: res.status, accountId: res.body?.result?.data?.accountId, body: res.body };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/clock.ts';
 import type { TestService } from '../support/service.ts';
-import { createMember, signUp, startDashboardService, tokenOf, trpc } from './support.ts';
+import { createMember, signUp, signUpOpen, startDashboardService, tokenOf, trpc } from './support.ts';
 
 const DAY = 24 * 3600_000;
 let seq = 0;
@@ -230,7 +230,7 @@ describe('dashboard.accounts.create', () => {
     const service = await startDashboardService({ env: { DASHBOARD_SIGNUP: 'open' } });
     try {
       const someone = person('open');
-      const up = await signUp(service, someone);
+      const up = await signUpOpen(service, someone);
       expect(up.status).toBe(200);
       const name = `open-${Math.random().toString(36).slice(2, 8)}`;
       const create = (accountName: string) =>

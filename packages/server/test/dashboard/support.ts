@@ -80,6 +80,27 @@ export async function signUp(
   return { status: res.status, cookie: cookieOf(res), body: await res.json().catch(() => undefined) };
 }
 
+/** Marks an address confirmed, as its mailed link does (the tests of confirmation itself open the link). */
+export async function confirmAddress(service: TestService, email: string): Promise<void> {
+  await service.sql.query(`UPDATE users SET email_verified = true WHERE email = lower($1)`, [email]);
+}
+
+/**
+ * Open sign-up as the page makes it: sign up (the answer carries no session, whatever the address), confirm the
+ * address unless `confirmed` is false, then sign in; the cookie is the sign-in's.
+ */
+export async function signUpOpen(
+  service: TestService,
+  user: { email: string; password: string; name: string },
+  opts: { confirmed?: boolean } = {},
+): Promise<{ status: number; cookie: string; userId: string }> {
+  const up = await signUp(service, user);
+  if (up.status !== 200) return { status: up.status, cookie: '', userId: '' };
+  if (opts.confirmed !== false) await confirmAddress(service, user.email);
+  const signedIn = await signIn(service, user);
+  return { status: signedIn.status, cookie: signedIn.cookie, userId: signedIn.body?.user?.id as string };
+}
+
 /** Signs in with email and password; returns the session cookie. */
 export async function signIn(
   service: TestService,
@@ -119,13 +140,15 @@ async function signUpAndAccept(
   const token = tokenOf(link);
   const up = await signUp(service, who, token);
   if (up.status !== 200) throw new Error(`sign-up failed: ${up.status} ${JSON.stringify(up.body)}`);
+  // open sign-up's answer carries no session (whatever the address): the page signs in next
+  const cookie = up.cookie || (await signIn(service, who)).cookie;
   const accepted = await trpc(service, 'dashboard.invitations.accept', {
-    cookie: up.cookie,
+    cookie,
     mutation: true,
     input: { token },
   });
   if (accepted.status !== 200) throw new Error(`accept failed: ${accepted.status} ${JSON.stringify(accepted.body)}`);
-  return { userId: up.body.user.id as string, cookie: up.cookie };
+  return { userId: up.body.user.id as string, cookie };
 }
 
 /**

@@ -228,18 +228,21 @@ describe('dashboard webhooks', () => {
     const viewer = await createMember(service, 'viewer', owner.accountId);
     const stranger = await createMember(service, 'owner');
     const hook = await receiver();
-    const { id, secret } = await subscribe(owner, hook.url);
+    const { id } = await subscribe(owner, hook.url);
+    const stored = () =>
+      service.sql.query<{ secret: string; previous_secret: string | null }>(
+        `SELECT secret, previous_secret FROM webhook_subscriptions WHERE id = $1`,
+        [id],
+      );
+    const before = await stored();
     for (const res of [await mutate(viewer, 'rotateSecret', { id }), await mutate(viewer, 'sendTest', { id })])
       expect(res.status).toBe(403);
     for (const res of [await mutate(stranger, 'rotateSecret', { id }), await mutate(stranger, 'sendTest', { id })]) {
       expect(res.status).toBe(404);
       expect(res.body.error.data.code).toBe('NOT_FOUND');
     }
-    const [row] = await service.sql.query<{ secret: string }>(
-      `SELECT secret FROM webhook_subscriptions WHERE id = $1`,
-      [id],
-    );
-    expect(row!.secret).toBe(secret);
+    expect(await stored()).toEqual(before);
+    expect(before[0]!.previous_secret).toBeNull();
     expect(hook.received).toHaveLength(0);
   });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountNameKey, accountNameProblem, reservedAccountName } from '../../src/keys/account-name.ts';
-import { serviceCli, signUp, startDashboardService, trpc, unique } from '../dashboard/support.ts';
+import { serviceCli, signUpOpen, startDashboardService, trpc, unique } from '../dashboard/support.ts';
 import type { TestService } from '../support/service.ts';
 
 describe('reserved account names', () => {
@@ -31,13 +31,15 @@ describe('reserved account names', () => {
 describe('every path that opens an account refuses a reserved name', () => {
   let service: TestService;
   beforeAll(async () => {
-    service = await startDashboardService({ env: { DASHBOARD_SIGNUP: 'open' } });
+    service = await startDashboardService({
+      env: { DASHBOARD_SIGNUP: 'open', DASHBOARD_ACCOUNTS_PER_NETWORK_PER_DAY: '10000' },
+    });
   });
   afterAll(() => service?.stop());
 
   async function openInDashboard(name: string) {
     const n = unique('opener');
-    const up = await signUp(service, { email: `${n}@example.com`, password: `pw-${n}-long-enough`, name: n });
+    const up = await signUpOpen(service, { email: `${n}@example.com`, password: `pw-${n}-long-enough`, name: n });
     return trpc(service, 'dashboard.accounts.create', { cookie: up.cookie, mutation: true, input: { name } });
   }
 

@@ -13,3 +13,5 @@ export { createOffchainSigner, offchainUid } from '../../src/attestations/offcha
 export { encodeAttestationData, SCHEMA_UID } from '../../src/chain/schema.ts';
 // a real SMTP server with an inbox (MailDev), for the dashboard's mail flows in a browser
 export { linkIn, startInbox, type Inbox } from '../mail/inbox.ts';
+// a DNS server answering TXT questions from a table, for domain proofs through a real resolver
+export { startTxtServer } from '../domains/dns-server.ts';

@@ -257,6 +257,12 @@ describe('secret rotation', () => {
     const receiver = await startReceiver(() => ({ status: 200 }), clock);
     receivers.push(receiver);
     const subscription = await subscribe(owner.key, receiver.url);
+    const stored = () =>
+      svc.sql.query<{ secret: string; previous_secret: string | null }>(
+        `SELECT secret, previous_secret FROM webhook_subscriptions WHERE id = $1`,
+        [subscription.id],
+      );
+    const before = await stored();
     const rotate = await call(svc.url, 'POST', `/v1/webhooks/${subscription.id}/rotate-secret`, {
       key: other.key,
       body: {},
@@ -271,11 +277,8 @@ describe('secret rotation', () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe('VALIDATION_FAILED');
-    const [row] = await svc.sql.query<{ secret: string; previous_secret: string | null }>(
-      `SELECT secret, previous_secret FROM webhook_subscriptions WHERE id = $1`,
-      [subscription.id],
-    );
-    expect(row).toEqual({ secret: subscription.secret, previous_secret: null });
+    expect(await stored()).toEqual(before);
+    expect(before[0]!.previous_secret).toBeNull();
     expect(receiver.received).toHaveLength(0);
   });
 

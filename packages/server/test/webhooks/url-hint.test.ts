@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.ts';
+import { Secret } from '../../src/config.ts';
 import { AppError } from '../../src/errors.ts';
+import { webhookSecrets } from '../../src/webhooks/secret-seal.ts';
 import { createWebhookService, LOCAL_RECEIVER_HINT } from '../../src/webhooks/service.ts';
 import { vetLoopbackUrl, type Resolver } from '../../src/webhooks/url-guard.ts';
 import { call, startTestService, type TestService } from '../support/service.ts';
@@ -21,6 +23,7 @@ async function refusal(url: string, development: boolean): Promise<AppError> {
     db: svc.infrastructure.db,
     clock: systemClock,
     policy: { allowPrivate: false, resolve },
+    secrets: webhookSecrets({ current: new Secret('a-test-service-secret-of-32-characters'), previous: undefined }),
     development,
   });
   const { account } = await svc.createKey('pro');

@@ -47,10 +47,19 @@ describe('GET /api/attestation/<uid> (the JSON badge)', () => {
       verifyUrl: record.verifyUrl,
       status: 'verified',
       anchor: null,
-      claimant: { kind: 'service', address: record.attester, accountName: null },
+      claimant: {
+        kind: 'service',
+        address: record.attester,
+        name: null,
+        domain: null,
+        verified: true,
+        accountName: null,
+      },
       digitalSourceType: record.digitalSourceType,
       digitalSourceTypeLabel: 'Trained algorithmic media (generative AI)',
       statusList: { state: 'not-revoked', list: expect.stringMatching(/^\d+$/), index: expect.any(Number) },
+      derivedFrom: [],
+      derivedFromTruncated: false,
     });
     expect(badge.digitalSourceType).toBe('http://cv.iptc.org/newscodes/digitalsourcetype/trainedAlgorithmicMedia');
     expect(badge.verifyUrl).toBe(`${stack.verify.url}/${onchain.uid}`);

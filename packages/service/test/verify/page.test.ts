@@ -213,7 +213,8 @@ describe('the attestation page', () => {
     expect(await verdictOf(page)).toBe('verified');
     const claimant = page.locator('[data-claimant]');
     expect(await claimant.getAttribute('data-claimant')).toBe('account');
-    expect(await claimant.textContent()).toBe(account);
+    // the account's name is its own choice: quoted and labelled, never presented as checked
+    expect(await claimant.textContent()).toBe(`“${account}” (self-declared)`);
     const text = await page.locator('main').textContent();
     expect(text).toContain(customer.address);
     expect(await page.locator('.checks .fail').count()).toBe(0);

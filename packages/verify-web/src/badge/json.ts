@@ -1,3 +1,4 @@
+import { claimantOf } from '../claimant.ts';
 import { sourceTypeOf } from '../source-type.ts';
 import type { StatusListSignal, Verdict } from '../verdict/types.ts';
 
@@ -18,8 +19,20 @@ export interface BadgeJson {
    * `verified: false` with the reason (and no time); null when not anchored yet, and for on-chain attestations.
    */
   anchor: { verified: true; existedBy: string; txHash: string } | { verified: false; reason: string } | null;
-  /** Whose claim it is: the attester address the chain shows, and the account that proved it (null: the service). */
-  claimant: { kind: 'service' | 'account'; address: string; accountName: string | null };
+  /**
+   * Whose claim it is: the attester address the chain shows and the account that proved it. `name` is the account's
+   * self-chosen name (null: the service), `domain` a domain it proved it controls; `verified` says whether who the
+   * claimant is was checked (a proved domain, or the service itself), never that the name is true. `accountName` is
+   * `name` under its first spelling, kept for existing readers. `verified` at the top stays about the attestation.
+   */
+  claimant: {
+    kind: 'service' | 'account';
+    address: string;
+    name: string | null;
+    domain: string | null;
+    verified: boolean;
+    accountName: string | null;
+  };
   /** How the content came to be: the record's IPTC digital source type URI, and its label; null when it names none. */
   digitalSourceType: string | null;
   digitalSourceTypeLabel: string | null;
@@ -29,6 +42,12 @@ export interface BadgeJson {
    * `unsound` when it served documents that do not hold.
    */
   statusList: StatusListSignal | null;
+  /**
+   * The origins it derives from (its signed refUID, then theirs), newest first, each with its standing as the service
+   * records it; empty for an origin, and when the chain could not be read just now (`derivedFromTruncated` false).
+   */
+  derivedFrom: Array<{ uid: string; verdict: 'valid' | 'revoked'; verifyUrl: string }>;
+  derivedFromTruncated: boolean;
 }
 
 export function badgeJson(v: Verdict, verifyBaseUrl: string): BadgeJson | undefined {
@@ -44,7 +63,7 @@ export function badgeJson(v: Verdict, verifyBaseUrl: string): BadgeJson | undefi
     createdAt: r.createdAt,
     verifyUrl: `${verifyBaseUrl}/${r.uid}`,
     status: v.state,
-    claimant: r.claimant ?? { kind: 'service', address: r.attester, accountName: null },
+    claimant: { ...claimantOf(r), accountName: claimantOf(r).name },
     anchor: !v.anchor
       ? null
       : v.anchor.verified
@@ -53,6 +72,12 @@ export function badgeJson(v: Verdict, verifyBaseUrl: string): BadgeJson | undefi
     digitalSourceType: sourceType?.uri ?? null,
     digitalSourceTypeLabel: sourceType?.label ?? null,
     statusList: v.statusList,
+    derivedFrom: (v.provenance?.links.slice(1) ?? []).map((link) => ({
+      uid: link.uid,
+      verdict: link.verdict,
+      verifyUrl: `${verifyBaseUrl}/${link.uid}`,
+    })),
+    derivedFromTruncated: v.provenance?.truncated ?? false,
   };
 }
 

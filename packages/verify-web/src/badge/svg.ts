@@ -1,15 +1,22 @@
+import { claimantOf, quoted } from '../claimant.ts';
 import { escapeHtml } from '../html/escape.ts';
 import { sourceTypeOf } from '../source-type.ts';
 import type { Verdict } from '../verdict/types.ts';
 
 const LABEL = 'attestation';
 
-/** ` · by <account>` when a customer's own attester signed it (names cut at 24 characters to keep a badge small). */
+/**
+ * ` · by <claimant>` when a customer's own attester signed it: a domain the account proved, or else its name, quoted
+ * and labelled self-declared (a name is the account's own choice). Cut to keep a badge small: a name at 24
+ * characters; a domain from the left, since its end (the registered domain) is what says whose it is.
+ */
 function byClaimant(v: Pick<Verdict, 'record'>): string {
-  const c = v.record?.claimant;
-  if (c?.kind !== 'account') return '';
-  const name = c.accountName ?? `${c.address.slice(0, 6)}…${c.address.slice(-4)}`;
-  return ` · by ${name.length > 24 ? `${name.slice(0, 23)}…` : name}`;
+  if (!v.record) return '';
+  const c = claimantOf(v.record);
+  if (c.kind !== 'account') return '';
+  if (c.domain) return ` · by ${c.domain.length > 40 ? `…${c.domain.slice(-39)}` : c.domain} (verified domain)`;
+  if (!c.name) return ` · by ${c.address.slice(0, 6)}…${c.address.slice(-4)}`;
+  return ` · by ${quoted(c.name.length > 24 ? `${c.name.slice(0, 23)}…` : c.name)} (self-declared)`;
 }
 
 /** ` (trained model)`: the digital source type's short form, when the record names one. */

@@ -1,22 +1,17 @@
 import type { Attestation } from '@attestation-service/client';
 import { addressLink, attestationLink, chainName, txLink } from '../chains.ts';
+import { claimantRow, claimantWords } from './claimant.ts';
 import type { Check, Verdict } from '../verdict/types.ts';
 import { badgeLabel } from '../badge/svg.ts';
 import { tooManyLookups } from '../records.ts';
 import { html, type SafeHtml } from './escape.ts';
 import { contentCheckForm, layout } from './layout.ts';
 import { formatTime, maybeLink, row } from './parts.ts';
+import { provenanceRow } from './provenance.ts';
 import { revocationRow } from './revocation.ts';
 import { sourceTypeRow } from './source-type.ts';
 
 const ORIGIN = { human: 'Human-made', ai: 'AI-generated' } as const;
-
-/** Whose claim it is, in words: the service's attester, or an account's registered address. */
-function claimantWords(r: Attestation | null): string {
-  const c = r?.claimant;
-  if (c?.kind !== 'account') return 'the service attester';
-  return c.accountName ? `${c.accountName}'s attester ${c.address}` : `the customer attester ${c.address}`;
-}
 
 /** Whose the off-chain signature is, in words. */
 function signatureWords(r: Attestation | null): string {
@@ -86,19 +81,6 @@ function anchorRow(r: Attestation, v: Verdict): SafeHtml | '' {
   );
 }
 
-/** Whose claim it is: the account that proved the attester address (the service's word), or the service itself. */
-function claimantRow(r: Attestation): SafeHtml {
-  const c = r.claimant;
-  if (c?.kind !== 'account')
-    return row('Claimed by', html`<span data-claimant="service">The attestation service (its own attester)</span>`);
-  return row(
-    'Claimed by',
-    html`<span data-claimant="account"><strong>${c.accountName ?? 'An account of the service'}</strong></span
-      >: the attester ${maybeLink(addressLink(r.chainId, c.address), c.address)} signed it; the service says this
-      account proved control of that address by a signed challenge.`,
-  );
-}
-
 function details(r: Attestation, v: Verdict): SafeHtml {
   const onchain = r.mode === 'onchain';
   return html`<dl class="fields">
@@ -112,7 +94,7 @@ function details(r: Attestation, v: Verdict): SafeHtml {
     ${onchain && r.blockNumber !== null ? row('Block', String(r.blockNumber)) : ''}
     ${onchain && attestationLink(r.chainId, r.uid) ? row('On EAS explorer', maybeLink(attestationLink(r.chainId, r.uid), r.uid)) : ''}
     ${anchorRow(r, v)} ${claimantRow(r)} ${row('Attester', maybeLink(addressLink(r.chainId, r.attester), r.attester))}
-    ${row('Schema', html`<code>${r.schemaUid}</code>`)} ${revocationRow(r, v)}
+    ${row('Schema', html`<code>${r.schemaUid}</code>`)} ${provenanceRow(r, v)} ${revocationRow(r, v)}
     ${r.revocationTxHash ? row('Revocation transaction', maybeLink(txLink(r.chainId, r.revocationTxHash), r.revocationTxHash)) : ''}
   </dl>`;
 }

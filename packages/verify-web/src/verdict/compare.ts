@@ -86,6 +86,17 @@ export function revocationCheck(record: Attestation, chainRevokedAt: bigint): Ch
   );
 }
 
+/** The origin the record names against the one the chain or the signature carries (EAS refUID; zero: none). */
+export function refCheck(record: Attestation, signedRef: string, source: string): Check {
+  const signed = /^0x0*$/.test(signedRef) ? null : signedRef;
+  const named = record.refUid ?? null;
+  return check(
+    'Derived from',
+    signed === null ? named === null : sameHex(signed, named),
+    `the ${source} derives from ${signed ?? 'nothing'}; the record says ${named ?? 'nothing'}`,
+  );
+}
+
 /**
  * The status list's word against the chain's: they must agree, as the record and the chain must. A list that could not
  * be read (`unchecked`) is no check at all, passed or failed; one the API served unsound fails.

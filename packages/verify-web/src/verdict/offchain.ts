@@ -1,6 +1,6 @@
 import { encodePacked, hashTypedData, keccak256, toHex, zeroAddress, type Hex } from 'viem';
 import type { Attestation, OffchainPackage } from '@attestation-service/client';
-import { check, claimedAttester, dataChecks, revocationCheck, sameHex } from './compare.ts';
+import { check, claimedAttester, dataChecks, refCheck, revocationCheck, sameHex } from './compare.ts';
 import { SCHEMA_UID, type EasReader, type TrustAnchors } from './eas.ts';
 import { recoverSigner } from './recover.ts';
 import type { Check } from './types.ts';
@@ -123,6 +123,7 @@ export async function offchainChecks(
     check('Schema', sameHex(message.schema, SCHEMA_UID), `the signed schema is ${message.schema}`),
     check('Recipient', sameHex(message.recipient, zeroAddress), `the signed recipient is ${message.recipient}`),
     ...dataChecks(record, message.data as Hex, 'signed attestation'),
+    refCheck(record, message.refUID, 'signed attestation'),
     check(
       'Expiry',
       expiration === 0n || expiration > BigInt(nowSeconds),

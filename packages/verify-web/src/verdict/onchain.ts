@@ -1,6 +1,6 @@
 import { zeroAddress, type Hex } from 'viem';
 import type { Attestation } from '@attestation-service/client';
-import { check, claimedAttester, dataChecks, revocationCheck, sameHex } from './compare.ts';
+import { check, claimedAttester, dataChecks, refCheck, revocationCheck, sameHex } from './compare.ts';
 import { SCHEMA_UID, type EasReader, type TrustAnchors } from './eas.ts';
 import type { Check } from './types.ts';
 
@@ -42,6 +42,7 @@ export async function onchainChecks(
       `the chain's recipient is ${attestation.recipient} (the service attests to content, not to an address)`,
     ),
     ...dataChecks(record, attestation.data, 'attestation on chain'),
+    refCheck(record, attestation.refUID, 'attestation on chain'),
     check(
       'Expiry',
       attestation.expirationTime === 0n || attestation.expirationTime > BigInt(nowSeconds),

@@ -1,4 +1,4 @@
-import type { Attestation } from '@attestation-service/client';
+import type { Attestation, Provenance } from '@attestation-service/client';
 import type { AnchorVerdict } from './anchor.ts';
 
 /** What the page and the badge say about an attestation. */
@@ -24,6 +24,8 @@ export interface Verdict {
   anchor: AnchorVerdict | null;
   /** What the service's status list says of the attestation's credential; null when there is no record. */
   statusList: StatusListSignal | null;
+  /** The chain of origins the record derives from, as the API answers it; absent when it names none or no answer. */
+  provenance?: Provenance;
   /** `rate-limited`: the seconds the API said to wait before this visitor looks up again. */
   retryAfterSeconds?: number;
 }

@@ -57,12 +57,16 @@ export function createVerifier(opts: VerifierOptions) {
     }
     if (!record) return { ...base, state: 'not-found' };
     try {
-      const [judged, anchored, listed] = await Promise.all([
+      const [judged, anchored, listed, provenance] = await Promise.all([
         record.mode === 'onchain'
           ? onchainChecks(record, opts.eas, opts.anchors, nowSeconds())
           : offchainChecks(record, opts.eas, opts.anchors, nowSeconds()),
         anchorChecks(record, opts.eas, opts.anchors),
         statusList.check(record, visitorIp),
+        // the chain of origins is shown beside the verdict, never part of it: no answer leaves it out
+        record.refUid && opts.records.provenance
+          ? opts.records.provenance(record.uid, visitorIp).catch(() => undefined)
+          : undefined,
       ]);
       const signal = disagrees(listed, judged.revokedAt) ? await statusList.check(record, visitorIp, true) : listed;
       const listCheck = statusListCheck(signal, judged.revokedAt);
@@ -74,7 +78,16 @@ export function createVerifier(opts: VerifierOptions) {
       ];
       const chainRevokedAt = judged.revokedAt > 0n ? new Date(Number(judged.revokedAt) * 1000).toISOString() : null;
       const state = checks.some((c) => !c.ok) ? 'mismatch' : chainRevokedAt ? 'revoked' : 'verified';
-      return { state, uid, record, checks, chainRevokedAt, anchor: anchored.anchor, statusList: signal };
+      const verdict: Verdict = {
+        state,
+        uid,
+        record,
+        checks,
+        chainRevokedAt,
+        anchor: anchored.anchor,
+        statusList: signal,
+      };
+      return provenance ? { ...verdict, provenance } : verdict;
     } catch {
       return { ...base, record, state: 'unavailable' };
     }
