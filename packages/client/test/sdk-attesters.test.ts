@@ -38,7 +38,7 @@ describe('SDK: customer attesters', () => {
     });
     expect(onchain.txHash).toMatch(/^0x[0-9a-f]{64}$/);
     const record = await client.attestations.get(onchain.uid);
-    expect(record.claimant).toEqual({ kind: 'account', address: signer.address, accountName: account });
+    expect(record.claimant).toEqual({ kind: 'account', address: signer.address, accountName: account, domain: null });
 
     const offchain = await client.attestations.createSigned(signer, {
       type: 'ai',

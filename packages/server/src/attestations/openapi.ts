@@ -53,6 +53,18 @@ export const BATCH_EXAMPLES = {
   },
 };
 
+export const PROMOTE_BATCH_EXAMPLES = {
+  two: {
+    summary: 'Two off-chain attestations',
+    value: {
+      uids: [
+        '0x4f1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9',
+        '0x5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a6b',
+      ],
+    },
+  },
+};
+
 export const REVOKE_EXAMPLES = {
   reason: { summary: 'With a reason (the body is optional)', value: { reason: 'Published by mistake' } },
 };

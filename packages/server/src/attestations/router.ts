@@ -14,7 +14,7 @@ import {
   uidSchema,
 } from './contracts.ts';
 import { batchInput, batchOutput } from './batch-contracts.ts';
-import { BATCH_EXAMPLES, CREATE_EXAMPLES, REVOKE_EXAMPLES } from './openapi.ts';
+import { BATCH_EXAMPLES, CREATE_EXAMPLES, PROMOTE_BATCH_EXAMPLES, REVOKE_EXAMPLES } from './openapi.ts';
 import { MAX_PROVENANCE_LINKS, provenanceOutput } from './provenance.ts';
 import { promoteBatchInput, promoteBatchOutput, promotedAttestation, promoteInput } from './promote-contracts.ts';
 
@@ -178,7 +178,7 @@ export const attestationsRouter = router({
         description:
           'Each as POST /v1/attestations/{uid}/onchain would, in one transaction; a member refused gets its error in its result and the others go on. The quota must cover every member not promoted yet.',
       },
-      docs: { errors: { 429: WRITE_ERRORS[429], 503: WRITE_ERRORS[503] } },
+      docs: { errors: { 429: WRITE_ERRORS[429], 503: WRITE_ERRORS[503] }, requestExamples: PROMOTE_BATCH_EXAMPLES },
     })
     .input(promoteBatchInput)
     .output(promoteBatchOutput)

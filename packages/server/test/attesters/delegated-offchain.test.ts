@@ -47,7 +47,7 @@ describe('delegated off-chain attestations', () => {
 
     const record = (await call(svc.url, 'GET', `/v1/attestations/${created.body.uid}`)).body;
     expect(record.attester).toBe(customer.address);
-    expect(record.claimant).toEqual({ kind: 'account', address: customer.address, accountName: account });
+    expect(record.claimant).toEqual({ kind: 'account', address: customer.address, accountName: account, domain: null });
     const { domain, message } = record.offchain.sig;
     const offchain = new Offchain(
       { address: domain.verifyingContract, version: domain.version, chainId: BigInt(domain.chainId) },

@@ -5,6 +5,7 @@ import { call, randomIp, startTestService, type TestService } from '../support/s
 import { startPrism, type Prism } from '../support/prism.ts';
 import { newCustomer, nonceOf, signOnchain } from '../attesters/support.ts';
 import { exampleBody, urlOf } from './openapi-requests.ts';
+import { prismCalls } from './prism-calls.ts';
 
 /**
  * Every operation of /openapi.json through Stoplight Prism in front of the live API, which checks each request and
@@ -18,7 +19,6 @@ let lenient: Prism;
 let receiver: Server;
 let receiverUrl: string;
 let doc: any;
-const exercised = new Map<string, Set<number>>();
 
 const sha = (text: string) => `0x${createHash('sha256').update(text).digest('hex')}`;
 const unknownKey = `svc_free_${'0'.repeat(12)}_${'0'.repeat(32)}`;
@@ -42,46 +42,7 @@ afterAll(async () => {
   receiver?.close();
 });
 
-type Options = { key?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string };
-
-/** Which documented operation a request is: its method and path template. */
-function operationOf(method: string, path: string): string {
-  const pathname = path.split('?')[0]!;
-  const template = Object.keys(doc.paths).find((p) => new RegExp(`^${p.replace(/\{\w+\}/g, '[^/]+')}$`).test(pathname));
-  return `${method.toLowerCase()} ${template ?? pathname}`;
-}
-
-/** A request through the strict proxy: answered by our API (not Prism) with `status`, and no violation. */
-async function through(method: string, path: string, status: number, opts: Options = {}) {
-  const res = await call(strict.url, method, path, opts);
-  expect(res.headers.get('sl-violations'), `${method} ${path}: ${res.headers.get('sl-violations')}`).toBeNull();
-  expect(
-    res.headers.get('x-request-id'),
-    `${method} ${path} answered by Prism: ${JSON.stringify(res.body)}`,
-  ).toBeTruthy();
-  expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(status);
-  const op = operationOf(method, path);
-  exercised.set(op, (exercised.get(op) ?? new Set()).add(status));
-  return res;
-}
-
-/** A request the document itself rejects: Prism refuses it under --errors; our API's answer to it is valid. */
-async function rejected(method: string, path: string, status: number, opts: Options = {}) {
-  const refused = await call(strict.url, method, path, opts);
-  expect(refused.headers.get('x-request-id'), `${method} ${path} reached the API through --errors`).toBeNull();
-  expect([401, 422]).toContain(refused.status);
-  const res = await call(lenient.url, method, path, opts);
-  const violations = JSON.parse(res.headers.get('sl-violations') ?? '[]') as Array<{ location: string[] }>;
-  expect(
-    violations.filter((v) => v.location[0] !== 'request'),
-    `${method} ${path}`,
-  ).toEqual([]);
-  expect(res.headers.get('x-request-id')).toBeTruthy();
-  expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(status);
-  const op = operationOf(method, path);
-  exercised.set(op, (exercised.get(op) ?? new Set()).add(status));
-  return res;
-}
+const { through, rejected, exercised } = prismCalls(() => ({ doc, strict, lenient }));
 
 const create = (key: string, body: Record<string, unknown>, headers?: Record<string, string>) =>
   through('POST', '/v1/attestations', 201, {
@@ -128,7 +89,17 @@ describe('the API behind Prism (prism proxy --errors)', () => {
     await through('GET', '/.well-known/jwks.json', 200);
     await through('GET', '/.well-known/did.json', 200);
 
+    // provenance: a claim deriving from the on-chain one; promotion of the off-chain one, alone and in a batch
+    const derived = (await create(key, { content: `derived ${Math.random()}`, refUid: onchain.uid })).body;
+    await through('GET', `/v1/attestations/${derived.uid}/provenance`, 200);
+    await through('GET', `/v1/attestations/${unknownUid}/provenance`, 404);
+    await through('POST', `/v1/attestations/${offchain.uid}/onchain`, 200, { key });
+    await through('POST', `/v1/attestations/${onchain.uid}/onchain`, 409, { key });
+    const another = (await create(key, { contentHash: sha(`again ${Math.random()}`), mode: 'offchain' })).body;
+    await through('POST', '/v1/attestations/onchain', 200, { key, body: { uids: [another.uid] } });
+
     const { key: stranger } = await svc.createKey();
+    await through('POST', `/v1/attestations/${offchain.uid}/onchain`, 403, { key: stranger });
     await through('POST', `/v1/attestations/${onchain.uid}/revoke`, 403, { key: stranger });
     await through('POST', `/v1/attestations/${onchain.uid}/revoke`, 200, { key });
     await through('POST', `/v1/attestations/${onchain.uid}/revoke`, 409, { key, body: { reason: 'again' } });
@@ -263,6 +234,7 @@ describe('the API behind Prism (prism proxy --errors)', () => {
       body: { type: 'human', content: 'x', contentHash: sha('x'), contentType: 'text/plain' },
     });
     await rejected('POST', '/v1/attestations/batch', 400, { key, body: { attestations: [] } });
+    await rejected('POST', '/v1/attestations/onchain', 400, { key, body: { uids: [] } });
     await rejected('POST', '/v1/attestations', 415, {
       key,
       rawBody: 'hello',

@@ -102,6 +102,18 @@ const CASES: Record<string, RouteCase> = {
     valid: async (key) => ({ params: { uid: await attestation(key) }, body: { reason: 'matrix' } }),
     invalid: { params: { uid: 'nope' } },
   },
+  'attestations.provenance': {
+    valid: async (key) => ({ params: { uid: await attestation(key) } }),
+    invalid: { params: { uid: '0x1234' } },
+  },
+  'attestations.promote': {
+    valid: async (key) => ({ params: { uid: await attestation(key) } }),
+    invalid: { params: { uid: 'nope' } },
+  },
+  'attestations.promoteBatch': {
+    valid: async (key) => ({ body: { uids: [await attestation(key)] } }),
+    invalid: { body: { uids: [] } },
+  },
   'webhooks.create': { valid: async () => ({ body: hook }), invalid: { body: { ...hook, events: [] } } },
   'webhooks.list': { valid: async () => ({}), invalid: { query: { unknown: '1' } } },
   'webhooks.delete': {
