@@ -52,7 +52,12 @@ describe('delegated on-chain attestations (attestByDelegation)', () => {
 
     const record = await call(svc.url, 'GET', `/v1/attestations/${created.body.uid}`);
     expect(record.body.attester).toBe(customer.address);
-    expect(record.body.claimant).toEqual({ kind: 'account', address: customer.address, accountName: account, domain: null });
+    expect(record.body.claimant).toEqual({
+      kind: 'account',
+      address: customer.address,
+      accountName: account,
+      domain: null,
+    });
     expect((await nonceOf(svc.url, key, customer.address)).nonce).toBe('1');
   });
 
@@ -219,7 +224,12 @@ describe('delegated on-chain attestations (attestByDelegation)', () => {
     });
     expect(created.status).toBe(201);
     const record = await call(svc.url, 'GET', `/v1/attestations/${created.body.uid}`);
-    expect(record.body.claimant).toEqual({ kind: 'service', address: record.body.attester, accountName: null, domain: null });
+    expect(record.body.claimant).toEqual({
+      kind: 'service',
+      address: record.body.attester,
+      accountName: null,
+      domain: null,
+    });
     expect((await onChain(created.body.uid)).attester).toBe(record.body.attester);
   });
 });
