@@ -36,6 +36,7 @@ import type {
 } from './types.ts';
 
 export * from './types.ts';
+export * from './ai-details.ts';
 export {
   AttestationServiceError,
   isServiceError,

@@ -1,4 +1,5 @@
 import { encodePacked, keccak256, recoverTypedDataAddress, toHex, zeroAddress, type Hex } from 'viem';
+import { AI_DETAILS_SCHEMA_UID, decodeAiDetails, type AiDetails } from './ai-details.ts';
 import { OFFCHAIN_TYPES } from './signing.ts';
 import type { Origin, OffchainPackage } from './types.ts';
 
@@ -15,6 +16,12 @@ export interface VerifyOffchainOptions {
    * show another provenance than its attester signed. Unchecked when absent (the uid covers refUID either way).
    */
   refUid?: string | null;
+  /**
+   * A record's `ai`: its model and prompt hash must be what the AI-details attestation says, signed by the same
+   * attester under the same domain with this package's uid as its refUID (a changed model fails). Unchecked when
+   * absent or null.
+   */
+  ai?: Pick<AiDetails, 'model' | 'promptHash' | 'offchain'> | null;
   /** The chain and EAS contract the signature must be bound to (the EIP-712 domain); unchecked when absent. */
   chainId?: number;
   easAddress?: string;
@@ -30,6 +37,7 @@ export type OffchainFailure =
   | 'wrong_attester'
   | 'uid_mismatch'
   | 'ref_mismatch'
+  | 'ai_mismatch'
   | 'wrong_domain'
   | 'expired';
 
@@ -50,6 +58,8 @@ export type OffchainVerification =
       refUid: Hex | null;
       /** What the service's schema (`bytes32 contentHash,bool aiGenerated`) says; null for data of another schema. */
       claim: { contentHash: Hex; type: Origin } | null;
+      /** The signed AI details, when the `ai` option was given; else null. */
+      ai: { model: string; promptHash: string | null } | null;
     }
   | { valid: false; reason: OffchainFailure; message: string };
 
@@ -191,6 +201,8 @@ export async function verifyOffchain(
   const nowSeconds = BigInt(Math.floor((options.now ?? Date.now)() / 1000));
   if (expiration !== 0n && expiration <= nowSeconds)
     return failure('expired', `expired at ${expiration} (Unix seconds)`);
+  const ai = options.ai ? await signedAiDetails(options.ai, { ...options, uid, attester: recovered, domain }) : null;
+  if (ai && 'valid' in ai) return ai;
   return {
     valid: true,
     attester: recovered,
@@ -201,5 +213,30 @@ export async function verifyOffchain(
     schema: message.schema as Hex,
     refUid,
     claim: claimOf(message.data),
+    ai,
   };
+}
+
+/** The AI details a record shows, checked against their signed attestation (which must name the claim's uid). */
+async function signedAiDetails(
+  ai: NonNullable<VerifyOffchainOptions['ai']>,
+  claim: { uid: Hex; attester: Hex; domain: OffchainPackage['sig']['domain']; now?: (() => number) | undefined },
+): Promise<{ model: string; promptHash: string | null } | OffchainVerification> {
+  const mismatch = (why: string) => failure('ai_mismatch', `the AI details are not signed: ${why}`);
+  const { domain } = claim;
+  const checked = await verifyOffchain(ai.offchain, {
+    attester: claim.attester,
+    refUid: claim.uid,
+    chainId: domain.chainId,
+    easAddress: domain.verifyingContract,
+    ...(claim.now ? { now: claim.now } : {}),
+  });
+  if (!checked.valid) return mismatch(checked.message);
+  if (!sameHex(checked.schema, AI_DETAILS_SCHEMA_UID)) return mismatch(`their schema is ${checked.schema}`);
+  const signed = decodeAiDetails(ai.offchain!.sig.message.data);
+  if (!signed) return mismatch('their data is not of the AI-details schema');
+  if (signed.model !== ai.model) return mismatch(`the signed model is "${signed.model}", not "${ai.model}"`);
+  if (!sameHex(signed.promptHash ?? 'none', ai.promptHash ?? 'none'))
+    return mismatch(`the signed prompt hash is ${signed.promptHash ?? 'none'}, not ${ai.promptHash ?? 'none'}`);
+  return signed;
 }

@@ -1,4 +1,5 @@
 /** The API's public types, written out so the published package needs no server code; test/router-types.ts proves they equal the router's. */
+import type { AiDetails, AiDetailsInput } from './ai-details.ts';
 
 export type Origin = 'human' | 'ai';
 export type Mode = 'onchain' | 'offchain';
@@ -28,6 +29,8 @@ export interface CreateAttestationInput {
    * NOT_FOUND); an on-chain claim needs an on-chain origin (409 ORIGIN_NOT_ONCHAIN). Not with `delegation` yet.
    */
   refUid?: string;
+  /** The model behind an AI claim, signed with it; `type: "human"` with it is 400 VALIDATION_FAILED. */
+  ai?: AiDetailsInput;
 }
 
 /**
@@ -112,6 +115,7 @@ export interface CreatedAttestation {
   /** The IPTC digital source type URI it was recorded with. */
   digitalSourceType: string;
   offchain?: OffchainPackage | undefined;
+  ai?: AiDetails | undefined;
 }
 
 /** Where an off-chain attestation's uid was anchored: a Merkle root timestamped on chain with `EAS.timestamp`. */
@@ -155,6 +159,8 @@ export interface Attestation {
   revocationTxHash: string | null;
   verifyUrl: string;
   offchain: OffchainPackage | null;
+  /** The model behind an AI claim; null when none was named. */
+  ai: AiDetails | null;
   /** Off-chain only: the on-chain proof of when it existed; null until anchored (check it with `verifyAnchor`). */
   anchor: AttestationAnchor | null;
 }

@@ -36,6 +36,7 @@ describe('verifyOffchain', () => {
       schema: SCHEMA_UID,
       refUid: null,
       claim: { contentHash: CONTENT_HASH, type: 'ai' },
+      ai: null,
     });
     expect(offchainUid(pkg.sig.message)).toBe(pkg.sig.uid);
   });

@@ -64,6 +64,18 @@ ${rows.join('\n')}
 The last two rows are the IPTC digital source type in the signed data; it is bound by the service's Verifiable
 Credential and C2PA manifest instead (docs/decisions.md, "The digital source type").
 
+An AI claim with its model and prompt hash beside one without, every item AI-generated:
+
+| AI claim | single \`attest\` | per item, \`multiAttest\` of 100 |
+|---|---:|---:|
+| ${aiRow('without AI details: `' + run.gas.aiDetails.plain.schema + '` (ours)', run.gas.aiDetails.plain, run.gas.aiDetails.plain)}
+| ${aiRow('schema version: `' + run.gas.aiDetails.version.schema + '` (not taken)', run.gas.aiDetails.version, run.gas.aiDetails.plain)}
+| ${aiRow('ours + an AI-details attestation `string model,bytes32 promptHash` naming it by refUID, in the same `multiAttest` (not taken)', run.gas.aiDetails.refUid, run.gas.aiDetails.plain)}
+
+Both ways of putting the model on chain cost an AI claim half again or more; it is signed off-chain as an AI-details
+attestation naming the claim, and on chain by the Verifiable Credential (docs/decisions.md, "The model behind an AI
+claim").
+
 ${renderOnchain(run.onchain).trimStart()}
 ## What caps each figure
 
@@ -98,4 +110,10 @@ function floorRatio(figures: Figure[]): string {
 
 function pct(ours: bigint, baseline: bigint): string {
   return `${Math.round((Number(ours) / Number(baseline) - 1) * 100)}%`;
+}
+
+/** A row of the AI-details table: its gas, and beside ours the change from an AI claim without details. */
+function aiRow(label: string, figure: { single: bigint; perItemOf100: bigint }, plain: typeof figure): string {
+  const vs = (a: bigint, b: bigint) => (figure === plain ? '' : ` (${a > b ? '+' : ''}${pct(a, b)} vs without)`);
+  return `${label} | ${figure.single.toLocaleString('en')}${vs(figure.single, plain.single)} | ${figure.perItemOf100.toLocaleString('en')}${vs(figure.perItemOf100, plain.perItemOf100)} |`;
 }

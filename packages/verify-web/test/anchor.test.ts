@@ -82,6 +82,7 @@ async function offchainRecord(anchor: AttestationAnchor | null = null): Promise<
     revokedAt: null,
     revocationTxHash: null,
     refUid: null,
+    ai: null,
     offchainUid: null,
     onchainUid: null,
     verifyUrl: 'x',

@@ -49,6 +49,7 @@ function offchainRecord(overrides: Partial<Attestation> = {}): Attestation {
     revokedAt: null,
     revocationTxHash: null,
     refUid: null,
+    ai: null,
     offchainUid: null,
     onchainUid: null,
     verifyUrl: 'x',

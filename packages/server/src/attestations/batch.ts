@@ -13,7 +13,7 @@ import type { DelegationService } from './delegated-service.ts';
 import type { OnchainSubmitter } from './onchain.ts';
 import { prepareAttestation, signOffchain } from './prepare.ts';
 import { checkOrigins } from './provenance.ts';
-import { sourceTypeOf } from './record.ts';
+import { aiDetailsOf, sourceTypeOf } from './record.ts';
 import { batchItems, type BatchItemRow } from './store.ts';
 
 export interface BatchResult {
@@ -40,6 +40,7 @@ export function batchResponse(
       mode: row.mode,
       digitalSourceType: sourceTypeOf(row),
       ...(row.offchain ? { offchain: row.offchain as CreatedAttestation['offchain'] } : {}),
+      ...(row.aiModel === null ? {} : { ai: aiDetailsOf(row)! }),
     })),
   };
 }

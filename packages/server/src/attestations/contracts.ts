@@ -4,25 +4,16 @@ import { timestamp } from '../http/openapi-fields.ts';
 import { revokeReasonSchema } from '../rules.ts';
 import { checkDelegation, delegationSchema } from './delegated-contracts.ts';
 import { checkDigitalSourceType, DEFAULT_TERM, digitalSourceTypeUri } from './digital-source-type.ts';
+import { aiDetailsInput, aiDetailsRecord, checkAiDetails } from './ai-details-contracts.ts';
 import { EXAMPLE_CONTENT_HASH, EXAMPLE_UID, oneOfContentOrHash } from './openapi.ts';
+import { address, chainId, hexHash, offchainPackageSchema, uidSchema } from './offchain-contracts.ts';
 
-const hex = (bytes: number, what: string, example: string) =>
-  z
-    .string()
-    .regex(new RegExp(`^0x[0-9a-fA-F]{${bytes * 2}}$`), `must be ${what}: 0x followed by ${bytes * 2} hex characters`)
-    .meta({ example });
-
-export const uidSchema = hex(32, 'an attestation uid', EXAMPLE_UID).meta({ description: 'Attestation UID' });
-export const hexHash = hex(32, 'a 32-byte hex value', `0x${'5c'.repeat(32)}`);
-const address = hex(20, 'an address', '0x5FbDB2315678afecb367f032d93F642f64180aa3');
-/** A 64-bit EVM word too large for a JSON number, as its decimal digits. */
-const uintString = (example: string) => z.string().meta({ example });
+export { hexHash, uidSchema };
 
 const digitalSourceType = z.string().meta({
   description: 'How the content came to be: an IPTC digital source type URI, checked against `type`.',
   example: digitalSourceTypeUri(DEFAULT_TERM.ai),
 });
-const chainId = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).meta({ example: 31337 });
 const verifyUrl = z.string().meta({ example: `https://verify.example.com/${EXAMPLE_UID}` });
 
 const MEDIA_TYPE =
@@ -74,6 +65,9 @@ export const createAttestationInput = z
       description:
         "The attestation this one derives from (any account's), signed as its EAS refUID. An on-chain claim needs an on-chain origin.",
     }),
+    ai: aiDetailsInput.optional().meta({
+      description: 'The model behind an AI claim (`type: ai` only), signed with it.',
+    }),
   })
   .superRefine((value, ctx) => {
     if ((value.content === undefined) === (value.contentHash === undefined)) {
@@ -86,6 +80,7 @@ export const createAttestationInput = z
     // a customer's signature covers refUID too: their signed forms carry none yet (docs/decisions.md, "Provenance")
     if (value.delegation && value.refUid !== undefined)
       ctx.addIssue({ code: 'custom', path: ['refUid'], message: 'cannot be combined with delegation yet' });
+    checkAiDetails(value, (message) => ctx.addIssue({ code: 'custom', path: ['ai'], message }));
     if (value.delegation)
       checkDelegation(value.mode, value.delegation, (field, message) =>
         ctx.addIssue({ code: 'custom', path: ['delegation', field], message }),
@@ -94,43 +89,6 @@ export const createAttestationInput = z
   // the refinement above is invisible to JSON Schema: the document says it as a oneOf (validation is unchanged)
   .meta({ id: 'CreateAttestation', override: oneOfContentOrHash });
 export type CreateAttestationInput = z.infer<typeof createAttestationInput>;
-
-const offchainPackageSchema = z
-  .object({
-    sig: z.object({
-      version: z.literal(2),
-      uid: uidSchema,
-      domain: z.object({
-        name: z.literal('EAS Attestation'),
-        version: z.string().meta({ example: '1.3.0' }),
-        chainId,
-        verifyingContract: address,
-      }),
-      primaryType: z.literal('Attest'),
-      types: z.object({
-        Attest: z.array(
-          z.object({ name: z.string().meta({ example: 'schema' }), type: z.string().meta({ example: 'bytes32' }) }),
-        ),
-      }),
-      message: z.object({
-        version: z.literal(2),
-        schema: hexHash,
-        recipient: address,
-        time: uintString('1735732800').meta({ description: 'uint64 seconds, as a decimal string' }),
-        expirationTime: uintString('0').meta({ description: 'uint64 seconds, as a decimal string; 0 = never' }),
-        revocable: z.boolean(),
-        refUID: hexHash,
-        data: z.string().meta({ description: 'ABI-encoded schema data', example: `0x${'00'.repeat(32)}` }),
-        salt: hexHash,
-      }),
-      signature: z.object({ v: z.number().int().min(27).max(28), r: hexHash, s: hexHash }),
-    }),
-    signer: address,
-  })
-  .meta({
-    id: 'OffchainAttestation',
-    description: "The signed EAS off-chain attestation (version 2), in the EAS SDK's package shape.",
-  });
 
 /** Whose claim an attestation is: the service's own attester, or an account's registered address. */
 export const claimantSchema = z
@@ -180,6 +138,7 @@ export const attestationRecord = z
     revocationTxHash: hexHash.nullable(),
     verifyUrl,
     offchain: offchainPackageSchema.nullable(),
+    ai: aiDetailsRecord.nullable().meta({ description: 'The model behind an AI claim; null when none was named.' }),
     anchor: anchorRecord.nullable().meta({
       description:
         "An off-chain attestation's proof of existence on chain: null until the anchor that holds it is mined (ANCHOR_INTERVAL), and always for on-chain attestations, which are on chain already.",
@@ -198,6 +157,7 @@ export const createdAttestation = z
     mode: modeSchema,
     digitalSourceType,
     offchain: offchainPackageSchema.optional(),
+    ai: aiDetailsRecord.optional().meta({ description: 'The model behind an AI claim, when named.' }),
   })
   .meta({ id: 'CreatedAttestation' });
 export type CreatedAttestation = z.infer<typeof createdAttestation>;

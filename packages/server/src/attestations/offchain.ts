@@ -97,8 +97,11 @@ export function offchainUid(m: {
 export interface OffchainSigner {
   address: Hex;
   domain: OffchainDomain;
-  /** `refUid`: the attestation it derives from, signed as its refUID (zero for none). */
-  sign(data: Hex, timeSeconds: number, refUid?: Hex): OffchainPackage | Promise<OffchainPackage>;
+  /**
+   * `refUid`: the attestation it derives from, signed as its refUID (zero for none); `schemaUid`: another schema than
+   * the claim's (the AI details, which name their claim by refUID).
+   */
+  sign(data: Hex, timeSeconds: number, refUid?: Hex, schemaUid?: Hex): OffchainPackage | Promise<OffchainPackage>;
 }
 
 /** The fields of a new attestation of `data` at `timeSeconds`, with a fresh salt. */
@@ -143,8 +146,8 @@ export function createOffchainSigner(opts: { privateKey: Hex; domain: OffchainDo
   return {
     address: account.address,
     domain: opts.domain,
-    sign(data: Hex, timeSeconds: number, refUid?: Hex): OffchainPackage {
-      const fields = attestFields(opts.schemaUid, data, timeSeconds, refUid);
+    sign(data: Hex, timeSeconds: number, refUid?: Hex, schemaUid = opts.schemaUid): OffchainPackage {
+      const fields = attestFields(schemaUid, data, timeSeconds, refUid);
       const { signature, recovery } = signDigest(digest(fields));
       const r = bytesToHex(signature.subarray(0, 32));
       const s = bytesToHex(signature.subarray(32, 64));
@@ -162,8 +165,8 @@ export function remoteOffchainSigner(opts: { account: LocalAccount; domain: Offc
   return {
     address: account.address,
     domain,
-    async sign(data: Hex, timeSeconds: number, refUid?: Hex): Promise<OffchainPackage> {
-      const fields = attestFields(opts.schemaUid, data, timeSeconds, refUid);
+    async sign(data: Hex, timeSeconds: number, refUid?: Hex, schemaUid = opts.schemaUid): Promise<OffchainPackage> {
+      const fields = attestFields(schemaUid, data, timeSeconds, refUid);
       const message = { version: 2, ...fields };
       const signed = await account
         .signTypedData({ domain, types: OFFCHAIN_TYPES, primaryType: 'Attest', message })

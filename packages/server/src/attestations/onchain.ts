@@ -80,6 +80,8 @@ export function createOnchainSubmitter(deps: {
     batchId: opts.batchId ?? null,
     batchIndex: item.batchIndex ?? null,
     refUid: item.refUid ?? null,
+    aiModel: item.ai?.model ?? null,
+    aiPromptHash: item.ai?.promptHash ?? null,
   });
 
   /**

@@ -23,6 +23,9 @@ export type PendingAttestation = Pick<
 > & {
   /** The on-chain attestation it derives from (EAS refUID); absent or null for none. */
   refUid?: string | null;
+  /** The model behind an AI claim and its prompt hash; absent or null for none. */
+  aiModel?: string | null;
+  aiPromptHash?: string | null;
   type: AttestationOrigin;
   quotaPeriod: string;
   /** The span of the request that made it, where its transaction served others too (a group commit's). */
@@ -48,6 +51,8 @@ export const pendingValues = (row: PendingAttestation) => ({
   batchId: row.batchId,
   batchIndex: row.batchIndex,
   refUid: row.refUid ?? null,
+  aiModel: row.aiModel ?? null,
+  aiPromptHash: row.aiPromptHash ?? null,
   // unset, the column's default names the span the transaction serves (db/database.ts)
   ...(row.traceparent === undefined ? {} : { traceparent: row.traceparent }),
 });

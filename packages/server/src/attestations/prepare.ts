@@ -1,4 +1,4 @@
-import { encodeAttestationData, SCHEMA_UID } from '../chain/schema.ts';
+import { AI_DETAILS_SCHEMA_UID, encodeAiDetailsData, encodeAttestationData, SCHEMA_UID } from '../chain/schema.ts';
 import type { AuthenticatedKey } from '../keys/service.ts';
 import { hashContent, normalizeContentType, normalizeHash } from './content.ts';
 import type { CreateAttestationInput } from './contracts.ts';
@@ -23,6 +23,8 @@ export interface PreparedAttestation {
   delegation?: DelegationInput;
   /** The attestation it derives from (lower-case), checked to exist before it is signed or staged. */
   refUid?: `0x${string}`;
+  /** The model behind an AI claim, its prompt hash in the written form (null: not given). */
+  ai?: { model: string; promptHash: `0x${string}` | null };
 }
 
 /** The one preparation of a create and of each batch item: the content is hashed here and never kept. */
@@ -36,6 +38,14 @@ export function prepareAttestation(input: CreateAttestationInput, batchIndex?: n
     ...(batchIndex === undefined ? {} : { batchIndex }),
     ...(input.delegation === undefined ? {} : { delegation: input.delegation }),
     ...(input.refUid === undefined ? {} : { refUid: input.refUid.toLowerCase() as `0x${string}` }),
+    ...(input.ai === undefined
+      ? {}
+      : {
+          ai: {
+            model: input.ai.model,
+            promptHash: input.ai.promptHash === undefined ? null : normalizeHash(input.ai.promptHash),
+          },
+        }),
   };
 }
 
@@ -50,6 +60,15 @@ export async function signOffchain(
   const pkg = item.delegation
     ? customerOffchainPackage(ctx.signer.domain, item, item.delegation, seconds, path)
     : await ctx.signer.sign(encodeAttestationData(item.contentHash, item.type), seconds, item.refUid);
+  // the AI details are their own attestation naming the claim by refUID: the claim's data and uid stay as they are
+  const aiPackage =
+    item.ai &&
+    (await ctx.signer.sign(
+      encodeAiDetailsData(item.ai.model, item.ai.promptHash),
+      seconds,
+      pkg.sig.uid,
+      AI_DETAILS_SCHEMA_UID,
+    ));
   return {
     uid: pkg.sig.uid,
     accountId: ctx.auth.accountId,
@@ -65,6 +84,9 @@ export async function signOffchain(
     attester: pkg.signer,
     offchain: pkg,
     refUid: item.refUid ?? null,
+    aiModel: item.ai?.model ?? null,
+    aiPromptHash: item.ai?.promptHash ?? null,
+    aiOffchain: aiPackage ?? null,
     createdAt: new Date(ctx.now),
     ...(ctx.batchId === undefined ? {} : { batchId: ctx.batchId, batchIndex: item.batchIndex ?? null }),
   };

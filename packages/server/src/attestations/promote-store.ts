@@ -9,6 +9,8 @@ export interface PromotionOriginal {
   mode: AttestationMode;
   type: AttestationOrigin;
   digitalSourceType: string | null;
+  aiModel: string | null;
+  aiPromptHash: string | null;
   contentHash: string;
   contentType: string;
   attester: string;
@@ -32,6 +34,8 @@ export async function lockOriginals(db: Db, uids: string[]): Promise<Map<string,
       'mode',
       'type',
       'digitalSourceType',
+      'aiModel',
+      'aiPromptHash',
       'contentHash',
       'contentType',
       'attester',

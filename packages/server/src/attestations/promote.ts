@@ -90,6 +90,9 @@ export function createPromotionService(deps: PromotionServiceDeps) {
             apiKeyId: auth.keyId,
             type: original.type,
             digitalSourceType: original.digitalSourceType,
+            // its AI details go with it: on chain the Verifiable Credential carries them (docs/decisions.md)
+            aiModel: original.aiModel,
+            aiPromptHash: original.aiPromptHash,
             contentHash: original.contentHash,
             contentType: original.contentType,
             chainId: deps.chainId,

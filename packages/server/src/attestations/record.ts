@@ -18,6 +18,21 @@ export function toRecord(row: AttestationRow, verifyBaseUrl: string): Attestatio
 const offchainOf = (row: AttestationRow) =>
   row.offchain === null ? null : (JSON.parse(row.offchain) as OffchainPackage);
 
+/** A row's AI details as records, batch items and webhooks show them (null: none named). */
+export function aiDetailsOf(row: {
+  aiModel: string | null;
+  aiPromptHash: string | null;
+  aiOffchain: unknown;
+}): AttestationRecord['ai'] {
+  if (row.aiModel === null) return null;
+  const pkg = typeof row.aiOffchain === 'string' ? JSON.parse(row.aiOffchain) : row.aiOffchain;
+  return {
+    model: row.aiModel,
+    promptHash: row.aiPromptHash as `0x${string}` | null,
+    offchain: (pkg ?? null) as OffchainPackage | null,
+  };
+}
+
 /**
  * A record's JSON: every field but the signed package serialised, then the package's stored JSON text spliced in
  * last, unparsed (it is most of a record's bytes; PostgreSQL's text of a jsonb value is valid JSON).
@@ -73,6 +88,7 @@ function recordWithoutPackage(row: AttestationRow, verifyBaseUrl: string): Omit<
     revokedAt: row.revokedAt?.toISOString() ?? null,
     revocationTxHash: row.revocationTxHash,
     verifyUrl: `${verifyBaseUrl}/${uid}`,
+    ai: aiDetailsOf(row),
     anchor: toAnchor(row),
   };
 }

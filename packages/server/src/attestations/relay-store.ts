@@ -9,7 +9,16 @@ import type { AttestationOrigin } from './states.ts';
 /** An on-chain attestation as a relay transaction carries it, with the prefix of the key that asked for it. */
 export type RelayItem = Pick<
   Selectable<DB['attestations']>,
-  'id' | 'accountId' | 'apiKeyId' | 'idempotencyKey' | 'batchId' | 'previousUid' | 'digitalSourceType' | 'offchainUid'
+  | 'id'
+  | 'accountId'
+  | 'apiKeyId'
+  | 'idempotencyKey'
+  | 'batchId'
+  | 'previousUid'
+  | 'digitalSourceType'
+  | 'offchainUid'
+  | 'aiModel'
+  | 'aiPromptHash'
 > & {
   type: AttestationOrigin;
   contentHash: Hex;
@@ -91,6 +100,8 @@ export async function itemsOf(db: Db, journalId: string): Promise<RelayItem[]> {
       'a.id',
       'a.type',
       'a.digitalSourceType',
+      'a.aiModel',
+      'a.aiPromptHash',
       'a.contentHash',
       'a.accountId',
       'k.prefix as keyPrefix',

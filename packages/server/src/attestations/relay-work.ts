@@ -176,6 +176,10 @@ function creationWork(deps: RelayWorkDeps): RoundWork {
             verifyUrl: `${deps.verifyBaseUrl}/${uid}`,
             mode: 'onchain',
             digitalSourceType: sourceTypeOf(item),
+            // the answer the create gave, for a replay of its Idempotency-Key
+            ...(item.aiModel === null
+              ? {}
+              : { ai: { model: item.aiModel, promptHash: item.aiPromptHash, offchain: null } }),
           },
         })),
       );

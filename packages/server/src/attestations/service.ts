@@ -15,7 +15,7 @@ import type { OnchainSubmitter } from './onchain.ts';
 import { prepareAttestation, signOffchain } from './prepare.ts';
 import { checkOrigins, provenanceOf, type Provenance } from './provenance.ts';
 import { digitalSourceTypeUri } from './digital-source-type.ts';
-import { recordAnswer, recordPageAnswer } from './record.ts';
+import { aiDetailsOf, recordAnswer, recordPageAnswer } from './record.ts';
 import type { JsonText } from '../http/json-text.ts';
 import { idCursor, pageOf } from '../http/cursor.ts';
 import { accountRecords, findByUids, searchByHashes, type HashQuery } from './record-store.ts';
@@ -98,6 +98,7 @@ export function createAttestationService(deps: AttestationServiceDeps) {
           verifyUrl: `${verifyBaseUrl}/${outcome!.uid}`,
           mode: 'onchain',
           digitalSourceType: digitalSourceTypeUri(item.digitalSourceType),
+          ...(item.ai ? { ai: { ...item.ai, offchain: null } } : {}),
         };
       }
       const now = clock.now();
@@ -110,6 +111,7 @@ export function createAttestationService(deps: AttestationServiceDeps) {
         mode: 'offchain',
         digitalSourceType: digitalSourceTypeUri(item.digitalSourceType),
         offchain: row.offchain as CreatedAttestation['offchain'],
+        ...(item.ai ? { ai: aiDetailsOf(row)! } : {}),
       };
       const audit = auditEntry({
         accountId: auth.accountId,

@@ -13,6 +13,8 @@ type Narrowed = {
   status: AttestationStatus;
   /** The signed package's JSON text, as stored. */
   offchain: string | null;
+  /** The signed AI-details package's JSON text, likewise. */
+  aiOffchain: string | null;
 };
 
 /** Whether a customer attester signed it (docs/decisions.md, "Customer attesters"), and then its account's name. */
@@ -40,6 +42,8 @@ export type AttestationRow = Pick<
   | 'digitalSourceType'
   | 'refUid'
   | 'offchainUid'
+  | 'aiModel'
+  | 'aiPromptHash'
 > & { id: bigint; blockNumber: bigint | null } & Narrowed &
   PromotionColumns &
   AnchorColumns &
@@ -53,11 +57,14 @@ export type NewAttestation = Omit<
   | 'revokedAt'
   | 'revocationTxHash'
   | 'offchain'
+  | 'aiOffchain'
   | keyof AnchorColumns
   | keyof ClaimantColumns
   | 'offchainUid'
   | keyof PromotionColumns
-> & { /** The signed package (stored as jsonb). */ offchain: unknown } & Partial<Pick<Model, 'batchId' | 'batchIndex'>>;
+> & { /** The signed packages (stored as jsonb). */ offchain: unknown; aiOffchain: unknown } & Partial<
+    Pick<Model, 'batchId' | 'batchIndex'>
+  >;
 
 /** Inserts many attestations in one statement, in order (none: no statement). */
 export async function insertAttestations(db: Db, rows: NewAttestation[]): Promise<void> {
@@ -80,6 +87,9 @@ export async function insertAttestations(db: Db, rows: NewAttestation[]): Promis
         attester: row.attester,
         offchain: row.offchain === undefined ? null : JSON.stringify(row.offchain),
         refUid: row.refUid,
+        aiModel: row.aiModel,
+        aiPromptHash: row.aiPromptHash,
+        aiOffchain: row.aiOffchain === null ? null : JSON.stringify(row.aiOffchain),
         createdAt: row.createdAt,
         batchId: row.batchId ?? null,
         batchIndex: row.batchIndex ?? null,
@@ -89,17 +99,32 @@ export async function insertAttestations(db: Db, rows: NewAttestation[]): Promis
 }
 
 /** A batch item as its batch response shows it. */
-export type BatchItemRow = Pick<AttestationRow, 'uid' | 'txHash' | 'mode' | 'type' | 'digitalSourceType'> & {
+export type BatchItemRow = Pick<
+  AttestationRow,
+  'uid' | 'txHash' | 'mode' | 'type' | 'digitalSourceType' | 'aiModel' | 'aiPromptHash'
+> & {
   batchId: NonNullable<Model['batchId']>;
-  /** The signed package, parsed. */
+  /** The signed packages, parsed. */
   offchain: unknown;
+  aiOffchain: unknown;
 };
 
 /** The items of batches, in request order, as their batch response shows them. */
 export async function batchItems(db: Db, batchIds: string[]): Promise<BatchItemRow[]> {
   return db
     .selectFrom('attestations')
-    .select(['batchId', 'uid', 'txHash', 'mode', 'type', 'digitalSourceType', 'offchain'])
+    .select([
+      'batchId',
+      'uid',
+      'txHash',
+      'mode',
+      'type',
+      'digitalSourceType',
+      'offchain',
+      'aiModel',
+      'aiPromptHash',
+      'aiOffchain',
+    ])
     .where((eb) => eb('batchId', '=', eb.fn.any(eb.val(batchIds))))
     .orderBy('batchId')
     .orderBy('batchIndex')

@@ -1,4 +1,4 @@
-import { encodeAbiParameters, encodePacked, keccak256, zeroAddress, type Hex } from 'viem';
+import { encodeAbiParameters, encodePacked, keccak256, zeroAddress, zeroHash, type Hex } from 'viem';
 
 /**
  * Our one EAS schema: a content hash and whether the content is AI-generated. Two static fields (64 bytes of
@@ -18,4 +18,17 @@ export type Origin = 'human' | 'ai';
 /** The attestation's `data` field for our schema. */
 export function encodeAttestationData(contentHash: Hex, type: Origin): Hex {
   return encodeAbiParameters([{ type: 'bytes32' }, { type: 'bool' }], [contentHash, type === 'ai']);
+}
+
+/**
+ * The AI details of an AI claim, as their own EAS schema: an off-chain attestation of it names its claim by refUID
+ * (docs/decisions.md, "The model behind an AI claim"). A prompt hash not given is the zero word.
+ */
+export const AI_DETAILS_SCHEMA = 'string model,bytes32 promptHash';
+export const AI_DETAILS_SCHEMA_UID: Hex = keccak256(
+  encodePacked(['string', 'address', 'bool'], [AI_DETAILS_SCHEMA, SCHEMA_RESOLVER, SCHEMA_REVOCABLE]),
+);
+
+export function encodeAiDetailsData(model: string, promptHash: Hex | null): Hex {
+  return encodeAbiParameters([{ type: 'string' }, { type: 'bytes32' }], [model, promptHash ?? zeroHash]);
 }

@@ -102,6 +102,7 @@ describe('GET /v1/attestations/:uid', () => {
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(
       [
+        'ai',
         'anchor',
         'attester',
         'blockNumber',

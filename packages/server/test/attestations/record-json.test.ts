@@ -4,7 +4,7 @@ import { attestationRecord, searchOutput } from '../../src/attestations/contract
 import { createOffchainSigner } from '../../src/attestations/offchain.ts';
 import { recordAnswer, recordPageAnswer, toRecord } from '../../src/attestations/record.ts';
 import type { AttestationRow } from '../../src/attestations/store.ts';
-import { encodeAttestationData, SCHEMA_UID } from '../../src/chain/schema.ts';
+import { encodeAiDetailsData, encodeAttestationData, SCHEMA_UID } from '../../src/chain/schema.ts';
 
 const hex = (bytes: number) => `0x${randomBytes(bytes).toString('hex')}`;
 const signer = createOffchainSigner({
@@ -38,6 +38,9 @@ function offchainRow(overrides: Partial<AttestationRow> = {}): AttestationRow {
     revokedAt: null,
     revocationTxHash: null,
     refUid: null,
+    aiModel: null,
+    aiPromptHash: null,
+    aiOffchain: null,
     offchainUid: null,
     onchainUid: null,
     anchorProof: Buffer.concat([randomBytes(32), randomBytes(32)]),
@@ -57,6 +60,11 @@ describe("a read's answer as spliced JSON text", () => {
       offchainRow({ mode: 'onchain', offchain: null, txHash: hex(32), blockNumber: 99n, anchor: null }),
       offchainRow({ delegated: true, claimantName: 'Acme "News" <b>' }),
       offchainRow({ delegated: true, claimantName: 'Acme', claimantDomain: 'acme.example' }),
+      offchainRow({
+        aiModel: 'gpt-image-1',
+        aiPromptHash: hex(32),
+        aiOffchain: JSON.stringify(signer.sign(encodeAiDetailsData('gpt-image-1', null), 1, hex(32) as `0x${string}`)),
+      }),
     ]) {
       const answer = recordAnswer(row, 'http://verify.test');
       const parsed = JSON.parse(answer.text) as unknown;

@@ -10,7 +10,12 @@ export { freePort } from '../../src/system/ports.ts';
 export { memoryWindowStore } from '../../src/limits/sliding-window.ts';
 // the off-chain signing the verification app must agree with (verify-web's verdict tests derive records from it)
 export { createOffchainSigner, offchainUid } from '../../src/attestations/offchain.ts';
-export { encodeAttestationData, SCHEMA_UID } from '../../src/chain/schema.ts';
+export {
+  AI_DETAILS_SCHEMA_UID,
+  encodeAiDetailsData,
+  encodeAttestationData,
+  SCHEMA_UID,
+} from '../../src/chain/schema.ts';
 // a real SMTP server with an inbox (MailDev), for the dashboard's mail flows in a browser
 export { linkIn, startInbox, type Inbox } from '../mail/inbox.ts';
 // a DNS server answering TXT questions from a table, for domain proofs through a real resolver

@@ -57,6 +57,7 @@ describe('GET /api/attestation/<uid> (the JSON badge)', () => {
       },
       digitalSourceType: record.digitalSourceType,
       digitalSourceTypeLabel: 'Trained algorithmic media (generative AI)',
+      ai: null,
       statusList: { state: 'not-revoked', list: expect.stringMatching(/^\d+$/), index: expect.any(Number) },
       derivedFrom: [],
       derivedFromTruncated: false,

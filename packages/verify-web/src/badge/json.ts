@@ -36,6 +36,8 @@ export interface BadgeJson {
   /** How the content came to be: the record's IPTC digital source type URI, and its label; null when it names none. */
   digitalSourceType: string | null;
   digitalSourceTypeLabel: string | null;
+  /** The model behind an AI claim as the record names it (signed: see the page's "AI details"); null when none. */
+  ai: { model: string; promptHash: string | null } | null;
   /**
    * The service's W3C status list beside the chain: `revoked` or `not-revoked` (list and entry) once the credential and
    * its list verify against the API's keys; `unchecked` with the reason when the API did not answer (nothing is known),
@@ -71,6 +73,7 @@ export function badgeJson(v: Verdict, verifyBaseUrl: string): BadgeJson | undefi
         : { verified: false, reason: v.anchor.reason },
     digitalSourceType: sourceType?.uri ?? null,
     digitalSourceTypeLabel: sourceType?.label ?? null,
+    ai: r.ai ? { model: r.ai.model, promptHash: r.ai.promptHash } : null,
     statusList: v.statusList,
     derivedFrom: (v.provenance?.links.slice(1) ?? []).map((link) => ({
       uid: link.uid,

@@ -59,10 +59,12 @@ function textWidth(text: string): number {
   return Math.round(width);
 }
 
-/** The digital source type in full, for the badge's description: the label and the IPTC URI. */
+/** The digital source type in full, for the badge's description: the label and the IPTC URI, and the AI model. */
 function sourceDescription(v: Pick<Verdict, 'state' | 'record'>): string {
   const t = v.state === 'verified' && v.record ? sourceTypeOf(v.record) : null;
-  return t ? `\n<desc>Digital source type: ${escapeHtml(t.label)} (${escapeHtml(t.uri)})</desc>` : '';
+  if (!t) return '';
+  const model = v.record?.ai ? `; model: ${escapeHtml(v.record.ai.model)}` : '';
+  return `\n<desc>Digital source type: ${escapeHtml(t.label)} (${escapeHtml(t.uri)})${model}</desc>`;
 }
 
 /**

@@ -10,6 +10,7 @@ import { formatTime, maybeLink, row } from './parts.ts';
 import { provenanceRow } from './provenance.ts';
 import { revocationRow } from './revocation.ts';
 import { sourceTypeRow } from './source-type.ts';
+import { aiDetailsRow } from './ai-details.ts';
 
 const ORIGIN = { human: 'Human-made', ai: 'AI-generated' } as const;
 
@@ -84,7 +85,7 @@ function anchorRow(r: Attestation, v: Verdict): SafeHtml | '' {
 function details(r: Attestation, v: Verdict): SafeHtml {
   const onchain = r.mode === 'onchain';
   return html`<dl class="fields">
-    ${row('Origin', ORIGIN[r.type])} ${sourceTypeRow(r)}
+    ${row('Origin', ORIGIN[r.type])} ${sourceTypeRow(r)} ${aiDetailsRow(r)}
     ${row('Content hash (SHA-256)', html`<code data-field="content-hash">${r.contentHash}</code>`)}
     ${row('Content type', html`<code>${r.contentType}</code>`)}
     ${row('Created', html`<time datetime="${r.createdAt}">${formatTime(r.createdAt)}</time>`)}

@@ -2,6 +2,7 @@ import { encodePacked, hashTypedData, keccak256, toHex, zeroAddress, type Hex } 
 import type { Attestation, OffchainPackage } from '@attestation-service/client';
 import { check, claimedAttester, dataChecks, refCheck, revocationCheck, sameHex } from './compare.ts';
 import { SCHEMA_UID, type EasReader, type TrustAnchors } from './eas.ts';
+import { aiDetailsChecks } from './ai-details.ts';
 import { recoverSigner } from './recover.ts';
 import type { Check } from './types.ts';
 
@@ -42,6 +43,15 @@ export function offchainUid(m: Message): Hex {
       ],
     ),
   );
+}
+
+/** A package's uid from its signed fields; undefined for fields that do not even encode. */
+function uidOf(pkg: OffchainPackage): Hex | undefined {
+  try {
+    return offchainUid(pkg.sig.message);
+  } catch {
+    return undefined;
+  }
 }
 
 async function signer(pkg: OffchainPackage): Promise<Hex | undefined> {
@@ -89,17 +99,13 @@ export async function offchainChecks(
     };
   const { domain, message } = pkg.sig;
   const attester = claimedAttester(record, anchors);
-  const [recovered, version, revokedAt] = await Promise.all([
+  const [recovered, version, revokedAt, aiChecks] = await Promise.all([
     signer(pkg),
     eas.version(),
     eas.getRevokeOffchain(attester as Hex, record.uid as Hex),
+    aiDetailsChecks(record, attester, { signer, uidOf }),
   ]);
-  let computedUid: Hex | undefined;
-  try {
-    computedUid = offchainUid(message);
-  } catch {
-    computedUid = undefined;
-  }
+  const computedUid = uidOf(pkg);
   const expiration = /^\d+$/.test(message.expirationTime) ? BigInt(message.expirationTime) : -1n;
   const checks: Check[] = [
     check(
@@ -124,6 +130,7 @@ export async function offchainChecks(
     check('Recipient', sameHex(message.recipient, zeroAddress), `the signed recipient is ${message.recipient}`),
     ...dataChecks(record, message.data as Hex, 'signed attestation'),
     refCheck(record, message.refUID, 'signed attestation'),
+    ...aiChecks,
     check(
       'Expiry',
       expiration === 0n || expiration > BigInt(nowSeconds),

@@ -30,6 +30,8 @@ export function manifestDefinition({ record, easContract }: AttestationFacts, fo
     verifyUrl: record.verifyUrl,
     ...(record.txHash === null ? {} : { txHash: record.txHash }),
     ...(record.anchor === null ? {} : { anchor: record.anchor }),
+    // the model behind an AI claim, signed here by the service's certificate (docs/decisions.md)
+    ...(record.ai === null ? {} : { ai: { model: record.ai.model, promptHash: record.ai.promptHash } }),
   };
   return JSON.stringify({
     claim_generator_info: [{ name: 'Attestation Service' }],

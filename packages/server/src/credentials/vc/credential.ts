@@ -18,8 +18,8 @@ export const statusListUrl = (publicBaseUrl: string, list: bigint | number) =>
 
 /**
  * An attestation as a W3C Verifiable Credential 2.0. The subject is the content, named by its hash; `origin` says
- * human or AI (VC reserves `type` for the credential's own types), `digitalSourceType` the IPTC term, and `eas` where
- * the EAS attestation lives. Revocation is a Bitstring Status List entry, whatever the attestation's mode.
+ * human or AI (VC reserves `type` for the credential's own types), `digitalSourceType` the IPTC term, `ai` the model
+ * behind an AI claim, and `eas` where the EAS attestation lives. Revocation is a Bitstring Status List entry, whatever the attestation's mode.
  */
 export function attestationCredential(row: AttestationRow, ctx: CredentialContext): Record<string, unknown> {
   const uid = row.uid!;
@@ -38,6 +38,8 @@ export function attestationCredential(row: AttestationRow, ctx: CredentialContex
       contentType: row.contentType,
       origin: row.type,
       digitalSourceType: sourceTypeOf(row),
+      // the model behind an AI claim: what carries it signed for an on-chain claim (docs/decisions.md)
+      ...(row.aiModel === null ? {} : { ai: { model: row.aiModel, promptHash: row.aiPromptHash } }),
       attester: row.attester,
       claimant: row.delegated ? { kind: 'account', accountName: row.claimantName } : { kind: 'service' },
       eas: {
