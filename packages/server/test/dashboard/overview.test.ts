@@ -21,14 +21,16 @@ describe('dashboard overview', () => {
   const overview = (member: TestMember, accountId = member.accountId) =>
     trpc(service, 'dashboard.overview.get', { cookie: member.cookie, accountId });
 
+  let keySeq = 0;
   /** A key of the account, straight into the table (tiers above the plan too). */
   async function key(accountId: string, tier: string, revoked = false): Promise<{ id: string; prefix: string }> {
     const id = randomUUID();
     const prefix = randomUUID().replaceAll('-', '').slice(0, 12);
+    // created_at keeps milliseconds: keys made within one would tie, and the list's order would be the ids' chance
     await service.sql.query(
-      `INSERT INTO api_keys (id, account_id, prefix, secret_hash, tier, name, revoked_at)
-       VALUES ($1, $2, $3, '\\x00', $4, $4 || ' key', CASE WHEN $5 THEN now() END)`,
-      [id, accountId, prefix, tier, revoked],
+      `INSERT INTO api_keys (id, account_id, prefix, secret_hash, tier, name, revoked_at, created_at)
+       VALUES ($1, $2, $3, '\\x00', $4, $4 || ' key', CASE WHEN $5 THEN now() END, now() + $6 * interval '1 ms')`,
+      [id, accountId, prefix, tier, revoked, ++keySeq],
     );
     return { id, prefix };
   }
