@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { boundedPasswordHashing } from './password-hashing.ts';
 import { passkey } from '@better-auth/passkey';
 import { betterAuth } from 'better-auth';
 import { APIError, createAuthMiddleware, isAPIError } from 'better-auth/api';
@@ -49,6 +50,8 @@ export function createBetterAuth(opts: AuthOptions): DashboardAuth {
       enabled: true,
       minPasswordLength: PASSWORD_MIN,
       maxPasswordLength: PASSWORD_MAX,
+      // a hash at a time per spare core: a flood of sign-ins never takes the core other requests run on
+      password: boundedPasswordHashing(),
       // open sign-up answers a known address as a new one (its owner is mailed instead), so no answer carries a
       // session: the page signs in next (docs/decisions.md, "Open sign-up")
       autoSignIn: opts.signup === 'closed',
