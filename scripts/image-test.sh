@@ -96,6 +96,8 @@ settings=(
   "CHAIN_RPC_URL=http://127.0.0.1:$chain_port"
   "SERVICE_SECRET=image-test-secret-0123456789abcdefghijklmnop"
   "API_URL=http://127.0.0.1:$api_port" "LOG_LEVEL=warn"
+  # serve --verify on its own trusts no development key's address in a deployment: the dev relayer's, named
+  "ATTESTER_ADDRESS=0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
 )
 
 # Runs COMMAND... in the image as its user, from its working directory, with its environment and `settings`.
