@@ -1,6 +1,4 @@
-// Deliveries by the Standard Webhooks scheme, checked by a receiver built on the scheme's own `standardwebhooks`
-// package: real deliveries from a running service verify, a replay past the tolerance is refused, and a secret
-// rotation signs with both secrets for its window, then with the new one only.
+// Standard Webhooks by its own `standardwebhooks` package: deliveries verify, a stale replay fails, rotation overlaps.
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { verifyWebhookSignature } from '../../../client/src/webhooks.ts';
@@ -23,7 +21,6 @@ afterAll(async () => {
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-
 /** What `standardwebhooks` makes of a request with this secret, on the service's clock: the event, or its refusal. */
 function verdict(
   secret: string,
