@@ -14,6 +14,7 @@ COPY package.json pnpm-lock.yaml pnpm-workspace.yaml .npmrc ./
 COPY patches/ patches/
 COPY packages/client/package.json packages/client/
 COPY packages/dashboard/package.json packages/dashboard/
+COPY packages/protocol/package.json packages/protocol/
 COPY packages/server/package.json packages/server/
 COPY packages/service/package.json packages/service/
 COPY packages/verify-web/package.json packages/verify-web/

@@ -23,6 +23,7 @@ copy() {
   (cd "packages/$package" && cp -a package.json "$@" "$dest/packages/$package/")
 }
 cp -a package.json pnpm-lock.yaml pnpm-workspace.yaml .npmrc LICENSE patches prisma "$dest/"
+copy protocol src
 copy server src
 copy service bin src scripts
 copy verify-web src

@@ -11,8 +11,9 @@ export default defineConfig([
     // no runtime's built-ins: the same files run in Node, Deno, Bun, browsers and edge workers (Web Crypto, fetch)
     platform: 'neutral',
     mainFields: ['module', 'main'],
-    // the tRPC client is bundled; the runtime dependencies stay external so an app shares them (viem above all)
-    noExternal: [/^@trpc\//],
+    // the tRPC client and the protocol (a private workspace package: its code and its types) are bundled; the runtime
+    // dependencies stay external so an app shares them (viem above all)
+    noExternal: [/^@trpc\//, '@attestation-service/protocol'],
   },
   {
     // one self-contained ES module for a page without a bundler (`@attestation-service/client/browser`)

@@ -1,15 +1,11 @@
-import { decodeAbiParameters, encodePacked, keccak256, zeroAddress, zeroHash, type Hex } from 'viem';
 import type { OffchainPackage } from './types.ts';
 
-/**
- * The AI details' own EAS schema: an off-chain AI claim's details are a second attestation under it, signed by the
- * claim's attester with the claim's uid as its refUID, so the claim's data and uid stay those of every other claim.
- * A prompt hash not given is the zero word.
+/*
+ * The AI details' own EAS schema (AI_DETAILS_SCHEMA, `string model,bytes32 promptHash`): an off-chain AI claim's
+ * details are a second attestation under it, signed by the claim's attester with the claim's uid as its refUID, so
+ * the claim's data and uid stay those of every other claim. A prompt hash not given is the zero word.
  */
-export const AI_DETAILS_SCHEMA = 'string model,bytes32 promptHash';
-export const AI_DETAILS_SCHEMA_UID: Hex = keccak256(
-  encodePacked(['string', 'address', 'bool'], [AI_DETAILS_SCHEMA, zeroAddress, true]),
-);
+export { AI_DETAILS_SCHEMA, AI_DETAILS_SCHEMA_UID, decodeAiDetails } from '@attestation-service/protocol';
 
 /** The model behind an AI claim, as a create names it (`type: "ai"` only). */
 export interface AiDetailsInput {
@@ -29,14 +25,4 @@ export interface AiDetails {
    * `ai` option). Null on chain, where the claim's Verifiable Credential carries the details.
    */
   offchain: OffchainPackage | null;
-}
-
-/** What AI-details data says; null for data that is not of the AI-details schema. */
-export function decodeAiDetails(data: string): { model: string; promptHash: string | null } | null {
-  try {
-    const [model, promptHash] = decodeAbiParameters([{ type: 'string' }, { type: 'bytes32' }], data as Hex);
-    return { model, promptHash: promptHash === zeroHash ? null : promptHash.toLowerCase() };
-  } catch {
-    return null;
-  }
 }

@@ -1,7 +1,8 @@
-import { createTRPCClient, httpLink, type TRPCLink } from '@trpc/client';
+import { createTRPCClient, httpLink, type TRPCClient, type TRPCLink } from '@trpc/client';
 import type { AppRouter } from '@attestation-service/server/router';
 import { wrap } from './call.ts';
 import { retryingFetch, type RetryOptions } from './transport.ts';
+import type { RestDeps } from './rest.ts';
 import { streamAuditExport } from './audit.ts';
 import { fetchCredential, signContentCredentials, type ContentCredentialsOptions } from './credentials.ts';
 import type { AuditEntry, AuditExportInput } from './types.ts';
@@ -76,11 +77,11 @@ export {
 } from './credentials.ts';
 export {
   verifyOffchain,
-  offchainUid,
   type OffchainFailure,
   type OffchainVerification,
   type VerifyOffchainOptions,
 } from './offchain.ts';
+export { offchainUid } from '@attestation-service/protocol';
 export type { RetryOptions } from './transport.ts';
 export {
   signDelegation,
@@ -133,87 +134,12 @@ export function createClient(options: ClientOptions) {
     context: { idempotencyKey: opts?.idempotencyKey ?? crypto.randomUUID() } satisfies CallContext,
   });
 
-  const attesters = {
-    /** A challenge for an address: its `message` is what the address signs (EIP-191) to be registered. */
-    challenge: (address: string, opts?: WriteOptions): Promise<AttesterChallenge> =>
-      wrap(() => trpc.attesters.challenge.mutate({ address }, write(opts))),
-    /** Registers the signer's address for your account: asks for a challenge, signs it, hands it back. */
-    async register(signer: AttesterSigner, opts?: WriteOptions): Promise<Attester> {
-      if (!signer.signMessage) throw new TypeError('the signer cannot sign messages (signMessage)');
-      const challenge = await attesters.challenge(signer.address);
-      const signature = await signer.signMessage({ message: challenge.message });
-      return wrap(() => trpc.attesters.register.mutate({ challengeId: challenge.id, signature }, write(opts)));
-    },
-    list: (): Promise<{ data: Attester[] }> => wrap(() => trpc.attesters.list.query({})),
-    /** The nonce the address's next on-chain request is signed for, and the chain, EAS and schema to sign under. */
-    nonce: (address: string): Promise<AttesterNonce> => wrap(() => trpc.attesters.nonce.query({ address })),
-    remove: (address: string): Promise<void> => wrap(() => trpc.attesters.remove.mutate({ address }, write())),
-  };
-  const create = (input: CreateAttestationInput, opts?: WriteOptions): Promise<CreatedAttestation> =>
-    wrap(() => trpc.attestations.create.mutate(input, write(opts)));
-  const batch = (input: BatchInput, opts?: WriteOptions): Promise<BatchResult> =>
-    wrap(() => trpc.attestations.batch.mutate(input, write(opts)));
+  const attesters = attesterCalls(trpc, write);
+  const attestations = attestationCalls(trpc, rest, write);
 
   return {
     attesters,
-    attestations: {
-      /** Creates one attestation (on-chain unless `mode: 'offchain'`). */
-      create,
-      /** Creates up to 100 attestations; all on-chain items go into one transaction. */
-      batch,
-      /** Creates one attestation signed by your registered attester (its address is the claimant); gas is ours. */
-      createSigned: async (
-        signer: AttesterSigner,
-        input: CreateAttestationInput,
-        opts?: WriteOptions & SignDelegationOptions,
-      ): Promise<CreatedAttestation> =>
-        create(await signDelegation(signer, await attesters.nonce(signer.address), input, opts), opts),
-      /** A batch signed by one registered attester: its on-chain items in one `multiAttestByDelegation`. */
-      batchSigned: async (
-        signer: AttesterSigner,
-        inputs: CreateAttestationInput[],
-        opts?: WriteOptions & SignDelegationOptions,
-      ): Promise<BatchResult> =>
-        batch(
-          { attestations: await signDelegations(signer, await attesters.nonce(signer.address), inputs, opts) },
-          opts,
-        ),
-      /** Reads one attestation by uid (public). */
-      get: (uid: string): Promise<Attestation> => wrap(() => trpc.attestations.get.query({ uid })),
-      /** The chain from this attestation back through each `refUid` to its origin, newest first (public). */
-      provenance: (uid: string): Promise<Provenance> => wrap(() => trpc.attestations.provenance.query({ uid })),
-      /** One page of the attestations of a content hash, newest first (public). */
-      search: (input: SearchInput): Promise<SearchResult> => wrap(() => trpc.attestations.search.query(input)),
-      /** One page of your account's own attestations, newest first, filtered by type, mode and time (your key). */
-      mine: (input: MineInput = {}): Promise<SearchResult> =>
-        wrap(() => trpc.attestations.search.query({ ...input, mine: 'true' })),
-      /** Every attestation of a content hash, page by page. */
-      async *searchAll(input: Omit<SearchInput, 'cursor'>): AsyncGenerator<Attestation> {
-        let cursor: string | undefined;
-        do {
-          const page: SearchResult = await wrap(() => trpc.attestations.search.query({ ...input, cursor }));
-          yield* page.data;
-          cursor = page.nextCursor ?? undefined;
-        } while (cursor);
-      },
-      /** The attestation as a W3C Verifiable Credential (`vc+jwt`, public); check it with `verifyCredential`. */
-      credential: (uid: string): Promise<string> => fetchCredential(rest, uid),
-      /** The asset with a signed C2PA manifest naming the attestation (its bytes must be the attested content). */
-      contentCredentials: (
-        uid: string,
-        bytes: Uint8Array | ArrayBuffer | Blob,
-        opts: ContentCredentialsOptions,
-      ): Promise<Uint8Array> => signContentCredentials(rest, uid, bytes, opts),
-      /** Revokes an attestation your account created. */
-      revoke: (uid: string, input: { reason?: string } = {}, opts?: WriteOptions): Promise<RevokeResult> =>
-        wrap(() => trpc.attestations.revoke.mutate({ uid, ...input }, write(opts))),
-      /** Puts your off-chain attestation on chain (charged like an on-chain create); again: the same answer. */
-      promote: (uid: string, opts?: WriteOptions): Promise<PromotedAttestation> =>
-        wrap(() => trpc.attestations.promote.mutate({ uid }, write(opts))),
-      /** Up to 100 at once; each member answers its on-chain attestation or its own error. */
-      promoteMany: (uids: string[], opts?: WriteOptions): Promise<PromotionBatchResult> =>
-        wrap(() => trpc.attestations.promoteBatch.mutate({ uids }, write(opts))),
-    },
+    attestations: { ...attestations, ...signedCalls(trpc, write, { ...attestations, nonce: attesters.nonce }) },
     webhooks: {
       /** Subscribes a URL to events; the result's `secret` is shown only this once. */
       create: (input: CreateWebhookInput, opts?: WriteOptions): Promise<CreatedWebhook> =>
@@ -244,3 +170,125 @@ export function createClient(options: ClientOptions) {
 }
 
 export type AttestationClient = ReturnType<typeof createClient>;
+
+type Trpc = TRPCClient<AppRouter>;
+type Write = (opts?: WriteOptions) => { context: CallContext };
+
+/** `client.attesters`: your account's registered attester addresses. */
+function attesterCalls(trpc: Trpc, write: Write) {
+  const calls = {
+    /** A challenge for an address: its `message` is what the address signs (EIP-191) to be registered. */
+    challenge: (address: string, opts?: WriteOptions): Promise<AttesterChallenge> =>
+      wrap(() => trpc.attesters.challenge.mutate({ address }, write(opts))),
+    /** Registers the signer's address for your account: asks for a challenge, signs it, hands it back. */
+    async register(signer: AttesterSigner, opts?: WriteOptions): Promise<Attester> {
+      if (!signer.signMessage) throw new TypeError('the signer cannot sign messages (signMessage)');
+      const challenge = await calls.challenge(signer.address);
+      const signature = await signer.signMessage({ message: challenge.message });
+      return wrap(() => trpc.attesters.register.mutate({ challengeId: challenge.id, signature }, write(opts)));
+    },
+    list: (): Promise<{ data: Attester[] }> => wrap(() => trpc.attesters.list.query({})),
+    /** The nonce the address's next on-chain request is signed for, and the chain, EAS and schema to sign under. */
+    nonce: (address: string): Promise<AttesterNonce> => wrap(() => trpc.attesters.nonce.query({ address })),
+    remove: (address: string): Promise<void> => wrap(() => trpc.attesters.remove.mutate({ address }, write())),
+  };
+  return calls;
+}
+
+/** `client.attestations`' calls of your API key: create, read, search, revoke and promote. */
+function attestationCalls(trpc: Trpc, rest: RestDeps, write: Write) {
+  return {
+    /** Creates one attestation (on-chain unless `mode: 'offchain'`). */
+    create: (input: CreateAttestationInput, opts?: WriteOptions): Promise<CreatedAttestation> =>
+      wrap(() => trpc.attestations.create.mutate(input, write(opts))),
+    /** Creates up to 100 attestations; all on-chain items go into one transaction. */
+    batch: (input: BatchInput, opts?: WriteOptions): Promise<BatchResult> =>
+      wrap(() => trpc.attestations.batch.mutate(input, write(opts))),
+    /** Reads one attestation by uid (public). */
+    get: (uid: string): Promise<Attestation> => wrap(() => trpc.attestations.get.query({ uid })),
+    /** The chain from this attestation back through each `refUid` to its origin, newest first (public). */
+    provenance: (uid: string): Promise<Provenance> => wrap(() => trpc.attestations.provenance.query({ uid })),
+    /** One page of the attestations of a content hash, newest first (public). */
+    search: (input: SearchInput): Promise<SearchResult> => wrap(() => trpc.attestations.search.query(input)),
+    /** One page of your account's own attestations, newest first, filtered by type, mode and time (your key). */
+    mine: (input: MineInput = {}): Promise<SearchResult> =>
+      wrap(() => trpc.attestations.search.query({ ...input, mine: 'true' })),
+    /** Every attestation of a content hash, page by page. */
+    async *searchAll(input: Omit<SearchInput, 'cursor'>): AsyncGenerator<Attestation> {
+      let cursor: string | undefined;
+      do {
+        const page: SearchResult = await wrap(() => trpc.attestations.search.query({ ...input, cursor }));
+        yield* page.data;
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+    },
+    /** The attestation as a W3C Verifiable Credential (`vc+jwt`, public); check it with `verifyCredential`. */
+    credential: (uid: string): Promise<string> => fetchCredential(rest, uid),
+    /** The asset with a signed C2PA manifest naming the attestation (its bytes must be the attested content). */
+    contentCredentials: (
+      uid: string,
+      bytes: Uint8Array | ArrayBuffer | Blob,
+      opts: ContentCredentialsOptions,
+    ): Promise<Uint8Array> => signContentCredentials(rest, uid, bytes, opts),
+    /** Revokes an attestation your account created. */
+    revoke: (uid: string, input: { reason?: string } = {}, opts?: WriteOptions): Promise<RevokeResult> =>
+      wrap(() => trpc.attestations.revoke.mutate({ uid, ...input }, write(opts))),
+    /** Puts your off-chain attestation on chain (charged like an on-chain create); again: the same answer. */
+    promote: (uid: string, opts?: WriteOptions): Promise<PromotedAttestation> =>
+      wrap(() => trpc.attestations.promote.mutate({ uid }, write(opts))),
+    /** Up to 100 at once; each member answers its on-chain attestation or its own error. */
+    promoteMany: (uids: string[], opts?: WriteOptions): Promise<PromotionBatchResult> =>
+      wrap(() => trpc.attestations.promoteBatch.mutate({ uids }, write(opts))),
+  };
+}
+
+/** `client.attestations`' calls signed by your registered attester (its address is the claimant; gas is ours). */
+function signedCalls(
+  trpc: Trpc,
+  write: Write,
+  calls: Pick<ReturnType<typeof attestationCalls>, 'create' | 'batch'> &
+    Pick<ReturnType<typeof attesterCalls>, 'nonce'>,
+) {
+  return {
+    /** Creates one attestation signed by your registered attester (its address is the claimant); gas is ours. */
+    createSigned: async (
+      signer: AttesterSigner,
+      input: CreateAttestationInput,
+      opts?: WriteOptions & SignDelegationOptions,
+    ): Promise<CreatedAttestation> =>
+      calls.create(await signDelegation(signer, await calls.nonce(signer.address), input, opts), opts),
+    /** A batch signed by one registered attester: its on-chain items in one `multiAttestByDelegation`. */
+    batchSigned: async (
+      signer: AttesterSigner,
+      inputs: CreateAttestationInput[],
+      opts?: WriteOptions & SignDelegationOptions,
+    ): Promise<BatchResult> =>
+      calls.batch(
+        { attestations: await signDelegations(signer, await calls.nonce(signer.address), inputs, opts) },
+        opts,
+      ),
+    /**
+     * Puts on chain an off-chain attestation your registered attester signed: reads it, signs its EAS delegated
+     * request with that attester at its next nonce, and sends it (the claim stays the attester's; gas is ours).
+     */
+    promoteSigned: async (
+      signer: AttesterSigner,
+      uid: string,
+      opts?: WriteOptions & Pick<SignDelegationOptions, 'deadline'>,
+    ): Promise<PromotedAttestation> => {
+      const record = await wrap(() => trpc.attestations.get.query({ uid }));
+      const { delegation } = await signDelegation(
+        signer,
+        await calls.nonce(signer.address),
+        {
+          type: record.type,
+          contentHash: record.contentHash,
+          contentType: record.contentType,
+          mode: 'onchain',
+        },
+        opts,
+      );
+      return wrap(() => trpc.attestations.promote.mutate({ uid, delegation }, write(opts)));
+    },
+  };
+}

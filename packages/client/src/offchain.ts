@@ -1,6 +1,14 @@
-import { encodePacked, keccak256, recoverTypedDataAddress, toHex, zeroAddress, type Hex } from 'viem';
-import { AI_DETAILS_SCHEMA_UID, decodeAiDetails, type AiDetails } from './ai-details.ts';
-import { OFFCHAIN_TYPES } from './signing.ts';
+import { recoverTypedDataAddress, type Hex } from 'viem';
+import {
+  AI_DETAILS_SCHEMA_UID,
+  decodeAiDetails,
+  decodeAttestationData,
+  OFFCHAIN_ATTEST_TYPES,
+  OFFCHAIN_DOMAIN_NAME,
+  OFFCHAIN_VERSION,
+  offchainUid,
+} from '@attestation-service/protocol';
+import type { AiDetails } from './ai-details.ts';
 import type { Origin, OffchainPackage } from './types.ts';
 
 export interface VerifyOffchainOptions {
@@ -68,8 +76,6 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const HEX = /^0x(?:[0-9a-fA-F]{2})*$/;
 const UINT64 = /^\d{1,20}$/;
 
-type Message = OffchainPackage['sig']['message'];
-
 const failure = (reason: OffchainFailure, message: string): OffchainVerification => ({ valid: false, reason, message });
 const sameHex = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
@@ -96,42 +102,16 @@ function malformation(pkg: OffchainPackage): string | undefined {
   return undefined;
 }
 
-/**
- * An off-chain attestation's UID exactly as the EAS SDK computes it for version 2: solidityPackedKeccak256 of version,
- * schema, recipient, attester 0, time, expirationTime, revocable, refUID, data, salt, 0 — the schema packed as the
- * UTF-8 of its hex text, not as its 32 bytes, as the EAS SDK does.
- */
-export function offchainUid(m: Message): Hex {
-  return keccak256(
-    encodePacked(
-      ['uint16', 'bytes', 'address', 'address', 'uint64', 'uint64', 'bool', 'bytes32', 'bytes', 'bytes32', 'uint32'],
-      [
-        2,
-        toHex(new TextEncoder().encode(m.schema)),
-        m.recipient as Hex,
-        zeroAddress,
-        BigInt(m.time),
-        BigInt(m.expirationTime),
-        m.revocable,
-        m.refUID as Hex,
-        m.data as Hex,
-        m.salt as Hex,
-        0,
-      ],
-    ),
-  );
-}
-
 /** The signer of the package's EIP-712 message, under the fixed EAS types (a package cannot bring its own). */
 async function recoverSigner(pkg: OffchainPackage): Promise<Hex | undefined> {
   const { domain, message: m, signature } = pkg.sig;
   try {
     return await recoverTypedDataAddress({
       domain: { ...domain, verifyingContract: domain.verifyingContract as Hex },
-      types: OFFCHAIN_TYPES,
+      types: OFFCHAIN_ATTEST_TYPES,
       primaryType: 'Attest',
       message: {
-        version: 2,
+        version: OFFCHAIN_VERSION,
         schema: m.schema as Hex,
         recipient: m.recipient as Hex,
         time: BigInt(m.time),
@@ -148,14 +128,6 @@ async function recoverSigner(pkg: OffchainPackage): Promise<Hex | undefined> {
   }
 }
 
-/** The service's schema data: a content hash and a boolean, two ABI words. */
-function claimOf(data: string): { contentHash: Hex; type: Origin } | null {
-  if (data.length !== 2 + 128) return null;
-  const flag = BigInt(`0x${data.slice(66)}`);
-  if (flag > 1n) return null;
-  return { contentHash: data.slice(0, 66).toLowerCase() as Hex, type: flag === 1n ? 'ai' : 'human' };
-}
-
 /**
  * Checks an off-chain attestation package without trusting the service (no network): its EIP-712 signature must
  * recover to the expected attester under the EAS "EAS Attestation" domain, and its uid must be the one its signed
@@ -167,13 +139,13 @@ export async function verifyOffchain(
   options: VerifyOffchainOptions = {},
 ): Promise<OffchainVerification> {
   if (!pkg) return failure('no_package', 'there is no off-chain package (an on-chain attestation has none)');
-  if (typeof pkg !== 'object' || pkg.sig?.version !== 2 || pkg.sig.message?.version !== 2)
+  if (typeof pkg !== 'object' || pkg.sig?.version !== OFFCHAIN_VERSION || pkg.sig.message?.version !== OFFCHAIN_VERSION)
     return failure('unsupported_version', 'only EAS off-chain attestations of version 2 are supported');
   const malformed = malformation(pkg);
   if (malformed) return failure('malformed', `the package is malformed: ${malformed}`);
   const { domain, message } = pkg.sig;
-  if (domain.name !== 'EAS Attestation')
-    return failure('wrong_domain', `signed for the domain "${domain.name}", not "EAS Attestation"`);
+  if (domain.name !== OFFCHAIN_DOMAIN_NAME)
+    return failure('wrong_domain', `signed for the domain "${domain.name}", not "${OFFCHAIN_DOMAIN_NAME}"`);
   if (options.chainId !== undefined && domain.chainId !== options.chainId)
     return failure('wrong_domain', `signed for chain ${domain.chainId}, not ${options.chainId}`);
   if (options.easAddress !== undefined && !sameHex(domain.verifyingContract, options.easAddress))
@@ -212,7 +184,7 @@ export async function verifyOffchain(
     easAddress: domain.verifyingContract as Hex,
     schema: message.schema as Hex,
     refUid,
-    claim: claimOf(message.data),
+    claim: decodeAttestationData(message.data),
     ai,
   };
 }

@@ -1,6 +1,6 @@
 import { AttestationServiceError, type ErrorCode } from './errors.ts';
 
-/** A REST answer that is not 2xx as the error it carries (the spec's `{ code, message, details }`). */
+/** A REST answer that is not 2xx as the error it carries (the API's `{ code, message, details }` body: docs/api.md). */
 async function failure(res: Response, what: string): Promise<AttestationServiceError> {
   const requestId = res.headers.get('x-request-id') ?? undefined;
   try {

@@ -1,5 +1,14 @@
 import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
+import {
+  DELEGATED_ATTEST_TYPES,
+  DELEGATED_DOMAIN_NAME,
+  encodeAttestationData,
+  normalizeContentHash,
+  OFFCHAIN_ATTEST_TYPES,
+  OFFCHAIN_DOMAIN_NAME,
+  OFFCHAIN_VERSION,
+} from '@attestation-service/protocol';
 import type { AttesterNonce, CreateAttestationInput, Delegation } from './types.ts';
 
 type Hex = `0x${string}`;
@@ -23,48 +32,15 @@ export interface AttesterSigner {
 const ZERO_ADDRESS: Hex = '0x0000000000000000000000000000000000000000';
 const ZERO_HASH: Hex = `0x${'00'.repeat(32)}`;
 
-/** EAS's delegated `Attest` request (EAS 1.4: the attester is part of what is signed). */
-const DELEGATED_TYPES = {
-  Attest: [
-    { name: 'attester', type: 'address' },
-    { name: 'schema', type: 'bytes32' },
-    { name: 'recipient', type: 'address' },
-    { name: 'expirationTime', type: 'uint64' },
-    { name: 'revocable', type: 'bool' },
-    { name: 'refUID', type: 'bytes32' },
-    { name: 'data', type: 'bytes' },
-    { name: 'value', type: 'uint256' },
-    { name: 'nonce', type: 'uint256' },
-    { name: 'deadline', type: 'uint64' },
-  ],
-} as const;
-
-/** The EAS off-chain attestation, version 2 (what the service signs, and what verifyOffchain checks). */
-export const OFFCHAIN_TYPES = {
-  Attest: [
-    { name: 'version', type: 'uint16' },
-    { name: 'schema', type: 'bytes32' },
-    { name: 'recipient', type: 'address' },
-    { name: 'time', type: 'uint64' },
-    { name: 'expirationTime', type: 'uint64' },
-    { name: 'revocable', type: 'bool' },
-    { name: 'refUID', type: 'bytes32' },
-    { name: 'data', type: 'bytes' },
-    { name: 'salt', type: 'bytes32' },
-  ],
-} as const;
-
-/** The SHA-256 the service stores for `content`: `0x` + 64 lower-case hex. */
+/**
+ * The SHA-256 the service stores for `content`, or the `contentHash` given (64 hex digits, `0x` optional, any case):
+ * `0x` + 64 lower-case hex. A TypeError for a `contentHash` that is not one.
+ */
 export function contentHashOf(input: Pick<CreateAttestationInput, 'content' | 'contentHash'>): Hex {
   // synchronous in every runtime (Web Crypto's digest is async only)
   if (input.content !== undefined) return `0x${bytesToHex(sha256(utf8ToBytes(input.content)))}`;
   if (input.contentHash === undefined) throw new TypeError('give content or contentHash');
-  return `0x${input.contentHash.replace(/^0x/i, '').toLowerCase()}`;
-}
-
-/** The schema's data (`bytes32 contentHash,bool aiGenerated`), ABI-encoded: two words. */
-function schemaData(contentHash: Hex, type: CreateAttestationInput['type']): Hex {
-  return `${contentHash}${(type === 'ai' ? '1' : '0').padStart(64, '0')}`;
+  return normalizeContentHash(input.contentHash);
 }
 
 export interface SignDelegationOptions {
@@ -87,18 +63,22 @@ export async function signDelegation(
 ): Promise<CreateAttestationInput & { delegation: Delegation }> {
   const { signing } = next;
   const contentHash = contentHashOf(input);
-  const data = schemaData(contentHash, input.type);
+  const data = encodeAttestationData(contentHash, input.type);
+  // the claim it derives from is signed as its refUID, as the service signs its own claims' refUid
+  const refUid = (input.refUid?.toLowerCase() ?? ZERO_HASH) as Hex;
   const now = Math.floor(Date.now() / 1000);
+  // EAS's domain of this chain and contract, under the name of the kind of signature
+  const domain = (name: string) => ({
+    name,
+    version: signing.easVersion,
+    chainId: signing.chainId,
+    verifyingContract: signing.eas as Hex,
+  });
   if ((input.mode ?? 'onchain') === 'onchain') {
     const deadline = String(options.deadline ?? now + 3600);
     const signature = await signer.signTypedData({
-      domain: {
-        name: 'EAS',
-        version: signing.easVersion,
-        chainId: signing.chainId,
-        verifyingContract: signing.eas as Hex,
-      },
-      types: DELEGATED_TYPES,
+      domain: domain(DELEGATED_DOMAIN_NAME),
+      types: DELEGATED_ATTEST_TYPES,
       primaryType: 'Attest',
       message: {
         attester: signer.address,
@@ -106,7 +86,7 @@ export async function signDelegation(
         recipient: ZERO_ADDRESS,
         expirationTime: 0n,
         revocable: true,
-        refUID: ZERO_HASH,
+        refUID: refUid,
         data,
         value: 0n,
         nonce: BigInt(next.nonce),
@@ -118,22 +98,17 @@ export async function signDelegation(
   const time = String(options.time ?? now);
   const salt: Hex = `0x${bytesToHex(crypto.getRandomValues(new Uint8Array(32)))}`;
   const signature = await signer.signTypedData({
-    domain: {
-      name: 'EAS Attestation',
-      version: signing.easVersion,
-      chainId: signing.chainId,
-      verifyingContract: signing.eas as Hex,
-    },
-    types: OFFCHAIN_TYPES,
+    domain: domain(OFFCHAIN_DOMAIN_NAME),
+    types: OFFCHAIN_ATTEST_TYPES,
     primaryType: 'Attest',
     message: {
-      version: 2,
+      version: OFFCHAIN_VERSION,
       schema: signing.schemaUid,
       recipient: ZERO_ADDRESS,
       time: BigInt(time),
       expirationTime: 0n,
       revocable: true,
-      refUID: ZERO_HASH,
+      refUID: refUid,
       data,
       salt,
     },

@@ -1,7 +1,8 @@
 /** The API's public types, written out so the published package needs no server code; test/router-types.ts proves they equal the router's. */
+import type { Origin } from '@attestation-service/protocol';
 import type { AiDetails, AiDetailsInput } from './ai-details.ts';
 
-export type Origin = 'human' | 'ai';
+export type { Origin } from '@attestation-service/protocol';
 export type Mode = 'onchain' | 'offchain';
 export type Hex = `0x${string}` | string;
 

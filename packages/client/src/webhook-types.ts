@@ -1,12 +1,8 @@
 /** The webhook subscriptions' public types (types.ts re-exports them). */
+import type { EventKind, TEST_EVENT } from '@attestation-service/protocol';
 
-export type EventKind =
-  | 'attestation.created'
-  | 'attestation.revoked'
-  | 'batch.completed'
-  | 'attestation.anchored'
-  | 'attestation.replaced'
-  | 'attestation.promoted';
+/** The event kinds a subscription may subscribe to. */
+export type { EventKind } from '@attestation-service/protocol';
 
 export interface CreateWebhookInput {
   url: string;
@@ -73,7 +69,7 @@ export interface WebhookAttempt {
 export interface WebhookDelivery {
   id: string;
   eventId: string;
-  event: EventKind | 'webhook.test';
+  event: EventKind | typeof TEST_EVENT;
   state: DeliveryState;
   attempts: number;
   replays: number;

@@ -1,6 +1,7 @@
 import { hmac } from '@noble/hashes/hmac';
 import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
+import type { WebhookEventType as WebhookEventKind } from '@attestation-service/protocol';
 import type { Attestation } from './types.ts';
 
 /** A secret as the service returns it: the hex `secret`, or its `standardWebhooksSecret` (`whsec_` + base64). */
@@ -30,7 +31,7 @@ function hexBytes(text: string): Uint8Array {
 
 const bytesOf = (body: string | Uint8Array): Uint8Array => (typeof body === 'string' ? utf8ToBytes(body) : body);
 
-/** The hex text of a secret given in either form (the spec's X-Service-Signature key: the text, not its bytes). */
+/** The hex text of a secret given in either form (X-Service-Signature is keyed with the text, not its bytes). */
 function hexOf(secret: string): string {
   return secret.startsWith('whsec_') ? bytesToHex(base64Bytes(secret.slice(6))) : secret;
 }
@@ -142,7 +143,7 @@ export function verifyWebhook(
   return JSON.parse(typeof rawBody === 'string' ? rawBody : new TextDecoder().decode(rawBody)) as WebhookEvent;
 }
 
-interface Envelope<T extends string, D> {
+interface Envelope<T extends WebhookEventKind, D> {
   /** The event, shared by every subscription that got it. */
   id: string;
   type: T;

@@ -3,8 +3,8 @@
 import { parseSignature } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
-import { createOffchainSigner, OFFCHAIN_TYPES } from '../../server/src/attestations/offchain.ts';
-import { encodeAttestationData, SCHEMA_UID } from '../../server/src/chain/schema.ts';
+import { createOffchainSigner } from '../../server/src/attestations/offchain.ts';
+import { encodeAttestationData, OFFCHAIN_ATTEST_TYPES, SCHEMA_UID } from '@attestation-service/protocol';
 import { offchainUid, verifyOffchain, type OffchainPackage } from '../src/index.ts';
 
 const KEY = `0x${'11'.repeat(32)}` as const;
@@ -108,7 +108,7 @@ describe('verifyOffchain', () => {
     const signature = parseSignature(
       await privateKeyToAccount(KEY).signTypedData({
         domain,
-        types: OFFCHAIN_TYPES,
+        types: OFFCHAIN_ATTEST_TYPES,
         primaryType: 'Attest',
         message: { ...message, time: BigInt(TIME), expirationTime: BigInt(TIME + 60) } as never,
       }),

@@ -24,10 +24,14 @@ describe('the packed SDK', () => {
         /^package\/(package\.json|README\.md|LICENSE|dist\/(index\.(c?js|d\.c?ts)|browser\.js)(\.map)?)$/,
       );
     expect(files).toEqual(expect.arrayContaining(['package/README.md', 'package/LICENSE']));
-    // the published manifest names only what a consumer can install: no workspace link, no private package
+    // the published manifest names only what a consumer can install: no workspace link, no private package (the
+    // protocol, bundled into dist, is a development dependency: never installed with the SDK)
     const { stdout: manifest } = await run('tar', ['-xzOf', join(scratch, tarball), 'package/package.json']);
     expect(manifest).not.toContain('workspace:');
     expect(manifest).not.toContain('@attestation-service/server');
+    const { dependencies, peerDependencies, optionalDependencies } = JSON.parse(manifest);
+    const installed = Object.keys({ ...dependencies, ...peerDependencies, ...optionalDependencies });
+    expect(installed.filter((name) => name.startsWith('@attestation-service/'))).toEqual([]);
     expect(JSON.parse(manifest)).toMatchObject({ license: 'Apache-2.0' });
 
     await writeFile(join(scratch, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));

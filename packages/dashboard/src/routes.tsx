@@ -27,7 +27,7 @@ const optionalText = z.string().max(2048).optional().catch(undefined);
 const rootRoute = createRootRoute({ component: Outlet, notFoundComponent: NotFound });
 
 /** Pages a signed-out person may see, in the plain frame: a 401 there is expected, not a reason to redirect. */
-export const publicLayout = createRoute({
+const publicLayout = createRoute({
   getParentRoute: () => rootRoute,
   id: '_public',
   component: () => (

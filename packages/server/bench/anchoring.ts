@@ -1,4 +1,4 @@
-// Anchoring (issue 16): gas per anchored attestation at 100, 10,000 and 100,000 per interval next to timestamping each
+// Anchoring: gas per anchored attestation at 100, 10,000 and 100,000 per interval next to timestamping each
 // uid with EAS.multiTimestamp (bench/anchoring-gas.ts), and the anchor run at 100,000 in a child process of its own
 // (bench/anchoring-task.ts): its time, memory and event-loop stalls, next to recomputing proofs on read and to
 // @openzeppelin/merkle-tree's own builder. Same run, same machine.

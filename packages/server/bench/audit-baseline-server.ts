@@ -1,6 +1,6 @@
 // Baseline for the audit export bench: the same rows as CSV straight from PostgreSQL's COPY ... TO STDOUT, piped
 // into the HTTP response with no per-row JavaScript. What streaming an export can cost at the least.
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
@@ -8,7 +8,7 @@ import { to as copyTo } from 'pg-copy-streams';
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 2 });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-const server = createServer(async (req, res) => {
+async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const account = new URL(req.url ?? '/', 'http://x').searchParams.get('account') ?? '';
   if (!UUID.test(account)) return void res.writeHead(400).end();
   const client = await pool.connect();
@@ -24,6 +24,10 @@ const server = createServer(async (req, res) => {
   } finally {
     client.release();
   }
+}
+
+const server = createServer((req, res) => {
+  handle(req, res).catch(() => res.destroy());
 });
 server.listen(0, '127.0.0.1', () => {
   const address = server.address();

@@ -210,7 +210,7 @@ ${rows.join('\n')}
   the API's other modules: what the export itself holds. Its peak does not grow with the row count.
 - \`serve --api\` runs the JSON export after the CSV one in the same process, so its "before" is the CSV export's
   end: a second export does not add to the first. What the API process holds beyond the pipeline is its modules
-  (viem and the EAS artifacts, Prisma, tRPC and the OpenAPI document, pino), loaded from the compile cache that
+  (viem and the EAS artifacts, Kysely, tRPC and the OpenAPI document, pino), loaded from the compile cache that
   \`./dev setup\` fills, so without Node's type stripper; the two bench-only servers are plain \`.ts\` files and
   load it (about 18 MB).
 - Every process here has a young generation of at most 2 × 8 MB, as the bin gives a process serving the API. Under a long export

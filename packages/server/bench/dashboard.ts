@@ -1,4 +1,4 @@
-// The dashboard's figures (issue 14): first-load JavaScript, the attestations and audit pages with 1,000,000 rows in
+// The dashboard's figures: first-load JavaScript, the attestations and audit pages with 1,000,000 rows in
 // the account (each page's time next to its bare keyset query on the same database), and sign-in latency next to
 // the password hash it verifies.
 import type { ChildProcess } from 'node:child_process';
@@ -12,7 +12,7 @@ import { createDatabase } from '../src/db/database.ts';
 import { createPool } from '../src/db/sql.ts';
 import { systemClock } from '../src/clock.ts';
 import { createKeyService } from '../src/keys/service.ts';
-import { newInvitationToken, tokenHash } from '../src/dashboard/invitation-tokens.ts';
+import { newInvitationToken, tokenHash } from '../src/accounts/invitation-tokens.ts';
 import { startChild } from './children.ts';
 
 const DIST = join(import.meta.dirname, '../../dashboard/dist');

@@ -23,7 +23,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { EAS_ARTIFACT, SCHEMA_REGISTRY_ARTIFACT } from '../src/chain/eas-artifacts.ts';
 import { startDevChain } from '../src/chain/dev-chain.ts';
 import { rpcChain } from '../src/chain/rpc-chain.ts';
-import { encodeAttestationData, SCHEMA, SCHEMA_UID } from '../src/chain/schema.ts';
+import { encodeAttestationData, SCHEMA, SCHEMA_UID } from '@attestation-service/protocol';
 
 const KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 const BASELINE_SCHEMA = 'bytes32 contentHash,string origin,string contentType';

@@ -7,7 +7,7 @@ import { CompactSign } from 'jose';
 import pg from 'pg';
 import { bytesToHex, type Hex } from 'viem';
 import { createOffchainSigner } from '../src/attestations/offchain.ts';
-import { encodeAttestationData, SCHEMA_UID } from '../src/chain/schema.ts';
+import { encodeAttestationData, SCHEMA_UID } from '@attestation-service/protocol';
 import { entryHash } from '../src/audit/chain.ts';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.POOL_SIZE ?? 14) });
@@ -190,4 +190,11 @@ server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
   const address = server.address();
   process.stdout.write(`listening ${typeof address === 'object' && address ? address.port : ''}\n`);
 });
-process.on('SIGTERM', () => server.close(() => void pool.end().then(() => process.exit(0))));
+process.on('SIGTERM', () =>
+  server.close(() => {
+    pool.end().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  }),
+);

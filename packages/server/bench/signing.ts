@@ -1,7 +1,12 @@
 import { privateKeyToAccount } from 'viem/accounts';
 import { ecdsaImplementation } from '../src/attestations/ecdsa.ts';
-import { createOffchainSigner, OFFCHAIN_TYPES, type OffchainDomain } from '../src/attestations/offchain.ts';
-import { encodeAttestationData, SCHEMA_UID } from '../src/chain/schema.ts';
+import { createOffchainSigner } from '../src/attestations/offchain.ts';
+import {
+  encodeAttestationData,
+  OFFCHAIN_ATTEST_TYPES,
+  SCHEMA_UID,
+  type OffchainDomain,
+} from '@attestation-service/protocol';
 
 const KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
 const domain: OffchainDomain = {
@@ -40,7 +45,7 @@ export async function measureSigning(): Promise<{ ours: number; viem: number; im
   };
   const ours = await rate(() => signer.sign(data, 1));
   const viem = await rate(() =>
-    account.signTypedData({ domain, types: OFFCHAIN_TYPES, primaryType: 'Attest', message }),
+    account.signTypedData({ domain, types: OFFCHAIN_ATTEST_TYPES, primaryType: 'Attest', message }),
   );
   return { ours, viem, implementation: ecdsaImplementation };
 }

@@ -2,7 +2,7 @@
 import { cpus } from 'node:os';
 
 export const ROUNDS = Number(process.env.SOAK_ROUNDS ?? 10);
-/** Requests in one round, whatever the machine's speed, so that every round is the same work (issue 21). */
+/** Requests in one round, whatever the machine's speed, so that every round is the same work. */
 export const REQUESTS = Number(process.env.SOAK_REQUESTS ?? 5000);
 export const CONNECTIONS = 50;
 /** glibc's own arena count (8 per core), the baseline's. */

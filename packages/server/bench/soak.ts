@@ -1,4 +1,4 @@
-// pnpm bench:soak (issue 21): rounds of mixed load against `serve` (API, worker, relayer and verification app in one
+// pnpm bench:soak: rounds of mixed load against `serve` (API, worker, relayer and verification app in one
 // process) and against `serve --api`, the resident set after each round; fails when it keeps growing or passes the
 // targets, and writes the "Memory" section of BENCHMARKS.md.
 import { execFileSync, type ChildProcess } from 'node:child_process';

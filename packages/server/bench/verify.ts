@@ -1,4 +1,4 @@
-// The verification app (issue 7): badge and page requests per second against `serve` (API, worker and the app in
+// The verification app: badge and page requests per second against `serve` (API, worker and the app in
 // one process, as `./dev start` runs them), next to the bare node:http baseline started in the same run.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

@@ -5,7 +5,6 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
-/** A clock that only moves when told to. */
 export function manualClock(
   start: number | Date = Date.now(),
 ): Clock & { advance(ms: number): void; set(at: number | Date): void } {

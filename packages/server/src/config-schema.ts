@@ -150,7 +150,8 @@ export const schema = z.object({
   // the IPv6 network a client's per-address limits count against (limits/client-network.ts)
   RATE_LIMIT_IPV6_PREFIX: z.coerce.number().int().min(32).max(128).default(64),
   DASHBOARD_SIGNUP: z.enum(['open', 'closed']).default('closed'),
-  // open sign-up: accounts one person may open, and one client network a day (dashboard/account-caps.ts)
+  // open sign-up: accounts one person may open (accounts/account-caps.ts), and one client network a day
+  // (limits/account-openings.ts)
   DASHBOARD_ACCOUNTS_PER_USER: z.coerce.number().int().min(1).max(1000).default(3),
   DASHBOARD_ACCOUNTS_PER_NETWORK_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(10),
   // origins (scheme://host[:port], comma-separated) whose pages may call the API with a key
@@ -165,7 +166,7 @@ export const schema = z.object({
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
   MAIL_FROM: z.string().min(3).max(200).optional(),
   OPERATOR_EMAIL: z.email().optional(),
-  // invitation mails a day a dashboard member may send, and one account's members together (mail/invitation-cap.ts)
+  // invitation mails a day a dashboard member may send, and one account's members together (limits/invitation-mails.ts)
   INVITATIONS_PER_DAY_PER_MEMBER: z.coerce.number().int().min(1).max(10_000).default(25),
   INVITATIONS_PER_DAY_PER_ACCOUNT: z.coerce.number().int().min(1).max(10_000).default(50),
   C2PA_SIGNING_CERT: z

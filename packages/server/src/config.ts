@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { z } from 'zod';
 import { DEV_RELAYER_KEY, parseDuration, schema } from './config-schema.ts';
 
-export { DEV_RELAYER_KEY, parseDuration } from './config-schema.ts';
+export { DEV_RELAYER_KEY } from './config-schema.ts';
 
 export type Config = ReturnType<typeof toConfig>;
 

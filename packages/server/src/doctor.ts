@@ -17,10 +17,9 @@ import {
 } from './system/doctor.ts';
 import { liveServiceState, type ServiceState } from './system/service-state.ts';
 
-export interface DoctorOptions {
+interface DoctorOptions {
   /** The environment the CLI runs with (after its .env file). */
   env: Record<string, string | undefined>;
-  /** The .env file read, if any. */
   envFile?: string | undefined;
   json?: boolean | undefined;
 }

@@ -70,7 +70,7 @@ export type ErrorDetailsByCode = {
 };
 
 /** The details a code carries: its shape in ErrorDetailsByCode, else any object. */
-export type DetailsOf<C extends ErrorCode> = C extends keyof ErrorDetailsByCode ? ErrorDetailsByCode[C] : ErrorDetails;
+type DetailsOf<C extends ErrorCode> = C extends keyof ErrorDetailsByCode ? ErrorDetailsByCode[C] : ErrorDetails;
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 
 const TRPC_CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
@@ -117,7 +117,7 @@ export class AppError<C extends ErrorCode = ErrorCode> extends TRPCError {
   }
 }
 
-/** The spec's error body. */
+/** The body of every error answer (docs/api.md, "Errors"). */
 export interface ErrorBody {
   code: ErrorCode;
   message: string;

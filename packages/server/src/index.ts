@@ -1,5 +1,9 @@
 // The server's public entry: what the launcher (packages/service) composes into processes and commands. Everything
 // else is internal; the SDK reads only the router's types (./router).
+import { accountsByName } from './accounts/store.ts';
+import { auditCommand as auditCommandOf } from './audit/cli.ts';
+import type { WithInfrastructure } from './infrastructure.ts';
+
 export { loadConfig, ConfigError, DEV_RELAYER_KEY, type Config } from './config.ts';
 export { describeError, UsageError } from './errors.ts';
 export {
@@ -10,10 +14,14 @@ export {
   type WithInfrastructure,
 } from './infrastructure.ts';
 export { startService, type RunningService, type ServeParts, type StartOptions } from './main.ts';
-export { auditCommand } from './audit/cli.ts';
+/** `audit verify` over the accounts accounts/ lists (audit/ reads no accounts table: accounts/ appends audit entries). */
+export const auditCommand = (
+  withInfrastructure: WithInfrastructure,
+  args: string[],
+  flags: Parameters<typeof auditCommandOf>[2],
+) => auditCommandOf(withInfrastructure, args, flags, accountsByName);
 export { migrateCommand } from './db/cli.ts';
-// `keys create` opening an account prints its dashboard owner link: the dashboard's, so composed there
-export { keysWithOwnerLinks as keysCommand } from './dashboard/cli.ts';
+export { keysCommand } from './keys/cli.ts';
 export { credentialsCommand } from './credentials/vc/cli.ts';
 export { accountsCommand } from './dashboard/cli.ts';
 export { deliveriesCommand, webhooksCommand } from './webhooks/cli.ts';

@@ -15,7 +15,7 @@ import { unreachableDatabase } from './db/unreachable.ts';
 import { createTeardown, type Teardown } from './system/teardown.ts';
 
 /** What every process opens: its logger and clock, and one close for all it opened. */
-export interface BaseInfrastructure {
+interface BaseInfrastructure {
   config: Config;
   log: Logger;
   clock: Clock;
@@ -47,9 +47,9 @@ export interface Infrastructure extends CommandInfrastructure, VerifyInfrastruct
 }
 
 /** Who opens: `service` (API, worker), `command` (a CLI command), `verify` (the verification app alone). */
-export type Scope = 'service' | 'command' | 'verify';
+type Scope = 'service' | 'command' | 'verify';
 
-export interface OpenOptions {
+interface OpenOptions {
   /** Tests pass a manual clock, a logger of their own, extra readiness checks. */
   clock?: Clock;
   log?: Logger;
@@ -128,7 +128,7 @@ async function openChainParts(config: Config, log: Logger, teardown: Teardown) {
 
 /**
  * The composition root's one door to the outside: opens, from the config, what a process of this scope needs
- * (database and migrations, Prisma and the pg pool, the windows, the chain, the clock, the logger) and returns it
+ * (database and migrations, the pg pool, the windows, the chain, the clock, the logger) and returns it
  * with one `close()`. The API, the worker, the verification app and every CLI command are built from its result.
  */
 export function openInfrastructure(

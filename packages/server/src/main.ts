@@ -9,10 +9,10 @@ import { appRouter } from './router.ts';
 import { flushPeriodically } from './keys/last-used.ts';
 import { authMount } from './dashboard/auth-mount.ts';
 import { dashboardOff } from './dashboard/origins.ts';
-import { auditExportMount } from './dashboard/audit-export-mount.ts';
+import { auditExportMount } from './audit/dashboard-export-mount.ts';
 import { AUTH_BASE_PATH } from './dashboard/auth.ts';
-import { INVITATION_PATH } from './dashboard/invitation-issue.ts';
-import { startContentCredentials } from './credentials/c2pa/part.ts';
+import { INVITATION_PATH } from './accounts/invitation-issue.ts';
+import { startContentCredentials } from './credentials/c2pa/api.ts';
 import type { Mount } from './http/server.ts';
 import type { Services } from './services.ts';
 import type { ReadinessCheck } from './system/health.ts';
@@ -104,7 +104,7 @@ export async function startService(given: Config, opts: StartOptions = {}): Prom
     stack.push(flushPeriodically(services.keys.lastUse, log)); // after the API stops: its last requests' uses too
     // the sending side (nodemailer, and MailDev in development) only where jobs run: an API replica only queues mail
     const mail = parts.worker
-      ? await (await import('./mail/part.ts')).startMailPart({ ...infra, secrets }, stack)
+      ? await (await import('./mail/worker.ts')).startMailWorker({ ...infra, secrets }, stack)
       : undefined;
     const worker = parts.worker
       ? await startWorkerPart(infra, webhookPolicy, stack, metrics, {
@@ -118,7 +118,7 @@ export async function startService(given: Config, opts: StartOptions = {}): Prom
     if (worker && parts.api) services.health.report(() => runnerComponent(worker.runner));
     if (parts.api) apiUrl = await startApiPart(infra, services, opts, stack, metrics);
     // nobody can sign in to the dashboard yet: the first owner's way in (docs/decisions.md, "Dashboard sign-in")
-    const setupLink = parts.api ? await services.dashboard.invitations.ownerSetupLink() : undefined;
+    const setupLink = parts.api ? await services.invitations.ownerSetupLink() : undefined;
     // the link is a credential: serve prints it on the terminal; the log says only that there is one
     if (setupLink) log.info({ expiresAt: setupLink.expiresAt }, 'dashboard owner setup link made (serve prints it)');
     const off = parts.api ? dashboardOff(config) : undefined;
@@ -192,7 +192,7 @@ async function startApiPart(
       proxyToken,
       mounts: [
         authMount(services.dashboard.auth, config.publicBaseUrl, dashboardOff(config)),
-        auditExportMount(services),
+        auditExportMount({ ...services, sessions: services.dashboard.sessions }),
         credentials.mount,
         ...mounts,
       ],

@@ -1,25 +1,30 @@
+import { accountsDashboardRouter } from './accounts/accounts-router.ts';
+import { invitationsDashboardRouter } from './accounts/invitations-router.ts';
+import { membersDashboardRouter } from './accounts/members-router.ts';
+import { attestationsDashboardRouter } from './attestations/dashboard-router.ts';
 import { attestationsRouter } from './attestations/router.ts';
+import { attestersDashboardRouter } from './attesters/dashboard-router.ts';
 import { attestersRouter } from './attesters/router.ts';
-import { attestersDashboardRouter } from './dashboard/attesters-router.ts';
+import { auditDashboardRouter } from './audit/dashboard-router.ts';
 import { auditRouter } from './audit/router.ts';
 import { credentialsRouter } from './credentials/vc/router.ts';
+import { sessionDashboardRouter } from './dashboard/session-router.ts';
+import { supportDashboardRouter } from './dashboard/support-router.ts';
+import { domainsDashboardRouter } from './domains/dashboard-router.ts';
+import { keysDashboardRouter } from './keys/dashboard-router.ts';
 import { usageRouter } from './limits/router.ts';
+import { mailDashboardRouter } from './mail/dashboard-router.ts';
+import { overviewDashboardRouter } from './overview/dashboard-router.ts';
 import { systemRouter } from './system/router.ts';
 import { router } from './trpc.ts';
+import { webhooksDashboardRouter } from './webhooks/dashboard-router.ts';
 import { webhooksRouter } from './webhooks/router.ts';
-import { sessionRouter } from './dashboard/session-router.ts';
-import { accountsRouter, invitationsRouter } from './dashboard/invitations-router.ts';
-import { membersRouter } from './dashboard/members-router.ts';
-import { supportRouter } from './dashboard/support-router.ts';
-import { overviewRouter } from './dashboard/overview-router.ts';
-import { keysDashboardRouter } from './dashboard/keys-router.ts';
-import { webhooksDashboardRouter } from './dashboard/webhooks-router.ts';
-import { attestationsDashboardRouter } from './dashboard/attestations-router.ts';
-import { auditDashboardRouter } from './dashboard/audit-router.ts';
-import { mailRouter } from './dashboard/mail-router.ts';
-import { domainsDashboardRouter } from './domains/router.ts';
 
-/** Every procedure of the service, once: the source of the REST paths, the OpenAPI document and the SDK's types. */
+/**
+ * Every procedure of the service, once: the source of the REST paths, the OpenAPI document and the SDK's types. A
+ * public router is `<key>Router` in its feature's `router.ts`; a dashboard router is `<key>DashboardRouter` in its
+ * feature's `dashboard-router.ts` (a folder with several: `<key>-router.ts`), one router a file.
+ */
 export const appRouter = router({
   attestations: attestationsRouter,
   attesters: attestersRouter,
@@ -33,18 +38,18 @@ export const appRouter = router({
    * /openapi.json.
    */
   dashboard: router({
-    session: sessionRouter,
-    invitations: invitationsRouter,
-    accounts: accountsRouter,
-    members: membersRouter,
-    support: supportRouter,
+    session: sessionDashboardRouter,
+    invitations: invitationsDashboardRouter,
+    accounts: accountsDashboardRouter,
+    members: membersDashboardRouter,
+    support: supportDashboardRouter,
     keys: keysDashboardRouter,
     webhooks: webhooksDashboardRouter,
-    overview: overviewRouter,
+    overview: overviewDashboardRouter,
     attestations: attestationsDashboardRouter,
     attesters: attestersDashboardRouter,
     audit: auditDashboardRouter,
-    mail: mailRouter,
+    mail: mailDashboardRouter,
     domains: domainsDashboardRouter,
   }),
 });

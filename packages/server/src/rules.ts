@@ -1,3 +1,4 @@
+import { EVENT_KINDS } from '@attestation-service/protocol';
 import { z } from 'zod';
 
 /*
@@ -35,21 +36,11 @@ export function tiersUpTo(plan: string): Tier[] {
   return TIERS.slice(0, TIERS.indexOf(planTier(plan)) + 1);
 }
 
-/** Whether a plan lets its members mint a key of `tier`. */
 export function mayMint(plan: string, tier: Tier): boolean {
   return TIERS.indexOf(tier) <= TIERS.indexOf(planTier(plan));
 }
 
-/** The event kinds a webhook subscription may subscribe to. */
-export const EVENT_KINDS = [
-  'attestation.created',
-  'attestation.revoked',
-  'batch.completed',
-  'attestation.anchored',
-  'attestation.replaced',
-  'attestation.promoted',
-] as const;
-export type EventKind = (typeof EVENT_KINDS)[number];
+/** The event kinds a webhook subscription may subscribe to (the protocol's EVENT_KINDS). */
 export const eventKindSchema = z.enum(EVENT_KINDS);
 
 /** A delivery's states: `pending` until sent (or retried), then `completed`, `dead` (five failures) or `dropped`. */
@@ -65,11 +56,8 @@ export const EMAIL_MAX = 254;
 export const PASSWORD_MIN = 10;
 /** better-auth's maxPasswordLength, checked before any hashing. */
 export const PASSWORD_MAX = 256;
-/** An API key's name, as its owner labels it. */
 export const KEY_NAME_MAX = 100;
-/** A webhook receiver's URL. */
 export const WEBHOOK_URL_MAX = 2048;
-/** Why an attestation was revoked, kept with it. */
 export const REVOKE_REASON_MAX = 500;
 /** An account's name, after normalisation. */
 export const ACCOUNT_NAME_MAX = 64;

@@ -10,7 +10,11 @@ import type { RateLimiter } from './limits/rate-limit.ts';
 import type { KeyService } from './keys/service.ts';
 import type { HealthService } from './system/health.ts';
 import type { WebhookService } from './webhooks/service.ts';
+import type { AccountServices } from './accounts/services.ts';
+import type { AccountAttestations } from './attestations/account-list.ts';
 import type { DashboardServices } from './dashboard/services.ts';
+import type { MemberKeyService } from './keys/member-keys.ts';
+import type { OverviewService } from './overview/service.ts';
 import type { MailService } from './mail/service.ts';
 import type { CredentialService } from './credentials/vc/service.ts';
 import type { UsageService } from './limits/usage.ts';
@@ -24,7 +28,11 @@ export interface Services {
   rateLimiter: RateLimiter;
   idempotency: IdempotencyService;
   keys: KeyService;
+  /** An account's API keys as its members list and mint them in the dashboard (revoking is `keys`'). */
+  memberKeys: MemberKeyService;
   attestations: AttestationService;
+  /** An account's attestations as its members list them in the dashboard. */
+  accountAttestations: AccountAttestations;
   batches: BatchService;
   revocations: RevokeService;
   /** Off-chain attestations put on chain (docs/decisions.md, "Promotion"). */
@@ -41,7 +49,14 @@ export interface Services {
   health: HealthService;
   /** The domains an account proves (DNS TXT or a /.well-known/ file): the claimant a stranger can trust. */
   domains: DomainService;
-  /** The account dashboard's people: sessions, members, invitations (docs/decisions.md, "Dashboard sign-in"). */
+  /** Accounts and their people (accounts/services.ts): opened, invited, their roles and standing. */
+  accounts: AccountServices['accounts'];
+  invitations: AccountServices['invitations'];
+  members: AccountServices['members'];
+  standing: AccountServices['standing'];
+  /** The dashboard's first page: quota use, attestations and deliveries over time. */
+  overview: OverviewService;
+  /** The account dashboard's sign-in, sessions and support team (docs/decisions.md, "Dashboard sign-in"). */
   dashboard: DashboardServices;
   /** Mail: queued in the transaction of what it tells, sent by the worker (docs/operations.md, "Mail"). */
   mail: MailService;

@@ -10,11 +10,11 @@ import type { AuthenticatedKey, KnownKeyFailure } from './keys/service.ts';
 import type { Services } from './services.ts';
 import type { Member } from './audit/entry.ts';
 import type { SignedIn } from './dashboard/sessions.ts';
-import { requireRole, type Role } from './dashboard/roles.ts';
+import type { Role } from './rules.ts';
 import { AppError } from './errors.ts';
 
 /** What every procedure sees of the request it serves: the HTTP layer's request context, carrying our services. */
-export type RequestContext = HttpRequestContext<Services>;
+type RequestContext = HttpRequestContext<Services>;
 
 const t = initTRPC
   .context<RequestContext>()
@@ -140,8 +140,7 @@ export const sessionProcedure = t.procedure
 /** A dashboard call acting in one account (`x-account-id`, else the member's first) with at least `role` there. */
 export function memberProcedure(role: Role) {
   return sessionProcedure.use(async ({ ctx, next }) => {
-    const member: Member = await ctx.services.dashboard.sessions.member(ctx.signedIn, ctx.accountId);
-    requireRole(member.role, role);
+    const member: Member = await ctx.services.dashboard.sessions.member(ctx.signedIn, ctx.accountId, role);
     return next({ ctx: { member } });
   });
 }

@@ -85,12 +85,12 @@ export async function startWorkerPart(
   await enqueueRelay(db); // reconcile whatever a previous run left in the journal
   stack.push(await anchoring.start());
   // deliveries whose worker died mid-attempt: their jobs stay locked for hours, so new ones are queued
-  const sweep = () =>
-    sweepDeliveries(infra.db, clock, SWEEP_GRACE_MS).catch((error: unknown) =>
-      log.warn({ error: describeError(error) }, 'webhook sweep failed'),
-    );
-  await sweep();
-  const sweeper = setInterval(sweep, SWEEP_EVERY_MS);
+  const sweep = () => sweepDeliveries(infra.db, clock, SWEEP_GRACE_MS);
+  const sweepFailed = (error: unknown) => log.warn({ error: describeError(error) }, 'webhook sweep failed');
+  await sweep().catch(sweepFailed);
+  const sweeper = setInterval(() => {
+    sweep().catch(sweepFailed);
+  }, SWEEP_EVERY_MS);
   stack.push(async () => clearInterval(sweeper));
   stack.push(cleanUpAuthPeriodically({ db: infra.db, clock, log }));
   if (!probes) return { runner };

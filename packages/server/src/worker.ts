@@ -20,7 +20,7 @@ function workerLogger(log: Logger): WorkerLogger {
   });
 }
 
-export interface WorkerOptions {
+interface WorkerOptions {
   concurrency: number;
   /** graphile-worker's own pool (db/pool-budget.ts): its LISTEN connection and the batched fetches and completions. */
   poolSize: number;

@@ -10,15 +10,20 @@ import { describe, expect, it } from 'vitest';
  * 1. Every top-level folder is either infrastructure or a feature (a new folder must be classed here).
  *    - Infrastructure (db, http, chain, system, tracing, and generated: Prisma's client) knows no feature: what a feature
  *      gives it (relay work, a streamed body, route docs) goes through an interface the infrastructure declares.
- *    - Features (attestations, anchoring, webhooks, audit, keys, idempotency, limits, dashboard) may use
- *      infrastructure and each other; dashboard/ (people, sessions, members) may use the others' services, none of
- *      them uses it.
+ *    - Features (attestations, anchoring, webhooks, audit, keys, idempotency, limits, accounts, overview, dashboard,
+ *      ...) may use infrastructure and each other; dashboard/ (sign-in, sessions, the support team) may use the
+ *      others' services, none of them uses it.
+ *    - A feature's dashboard procedures live in the feature, beside its public ones (`<feature>/dashboard-router.ts`
+ *      beside `router.ts`; a folder with several dashboard routers names them by key: accounts/'s `members-router.ts`,
+ *      ...): no `dashboard/<feature>-router.ts` exists for a feature folder; dashboard/ keeps its own routers
+ *      (`session-router.ts`, `support-router.ts`).
+ *    - accounts/ owns the accounts, members and invitations tables: no other folder has a statement on them (rule 5).
  * 2. Folder dependencies form a graph without cycles.
  * 3. Files at src/ root are of two kinds:
  *    - the kernel (errors, clock, log, config, plural, rules): anything may import them, and they import no folder;
  *    - the composition root (main, app, index, router, services, trpc, worker, infrastructure, ...):
  *      it may import anything, and no folder imports it, except a folder's entry points where they plug into it:
- *      its routers (`router.ts`, `*-router.ts`: the dashboard's) import trpc.ts (the procedures they build on:
+ *      its routers (`router.ts`, `*-router.ts`) import trpc.ts (the procedures they build on:
  *      public, authed, unmetered, session, member), and its `cli.ts`
  *      imports infrastructure.ts (the type of what a command is handed).
  */
@@ -31,6 +36,8 @@ const FEATURES = [
   'keys',
   'idempotency',
   'limits',
+  'accounts',
+  'overview',
   'dashboard',
   'attesters',
   'mail',
@@ -102,12 +109,12 @@ function findCycle(graph: Map<string, Set<string>>): string[] | undefined {
 
 /**
  * 4. Queries live in stores: a feature's `store.ts` or `<name>-store.ts`, and db/ (the client, its pool, migrations).
- *    Any other file (services, tasks, routers, metrics, the composition root) neither imports the client (kysely, pg,
- *    Prisma) nor builds a statement; from db/database.ts it takes the type `Db` and the transaction boundary
+ *    Any other file (services, tasks, routers, metrics, the composition root) neither imports the client (kysely,
+ *    pg) nor builds a statement; from db/database.ts it takes the type `Db` and the transaction boundary
  *    `inTransaction`, and infrastructure.ts (which opens the database) `createDatabase` too.
  */
 const isStore = (path: string) => folderOf(path) === 'db' || /(^|\/|-)store\.ts$/.test(path);
-const CLIENT = /from\s+'(kysely|pg|pg-[a-z-]+|@prisma\/[a-z-]+)'/;
+const CLIENT = /from\s+'(kysely|pg|pg-[a-z-]+)'/;
 const STATEMENT =
   /\.(selectFrom|insertInto|updateTable|deleteFrom|mergeInto|executeQuery|withoutPlugins)\(|\bsql`|\bsql\.(raw|ref|table|lit|id)\(/;
 const DATABASE_IMPORT = /import\s*\{([^}]*)\}\s*from\s*'[./]*(?:\.\.\/)*db\/database\.ts'/g;
@@ -127,6 +134,31 @@ function outsideStores(files: Array<[path: string, text: string]>): string[] {
       ...(STATEMENT.test(text) ? [`${path} builds a statement`] : []),
       ...taken.filter((name) => !allowed.has(name)).map((name) => `${path} imports ${name} from db/database.ts`),
     ];
+  });
+}
+
+/**
+ * 5. accounts/ owns the accounts, members and invitations tables: no file elsewhere names them in a statement (a query
+ *    builder's table or join, or SQL text); another feature calls accounts/'s functions, or joins its `accountsJoin`.
+ */
+const ACCOUNT_TABLES = '(accounts|members|invitations)';
+const ACCOUNT_STATEMENT = new RegExp(
+  `\\.(selectFrom|insertInto|updateTable|deleteFrom|mergeInto|(inner|left|right|full|cross)Join(Lateral)?|table|id|ref)` +
+    `\\(\\s*'${ACCOUNT_TABLES}\\b|\\b(FROM|JOIN|UPDATE|INTO|TABLE)\\s+"?${ACCOUNT_TABLES}\\b`,
+);
+
+function accountStatementsOutsideAccounts(files: Array<[path: string, text: string]>): string[] {
+  return files
+    .filter(([path, text]) => folderOf(path) !== 'accounts' && ACCOUNT_STATEMENT.test(text))
+    .map(([path]) => `${path} has a statement on accounts, members or invitations`);
+}
+
+/** `dashboard/<name>-router.ts` files whose name is a feature folder: that feature's dashboard router is in it. */
+function featureRoutersInDashboard(paths: string[]): string[] {
+  const folders = new Set(paths.map(folderOf));
+  return paths.filter((path) => {
+    const name = /^dashboard\/(.+)-router\.ts$/.exec(path)?.[1];
+    return name !== undefined && name !== 'dashboard' && folders.has(name);
   });
 }
 
@@ -192,6 +224,39 @@ describe('the folders of packages/server/src', () => {
       'webhooks/metrics.ts builds a statement',
       'keys/service.ts imports createDatabase from db/database.ts',
     ]);
+  });
+
+  it('keeps every statement on accounts, members and invitations in accounts/', () => {
+    const files = sourceFiles(SRC).map((file): [string, string] => [relative(SRC, file), readFileSync(file, 'utf8')]);
+    expect(accountStatementsOutsideAccounts(files)).toEqual([]);
+    // the check reads something: accounts/'s stores have such statements
+    const inAccounts = files.filter(([path, text]) => path.startsWith('accounts/') && ACCOUNT_STATEMENT.test(text));
+    expect(inAccounts.map(([path]) => path)).toEqual(
+      expect.arrayContaining(['accounts/store.ts', 'accounts/member-store.ts', 'accounts/invitation-store.ts']),
+    );
+  });
+
+  it("keeps a feature's dashboard procedures in the feature, not in dashboard/", () => {
+    expect(featureRoutersInDashboard(sourceFiles(SRC).map((file) => relative(SRC, file)))).toEqual([]);
+  });
+
+  it('finds a statement on accounts elsewhere, and a feature router in dashboard/ (the checks can fail)', () => {
+    expect(
+      accountStatementsOutsideAccounts([
+        ['keys/store.ts', "await db.selectFrom('accounts').select('plan').execute();"],
+        ['mail/store.ts', "db.selectFrom('apiKeys as k').innerJoin('members as m', 'm.userId', 'k.createdBy')"],
+        ['audit/store.ts', 'await sql`UPDATE invitations SET revoked_at = now()`.execute(db);'],
+        ['accounts/store.ts', "await db.updateTable('accounts').set({ plan }).execute();"],
+        ['keys/service.ts', "// the accounts table's plan; db.selectFrom('apiKeys')"],
+      ]),
+    ).toEqual([
+      'keys/store.ts has a statement on accounts, members or invitations',
+      'mail/store.ts has a statement on accounts, members or invitations',
+      'audit/store.ts has a statement on accounts, members or invitations',
+    ]);
+    expect(
+      featureRoutersInDashboard(['dashboard/keys-router.ts', 'dashboard/session-router.ts', 'keys/store.ts']),
+    ).toEqual(['dashboard/keys-router.ts']);
   });
 
   it('finds a cycle and an infrastructure import when there is one (the checks can fail)', () => {

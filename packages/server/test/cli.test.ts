@@ -17,7 +17,7 @@ describe('attestation-service keys', () => {
     const created = await cli('keys', 'create', '--tier', 'pro', '--account', 'cli-acme', '--json');
     expect(created.code).toBe(0);
     const printed = JSON.parse(created.stdout);
-    // ownerLink: the account was opened now (dashboard/owner-link.ts; its use is tested in test/dashboard)
+    // ownerLink: the account was opened now (accounts/owner-link.ts; its use is tested in test/dashboard)
     expect(Object.keys(printed).sort()).toEqual([
       'account',
       'accountId',

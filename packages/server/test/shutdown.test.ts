@@ -41,7 +41,7 @@ async function serve(): Promise<{ child: ChildProcess; exited: Promise<number | 
       stderr += chunk.toString();
       if (stderr.includes('Ctrl-C stops')) resolve();
     });
-    void exited.then((code) => reject(new Error(`serve exited with ${code}:\n${stderr}`)));
+    exited.then((code) => reject(new Error(`serve exited with ${code}:\n${stderr}`)), reject);
   });
   return { child, exited };
 }
@@ -82,7 +82,8 @@ describe('Ctrl-C in the terminal (SIGINT to the whole process group)', () => {
     const first = await serve();
     const url = await databaseUrl();
     const pool = createPool(url, 1);
-    const { key } = await createKeyService(createDatabase(pool), systemClock).create({
+    const db = createDatabase(pool);
+    const { key } = await createKeyService(db, systemClock).create({
       tier: 'free',
       account: 'shutdown',
     });
@@ -93,7 +94,10 @@ describe('Ctrl-C in the terminal (SIGINT to the whole process group)', () => {
     const headers = { 'idempotency-key': 'shutdown-test-1' };
     const create = call(API, 'POST', '/v1/attestations', { key, body, headers });
     // once the create is stored and waiting for its receipt, the terminal sends SIGINT to the foreground group
-    const pending = await waitUntil(async () => (await pool.query('SELECT 1 FROM attestations')).rowCount! > 0, 10_000);
+    const pending = await waitUntil(
+      async () => (await db.selectFrom('attestations').select('id').execute()).length > 0,
+      10_000,
+    );
     expect(pending).toBe(true);
     await pool.end();
     process.kill(-first.child.pid!, 'SIGINT');

@@ -7,7 +7,7 @@ import { compressedAsset, type Encoding } from './dashboard-compress.ts';
 
 type Mount = NonNullable<StartOptions['mounts']>[number];
 
-export const DASHBOARD_PREFIX = '/dashboard';
+const DASHBOARD_PREFIX = '/dashboard';
 const ASSETS = `${DASHBOARD_PREFIX}/assets/`;
 /** Paths under it belong to the server's mounts (sign-in, the audit export); one that reaches this mount is unknown. */
 const API = `${DASHBOARD_PREFIX}/api/`;

@@ -33,16 +33,14 @@ export async function serve(
     }
     stopping = true;
     console.error(`attestation-service: stopping after the requests in flight (${signal} again to stop at once)`);
-    void service
-      .stop()
-      .then(
-        () => 0,
-        () => 1,
-      )
-      .then(async (code) => {
-        await unpublish?.().catch(() => undefined);
-        process.exit(code);
-      });
+    const exit = async (code: number) => {
+      await unpublish?.().catch(() => undefined);
+      process.exit(code);
+    };
+    service.stop().then(
+      () => exit(0),
+      () => exit(1),
+    );
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);

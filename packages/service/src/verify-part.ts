@@ -14,7 +14,7 @@ import {
   type WindowStore,
 } from '@attestation-service/server';
 
-export interface VerifyPartInputs {
+interface VerifyPartInputs {
   apiUrl: string;
   chain: { rpcUrl: string; chainId: number; eas: Hex };
   /** The service attester: the relayer's address, the one identity that signs and sends. */

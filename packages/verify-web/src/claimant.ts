@@ -6,7 +6,7 @@ import type { Attestation } from '@attestation-service/client';
  * check is a domain the account proved it controls. `verified` is about the claimant, not the attestation: a proved
  * domain, or the service itself (the attester this app is configured to trust).
  */
-export interface ClaimantView {
+interface ClaimantView {
   kind: 'service' | 'account';
   address: string;
   /** The account's self-declared name; null for the service (and an account the record does not name). */

@@ -4,7 +4,7 @@ import { sourceTypeLabels } from './source-type.ts';
  * The label of the assertion in which the service's C2PA manifests name their attestation (reverse-DNS, as C2PA asks
  * of custom assertions); the API writes it, the page's C2PA reading looks for it.
  */
-export const ATTESTATION_ASSERTION = 'org.attestation-service.attestation';
+const ATTESTATION_ASSERTION = 'org.attestation-service.attestation';
 
 /**
  * What the page's C2PA reading needs of this package's vocabulary, as a static script (the CSP allows no inline

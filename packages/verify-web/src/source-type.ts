@@ -1,5 +1,5 @@
 /** The IPTC Digital Source Type vocabulary's namespace: a record names `<namespace><term>`, as C2PA actions do. */
-export const IPTC_DIGITAL_SOURCE_TYPE = 'http://cv.iptc.org/newscodes/digitalsourcetype/';
+const IPTC_DIGITAL_SOURCE_TYPE = 'http://cv.iptc.org/newscodes/digitalsourcetype/';
 
 /**
  * The label of each IPTC term (NewsCodes, release of 2024-10, and the two it retired), and a short qualifier for the
@@ -31,7 +31,7 @@ const TERMS: Record<string, { label: string; short: string }> = {
   digitalArt: { label: 'Digital art (a retired IPTC term)', short: 'digital art' },
 };
 
-export interface SourceType {
+interface SourceType {
   uri: string;
   /** In words: the IPTC term's label, or, for a term outside the vocabulary, what it is. */
   label: string;
@@ -40,7 +40,7 @@ export interface SourceType {
 }
 
 /** A digital source type URI in words (an unknown one is named as such, never guessed). */
-export function describeSourceType(uri: string): SourceType {
+function describeSourceType(uri: string): SourceType {
   const term = uri.startsWith(IPTC_DIGITAL_SOURCE_TYPE) ? uri.slice(IPTC_DIGITAL_SOURCE_TYPE.length) : undefined;
   const entry = term !== undefined && Object.hasOwn(TERMS, term) ? TERMS[term] : undefined;
   if (entry) return { uri, ...entry, known: true };

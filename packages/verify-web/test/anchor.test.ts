@@ -5,12 +5,8 @@ import { createPublicClient, createWalletClient, http, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import {
-  createOffchainSigner,
-  encodeAttestationData,
-  fundedKey,
-  SCHEMA_UID,
-} from '@attestation-service/server/testing';
+import { encodeAttestationData, SCHEMA_UID } from '@attestation-service/protocol';
+import { createOffchainSigner, fundedKey } from '@attestation-service/server/testing';
 import { badgeJson } from '../src/badge/json.ts';
 import { attestationPage } from '../src/html/attestation-page.ts';
 import { anchorChecks } from '../src/verdict/anchor.ts';

@@ -37,15 +37,31 @@ afterAll(async () => {
 async function claimedBy(name: string, domain?: string) {
   const created = await svc.createKey('pro');
   const client = createClient({ baseUrl: svc.url, apiKey: created.key });
-  const [account] = await svc.sql.query<{ id: string }>(`SELECT id FROM accounts WHERE name = $1`, [created.account]);
+  const { db } = svc;
+  const account = await db
+    .selectFrom('accounts')
+    .select('id')
+    .where('name', '=', created.account)
+    .executeTakeFirstOrThrow();
   // as a name kept from before the reserved names were refused: the page must not take it at its word
-  await svc.sql.query(`UPDATE accounts SET name = $2 WHERE id = $1`, [account!.id, name]);
+  await db.updateTable('accounts').set({ name }).where('id', '=', account.id).execute();
+  const now = new Date();
   if (domain)
-    await svc.sql.query(
-      `INSERT INTO account_domains (id, account_id, domain, token, created_at, verified_at, verified_by)
-       VALUES ($1, $2, $3, 'token', now(), now(), 'dns'), ($4, $2, 'unproved.test', 'token', now(), NULL, NULL)`,
-      [randomUUID(), account!.id, domain, randomUUID()],
-    );
+    await db
+      .insertInto('accountDomains')
+      .values([
+        {
+          id: randomUUID(),
+          accountId: account.id,
+          domain,
+          token: 'token',
+          createdAt: now,
+          verifiedAt: now,
+          verifiedBy: 'dns',
+        },
+        { id: randomUUID(), accountId: account.id, domain: 'unproved.test', token: 'token', createdAt: now },
+      ])
+      .execute();
   const customer = privateKeyToAccount(`0x${randomBytes(32).toString('hex')}` as Hex);
   await client.attesters.register(customer);
   const { uid } = await client.attestations.createSigned(customer, {

@@ -3,7 +3,8 @@ import type { Attestation, Provenance } from '@attestation-service/client';
 import type { Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
-import { createOffchainSigner, encodeAttestationData, SCHEMA_UID } from '@attestation-service/server/testing';
+import { encodeAttestationData, SCHEMA_UID } from '@attestation-service/protocol';
+import { createOffchainSigner } from '@attestation-service/server/testing';
 import { badgeJson } from '../src/badge/json.ts';
 import { attestationPage } from '../src/html/attestation-page.ts';
 import type { EasReader } from '../src/verdict/eas.ts';
@@ -129,5 +130,21 @@ describe('the chain of origins on the page and the badge', () => {
     );
     expect(down.state).toBe('verified');
     expect(attestationPage(down, 'x')).toContain(`data-provenance="unchecked"><a href="/${signed}"`);
+  });
+
+  it('links an off-chain original and its promotion both ways, on the page and in the badge', async () => {
+    const onchain = uid();
+    const original = { ...derivedRecord(uid()), onchainUid: onchain, offchainUid: null } as Attestation;
+    const verdict = await verifierOf(original, async () => ({ uid: original.uid, links: [], truncated: false })).verify(
+      original.uid,
+      '203.0.113.9',
+    );
+    expect(attestationPage(verdict, 'x')).toContain(`data-promotion="onchain"><a href="/${onchain}"`);
+    expect(badgeJson(verdict, 'https://verify.example')).toMatchObject({ onchainUid: onchain, offchainUid: null });
+
+    const hostile = { ...original, onchainUid: null, offchainUid: '"><script>x</script>' } as Attestation;
+    const page = attestationPage({ ...verdict, record: hostile }, 'x');
+    expect(page).toContain('data-promotion="offchain"');
+    expect(page).not.toContain('<script>x</script>');
   });
 });

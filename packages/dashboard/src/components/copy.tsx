@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { unawaited } from '../lib/unawaited.ts';
 
 /** Copies a value to the clipboard, saying so (politely) for screen readers. */
 export function CopyButton({ value, label = 'Copy' }: { value: string; label?: string }) {
@@ -13,7 +14,7 @@ export function CopyButton({ value, label = 'Copy' }: { value: string; label?: s
   }
   return (
     <span className="copy">
-      <button type="button" className="secondary" onClick={copy}>
+      <button type="button" className="secondary" onClick={unawaited(copy)}>
         {label}
       </button>
       <span aria-live="polite" className="muted small">

@@ -19,7 +19,7 @@ const SYSTEMS: readonly (readonly [RegExp, string])[] = [
 ];
 
 /** A user-agent string as a person reads it: `Chrome on Linux`; null when neither part is recognised. */
-export function deviceOf(userAgent: string): string | null {
+function deviceOf(userAgent: string): string | null {
   const text = userAgent.slice(0, 512); // any client may send any header: look at a bounded prefix only
   const browser = BROWSERS.find(([pattern]) => pattern.test(text))?.[1];
   const system = SYSTEMS.find(([pattern]) => pattern.test(text))?.[1];

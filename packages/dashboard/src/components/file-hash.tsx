@@ -1,5 +1,6 @@
 import { useState, type DragEvent } from 'react';
 import { sha256File } from '../lib/hash.ts';
+import { logFailure, unawaited } from '../lib/unawaited.ts';
 
 /** A file chosen or dropped here is hashed in the browser (never uploaded); the hash goes to `onHash`. */
 export function FileHashDrop({ onHash }: { onHash: (hash: string) => void }) {
@@ -21,7 +22,7 @@ export function FileHashDrop({ onHash }: { onHash: (hash: string) => void }) {
   function drop(event: DragEvent<HTMLLabelElement>) {
     event.preventDefault();
     setOver(false);
-    void take(event.dataTransfer.files[0]);
+    take(event.dataTransfer.files[0]).catch(logFailure);
   }
 
   return (
@@ -36,7 +37,7 @@ export function FileHashDrop({ onHash }: { onHash: (hash: string) => void }) {
         onDrop={drop}
       >
         <span>Drop a file here or choose one: it is hashed on this device, nothing is uploaded.</span>
-        <input type="file" onChange={(e) => void take(e.target.files?.[0])} />
+        <input type="file" onChange={unawaited((e) => take(e.target.files?.[0]))} />
       </label>
       <p className="muted small break" aria-live="polite">
         {status}

@@ -1,3 +1,5 @@
+import { unawaited } from '../lib/unawaited.ts';
+
 /** What `useKeysetPages` answers that the button needs. */
 interface Pages {
   hasNextPage: boolean;
@@ -13,7 +15,7 @@ export function LoadMore({ pages }: { pages: Pages }) {
       <button
         type="button"
         className="secondary"
-        onClick={() => void pages.fetchNextPage()}
+        onClick={unawaited(() => pages.fetchNextPage())}
         disabled={pages.isFetchingNextPage}
       >
         {pages.isFetchingNextPage ? 'Loading…' : 'Load more'}

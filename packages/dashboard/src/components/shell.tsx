@@ -6,6 +6,7 @@ import { authClient } from '../lib/auth.ts';
 import { useSession } from '../lib/session.tsx';
 import { NavigationStatus } from './navigation-status.tsx';
 import { ThemeSelect } from './theme-select.tsx';
+import { unawaited } from '../lib/unawaited.ts';
 
 interface NavItem {
   to: LinkProps['to'];
@@ -68,7 +69,7 @@ export function Shell({ children }: { children: ReactNode }) {
         </div>
         <span className="spacer" />
         <ThemeSelect />
-        <button type="button" className="secondary" onClick={signOut} disabled={signingOut}>
+        <button type="button" className="secondary" onClick={unawaited(signOut)} disabled={signingOut}>
           Sign out
         </button>
       </header>

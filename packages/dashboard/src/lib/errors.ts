@@ -15,7 +15,7 @@ function dataOf(error: unknown): ServiceErrorData | undefined {
 }
 
 /** A failed better-auth client call, thrown so React Query treats it like any other error. */
-export class AuthCallError extends Error {
+class AuthCallError extends Error {
   readonly status: number;
   constructor(message: string, status: number) {
     super(message);
@@ -35,11 +35,6 @@ export function unwrapAuth<T>(result: AuthResult<T>): T {
 export function errorStatus(error: unknown): number | undefined {
   if (error instanceof AuthCallError) return error.status;
   return dataOf(error)?.httpStatus;
-}
-
-/** The service's error code (`FORBIDDEN`, `NOT_FOUND`, …), when it answered. */
-export function errorCode(error: unknown): string | undefined {
-  return dataOf(error)?.code;
 }
 
 /** A sentence for the person: the service's own message, or what went wrong on the way. */

@@ -6,8 +6,3 @@ export async function sha256File(file: Blob): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', await file.arrayBuffer());
   return '0x' + Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
 }
-
-/** Whether text is a content hash as the service takes it. */
-export function isContentHash(text: string): boolean {
-  return /^0x[0-9a-fA-F]{64}$/.test(text);
-}

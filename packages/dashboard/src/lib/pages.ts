@@ -1,10 +1,11 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 
 /**
- * Keyset pages behind a "Load more" button. Not tRPC's infiniteQueryOptions: it adds a `direction` field to the
+ * Keyset pages behind a "Load more" button: each page is the service's `{ data, nextCursor }`; `items` are the rows of
+ * the pages loaded so far. Not tRPC's infiniteQueryOptions: it adds a `direction` field to the
  * input, which the service's strict input schemas refuse; the page is fetched with the plain client instead.
  */
-export function useKeysetPages<Page extends { items: unknown[]; nextCursor: string | null }>(
+export function useKeysetPages<Page extends { data: unknown[]; nextCursor: string | null }>(
   key: readonly unknown[],
   fetchPage: (cursor: string | undefined) => Promise<Page>,
 ) {
@@ -14,7 +15,7 @@ export function useKeysetPages<Page extends { items: unknown[]; nextCursor: stri
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
-  const items = (query.data?.pages.flatMap((page) => page.items) ?? []) as Page['items'];
+  const items = (query.data?.pages.flatMap((page) => page.data) ?? []) as Page['data'];
   return { ...query, items };
 }
 

@@ -1,15 +1,13 @@
 import type { AppRouter } from '@attestation-service/server/router';
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { createTRPCClient, httpBatchLink, type TRPCClient } from '@trpc/client';
-import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
+import type { inferRouterOutputs } from '@trpc/server';
 import { createTRPCContext } from '@trpc/tanstack-react-query';
 import { useSyncExternalStore } from 'react';
 import { errorStatus } from './errors.ts';
 
 /** What each dashboard procedure answers (`Outputs['keys']['list']`). */
 export type Outputs = inferRouterOutputs<AppRouter>['dashboard'];
-/** What each dashboard procedure takes (`Inputs['keys']['create']`). */
-export type Inputs = inferRouterInputs<AppRouter>['dashboard'];
 
 const ACCOUNT_KEY = 'dashboard.account';
 
@@ -25,7 +23,7 @@ function readStoredAccount(): string | null {
 }
 
 /** The account every call acts on (the `x-account-id` header); null lets the server pick the first. */
-export function accountId(): string | null {
+function accountId(): string | null {
   return currentAccountId;
 }
 

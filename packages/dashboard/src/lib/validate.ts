@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 
-export type Checked<T> = { ok: true; data: T; problem?: undefined } | { ok: false; data?: undefined; problem: string };
+type Checked<T> = { ok: true; data: T; problem?: undefined } | { ok: false; data?: undefined; problem: string };
 
 /**
  * A form's values checked with the service's own schema (`@attestation-service/server/rules`) before they are sent:

@@ -1,3 +1,4 @@
+import { isContentHash, normalizeContentHash } from '@attestation-service/protocol';
 import { REVOKE_REASON_MAX } from '@attestation-service/server/rules';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
@@ -10,14 +11,13 @@ import { SelectOf } from '../components/select-of.tsx';
 import { DataTable } from '../components/table.tsx';
 import { useConfirmTarget } from '../lib/confirm.ts';
 import { short, when } from '../lib/format.ts';
-import { isContentHash } from '../lib/hash.ts';
 import { useKeysetPages, withCursor } from '../lib/pages.ts';
 import { useRefresh } from '../lib/refresh.ts';
 import { useCan } from '../lib/session.tsx';
 import { useTitle } from '../lib/title.ts';
 import { useTRPC, useTRPCClient, type Outputs } from '../lib/trpc.ts';
 
-type Attestation = Outputs['attestations']['list']['items'][number];
+type Attestation = Outputs['attestations']['list']['data'][number];
 
 interface Filters {
   type?: 'human' | 'ai';
@@ -53,12 +53,12 @@ export default function Attestations() {
   function searchHash(hash: string) {
     const text = hash.trim();
     if (text && !isContentHash(text)) {
-      setHashError('A content hash is 0x followed by 64 hexadecimal digits.');
+      setHashError('A content hash is 64 hexadecimal digits, with or without 0x.');
       return;
     }
     setHashError('');
     setHashText(text);
-    set('contentHash', text ? text.toLowerCase() : undefined);
+    set('contentHash', text ? normalizeContentHash(text) : undefined);
   }
 
   return (
@@ -68,35 +68,7 @@ export default function Attestations() {
         <h2 id="filters-title" className="visually-hidden">
           Filters
         </h2>
-        <div className="row-form">
-          <label>
-            Type
-            <SelectOf
-              values={['', 'human', 'ai']}
-              labels={{ '': 'Any', human: 'Human', ai: 'AI' }}
-              value={filters.type ?? ''}
-              onChange={(type) => set('type', type || undefined)}
-            />
-          </label>
-          <label>
-            Mode
-            <SelectOf
-              values={['', 'onchain', 'offchain']}
-              labels={{ '': 'Any', onchain: 'On-chain', offchain: 'Off-chain' }}
-              value={filters.mode ?? ''}
-              onChange={(mode) => set('mode', mode || undefined)}
-            />
-          </label>
-          <label>
-            Revoked
-            <SelectOf
-              values={['', 'false', 'true']}
-              labels={{ '': 'Any', false: 'Not revoked', true: 'Revoked' }}
-              value={filters.revoked === undefined ? '' : filters.revoked ? 'true' : 'false'}
-              onChange={(revoked) => set('revoked', revoked === '' ? undefined : revoked === 'true')}
-            />
-          </label>
-        </div>
+        <FilterSelects filters={filters} set={set} />
         <form
           className="row-form"
           role="search"
@@ -130,39 +102,87 @@ export default function Attestations() {
         <Messages success={revoking.done} />
         <QueryState pending={list.isPending} error={list.error} label="attestations" />
         {list.isSuccess && items.length === 0 ? <p>No attestations match.</p> : null}
-        {items.length > 0 ? (
-          <DataTable
-            label="Attestations"
-            columns={['UID', 'Type', 'Mode', 'Status', 'Content hash', 'Created', canRevoke && 'Action']}
-          >
-            {items.map((a) => (
-              <tr key={a.uid}>
-                <th scope="row">
-                  <a href={a.verifyUrl} title={a.uid}>
-                    <code>{short(a.uid)}</code>
-                    <span className="visually-hidden"> (verification page)</span>
-                  </a>
-                </th>
-                <td>{a.type}</td>
-                <td>{a.mode}</td>
-                <td>{a.revokedAt ? <span className="badge bad">revoked {when(a.revokedAt)}</span> : a.status}</td>
-                <td>
-                  <code title={a.contentHash}>{short(a.contentHash)}</code>
-                </td>
-                <td>{when(a.createdAt)}</td>
-                {canRevoke ? (
-                  <td>
-                    {a.revokedAt ? null : <ItemButton label="Revoke" item={a.uid} onClick={() => revoking.ask(a)} />}
-                  </td>
-                ) : null}
-              </tr>
-            ))}
-          </DataTable>
-        ) : null}
+        {items.length > 0 ? <AttestationRows items={items} canRevoke={canRevoke} onRevoke={revoking.ask} /> : null}
         <LoadMore pages={list} />
       </section>
       {canRevoke ? <RevokeAttestation target={revoking.target} onClose={revoking.close} /> : null}
     </>
+  );
+}
+
+type SetFilter = <K extends keyof Filters>(key: K, value: Filters[K] | undefined) => void;
+
+/** The type, mode and revoked filters. */
+function FilterSelects({ filters, set }: { filters: Filters; set: SetFilter }) {
+  return (
+    <div className="row-form">
+      <label>
+        Type
+        <SelectOf
+          values={['', 'human', 'ai']}
+          labels={{ '': 'Any', human: 'Human', ai: 'AI' }}
+          value={filters.type ?? ''}
+          onChange={(type) => set('type', type || undefined)}
+        />
+      </label>
+      <label>
+        Mode
+        <SelectOf
+          values={['', 'onchain', 'offchain']}
+          labels={{ '': 'Any', onchain: 'On-chain', offchain: 'Off-chain' }}
+          value={filters.mode ?? ''}
+          onChange={(mode) => set('mode', mode || undefined)}
+        />
+      </label>
+      <label>
+        Revoked
+        <SelectOf
+          values={['', 'false', 'true']}
+          labels={{ '': 'Any', false: 'Not revoked', true: 'Revoked' }}
+          value={filters.revoked === undefined ? '' : filters.revoked ? 'true' : 'false'}
+          onChange={(revoked) => set('revoked', revoked === '' ? undefined : revoked === 'true')}
+        />
+      </label>
+    </div>
+  );
+}
+
+/** The attestations of the pages loaded, each with its revoke button for an admin. */
+function AttestationRows({
+  items,
+  canRevoke,
+  onRevoke,
+}: {
+  items: Attestation[];
+  canRevoke: boolean;
+  onRevoke: (a: Attestation) => void;
+}) {
+  return (
+    <DataTable
+      label="Attestations"
+      columns={['UID', 'Type', 'Mode', 'Status', 'Content hash', 'Created', canRevoke && 'Action']}
+    >
+      {items.map((a) => (
+        <tr key={a.uid}>
+          <th scope="row">
+            <a href={a.verifyUrl} title={a.uid}>
+              <code>{short(a.uid)}</code>
+              <span className="visually-hidden"> (verification page)</span>
+            </a>
+          </th>
+          <td>{a.type}</td>
+          <td>{a.mode}</td>
+          <td>{a.revokedAt ? <span className="badge bad">revoked {when(a.revokedAt)}</span> : a.status}</td>
+          <td>
+            <code title={a.contentHash}>{short(a.contentHash)}</code>
+          </td>
+          <td>{when(a.createdAt)}</td>
+          {canRevoke ? (
+            <td>{a.revokedAt ? null : <ItemButton label="Revoke" item={a.uid} onClick={() => onRevoke(a)} />}</td>
+          ) : null}
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 

@@ -1,3 +1,4 @@
+import { AUDIT_ACTIONS } from '@attestation-service/protocol';
 import { useState, type FormEvent } from 'react';
 import { Address } from '../components/address.tsx';
 import { LoadMore } from '../components/load-more.tsx';
@@ -7,31 +8,9 @@ import { short, when } from '../lib/format.ts';
 import { useKeysetPages, withCursor } from '../lib/pages.ts';
 import { useSession } from '../lib/session.tsx';
 import { useTitle } from '../lib/title.ts';
-import { useTRPC, useTRPCClient } from '../lib/trpc.ts';
+import { useTRPC, useTRPCClient, type Outputs } from '../lib/trpc.ts';
 
-/** Actions the service records, offered as suggestions (any text is accepted). */
-const KNOWN_ACTIONS = [
-  'api_key.created',
-  'api_key.revoked',
-  'attestation.created',
-  'attestation.revoked',
-  'attestation.anchored',
-  'attestation.replaced',
-  'attestation.promoted',
-  'webhook.subscribed',
-  'webhook.deleted',
-  'webhook.secret_rotated',
-  'webhook.test_sent',
-  'webhook_delivery.dead',
-  'webhook_delivery.replayed',
-  'member.invited',
-  'member.joined',
-  'member.role_changed',
-  'member.removed',
-  'member.invitation_revoked',
-  'account.created',
-  'account.plan_changed',
-];
+type AuditEntry = Outputs['audit']['list']['data'][number];
 
 interface Filters {
   action?: string;
@@ -92,8 +71,9 @@ export default function Audit() {
         <label>
           Action
           <input placeholder="api_key.revoked" list="audit-actions" spellCheck={false} {...field('action')} />
+          {/* every action the service records, offered as suggestions (any text is accepted) */}
           <datalist id="audit-actions">
-            {KNOWN_ACTIONS.map((action) => (
+            {AUDIT_ACTIONS.map((action) => (
               <option key={action} value={action} />
             ))}
           </datalist>
@@ -124,33 +104,38 @@ export default function Audit() {
       </p>
       <QueryState pending={list.isPending} error={list.error} label="the audit log" />
       {list.isSuccess && items.length === 0 ? <p>No entries match.</p> : null}
-      {items.length > 0 ? (
-        <DataTable
-          label="Audit entries"
-          caption="Audit entries, newest first"
-          columns={['When', 'Action', 'Actor', 'Resource', 'Outcome', 'Address', 'Details']}
-        >
-          {items.map((entry) => (
-            <tr key={entry.id}>
-              <th scope="row" className="when">
-                {when(entry.at)}
-              </th>
-              <td>
-                <code>{entry.action}</code>
-              </td>
-              <td>{entry.actor ? <Address value={entry.actor} /> : '—'}</td>
-              <td className="break resource">{entry.resource ? <Resource value={entry.resource} /> : '—'}</td>
-              <td>{entry.outcome}</td>
-              <td>{entry.ip ?? '—'}</td>
-              <td className="excerpt">
-                <Details details={entry.details} />
-              </td>
-            </tr>
-          ))}
-        </DataTable>
-      ) : null}
+      {items.length > 0 ? <AuditRows items={items} /> : null}
       <LoadMore pages={list} />
     </>
+  );
+}
+
+/** The entries of the pages loaded, newest first. */
+function AuditRows({ items }: { items: AuditEntry[] }) {
+  return (
+    <DataTable
+      label="Audit entries"
+      caption="Audit entries, newest first"
+      columns={['When', 'Action', 'Actor', 'Resource', 'Outcome', 'Address', 'Details']}
+    >
+      {items.map((entry) => (
+        <tr key={entry.id}>
+          <th scope="row" className="when">
+            {when(entry.at)}
+          </th>
+          <td>
+            <code>{entry.action}</code>
+          </td>
+          <td>{entry.actor ? <Address value={entry.actor} /> : '—'}</td>
+          <td className="break resource">{entry.resource ? <Resource value={entry.resource} /> : '—'}</td>
+          <td>{entry.outcome}</td>
+          <td>{entry.ip ?? '—'}</td>
+          <td className="excerpt">
+            <Details details={entry.details} />
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 

@@ -10,8 +10,9 @@ import { when } from '../lib/format.ts';
 import { useKeysetPages, withCursor } from '../lib/pages.ts';
 import { useTitle } from '../lib/title.ts';
 import { useTRPC, useTRPCClient, type Outputs } from '../lib/trpc.ts';
+import { unawaited } from '../lib/unawaited.ts';
 
-type Delivery = Outputs['webhooks']['deliveries']['items'][number];
+type Delivery = Outputs['webhooks']['deliveries']['data'][number];
 
 const route = getRouteApi('/_app/webhooks/$id');
 
@@ -55,7 +56,7 @@ export default function Deliveries() {
             values={STATE_CHOICES}
             labels={{ '': 'Any' }}
             value={state ?? ''}
-            onChange={(next) => void navigate({ search: next ? { state: next } : {}, replace: true })}
+            onChange={unawaited((next) => navigate({ search: next ? { state: next } : {}, replace: true }))}
           />
         </label>
       </div>

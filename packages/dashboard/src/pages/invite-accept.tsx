@@ -6,6 +6,7 @@ import { Messages } from '../components/messages.tsx';
 import { Submit } from '../components/submit.tsx';
 import { selectAccount, useTRPC, type Outputs } from '../lib/trpc.ts';
 import { check } from '../lib/validate.ts';
+import { logFailure } from '../lib/unawaited.ts';
 
 type Invitation = Outputs['invitations']['get'];
 
@@ -46,7 +47,7 @@ export function Accept({ token, invitation, who, onSignOut }: AcceptProps) {
         onSuccess: (result) => {
           if (invitation.kind !== 'support') selectAccount(result.accountId);
           queryClient.clear();
-          void navigate({ to: invitation.kind === 'support' ? '/support' : '/', replace: true });
+          navigate({ to: invitation.kind === 'support' ? '/support' : '/', replace: true }).catch(logFailure);
         },
       },
     );

@@ -12,6 +12,7 @@ import { errorStatus } from '../lib/errors.ts';
 import { when } from '../lib/format.ts';
 import { useTitle } from '../lib/title.ts';
 import { useTRPC, type Outputs } from '../lib/trpc.ts';
+import { unawaited } from '../lib/unawaited.ts';
 
 type Invitation = Outputs['invitations']['get'];
 
@@ -51,10 +52,10 @@ export default function Invite() {
           token={token}
           invitation={data}
           who={`${signedInAs.name} (${signedInAs.email})`}
-          onSignOut={() => void authClient.signOut().then(() => me.refetch())}
+          onSignOut={unawaited(() => authClient.signOut().then(() => me.refetch()))}
         />
       ) : (
-        <GetIn token={token} invitation={data} onDone={() => void me.refetch()} />
+        <GetIn token={token} invitation={data} onDone={unawaited(() => me.refetch())} />
       )}
     </>
   );
@@ -124,7 +125,7 @@ function GetIn({ token, invitation, onDone }: { token: string; invitation: Invit
           Yes, sign in
         </label>
       </fieldset>
-      <form onSubmit={submit} className="stack">
+      <form onSubmit={unawaited(submit)} className="stack">
         {mode === 'new' ? <NameField value={name} onChange={setName} /> : null}
         <EmailField value={email} onChange={setEmail} />
         <PasswordField kind={mode === 'new' ? 'new' : 'current'} value={password} onChange={setPassword} />

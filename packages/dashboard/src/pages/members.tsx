@@ -19,7 +19,8 @@ import { useTitle } from '../lib/title.ts';
 import { check } from '../lib/validate.ts';
 import { useTRPC, useTRPCClient, type Outputs } from '../lib/trpc.ts';
 
-type Member = Outputs['members']['list']['members'][number];
+type Member = Outputs['members']['list']['data'][number];
+type Invitation = Outputs['members']['list']['invitations'][number];
 
 /** The owner's view of the account's people: roles, removal, invitations by link. */
 export default function Members() {
@@ -41,10 +42,9 @@ function OwnerView() {
   const { me } = useSession();
   const client = useTRPCClient();
   // members come 50 a page behind "Load more"; every page carries the pending invitations (capped, not paged)
-  const list = useKeysetPages(trpc.dashboard.members.list.infiniteQueryKey(), async (cursor) => {
-    const page = await client.dashboard.members.list.query(withCursor({ limit: 50 }, cursor));
-    return { items: page.members, nextCursor: page.nextCursor, invitations: page.invitations };
-  });
+  const list = useKeysetPages(trpc.dashboard.members.list.infiniteQueryKey(), (cursor) =>
+    client.dashboard.members.list.query(withCursor({ limit: 50 }, cursor)),
+  );
   const invitations = list.data?.pages[0]?.invitations;
   const removing = useConfirmTarget<Member>();
   const { done, setDone } = removing;
@@ -102,36 +102,11 @@ function OwnerView() {
         <LoadMore pages={list} />
       </section>
       {invitations ? (
-        <section aria-labelledby="invitations-title">
-          <h2 id="invitations-title">Pending invitations</h2>
-          {invitations.length === 0 ? <p>None.</p> : null}
-          <ul className="plain">
-            {invitations.map((inv) => (
-              <li key={inv.id} className="card">
-                <p>
-                  <strong>{inv.email ? <Address value={inv.email} /> : 'anyone with the link'}</strong> as {inv.role},
-                  expires {when(inv.expiresAt)}
-                </p>
-                {inv.url ? (
-                  <SecretValue value={inv.url} />
-                ) : (
-                  <p className="muted small">
-                    The link cannot be shown again; revoke it and invite anew if it was lost.
-                  </p>
-                )}
-                <p className="actions">
-                  {inv.url ? <CopyButton value={inv.url} label="Copy link" /> : null}
-                  <ItemButton
-                    label="Revoke"
-                    item={`the invitation of ${inv.email ?? inv.role}`}
-                    disabled={revokeInvitation.isPending}
-                    onClick={() => revokeInvitation.mutate({ id: inv.id })}
-                  />
-                </p>
-              </li>
-            ))}
-          </ul>
-        </section>
+        <PendingInvitations
+          invitations={invitations}
+          revoking={revokeInvitation.isPending}
+          onRevoke={(id) => revokeInvitation.mutate({ id })}
+        />
       ) : null}
       <ConfirmAction
         target={removing.target}
@@ -151,7 +126,49 @@ function OwnerView() {
   );
 }
 
-function Invite({ onInvited }: { onInvited: () => void }) {
+/** The account's pending invitations: each with its link (while it can be unsealed), to copy or revoke. */
+function PendingInvitations({
+  invitations,
+  revoking,
+  onRevoke,
+}: {
+  invitations: Invitation[];
+  revoking: boolean;
+  onRevoke: (id: string) => void;
+}) {
+  return (
+    <section aria-labelledby="invitations-title">
+      <h2 id="invitations-title">Pending invitations</h2>
+      {invitations.length === 0 ? <p>None.</p> : null}
+      <ul className="plain">
+        {invitations.map((inv) => (
+          <li key={inv.id} className="card">
+            <p>
+              <strong>{inv.email ? <Address value={inv.email} /> : 'anyone with the link'}</strong> as {inv.role},
+              expires {when(inv.expiresAt)}
+            </p>
+            {inv.url ? (
+              <SecretValue value={inv.url} />
+            ) : (
+              <p className="muted small">The link cannot be shown again; revoke it and invite anew if it was lost.</p>
+            )}
+            <p className="actions">
+              {inv.url ? <CopyButton value={inv.url} label="Copy link" /> : null}
+              <ItemButton
+                label="Revoke"
+                item={`the invitation of ${inv.email ?? inv.role}`}
+                disabled={revoking}
+                onClick={() => onRevoke(inv.id)}
+              />
+            </p>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function Invite({ onInvited }: { onInvited: () => Promise<void> }) {
   const trpc = useTRPC();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('developer');

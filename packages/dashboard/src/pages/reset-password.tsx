@@ -8,6 +8,7 @@ import { useAuthCall } from '../lib/auth-call.ts';
 import { authClient } from '../lib/auth.ts';
 import { useTitle } from '../lib/title.ts';
 import { check } from '../lib/validate.ts';
+import { unawaited } from '../lib/unawaited.ts';
 
 const route = getRouteApi('/_public/reset-password');
 
@@ -35,7 +36,7 @@ function AskForMail() {
     <>
       <h1>Forgot your password?</h1>
       <p>Give the email address you sign in with: we mail it a link to choose a new password.</p>
-      <form onSubmit={submit} className="stack">
+      <form onSubmit={unawaited(submit)} className="stack">
         <EmailField name="email" value={email} onChange={setEmail} />
         <p className="actions">
           <Submit busy={busy} working="Sending…">
@@ -92,7 +93,7 @@ function NewPassword({ token }: { token: string }) {
   return (
     <>
       <h1>Choose a new password</h1>
-      <form onSubmit={submit} className="stack">
+      <form onSubmit={unawaited(submit)} className="stack">
         <PasswordField kind="new" label="New password" value={newPassword} onChange={setNew} />
         <PasswordField kind="new" label="Repeat the new password" hint={false} value={repeat} onChange={setRepeat} />
         <p className="actions">

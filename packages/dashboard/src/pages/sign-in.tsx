@@ -10,6 +10,7 @@ import { authErrorMessage } from '../lib/errors.ts';
 import { useTitle } from '../lib/title.ts';
 import { useTRPC } from '../lib/trpc.ts';
 import { BASE } from '../routes.tsx';
+import { logFailure, unawaited } from '../lib/unawaited.ts';
 
 const route = getRouteApi('/_public/sign-in');
 
@@ -29,7 +30,7 @@ export function SignIn() {
   function signedIn() {
     queryClient.clear();
     // `next` is a path under the dashboard (its search schema refuses any other)
-    void navigate({ href: `${BASE}/${next}`, replace: true });
+    navigate({ href: `${BASE}/${next}`, replace: true }).catch(logFailure);
   }
 
   async function withPassword(event: FormEvent) {
@@ -58,7 +59,7 @@ export function SignIn() {
   return (
     <>
       <h1>Sign in</h1>
-      <form onSubmit={withPassword} className="stack">
+      <form onSubmit={unawaited(withPassword)} className="stack">
         <EmailField name="email" autoComplete="username webauthn" value={email} onChange={setEmail} />
         <PasswordField kind="current" name="password" value={password} onChange={setPassword} />
         <p className="actions">
@@ -69,7 +70,7 @@ export function SignIn() {
       </form>
       <p className="or">or</p>
       <p>
-        <button type="button" className="secondary wide" onClick={withPasskey} disabled={busy}>
+        <button type="button" className="secondary wide" onClick={unawaited(withPasskey)} disabled={busy}>
           Sign in with a passkey
         </button>
       </p>

@@ -10,6 +10,7 @@ import { signUpAndIn } from '../lib/auth.ts';
 import { useTitle } from '../lib/title.ts';
 import { selectAccount, useTRPC } from '../lib/trpc.ts';
 import { check } from '../lib/validate.ts';
+import { logFailure, unawaited } from '../lib/unawaited.ts';
 
 /** Open sign-up (DASHBOARD_SIGNUP=open): a sign-in and a new account on the free plan. */
 export default function SignUp() {
@@ -51,7 +52,7 @@ export default function SignUp() {
       );
       if (!signedUp) return;
       // signed in now: a retry after a refused account name must not sign up twice
-      void me.refetch();
+      me.refetch().catch(logFailure);
       setMailedTo(email);
       return;
     }
@@ -61,7 +62,7 @@ export default function SignUp() {
         onSuccess: ({ accountId }) => {
           selectAccount(accountId);
           queryClient.clear();
-          void navigate({ to: '/', replace: true });
+          navigate({ to: '/', replace: true }).catch(logFailure);
         },
       },
     );
@@ -83,7 +84,7 @@ export default function SignUp() {
     <>
       <h1>Create an account</h1>
       <p>A new account starts on the free plan; you will be its owner.</p>
-      <form onSubmit={submit} className="stack">
+      <form onSubmit={unawaited(submit)} className="stack">
         {signedIn ? (
           <p>Signed in as {signedIn.email}.</p>
         ) : (

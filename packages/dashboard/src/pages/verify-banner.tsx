@@ -4,6 +4,7 @@ import { useAuthCall } from '../lib/auth-call.ts';
 import { authClient } from '../lib/auth.ts';
 import { useSession } from '../lib/session.tsx';
 import { useTRPC } from '../lib/trpc.ts';
+import { unawaited } from '../lib/unawaited.ts';
 
 /** Until the signed-in person's address is confirmed (and mail goes out): why it matters, and a new link. */
 export function VerifyBanner() {
@@ -27,7 +28,7 @@ export function VerifyBanner() {
         {sent ? (
           <span role="status">A new link is on its way.</span>
         ) : (
-          <button type="button" className="secondary" onClick={resend} disabled={busy}>
+          <button type="button" className="secondary" onClick={unawaited(resend)} disabled={busy}>
             Send the link again
           </button>
         )}

@@ -1,9 +1,5 @@
-import {
-  EVENT_KINDS,
-  WEBHOOK_URL_MAX,
-  webhookSubscriptionInput,
-  type EventKind,
-} from '@attestation-service/server/rules';
+import { EVENT_KINDS, type EventKind } from '@attestation-service/protocol';
+import { WEBHOOK_URL_MAX, webhookSubscriptionInput } from '@attestation-service/server/rules';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';

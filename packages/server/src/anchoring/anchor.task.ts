@@ -6,8 +6,6 @@ import { tracer } from '../tracing/tracing.ts';
 import type { Anchorer } from './anchorer.ts';
 import { scheduleAnchor } from './schedule-store.ts';
 
-export { ANCHOR_TASK } from './schedule-store.ts';
-
 /**
  * The anchor job: one run (one at a time: the anchorer's lock), then the next run scheduled an interval later,
  * whatever the run did. A job that finds another run under way ends: that one schedules the next.

@@ -3,7 +3,7 @@ import { EAS_ARTIFACT } from '../chain/eas-artifacts.ts';
 import { enqueueRelay } from '../chain/relay.task.ts';
 import type { Clock } from '../clock.ts';
 import { inTransaction, type Db } from '../db/database.ts';
-import { openSession, tryAdvisoryLock, advisoryUnlock } from '../db/session-store.ts';
+import { openSession, tryAdvisoryLock, advisoryUnlock } from '../db/advisory-lock-sessions.ts';
 import type { Pool } from '../db/sql.ts';
 import { describeError } from '../errors.ts';
 import { meter } from '../system/meter.ts';
@@ -29,7 +29,7 @@ import { buildAnchorTree } from './tree.ts';
  * The most attestations one anchor holds: its tree (64 bytes a leaf) and proofs stay a few tens of MB. More waiting
  * (a backlog after an outage) go into the next anchors, one a run.
  */
-export const MAX_LEAVES_PER_ANCHOR = 250_000;
+const MAX_LEAVES_PER_ANCHOR = 250_000;
 /**
  * Attestations given their anchor and proof per transaction: each holds its rows locked for well under a second (a
  * revocation of one of them waits that long at most), where one transaction for 100,000 held them for seconds.
@@ -40,7 +40,7 @@ const RUN_LOCK = 0x7e1a7e7;
 /** How far back a root timestamped by someone else's transaction is looked for (blocks). */
 const LOOKBACK_BLOCKS = 50_000n;
 
-export interface AnchorerDeps {
+interface AnchorerDeps {
   db: Db;
   /** The pool under `db`: a run holds its lock on a connection of its own. */
   pool: Pool;
@@ -53,39 +53,11 @@ export interface AnchorerDeps {
 export type Anchorer = ReturnType<typeof createAnchorer>;
 
 /** What a run did: nothing (another run holds the lock), or its work, with the anchor it made if any. */
-export type AnchorRun = { busy: true } | { busy: false; anchor: AnchorRow | undefined };
+type AnchorRun = { busy: true } | { busy: false; anchor: AnchorRow | undefined };
 
 /** One anchor run's work (the anchor task runs it once at a time, every ANCHOR_INTERVAL). */
 export function createAnchorer(deps: AnchorerDeps) {
   const { db, pool, clock, log, chain } = deps;
-  const maxLeaves = deps.maxLeaves ?? MAX_LEAVES_PER_ANCHOR;
-
-  /** Where the chain timestamped `root`, if anyone's transaction did (undefined: not timestamped, or not found). */
-  async function timestampedOnChain(root: Hex): Promise<Timestamped | undefined> {
-    const { publicClient, eas } = chain;
-    const seconds = await publicClient.readContract({
-      address: eas,
-      abi: EAS_ARTIFACT.abi,
-      functionName: 'getTimestamp',
-      args: [root],
-    });
-    if (seconds === 0n) return undefined;
-    const latest = await publicClient.getBlockNumber();
-    const [event] = await publicClient.getContractEvents({
-      address: eas,
-      abi: EAS_ARTIFACT.abi,
-      eventName: 'Timestamped',
-      args: { data: root },
-      fromBlock: latest > LOOKBACK_BLOCKS ? latest - LOOKBACK_BLOCKS : 0n,
-      toBlock: latest,
-    });
-    if (!event?.transactionHash || event.blockNumber === null) return undefined;
-    return {
-      txHash: event.transactionHash,
-      blockNumber: event.blockNumber,
-      timestamp: new Date(Number(seconds) * 1000),
-    };
-  }
 
   /**
    * Anchors whose transaction failed go back to the relayer; one whose root the chain holds already (another
@@ -93,7 +65,7 @@ export function createAnchorer(deps: AnchorerDeps) {
    */
   async function reviewFailed(): Promise<void> {
     for (const anchor of await failedAnchors(db)) {
-      const onChain = await timestampedOnChain(anchor.root).catch((error: unknown) => {
+      const onChain = await timestampedOnChain(chain, anchor.root).catch((error: unknown) => {
         log.warn({ root: anchor.root, error: describeError(error) }, 'could not ask the chain about a root');
         return undefined;
       });
@@ -104,64 +76,19 @@ export function createAnchorer(deps: AnchorerDeps) {
     }
   }
 
-  /** Gives an unassigned anchor's attestations back and deletes it (its tree is made again from what waits). */
-  async function abandon(anchorId: string): Promise<void> {
-    while ((await releaseLeaves(db, anchorId, ASSIGN_CHUNK)) > 0);
-    await deleteAnchor(db, anchorId);
-  }
-
-  /**
-   * A new anchor of the attestations no anchor holds yet, each given it with its proof, then left to the relayer;
-   * undefined when none wait. Stopped (a worker shutting down): left unassigned, for the next run to give back.
-   */
-  async function makeAnchor(signal?: AbortSignal): Promise<AnchorRow | undefined> {
-    const started = performance.now();
-    const leaves = await unanchored(db, maxLeaves);
-    if (leaves.length === 0) return undefined;
-    const selected = performance.now();
-    const tree = await buildAnchorTree(leaves.map((l) => l.uid));
-    const built = performance.now();
-    const id = await insertAnchor(db, tree.root, leaves.length, new Date(clock.now()));
-    for (let from = 0; from < leaves.length; from += ASSIGN_CHUNK) {
-      signal?.throwIfAborted();
-      const chunk = leaves.slice(from, from + ASSIGN_CHUNK);
-      const proofs = tree.proofsOf(from, from + chunk.length);
-      const ids = chunk.map((l) => l.id);
-      const taken = await inTransaction(db, (tx) => assignLeaves(tx, id, ids, proofs));
-      // another anchor holds some of them: this tree is not theirs to prove (the next run makes another)
-      if (taken !== chunk.length) {
-        await abandon(id);
-        throw new Error(`${chunk.length - taken} of the anchor's attestations are in another anchor`);
-      }
-    }
-    await inTransaction(db, async (tx) => {
-      if (!(await markAssigned(tx, id, new Date(clock.now())))) throw new Error('the anchor was abandoned meanwhile');
-      await enqueueRelay(tx);
-    });
-    const ms = (from: number, to: number) => Math.round(to - from);
-    const timings = {
-      selectMs: ms(started, selected),
-      treeMs: ms(selected, built),
-      assignMs: ms(built, performance.now()),
-    };
-    log.info({ root: tree.root, attestations: leaves.length, ...timings }, 'anchor made');
-    meter().anchorMade();
-    return { id, root: tree.root, leafCount: leaves.length };
-  }
-
   /**
    * Gives back what a crash left unassigned, offers failed anchors again, then, unless an anchor still waits to be
    * sent (the chain is down: what comes meanwhile waits for the next anchor rather than making one each run),
    * anchors what no anchor holds yet.
    */
   async function runLocked(signal?: AbortSignal): Promise<AnchorRow | undefined> {
-    for (const anchorId of await unassignedAnchors(db)) await abandon(anchorId);
+    for (const anchorId of await unassignedAnchors(db)) await abandon(db, anchorId);
     await reviewFailed();
     if (await anchorWaiting(db)) {
       await inTransaction(db, (tx) => enqueueRelay(tx));
       return undefined;
     }
-    return makeAnchor(signal);
+    return makeAnchor(deps, signal);
   }
 
   return {
@@ -185,4 +112,78 @@ export function createAnchorer(deps: AnchorerDeps) {
       }
     },
   };
+}
+
+/** Where the chain timestamped `root`, if anyone's transaction did (undefined: not timestamped, or not found). */
+async function timestampedOnChain(chain: AnchorerDeps['chain'], root: Hex): Promise<Timestamped | undefined> {
+  const { publicClient, eas } = chain;
+  const seconds = await publicClient.readContract({
+    address: eas,
+    abi: EAS_ARTIFACT.abi,
+    functionName: 'getTimestamp',
+    args: [root],
+  });
+  if (seconds === 0n) return undefined;
+  const latest = await publicClient.getBlockNumber();
+  const [event] = await publicClient.getContractEvents({
+    address: eas,
+    abi: EAS_ARTIFACT.abi,
+    eventName: 'Timestamped',
+    args: { data: root },
+    fromBlock: latest > LOOKBACK_BLOCKS ? latest - LOOKBACK_BLOCKS : 0n,
+    toBlock: latest,
+  });
+  if (!event?.transactionHash || event.blockNumber === null) return undefined;
+  return {
+    txHash: event.transactionHash,
+    blockNumber: event.blockNumber,
+    timestamp: new Date(Number(seconds) * 1000),
+  };
+}
+
+/** Gives an unassigned anchor's attestations back and deletes it (its tree is made again from what waits). */
+async function abandon(db: Db, anchorId: string): Promise<void> {
+  while ((await releaseLeaves(db, anchorId, ASSIGN_CHUNK)) > 0);
+  await deleteAnchor(db, anchorId);
+}
+
+/**
+ * A new anchor of the attestations no anchor holds yet, each given it with its proof, then left to the relayer;
+ * undefined when none wait. Stopped (a worker shutting down): left unassigned, for the next run to give back.
+ */
+async function makeAnchor(deps: AnchorerDeps, signal?: AbortSignal): Promise<AnchorRow | undefined> {
+  const { db, clock, log } = deps;
+  const maxLeaves = deps.maxLeaves ?? MAX_LEAVES_PER_ANCHOR;
+  const started = performance.now();
+  const leaves = await unanchored(db, maxLeaves);
+  if (leaves.length === 0) return undefined;
+  const selected = performance.now();
+  const tree = await buildAnchorTree(leaves.map((l) => l.uid));
+  const built = performance.now();
+  const id = await insertAnchor(db, tree.root, leaves.length, new Date(clock.now()));
+  for (let from = 0; from < leaves.length; from += ASSIGN_CHUNK) {
+    signal?.throwIfAborted();
+    const chunk = leaves.slice(from, from + ASSIGN_CHUNK);
+    const proofs = tree.proofsOf(from, from + chunk.length);
+    const ids = chunk.map((l) => l.id);
+    const taken = await inTransaction(db, (tx) => assignLeaves(tx, id, ids, proofs));
+    // another anchor holds some of them: this tree is not theirs to prove (the next run makes another)
+    if (taken !== chunk.length) {
+      await abandon(db, id);
+      throw new Error(`${chunk.length - taken} of the anchor's attestations are in another anchor`);
+    }
+  }
+  await inTransaction(db, async (tx) => {
+    if (!(await markAssigned(tx, id, new Date(clock.now())))) throw new Error('the anchor was abandoned meanwhile');
+    await enqueueRelay(tx);
+  });
+  const ms = (from: number, to: number) => Math.round(to - from);
+  const timings = {
+    selectMs: ms(started, selected),
+    treeMs: ms(selected, built),
+    assignMs: ms(built, performance.now()),
+  };
+  log.info({ root: tree.root, attestations: leaves.length, ...timings }, 'anchor made');
+  meter().anchorMade();
+  return { id, root: tree.root, leafCount: leaves.length };
 }

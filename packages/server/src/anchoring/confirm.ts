@@ -8,7 +8,7 @@ import { markMined, uidsByAccount, type AnchorRow, type Timestamped } from './st
  * The `attestation.anchored` event of one account: its uids in the anchor (another account's never), the root and
  * where the chain timestamped it. One event per anchor and account, not one per attestation.
  */
-export function anchoredEvent(accountId: string, anchor: AnchorRow, uids: string[], at: Timestamped): OutboxEvent {
+function anchoredEvent(accountId: string, anchor: AnchorRow, uids: string[], at: Timestamped): OutboxEvent {
   return {
     accountId,
     type: 'attestation.anchored',

@@ -12,7 +12,7 @@ import { anchorOf, claimAnchor, offerAgain, unmarkMined, type Timestamped } from
  * Gas of `EAS.timestamp(root)` as the relayer sizes transactions by it: 45.9 k measured on anvil (bench/anchoring.ts),
  * rounded up. One transaction per anchor, whatever its number of attestations.
  */
-export const ANCHOR_GAS = 50_000n;
+const ANCHOR_GAS = 50_000n;
 
 /** The call that timestamps a root. */
 export function timestampCalldata(root: Hex): Hex {
@@ -20,7 +20,7 @@ export function timestampCalldata(root: Hex): Hex {
 }
 
 /** Where a receipt shows the EAS contract timestamping `root`, if it does. */
-export function timestampedIn(receipt: TransactionReceipt, eas: Hex, root: Hex): Timestamped | undefined {
+function timestampedIn(receipt: TransactionReceipt, eas: Hex, root: Hex): Timestamped | undefined {
   for (const log of receipt.logs) {
     if (log.address.toLowerCase() !== eas.toLowerCase()) continue;
     try {
@@ -39,7 +39,7 @@ export function timestampedIn(receipt: TransactionReceipt, eas: Hex, root: Hex):
   return undefined;
 }
 
-export interface AnchorWorkDeps {
+interface AnchorWorkDeps {
   db: Db;
   /** The EAS contract whose `timestamp` is called. */
   eas: Hex;

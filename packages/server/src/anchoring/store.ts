@@ -172,7 +172,6 @@ export async function claimAnchor(
   return { journalId, count: 1 };
 }
 
-/** The anchor a journal entry carries. */
 export async function anchorOf(db: Db, journalId: string): Promise<AnchorRow | undefined> {
   return db
     .selectFrom('anchors')

@@ -2,8 +2,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { keccak_256 } from '@noble/hashes/sha3';
 import type { Hex } from 'viem';
 
-/** An anchor's Merkle tree: its root, and each uid's proof. */
-export interface AnchorTree {
+interface AnchorTree {
   root: Hex;
   /** The proof of the uid at `index` (in the order given): its sibling hashes from the leaf up, 32 bytes each. */
   proofOf(index: number): Buffer;

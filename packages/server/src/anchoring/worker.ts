@@ -14,7 +14,7 @@ import { ANCHOR_TASK, ensureAnchorScheduled } from './schedule-store.ts';
 /** How often a worker makes sure an anchor run is coming (the one scheduled may have died with its worker). */
 const ENSURE_EVERY_MS = 30_000;
 
-export interface AnchoringDeps {
+interface AnchoringDeps {
   db: Db;
   /** The pool under `db`: an anchor run holds its lock on a connection of its own. */
   pool: Pool;
@@ -38,16 +38,18 @@ export function anchoringWorker(deps: AnchoringDeps): {
   const work = anchorWork({ db, eas: deps.chain.eas, clock: deps.clock, log });
   if (intervalMs === 0) return { work, tasks: {}, start: async () => async () => undefined };
   const anchorer = createAnchorer(deps);
-  const ensure = () =>
-    ensureAnchorScheduled(db, intervalMs).catch((error: unknown) =>
-      log.warn({ error: describeError(error) }, 'could not schedule an anchor run'),
-    );
+  const notScheduled = (error: unknown) =>
+    log.warn({ error: describeError(error) }, 'could not schedule an anchor run');
+  const ensure = () => ensureAnchorScheduled(db, intervalMs);
   return {
     work,
     tasks: { [ANCHOR_TASK]: anchorTask(anchorer, db, intervalMs, log) },
     async start() {
-      await ensure();
-      const timer = setInterval(ensure, Math.min(ENSURE_EVERY_MS, intervalMs));
+      await ensure().catch(notScheduled);
+      const every = Math.min(ENSURE_EVERY_MS, intervalMs);
+      const timer = setInterval(() => {
+        ensure().catch(notScheduled);
+      }, every);
       return async () => clearInterval(timer);
     },
   };

@@ -1,7 +1,6 @@
 import type { Db } from '../db/database.ts';
 import { idCursor, pageOf } from '../http/cursor.ts';
-import { invalidCursor } from '../http/input-rules.ts';
-import { normalizeHash } from './content.ts';
+import { normalizeContentHash } from '@attestation-service/protocol';
 import type { AccountListInput, AccountListPage } from './dashboard-contracts.ts';
 import { accountPage, type AccountPageQuery } from './dashboard-store.ts';
 
@@ -16,19 +15,18 @@ export function createAccountAttestations(deps: { db: Db; verifyBaseUrl: string 
   return {
     async list(accountId, input) {
       const beforeId = input.cursor === undefined ? undefined : idCursor.decode(input.cursor);
-      if (input.cursor !== undefined && beforeId === undefined) throw invalidCursor();
       const query: AccountPageQuery = {
         accountId,
         type: input.type,
         mode: input.mode,
         revoked: input.revoked,
-        contentHash: input.contentHash === undefined ? undefined : normalizeHash(input.contentHash),
+        contentHash: input.contentHash === undefined ? undefined : normalizeContentHash(input.contentHash),
         beforeId,
         limit: input.limit + 1,
       };
       const page = pageOf(await accountPage(db, query), input.limit, (last) => idCursor.encode(last.id));
       return {
-        items: page.rows.map((row) => ({
+        data: page.rows.map((row) => ({
           uid: row.uid as `0x${string}`,
           type: row.type,
           mode: row.mode,

@@ -1,3 +1,4 @@
+import { CONTENT_HASH_PATTERN, CONTENT_HASH_RULE } from '@attestation-service/protocol';
 import { z } from 'zod';
 import { hexHash, offchainPackageSchema } from './offchain-contracts.ts';
 
@@ -14,7 +15,7 @@ export const aiDetailsInput = z
     }),
     promptHash: z
       .string()
-      .regex(/^(0x)?[0-9a-fA-F]{64}$/, 'must be a SHA-256 hash: 64 hex characters, optionally prefixed with 0x')
+      .regex(CONTENT_HASH_PATTERN, CONTENT_HASH_RULE)
       .optional()
       .meta({
         description: 'SHA-256 of the prompt, computed by you: the prompt itself never reaches the service.',
@@ -22,9 +23,8 @@ export const aiDetailsInput = z
       }),
   })
   .meta({ id: 'AiDetailsInput' });
-export type AiDetailsInput = z.infer<typeof aiDetailsInput>;
+type AiDetailsInput = z.infer<typeof aiDetailsInput>;
 
-/** The AI details as a record shows them. */
 export const aiDetailsRecord = z
   .object({
     model: z.string().meta({ example: 'gpt-4o-2024-08-06' }),
@@ -38,12 +38,17 @@ export const aiDetailsRecord = z
   })
   .meta({ id: 'AiDetails' });
 
-/** AI details belong to AI claims the service signs (a customer attester's signed forms carry none yet). */
+/**
+ * AI details belong to AI claims. Off-chain they are an attestation the claim's attester signs, which a customer's
+ * signed form does not carry: with an off-chain delegation they are refused (docs/decisions.md, "The model behind an
+ * AI claim"); on chain the Verifiable Credential carries them whoever signed the claim.
+ */
 export function checkAiDetails(
-  value: { type: 'human' | 'ai'; ai?: AiDetailsInput | undefined; delegation?: unknown },
+  value: { type: 'human' | 'ai'; mode: 'onchain' | 'offchain'; ai?: AiDetailsInput | undefined; delegation?: unknown },
   issue: (message: string) => void,
 ): void {
   if (value.ai === undefined) return;
   if (value.type !== 'ai') issue('only an AI claim (type: "ai") names the model behind it');
-  else if (value.delegation !== undefined) issue('cannot be combined with delegation yet');
+  else if (value.delegation !== undefined && value.mode === 'offchain')
+    issue('cannot be combined with an off-chain delegation: its AI-details attestation would need your signature too');
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { AuditAction } from '@attestation-service/protocol';
 import { auditEntry } from '../audit/entry.ts';
 import { appendAuditEntries } from '../audit/append.ts';
 import type { Clock } from '../clock.ts';
@@ -16,7 +17,7 @@ import { checkOrigins } from './provenance.ts';
 import { aiDetailsOf, sourceTypeOf } from './record.ts';
 import { batchItems, type BatchItemRow } from './store.ts';
 
-export interface BatchResult {
+interface BatchResult {
   batchId: string;
   txHash: string | null;
   attestations: CreatedAttestation[];
@@ -54,7 +55,6 @@ export function createBatchService(deps: {
   clock: Clock;
   signer: OffchainSigner;
   onchain: OnchainSubmitter;
-  /** Customer attesters' signed off-chain items. */
   delegations: DelegationService;
   chainId: number;
   verifyBaseUrl: string;
@@ -83,7 +83,7 @@ export function createBatchService(deps: {
           .filter((item) => item.mode === 'offchain')
           .map((item) => signOffchain(item, { auth, signer, chainId: deps.chainId, now, batchId })),
       );
-      const audit = (action: string, resource: string, details: Record<string, unknown>) =>
+      const audit = (action: AuditAction, resource: string, details: Record<string, unknown>) =>
         auditEntry({
           accountId: auth.accountId,
           actorKeyPrefix: auth.prefix,

@@ -5,11 +5,6 @@ export function hashContent(content: string): `0x${string}` {
   return `0x${createHash('sha256').update(content, 'utf8').digest('hex')}`;
 }
 
-/** A hash as a client may write it (with or without 0x, any case), in our one written form. */
-export function normalizeHash(hash: string): `0x${string}` {
-  return `0x${hash.replace(/^0x/i, '').toLowerCase()}`;
-}
-
 /** Media types are case-insensitive; we store them lower-case with parameters spaced one way. */
 export function normalizeContentType(contentType: string): string {
   return contentType

@@ -1,3 +1,4 @@
+import { CONTENT_HASH_PATTERN, CONTENT_HASH_RULE } from '@attestation-service/protocol';
 import { z } from 'zod';
 import { anchorRecord } from '../anchoring/contracts.ts';
 import { timestamp } from '../http/openapi-fields.ts';
@@ -35,14 +36,10 @@ export const createAttestationInput = z
       description: 'The content itself; only its SHA-256 is stored. Give this or contentHash.',
       example: 'A poem I wrote myself.',
     }),
-    contentHash: z
-      .string()
-      .regex(/^(0x)?[0-9a-fA-F]{64}$/, 'must be a SHA-256 hash: 64 hex characters, optionally prefixed with 0x')
-      .optional()
-      .meta({
-        description: 'SHA-256 of the content, when you would rather not send it. Give this or content.',
-        example: EXAMPLE_CONTENT_HASH,
-      }),
+    contentHash: z.string().regex(CONTENT_HASH_PATTERN, CONTENT_HASH_RULE).optional().meta({
+      description: 'SHA-256 of the content, when you would rather not send it. Give this or content.',
+      example: EXAMPLE_CONTENT_HASH,
+    }),
     contentType: z
       .string()
       .max(255, 'must be at most 255 characters')
@@ -77,9 +74,6 @@ export const createAttestationInput = z
       const checked = checkDigitalSourceType(value.digitalSourceType, value.type);
       if ('problem' in checked) ctx.addIssue({ code: 'custom', path: ['digitalSourceType'], message: checked.problem });
     }
-    // a customer's signature covers refUID too: their signed forms carry none yet (docs/decisions.md, "Provenance")
-    if (value.delegation && value.refUid !== undefined)
-      ctx.addIssue({ code: 'custom', path: ['refUid'], message: 'cannot be combined with delegation yet' });
     checkAiDetails(value, (message) => ctx.addIssue({ code: 'custom', path: ['ai'], message }));
     if (value.delegation)
       checkDelegation(value.mode, value.delegation, (field, message) =>
@@ -91,7 +85,7 @@ export const createAttestationInput = z
 export type CreateAttestationInput = z.infer<typeof createAttestationInput>;
 
 /** Whose claim an attestation is: the service's own attester, or an account's registered address. */
-export const claimantSchema = z
+const claimantSchema = z
   .object({
     kind: z.enum(['service', 'account']).meta({
       description: "`service`: signed by the service's attester; `account`: by an address the account registered.",
@@ -109,7 +103,6 @@ export const claimantSchema = z
     }),
   })
   .meta({ id: 'Claimant' });
-export type Claimant = z.infer<typeof claimantSchema>;
 
 export const attestationRecord = z
   .object({
@@ -173,7 +166,7 @@ export const searchInput = z
     // meta before optional(): trpc-to-openapi drops the meta of an optional query parameter
     hash: z
       .string()
-      .regex(/^(0x)?[0-9a-fA-F]{64}$/, 'must be a SHA-256 hash: 64 hex characters, optionally prefixed with 0x')
+      .regex(CONTENT_HASH_PATTERN, CONTENT_HASH_RULE)
       .meta({
         description: 'SHA-256 of the content, with or without 0x, any case. Give this, or mine=true.',
         example: EXAMPLE_CONTENT_HASH,

@@ -1,3 +1,4 @@
+import { CONTENT_HASH_PATTERN, CONTENT_HASH_RULE } from '@attestation-service/protocol';
 import { z } from 'zod';
 import { hexHash, modeSchema, originSchema, revokeInput, uidSchema } from './contracts.ts';
 
@@ -7,16 +8,13 @@ export const accountListInput = z.strictObject({
   type: originSchema.optional(),
   mode: modeSchema.optional(),
   revoked: z.boolean().optional(),
-  contentHash: z
-    .string()
-    .regex(/^(0x)?[0-9a-fA-F]{64}$/, 'must be a SHA-256 hash: 64 hex characters, optionally prefixed with 0x')
-    .optional(),
+  contentHash: z.string().regex(CONTENT_HASH_PATTERN, CONTENT_HASH_RULE).optional(),
   cursor: z.string().max(200).optional(),
   limit: z.number().int().min(1).max(100).default(50),
 });
 export type AccountListInput = z.infer<typeof accountListInput>;
 
-export const listedAttestation = z.object({
+const listedAttestation = z.object({
   uid: uidSchema,
   type: originSchema,
   mode: modeSchema,
@@ -29,7 +27,8 @@ export const listedAttestation = z.object({
   verifyUrl: z.string(),
 });
 
-export const accountListPage = z.object({ items: z.array(listedAttestation), nextCursor: z.string().nullable() });
+/** A page of the account's attestations, as every page of the API: `data`, and `nextCursor` while more follow. */
+export const accountListPage = z.object({ data: z.array(listedAttestation), nextCursor: z.string().nullable() });
 export type AccountListPage = z.infer<typeof accountListPage>;
 
 /** The API's revoke body: the uid and an optional reason. */

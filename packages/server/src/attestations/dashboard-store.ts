@@ -5,7 +5,7 @@ import type { AttestationMode, AttestationOrigin, AttestationStatus } from './st
 import type { AttestationRow } from './store.ts';
 
 /** What the dashboard's list shows of an attestation (no off-chain package: a page stays small). */
-export type ListedAttestation = Pick<
+type ListedAttestation = Pick<
   AttestationRow,
   'id' | 'type' | 'mode' | 'status' | 'contentHash' | 'contentType' | 'txHash' | 'createdAt' | 'revokedAt'
 > & { uid: string };

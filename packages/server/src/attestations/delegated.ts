@@ -1,46 +1,28 @@
 import { secp256k1 } from '@noble/curves/secp256k1';
+import {
+  DELEGATED_ATTEST_TYPES,
+  encodeAttestationData,
+  SCHEMA_UID,
+  type DelegatedDomain,
+  type OffchainDomain,
+} from '@attestation-service/protocol';
 import { getAddress, recoverTypedDataAddress, zeroAddress, zeroHash, type Hex } from 'viem';
 import { publicKeyToAddress } from 'viem/utils';
-import { encodeAttestationData, SCHEMA_UID } from '../chain/schema.ts';
 import { AppError } from '../errors.ts';
 import type { DelegationInput } from './delegated-contracts.ts';
 import { attestDigester } from './eip712.ts';
-import { offchainUid, OFFCHAIN_TYPES, type OffchainDomain, type OffchainPackage } from './offchain.ts';
+import { offchainPackage, type OffchainPackage } from './offchain.ts';
 import type { AttestationOrigin } from './states.ts';
 
-/** EAS's delegated `Attest` request (EIP712Verifier of EAS 1.4: the attester is part of what is signed). */
-export const DELEGATED_ATTEST_TYPES = {
-  Attest: [
-    { name: 'attester', type: 'address' },
-    { name: 'schema', type: 'bytes32' },
-    { name: 'recipient', type: 'address' },
-    { name: 'expirationTime', type: 'uint64' },
-    { name: 'revocable', type: 'bool' },
-    { name: 'refUID', type: 'bytes32' },
-    { name: 'data', type: 'bytes' },
-    { name: 'value', type: 'uint256' },
-    { name: 'nonce', type: 'uint256' },
-    { name: 'deadline', type: 'uint64' },
-  ],
-} as const;
-
-/** The EIP-712 domain EAS verifies delegated requests under: name `EAS`, its version, this chain, its address. */
-export interface DelegatedDomain {
-  name: 'EAS';
-  version: string;
-  chainId: number;
-  verifyingContract: Hex;
-}
-
 /** How far ahead a delegated request's deadline must be: the relayer needs the time to mine it. */
-export const MIN_DEADLINE_SECONDS = 120;
+const MIN_DEADLINE_SECONDS = 120;
 /** How far an off-chain signature's `time` may be from the service's clock. */
-export const OFFCHAIN_TIME_WINDOW_SECONDS = 600;
+const OFFCHAIN_TIME_WINDOW_SECONDS = 600;
 
 const HALF_N = secp256k1.CURVE.n / 2n;
 
 /** r, s and v (27 or 28) of a 65-byte signature; undefined for one EAS's verifier (OpenZeppelin's) would refuse. */
-export function splitSignature(signature: string): { v: number; r: Hex; s: Hex } | undefined {
+function splitSignature(signature: string): { v: number; r: Hex; s: Hex } | undefined {
   const r = `0x${signature.slice(2, 66)}` as Hex;
   const s = `0x${signature.slice(66, 130)}` as Hex;
   const raw = Number.parseInt(signature.slice(130, 132), 16);
@@ -59,10 +41,15 @@ function invalidSignature(path: string, attester: string, what: string): AppErro
 }
 
 /** The item a customer attester signed for: its origin and content hash, as the schema encodes them. */
-export interface SignedItem {
+interface SignedItem {
   type: AttestationOrigin;
   contentHash: Hex;
+  /** The attestation it derives from, signed as its refUID; absent or null for none. */
+  refUid?: string | null | undefined;
 }
+
+/** The refUID a customer signed: the uid the item derives from, else zero. */
+const refUidOf = (item: SignedItem): Hex => (item.refUid ?? zeroHash) as Hex;
 
 /** The on-chain request's signature, verified as EAS will verify it (`path` names the field in errors). */
 export async function verifyDelegatedRequest(
@@ -86,7 +73,7 @@ export async function verifyDelegatedRequest(
           recipient: zeroAddress,
           expirationTime: 0n,
           revocable: true,
-          refUID: zeroHash,
+          refUID: refUidOf(item),
           data: encodeAttestationData(item.contentHash, item.type),
           value: 0n,
           nonce: BigInt(nonce),
@@ -112,7 +99,7 @@ export function assertDeadline(deadline: string, nowSeconds: number, path: strin
 
 /**
  * A customer's off-chain attestation: the EAS v2 package over our fixed fields (schema, no recipient, no expiry,
- * revocable, no refUID), checked to be signed by the attester at a time within the window of `nowSeconds`.
+ * revocable) and the item's refUID, checked to be signed by the attester at a time within the window of `nowSeconds`.
  */
 export function customerOffchainPackage(
   domain: OffchainDomain,
@@ -135,25 +122,14 @@ export function customerOffchainPackage(
     time,
     expirationTime: 0n,
     revocable: true,
-    refUID: zeroHash as Hex,
+    refUID: refUidOf(item),
     data: encodeAttestationData(item.contentHash, item.type),
     salt: delegation.salt!.toLowerCase() as Hex,
   };
   const signature = splitSignature(delegation.signature);
   if (!signature || recoverDigest(attestDigester(domain)(fields), signature) !== attester)
     throw invalidSignature(path, attester, 'off-chain attestation');
-  return {
-    sig: {
-      version: 2,
-      uid: offchainUid(fields),
-      domain,
-      primaryType: 'Attest',
-      types: { Attest: OFFCHAIN_TYPES.Attest.map((field) => ({ ...field })) },
-      message: { version: 2, ...fields, time: String(time), expirationTime: '0' },
-      signature,
-    },
-    signer: attester,
-  };
+  return offchainPackage(fields, signature, domain, attester);
 }
 
 function recoverDigest(digest: Uint8Array, sig: { v: number; r: Hex; s: Hex }): Hex | undefined {

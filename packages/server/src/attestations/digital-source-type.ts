@@ -31,7 +31,7 @@ const HUMAN_TERMS = [
 /** Retired by IPTC in 2024, with the term that replaced each. */
 const RETIRED: Record<string, string> = { minorHumanEdits: 'humanEdits', digitalArt: 'digitalCreation' };
 
-export type DigitalSourceTerm = (typeof AI_TERMS)[number] | (typeof HUMAN_TERMS)[number];
+type DigitalSourceTerm = (typeof AI_TERMS)[number] | (typeof HUMAN_TERMS)[number];
 
 /**
  * What a create that names none gets: AI output is `trainedAlgorithmicMedia` (what C2PA and the EU AI Act's

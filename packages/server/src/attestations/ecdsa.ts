@@ -1,23 +1,10 @@
-import { createRequire } from 'node:module';
 import { secp256k1 as noble } from '@noble/curves/secp256k1';
+import { nativeSecp256k1 } from '@attestation-service/protocol/secp256k1';
 
 /** Signs a 32-byte digest: 64 bytes of r‖s (low-s) and the recovery id. */
-export type DigestSigner = (digest: Uint8Array) => { signature: Uint8Array; recovery: number };
+type DigestSigner = (digest: Uint8Array) => { signature: Uint8Array; recovery: number };
 
-interface NativeSecp256k1 {
-  ecdsaSign(message: Uint8Array, privateKey: Uint8Array): { signature: Uint8Array; recid: number };
-}
-
-function loadNative(): NativeSecp256k1 | undefined {
-  try {
-    // the package's bindings entry is libsecp256k1 (prebuilt N-API); its index would fall back to slow JS silently
-    return createRequire(import.meta.url)('secp256k1/bindings') as NativeSecp256k1;
-  } catch {
-    return undefined;
-  }
-}
-
-const native = loadNative();
+const native = nativeSecp256k1;
 
 /** Which implementation signs: libsecp256k1 (~10× faster here) when its prebuild loads, else @noble/curves. */
 export const ecdsaImplementation = native ? 'libsecp256k1' : '@noble/curves';

@@ -1,21 +1,14 @@
 import { keccak_256 } from '@noble/hashes/sha3';
-import { hashDomain, hexToBytes, type Hex } from 'viem';
-import type { OffchainDomain } from './offchain.ts';
+import {
+  EAS_DOMAIN_TYPES,
+  encodeType,
+  OFFCHAIN_ATTEST_TYPES,
+  type OffchainAttestFields,
+  type OffchainDomain,
+} from '@attestation-service/protocol';
+import { hashDomain, hexToBytes } from 'viem';
 
-const ATTEST_TYPE =
-  'Attest(uint16 version,bytes32 schema,address recipient,uint64 time,uint64 expirationTime,bool revocable,bytes32 refUID,bytes data,bytes32 salt)';
-const ATTEST_TYPE_HASH = keccak_256(new TextEncoder().encode(ATTEST_TYPE));
-
-export interface AttestMessage {
-  schema: Hex;
-  recipient: Hex;
-  time: bigint;
-  expirationTime: bigint;
-  revocable: boolean;
-  refUID: Hex;
-  data: Hex;
-  salt: Hex;
-}
+const ATTEST_TYPE_HASH = keccak_256(new TextEncoder().encode(encodeType('Attest', OFFCHAIN_ATTEST_TYPES.Attest)));
 
 function word(out: Uint8Array, index: number, bytes: Uint8Array): void {
   out.set(bytes, index * 32 + (32 - bytes.length));
@@ -29,19 +22,9 @@ function uint(out: Uint8Array, index: number, value: bigint): void {
  * The EIP-712 digest of an EAS v2 `Attest` message, with the domain separator computed once. Equal to viem's
  * `hashTypedData` for these types (test/attestations/eip712.test.ts), at a fraction of the cost.
  */
-export function attestDigester(domain: OffchainDomain): (message: AttestMessage) => Uint8Array {
+export function attestDigester(domain: OffchainDomain): (message: OffchainAttestFields) => Uint8Array {
   const domainSeparator = hexToBytes(
-    hashDomain({
-      domain: { ...domain, chainId: BigInt(domain.chainId) },
-      types: {
-        EIP712Domain: [
-          { name: 'name', type: 'string' },
-          { name: 'version', type: 'string' },
-          { name: 'chainId', type: 'uint256' },
-          { name: 'verifyingContract', type: 'address' },
-        ],
-      },
-    }),
+    hashDomain({ domain: { ...domain, chainId: BigInt(domain.chainId) }, types: EAS_DOMAIN_TYPES }),
   );
   return (m) => {
     const encoded = new Uint8Array(320);

@@ -1,3 +1,4 @@
+import { OFFCHAIN_DOMAIN_NAME } from '@attestation-service/protocol';
 import { z } from 'zod';
 import { EXAMPLE_UID } from './openapi.ts';
 
@@ -23,7 +24,7 @@ export const offchainPackageSchema = z
       version: z.literal(2),
       uid: uidSchema,
       domain: z.object({
-        name: z.literal('EAS Attestation'),
+        name: z.literal(OFFCHAIN_DOMAIN_NAME),
         version: z.string().meta({ example: '1.3.0' }),
         chainId,
         verifyingContract: address,

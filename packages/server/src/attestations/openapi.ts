@@ -3,8 +3,8 @@
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, unknown>; required?: string[] };
 
 export const EXAMPLE_UID = '0x4f1b3d7c9e2a5b8d0c6e4a2f1b3d5c7e9a0b2c4d6e8f1a3b5c7d9e0f2a4b6c8d';
+const EXAMPLE_CONTENT = 'A poem I wrote myself.';
 /** SHA-256 of EXAMPLE_CONTENT, so the examples agree with each other. */
-export const EXAMPLE_CONTENT = 'A poem I wrote myself.';
 export const EXAMPLE_CONTENT_HASH = '0x2e48715aa339dfc199c3773140aa59135ecc43df8370ddfa37a97439bb27cc83';
 
 /**

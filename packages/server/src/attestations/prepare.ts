@@ -1,6 +1,12 @@
-import { AI_DETAILS_SCHEMA_UID, encodeAiDetailsData, encodeAttestationData, SCHEMA_UID } from '../chain/schema.ts';
+import {
+  AI_DETAILS_SCHEMA_UID,
+  encodeAiDetailsData,
+  encodeAttestationData,
+  normalizeContentHash,
+  SCHEMA_UID,
+} from '@attestation-service/protocol';
 import type { AuthenticatedKey } from '../keys/service.ts';
-import { hashContent, normalizeContentType, normalizeHash } from './content.ts';
+import { hashContent, normalizeContentType } from './content.ts';
 import type { CreateAttestationInput } from './contracts.ts';
 import { DEFAULT_TERM, IPTC_DIGITAL_SOURCE_TYPE } from './digital-source-type.ts';
 import type { DelegationInput } from './delegated-contracts.ts';
@@ -17,7 +23,6 @@ export interface PreparedAttestation {
   mode: AttestationMode;
   contentHash: `0x${string}`;
   contentType: string;
-  /** Its position in a batch request. */
   batchIndex?: number;
   /** A customer attester's signature over it (checked where it is staged or signed). */
   delegation?: DelegationInput;
@@ -33,7 +38,7 @@ export function prepareAttestation(input: CreateAttestationInput, batchIndex?: n
     type: input.type,
     digitalSourceType: input.digitalSourceType?.slice(IPTC_DIGITAL_SOURCE_TYPE.length) ?? DEFAULT_TERM[input.type],
     mode: input.mode,
-    contentHash: input.content !== undefined ? hashContent(input.content) : normalizeHash(input.contentHash!),
+    contentHash: input.content !== undefined ? hashContent(input.content) : normalizeContentHash(input.contentHash!),
     contentType: normalizeContentType(input.contentType),
     ...(batchIndex === undefined ? {} : { batchIndex }),
     ...(input.delegation === undefined ? {} : { delegation: input.delegation }),
@@ -43,7 +48,7 @@ export function prepareAttestation(input: CreateAttestationInput, batchIndex?: n
       : {
           ai: {
             model: input.ai.model,
-            promptHash: input.ai.promptHash === undefined ? null : normalizeHash(input.ai.promptHash),
+            promptHash: input.ai.promptHash === undefined ? null : normalizeContentHash(input.ai.promptHash),
           },
         }),
   };

@@ -3,7 +3,7 @@ import type { Db } from '../db/database.ts';
 import type { AttestationMode, AttestationOrigin } from './states.ts';
 
 /** What a new claim needs to know of the attestation it names as its origin. */
-export interface RefTarget {
+interface RefTarget {
   uid: string;
   mode: AttestationMode;
 }
@@ -21,7 +21,7 @@ export async function refTargets(db: Db, uids: string[]): Promise<Map<string, Re
 }
 
 /** One attestation of a provenance chain, as the walk reads it. */
-export interface ChainRow {
+interface ChainRow {
   id: string;
   uid: string;
   refUid: string | null;

@@ -1,4 +1,5 @@
 import { sql as raw, type ExpressionBuilder } from 'kysely';
+import { accountNameSubquery } from '../accounts/store.ts';
 import type { AnchorColumns } from '../anchoring/record.ts';
 import type { Db, DB } from '../db/database.ts';
 import { precompiled } from '../db/precompiled.ts';
@@ -72,7 +73,7 @@ const recordColumns = (eb: ExpressionBuilder<DB, 'attestations'>) =>
     eb
       .case()
       .when('attestations.delegation', 'is not', null)
-      .then(eb.selectFrom('accounts').select('accounts.name').whereRef('accounts.id', '=', 'attestations.accountId'))
+      .then(accountNameSubquery(eb.ref('attestations.accountId')))
       .end()
       .as('claimantName'),
     eb
@@ -154,7 +155,7 @@ export async function searchByHashes(db: Db, queries: HashQuery[]): Promise<Atte
   return pages;
 }
 
-export interface AccountRecordsQuery {
+interface AccountRecordsQuery {
   accountId: string;
   type?: AttestationOrigin | undefined;
   mode?: AttestationMode | undefined;

@@ -27,7 +27,7 @@ export type RelayItem = Pick<
 };
 
 /** How much one transaction may carry: items, and gas by what each item costs (its origin decides). */
-export interface ClaimLimit {
+interface ClaimLimit {
   items: number;
   /** The estimated gas of the transaction may not exceed this; undefined: items alone decide. */
   gas: bigint | undefined;

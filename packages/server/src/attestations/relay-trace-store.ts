@@ -1,7 +1,7 @@
 import type { Db } from '../db/database.ts';
 
 /** A relayed attestation that carries the traceparent of the request that made it. */
-export interface TracedItem {
+interface TracedItem {
   uid: string | null;
   traceparent: string;
   createdAt: Date;

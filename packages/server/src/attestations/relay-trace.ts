@@ -2,7 +2,7 @@ import type { Db } from '../db/database.ts';
 import { tracer } from '../tracing/tracing.ts';
 import { journalTimes, tracedItems } from './relay-trace-store.ts';
 
-export interface RelayedTransaction {
+interface RelayedTransaction {
   journalId: string;
   txHash: string;
   blockNumber: bigint;

@@ -2,10 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AppError } from '../errors.ts';
 
 /** How a write handed to the relayer stands when looked at. */
-export type Relayed<T> =
-  { state: 'pending' } | { state: 'done'; value: T } | { state: 'failed'; reason: string | null };
+type Relayed<T> = { state: 'pending' } | { state: 'done'; value: T } | { state: 'failed'; reason: string | null };
 
-/** How often a waiting request looks again. */
 const POLL_MS = 150;
 
 /**

@@ -31,9 +31,10 @@ const WRITE_ERRORS = {
 
 /** Statuses of a promotion besides the usual ones. */
 const PROMOTE_ERRORS = {
-  403: "FORBIDDEN: another account's attestation, or one signed by your own attester (create it on chain with a delegation)",
+  400: 'VALIDATION_FAILED: a `delegation` missing for (or given for) an original your attester signed (or the service did); INVALID_SIGNATURE, DELEGATION_EXPIRED: as for a create with a delegation',
+  403: "FORBIDDEN: another account's attestation; ATTESTER_NOT_REGISTERED: the delegation's attester is not registered to this account",
   ...NOT_FOUND_ERRORS,
-  409: 'ALREADY_ONCHAIN: it is an on-chain attestation; ALREADY_REVOKED: it is revoked',
+  409: 'ALREADY_ONCHAIN: it is an on-chain attestation; ALREADY_REVOKED: it is revoked; INVALID_NONCE: a replayed or out-of-order delegated request',
   429: WRITE_ERRORS[429],
   503: WRITE_ERRORS[503],
 };
@@ -159,13 +160,13 @@ export const attestationsRouter = router({
         protect: true,
         summary: 'Put an off-chain attestation on chain',
         description:
-          'The same content hash, type and source type, attested on chain by the relayer and charged like an on-chain create; the two records name each other. Promoting it again answers the same on-chain attestation, charged nothing. No body.',
+          'The same content hash, type and source type, attested on chain by the relayer and charged like an on-chain create; the two records name each other. Promoting it again answers the same on-chain attestation, charged nothing. No body, except for an attestation your registered attester signed: then its `delegation` (an EAS delegated request signed by that attester), as its promotion stays its claim.',
       },
       docs: { errors: PROMOTE_ERRORS },
     })
     .input(promoteInput)
     .output(promotedAttestation)
-    .mutation(({ ctx, input }) => ctx.services.promotions.promote(ctx.auth, input.uid)),
+    .mutation(({ ctx, input }) => ctx.services.promotions.promote(ctx.auth, input.uid, input.delegation)),
 
   promoteBatch: authedProcedure
     .meta({

@@ -2,12 +2,11 @@ import type { Clock } from '../clock.ts';
 import { batched } from '../db/group-commit.ts';
 import { inTransaction, type Db } from '../db/database.ts';
 import { AppError, notFound } from '../errors.ts';
-import { invalidCursor } from '../http/input-rules.ts';
 import type { GatedRequest } from '../idempotency/service.ts';
 import { CHALLENGE, type AuthenticatedKey } from '../keys/service.ts';
 import type { Logger } from '../log.ts';
 import { auditEntry } from '../audit/entry.ts';
-import { normalizeHash } from './content.ts';
+import { normalizeContentHash } from '@attestation-service/protocol';
 import type { AttestationRecord, CreateAttestationInput, CreatedAttestation } from './contracts.ts';
 import type { DelegationService } from './delegated-service.ts';
 import type { OffchainSigner } from './offchain.ts';
@@ -23,13 +22,12 @@ import type { AttestationRow } from './store.ts';
 import type { SearchInput } from './contracts.ts';
 import { createAttestationWriter } from './writer.ts';
 
-export interface AttestationServiceDeps {
+interface AttestationServiceDeps {
   db: Db;
   clock: Clock;
   signer: OffchainSigner;
   chainId: number;
   verifyBaseUrl: string;
-  /** On-chain creation. */
   onchain: OnchainSubmitter;
   /** Customer attesters' signed attestations (absent: a request that carries one fails). */
   delegations?: DelegationService | undefined;
@@ -57,7 +55,6 @@ function mineOf(caller: AuthenticatedKey | undefined): string {
   return caller.accountId;
 }
 
-/** Creating, reading and searching attestations. */
 export function createAttestationService(deps: AttestationServiceDeps) {
   const { db, clock, signer, chainId, verifyBaseUrl, onchain, log } = deps;
   const write = createAttestationWriter(db, verifyBaseUrl, log);
@@ -147,10 +144,9 @@ export function createAttestationService(deps: AttestationServiceDeps) {
       caller: AuthenticatedKey | undefined,
     ): Promise<JsonText<{ data: AttestationRecord[]; nextCursor: string | null }>> {
       const beforeId = input.cursor === undefined ? undefined : idCursor.decode(input.cursor);
-      if (input.cursor !== undefined && beforeId === undefined) throw invalidCursor();
       const rows =
         input.mine === undefined
-          ? await searchPage({ contentHash: normalizeHash(input.hash!), limit: input.limit + 1, beforeId })
+          ? await searchPage({ contentHash: normalizeContentHash(input.hash!), limit: input.limit + 1, beforeId })
           : await accountRecords(db, {
               accountId: mineOf(caller),
               type: input.type,

@@ -1,4 +1,4 @@
-import type { Origin } from '../chain/schema.ts';
+import type { Origin } from '@attestation-service/protocol';
 
 /** The closed sets of values the attestations table holds, written once (the columns are text). */
 

@@ -17,8 +17,10 @@ type Narrowed = {
   aiOffchain: string | null;
 };
 
-/** Whether a customer attester signed it (docs/decisions.md, "Customer attesters"), and then its account's name. */
-/** A customer's claim: its account's self-chosen name, and the first domain the account proved (null: none). */
+/**
+ * Whether a customer attester signed it (docs/decisions.md, "Customer attesters"), and then its claim: its account's
+ * self-chosen name, and the first domain the account proved (null: none).
+ */
 export type ClaimantColumns = { delegated: boolean; claimantName: string | null; claimantDomain: string | null };
 
 /** A promoted off-chain attestation's on-chain uid, read through its promotion's link (null until mined). */
@@ -98,7 +100,6 @@ export async function insertAttestations(db: Db, rows: NewAttestation[]): Promis
     .execute();
 }
 
-/** A batch item as its batch response shows it. */
 export type BatchItemRow = Pick<
   AttestationRow,
   'uid' | 'txHash' | 'mode' | 'type' | 'digitalSourceType' | 'aiModel' | 'aiPromptHash'

@@ -9,7 +9,7 @@ import { emitAttestationEvents } from './events.ts';
 import { insertAttestations, type NewAttestation } from './store.ts';
 
 /** One attestation to record: its row, its audit entry and, with an Idempotency-Key, the response to keep. */
-export interface AttestationWrite {
+interface AttestationWrite {
   row: NewAttestation;
   audit: AuditFields;
   idempotency?: IdempotencyClaim | undefined;

@@ -1,6 +1,7 @@
 import type { Db } from '../db/database.ts';
 import { AppError } from '../errors.ts';
-import { lockAccountForChallenges, pendingChallenges } from './store.ts';
+import { lockAccount } from '../accounts/store.ts';
+import { pendingChallenges } from './store.ts';
 
 /**
  * Unused, unexpired challenges an account may hold at once: a registration needs one, a few cover retries and
@@ -13,7 +14,8 @@ export const MAX_PENDING_CHALLENGES = 20;
  * them expires; call it in the transaction that inserts the challenge.
  */
 export async function assertRoomForChallenge(tx: Db, accountId: string, now: Date, ttlMs: number): Promise<void> {
-  await lockAccountForChallenges(tx, accountId);
+  // concurrent challenges of one account are counted one after the other
+  await lockAccount(tx, accountId, 'update');
   const { pending, firstExpiry } = await pendingChallenges(tx, accountId, now);
   if (pending < MAX_PENDING_CHALLENGES) return;
   const retryAfterSeconds = Math.max(1, Math.ceil(((firstExpiry?.getTime() ?? now.getTime()) - now.getTime()) / 1000));

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { AuditAction } from '@attestation-service/protocol';
 import { getAddress, recoverMessageAddress, type Hex } from 'viem';
 import { auditEntry, type MemberActor } from '../audit/entry.ts';
 import { appendAudit } from '../audit/append.ts';
@@ -25,7 +26,7 @@ import {
  * Who manages attesters: an API key (REST), or a dashboard member acting in an account; the audit entry names
  * whichever acted.
  */
-export type AttesterCaller = Pick<AuthenticatedKey, 'accountId' | 'accountName'> & {
+type AttesterCaller = Pick<AuthenticatedKey, 'accountId' | 'accountName'> & {
   prefix?: string;
   member?: MemberActor;
 };
@@ -34,7 +35,7 @@ export type AttesterCaller = Pick<AuthenticatedKey, 'accountId' | 'accountName'>
 export const CHALLENGE_TTL_MS = 10 * 60 * 1000;
 
 /** The text an address signs (EIP-191) to be registered: says what it grants, to which account, until when. */
-export function challengeMessage(c: {
+function challengeMessage(c: {
   accountName: string;
   address: string;
   chainId: number;
@@ -70,7 +71,7 @@ function taken(address: string): AppError {
 /** Customer attesters: the challenge, registration by its signature, the list, removal; each change audited. */
 export function createAttesterService(deps: { db: Db; clock: Clock; chainId: number }) {
   const { db, clock } = deps;
-  const audit = (auth: AttesterCaller, request: GatedRequest, at: Date, action: string, address: string) =>
+  const audit = (auth: AttesterCaller, request: GatedRequest, at: Date, action: AuditAction, address: string) =>
     auditEntry({
       accountId: auth.accountId,
       actorKeyPrefix: auth.prefix ?? null,

@@ -8,7 +8,7 @@ export interface AttesterRow {
   createdAt: Date;
 }
 
-export interface ChallengeRow {
+interface ChallengeRow {
   id: string;
   accountId: string;
   address: string;
@@ -101,21 +101,6 @@ export async function removeAttester(db: Db, accountId: string, address: string,
     .returning('id')
     .execute();
   return rows.length > 0;
-}
-
-/** The names of these accounts, by id: a customer attester's record names the account that proved the address. */
-export async function accountNames(db: Db, ids: string[]): Promise<Map<string, string>> {
-  const rows = await db
-    .selectFrom('accounts')
-    .select(['id', 'name'])
-    .where((eb) => eb('id', '=', eb.fn.any(eb.val(ids))))
-    .execute();
-  return new Map(rows.map((row) => [row.id, row.name]));
-}
-
-/** Locks the account's row: concurrent challenges of one account are counted one after the other. */
-export async function lockAccountForChallenges(db: Db, accountId: string): Promise<void> {
-  await db.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().execute();
 }
 
 /** The account's challenges that can still be used: how many, and when the first of them expires. */

@@ -9,7 +9,7 @@ export interface ChainedEntry extends AuditFields {
 }
 
 /** Where an account's chain ends after an append, and by how many entries it grew. */
-export type ChainHead = {
+type ChainHead = {
   accountId: string;
   headHash: string;
   added: number;

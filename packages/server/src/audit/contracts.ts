@@ -74,7 +74,6 @@ export const EXPORT_COLUMNS = [
 
 export type ExportFormat = 'json' | 'csv';
 
-/** Longest range one export may cover. */
 export const MAX_RANGE_DAYS = 366;
 /** Range when `from` is absent. */
 export const DEFAULT_RANGE_DAYS = 30;

@@ -20,7 +20,7 @@ export const entryListInput = z.strictObject({
 });
 export type EntryListInput = z.infer<typeof entryListInput>;
 
-export const listedEntry = z.object({
+const listedEntry = z.object({
   id: z.string(),
   at: z.string(),
   action: z.string(),
@@ -32,5 +32,6 @@ export const listedEntry = z.object({
   details: z.record(z.string(), z.unknown()),
 });
 
-export const entryListPage = z.object({ items: z.array(listedEntry), nextCursor: z.string().nullable() });
+/** A page of the account's entries, as every page of the API: `data`, and `nextCursor` while more follow. */
+export const entryListPage = z.object({ data: z.array(listedEntry), nextCursor: z.string().nullable() });
 export type EntryListPage = z.infer<typeof entryListPage>;

@@ -36,5 +36,5 @@ export async function listEntries(db: Db, accountId: string, input: EntryListInp
     limit: input.limit + 1,
   });
   const page = pageOf(rows, input.limit, (last) => cursor.encode(last.at, last.id));
-  return { items: page.rows.map((row) => ({ ...row, at: row.at.toISOString() })), nextCursor: page.nextCursor };
+  return { data: page.rows.map((row) => ({ ...row, at: row.at.toISOString() })), nextCursor: page.nextCursor };
 }

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 
 /** An audit entry as the dashboard lists it; `actor` is the key prefix, else the member's email, else null. */
-export interface ListedEntry {
+interface ListedEntry {
   id: string;
   at: Date;
   action: string;
@@ -16,7 +16,6 @@ export interface ListedEntry {
 export interface EntryPageQuery {
   accountId: string;
   action?: string | undefined;
-  /** Entries of one API key, by prefix. */
   actorKeyPrefix?: string | undefined;
   /** Entries of one dashboard member, by the email their entries recorded (details.actor.email). */
   actorEmail?: string | undefined;

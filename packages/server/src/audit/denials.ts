@@ -1,3 +1,4 @@
+import type { AuditAction } from '@attestation-service/protocol';
 import type { Clock } from '../clock.ts';
 import { inTransaction, type Db } from '../db/database.ts';
 import { AppError, describeError } from '../errors.ts';
@@ -30,7 +31,7 @@ interface ActingKey {
 async function appendDenial(
   deps: Deps,
   key: ActingKey,
-  action: string,
+  action: AuditAction,
   caller: CallerInfo,
   details: Record<string, unknown>,
 ): Promise<void> {
@@ -56,7 +57,10 @@ async function appendDenial(
  * awaited by the request: its answer must not take longer for a known prefix than for an unknown one.
  */
 export function recordAuthFailure(deps: Deps, failure: ActingKey & { reason: string }, caller: CallerInfo): void {
-  void appendDenial(deps, failure, 'auth.failed', caller, { reason: failure.reason, procedure: caller.procedure });
+  const details = { reason: failure.reason, procedure: caller.procedure };
+  appendDenial(deps, failure, 'auth.failed', caller, details).catch((error: unknown) =>
+    deps.log.error({ requestId: caller.requestId, error: describeError(error) }, 'audit entry auth.failed not written'),
+  );
 }
 
 function quotaRefusal(error: unknown): AppError | undefined {

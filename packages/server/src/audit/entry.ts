@@ -1,3 +1,4 @@
+import type { AuditAction } from '@attestation-service/protocol';
 import type { Role } from '../rules.ts';
 import type { AuditFields } from './chain.ts';
 
@@ -36,7 +37,7 @@ export function requestOrigin(ctx: { requestId: string; ip: string }): RequestOr
 }
 
 /** What a feature says of one audited event; the builder fills in the rest. */
-export interface AuditEvent {
+interface AuditEvent {
   accountId: string;
   /** The API key that acted, by prefix; null (the default) when the service itself acted (CLI, worker, relayer). */
   actorKeyPrefix?: string | null;
@@ -46,7 +47,8 @@ export interface AuditEvent {
    */
   actorMember?: MemberActor | null;
   at: Date;
-  action: string;
+  /** One of the protocol's AUDIT_ACTIONS (the dashboard offers them as the log's filter). */
+  action: AuditAction;
   resource: string;
   details: Record<string, unknown>;
   /** `success` unless said otherwise. */

@@ -19,11 +19,7 @@ function invalid(path: string, message: string): AppError {
  * The half-open range [from, to) of an export: `to` defaults to now, `from` to 30 days before `to`; with `whole`
  * (the dashboard's download, streamed page by page like any export) `from` defaults to the log's start, any span.
  */
-export function exportRange(
-  input: Pick<ExportInput, 'from' | 'to'>,
-  now: number,
-  whole = false,
-): { from: Date; to: Date } {
+function exportRange(input: Pick<ExportInput, 'from' | 'to'>, now: number, whole = false): { from: Date; to: Date } {
   const to = input.to === undefined ? new Date(now) : new Date(input.to);
   const start = whole ? new Date(0) : new Date(to.getTime() - DEFAULT_RANGE_DAYS * DAY_MS);
   const from = input.from === undefined ? start : new Date(input.from);
@@ -42,7 +38,7 @@ function compactInstant(at: Date): string {
  * `audit-<account>-<from>-<to>.<ext>` (`start` for a log from its beginning), the account name reduced to characters
  * safe in a header and a file name.
  */
-export function exportFilename(accountName: string, from: Date, to: Date, ext: string): string {
+function exportFilename(accountName: string, from: Date, to: Date, ext: string): string {
   const account = accountName.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 64) || 'account';
   const start = from.getTime() === 0 ? 'start' : compactInstant(from);
   return `audit-${account}-${start}-${compactInstant(to)}.${ext}`;

@@ -4,8 +4,7 @@ import type { AuditFields } from './chain.ts';
 import { EXPORT_COLUMNS, type ExportFormat } from './contracts.ts';
 import { csvCellSql } from './csv.ts';
 
-/** An audit_entries row as `audit verify` reads it. */
-export type AuditRow = Selectable<DB['auditEntries']>;
+type AuditRow = Selectable<DB['auditEntries']>;
 
 /** What the hash covers, read back from a row. */
 export function toFields(row: AuditRow): AuditFields {
@@ -123,19 +122,18 @@ export interface ChainHead {
   length: number;
 }
 
-/** Accounts (all, or the one named) with their recorded chain head, if they have a chain. */
-export async function chainHeads(db: Db, accountName?: string): Promise<ChainHead[]> {
-  const accounts = await db
-    .selectFrom('accounts as a')
-    .leftJoin('auditChains as c', 'c.accountId', 'a.id')
-    .select(['a.id', 'a.name', 'c.headHash', 'c.length'])
-    .$if(accountName !== undefined, (qb) => qb.where('a.name', '=', accountName!))
-    .orderBy('a.name')
+/** These accounts with their recorded chain head (none and 0 for an account without a chain), in their order. */
+export async function chainHeads(db: Db, accounts: Array<{ id: string; name: string }>): Promise<ChainHead[]> {
+  const rows = await db
+    .selectFrom('auditChains')
+    .select(['accountId', 'headHash', 'length'])
+    .where((eb) => eb('accountId', '=', eb.fn.any(eb.val(accounts.map((a) => a.id)))))
     .execute();
+  const heads = new Map(rows.map((row) => [row.accountId, row]));
   return accounts.map((a) => ({
     accountId: a.id,
     accountName: a.name,
-    headHash: a.headHash,
-    length: Number(a.length ?? 0),
+    headHash: heads.get(a.id)?.headHash ?? null,
+    length: Number(heads.get(a.id)?.length ?? 0),
   }));
 }

@@ -25,7 +25,7 @@ export interface ChainReport {
  * before it (one removed, inserted or reordered), or a recorded head (audit_chains) that the last entry does not
  * reach (entries removed from the end). Reads keyset pages, so memory stays flat whatever the length.
  */
-export async function verifyChain(db: Db, account: ChainHead): Promise<ChainReport> {
+async function verifyChain(db: Db, account: ChainHead): Promise<ChainReport> {
   const report = (entries: number, head: string, broken: BrokenLink | null): ChainReport => ({
     account: account.accountName,
     accountId: account.accountId,
@@ -72,9 +72,19 @@ export async function verifyChain(db: Db, account: ChainHead): Promise<ChainRepo
   return report(count, prev, null);
 }
 
+/**
+ * Which accounts a verification walks: every account, or the one with this name, by name (accounts/store.ts gives
+ * them: audit/ reads no accounts table).
+ */
+export type AccountsByName = (db: Db, name?: string) => Promise<Array<{ id: string; name: string }>>;
+
 /** Verifies every account's chain, or the named account's; throws when no account has that name. */
-export async function verifyChains(db: Db, accountName?: string): Promise<ChainReport[]> {
-  const accounts = await chainHeads(db, accountName);
+export async function verifyChains(
+  db: Db,
+  accountsByName: AccountsByName,
+  accountName?: string,
+): Promise<ChainReport[]> {
+  const accounts = await chainHeads(db, await accountsByName(db, accountName));
   if (accountName !== undefined && accounts.length === 0) throw new Error(`no account named ${accountName}`);
   const reports: ChainReport[] = [];
   for (const account of accounts) reports.push(await verifyChain(db, account));

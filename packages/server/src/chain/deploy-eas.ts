@@ -11,7 +11,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { EAS_ARTIFACT, SCHEMA_REGISTRY_ARTIFACT } from './eas-artifacts.ts';
 import { ANVIL_CHAIN_ID, rpcChain } from './rpc-chain.ts';
 
-export interface EasAddresses {
+interface EasAddresses {
   eas: Hex;
   schemaRegistry: Hex;
 }

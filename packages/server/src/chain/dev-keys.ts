@@ -24,7 +24,7 @@ const WELL_KNOWN = [
  * Whether a chain is one for development: the chain id says so, not the host (a tunnel to a real node is on
  * localhost; a compose stack's anvil is not).
  */
-export function isDevChainId(chainId: number): boolean {
+function isDevChainId(chainId: number): boolean {
   return DEV_CHAIN_IDS.has(chainId);
 }
 

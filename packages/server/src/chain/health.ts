@@ -1,7 +1,7 @@
 import type { Chain } from './connect.ts';
 import type { ComponentReport } from '../system/health.ts';
 
-export interface ChainStatus {
+interface ChainStatus {
   ok: boolean;
   /** Whether the RPC answered the last probe (false: the balance is unknown). */
   rpcUp: boolean;
@@ -60,7 +60,9 @@ export function createChainHealth(
     return inFlight;
   }
 
-  const timer = setInterval(() => void check(), intervalMs);
+  const timer = setInterval(() => {
+    check().catch(() => undefined); // never fails: probe() records an unreachable RPC in `status`
+  }, intervalMs);
   timer.unref();
 
   return {

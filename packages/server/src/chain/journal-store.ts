@@ -133,7 +133,7 @@ export async function unfinished(db: Db): Promise<JournalEntry[]> {
 }
 
 /** A mined entry as the reorg watch reads it: where it was mined, and whether it did what it was sent for. */
-export interface MinedEntry {
+interface MinedEntry {
   id: string;
   kind: RelayKind;
   status: Extract<RelayStatus, 'mined' | 'failed'>;

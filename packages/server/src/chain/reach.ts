@@ -11,7 +11,7 @@ const REASONS: Record<string, string> = {
 };
 
 /** Why an RPC request got no answer, read from its causes (viem wraps fetch's, which wraps the socket's). */
-export function rpcFailure(error: unknown): string {
+function rpcFailure(error: unknown): string {
   for (let e = error as Record<string, unknown> | undefined, depth = 0; e && depth < 8; depth++) {
     if (typeof e.code === 'string' && REASONS[e.code]) return REASONS[e.code]!;
     if (e.name === 'TimeoutError' || e.name === 'AbortError') return 'no answer in time';

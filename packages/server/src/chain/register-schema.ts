@@ -1,6 +1,6 @@
 import type { Hex, PublicClient, WalletClient } from 'viem';
 import { SCHEMA_REGISTRY_ARTIFACT } from './eas-artifacts.ts';
-import { SCHEMA, SCHEMA_RESOLVER, SCHEMA_REVOCABLE, SCHEMA_UID } from './schema.ts';
+import { SCHEMA, SCHEMA_RESOLVER, SCHEMA_REVOCABLE, SCHEMA_UID } from '@attestation-service/protocol';
 
 /** Registers our schema on the chain's SchemaRegistry unless it is there already (its UID is deterministic). */
 export async function ensureSchemaRegistered(

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Task } from 'graphile-worker';
 import type { Pool } from '../db/sql.ts';
-import { advisoryUnlock, advisoryUnlockAll, openSession, tryAdvisoryLock } from '../db/session-store.ts';
+import { advisoryUnlock, advisoryUnlockAll, openSession, tryAdvisoryLock } from '../db/advisory-lock-sessions.ts';
 import { addRelayJob, GATE_LOCK, SIGNER_LOCK } from './relay-job-store.ts';
 import { REORG_RECHECK_SECONDS } from './reorg.ts';
 import type { Relayer } from './relayer.ts';

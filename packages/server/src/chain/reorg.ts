@@ -17,8 +17,8 @@ import type { Watch } from './watch.ts';
  * How long a mined transaction is watched for a reorg that takes its block away: 64 blocks (two epochs, after which
  * Ethereum finalizes a block) or 15 minutes, whichever ends first (a chain that mines only on demand stops there).
  */
-export const REORG_WATCH_BLOCKS = 64n;
-export const REORG_WATCH_MS = 15 * 60_000;
+const REORG_WATCH_BLOCKS = 64n;
+const REORG_WATCH_MS = 15 * 60_000;
 /** How often the relayer looks while it works. */
 export const REORG_CHECK_MS = 1_000;
 /** When nothing else waits but transactions are still watched, the relay job runs again this much later. */
@@ -28,7 +28,7 @@ export const REORG_RECHECK_SECONDS = 5;
  * A journal entry taken back from the chain: signed, so in flight again. `filler`: it had failed on chain (reverted),
  * its items failed with it; it goes out again only so that its nonce is used, and this work records its outcome.
  */
-export type RevivedEntry = JournalEntry & {
+type RevivedEntry = JournalEntry & {
   nonce: number;
   rawTx: NonNullable<JournalEntry['rawTx']>;
   filler?: RoundWork;
@@ -102,5 +102,3 @@ export function createReorgGuard(deps: {
     },
   };
 }
-
-export type ReorgGuard = ReturnType<typeof createReorgGuard>;

@@ -11,7 +11,6 @@ export type SendOutcome = TransactionReceipt | 'dropped';
  */
 export interface RoundWork {
   kind: RelayKind;
-  /** The contract the transaction calls. */
   to: Hex;
   /**
    * Ties pending items (oldest first, never splitting a batch) to a journal entry that `open` makes, told the
@@ -24,7 +23,6 @@ export interface RoundWork {
     gasBudget: bigint | undefined,
     open: (estimatedGas: bigint) => Promise<string | undefined>,
   ): Promise<{ journalId: string; count: number } | undefined>;
-  /** The transaction's calldata for the claimed items. */
   calldata(journalId: string): Promise<Hex>;
   /** Records the outcome of a transaction that left the mempool, closing the journal entry with it. */
   finish(journalId: string, outcome: SendOutcome): Promise<void>;

@@ -1,6 +1,5 @@
 import { defineChain, type Chain } from 'viem';
 
-/** anvil's default chain id. */
 export const ANVIL_CHAIN_ID = 31_337;
 
 /**

@@ -13,12 +13,14 @@ const FEES_TTL_MS = 1_000;
 /** The transaction could not be sent at all (nothing reached the chain): its items can fail safely. */
 export class NotSentError extends Error {}
 
-export interface SenderOptions {
+interface SenderOptions {
   /** Fees never go above this, whatever the network asks (wei). */
   maxFeeCapWei: bigint;
 }
 
 /** A transaction as the relayer signed it: what a fee bump re-signs, and the bytes a forgetful node gets again. */
+type Unsigned = Omit<SignedTx, 'hash' | 'raw'>;
+
 export interface SignedTx {
   to: Hex;
   data: Hex;
@@ -38,30 +40,7 @@ export function createSender(chain: Chain, db: Db, clock: Clock, opts: SenderOpt
   const { publicClient, account } = chain;
   let lastFees: (Fees & { blockGasLimit: bigint }) | undefined;
 
-  async function signAndRecord(journalId: string, tx: Omit<SignedTx, 'hash' | 'raw'>): Promise<SignedTx> {
-    // the account signs with the chain id the service checked at start: viem's walletClient.signTransaction would ask
-    // the node for it at every transaction (a round trip, and a failure that is not NotSentError when the node is away)
-    const raw = await account.signTransaction({
-      chainId: chain.chainId,
-      to: tx.to,
-      data: tx.data,
-      nonce: tx.nonce,
-      gas: tx.gas,
-      maxFeePerGas: tx.fees.maxFeePerGas,
-      maxPriorityFeePerGas: tx.fees.maxPriorityFeePerGas,
-      type: 'eip1559',
-    });
-    const hash = keccak256(raw);
-    await inTransaction(db, (journal) =>
-      recordSigned(
-        journal,
-        journalId,
-        { nonce: tx.nonce, hash, raw, maxFeePerGas: tx.fees.maxFeePerGas, signer: account.address },
-        new Date(clock.now()),
-      ),
-    );
-    return { ...tx, hash, raw };
-  }
+  const sign = (journalId: string, tx: Unsigned) => signAndRecord({ chain, db, clock }, journalId, tx);
 
   let feesAt = 0;
 
@@ -114,38 +93,15 @@ export function createSender(chain: Chain, db: Db, clock: Clock, opts: SenderOpt
      * Signs at `nonce`, journals, broadcasts. Throws NotSentError only when the node surely does not hold it (then
      * the nonce is free again); any other doubt leaves it to the watch, which knows by the chain.
      */
-    async launch(journalId: string, tx: Omit<SignedTx, 'hash' | 'raw'>): Promise<SignedTx> {
-      let signed = await signAndRecord(journalId, tx);
-      for (let attempt = 0; ; attempt++) {
-        try {
-          await broadcast(publicClient, signed.raw);
-          return signed;
-        } catch (error) {
-          if (attempt === 0 && priceRefused(error)) {
-            // the fees were read a moment ago and the base fee moved past them: once more at the node's fees now
-            const now = await fees(true).catch(() => undefined);
-            signed = await signAndRecord(journalId, {
-              ...tx,
-              fees: bumpedFees(tx.fees, now, opts.maxFeeCapWei) ?? tx.fees,
-            });
-            continue;
-          }
-          if (!mayHaveArrived(error)) throw new NotSentError(`the node refused the transaction: ${firstLine(error)}`);
-          const held = await publicClient
-            .getTransactionCount({ address: account.address, blockTag: 'pending' })
-            .catch(() => undefined);
-          if (held === undefined || held <= tx.nonce) throw new NotSentError('the chain did not take the transaction');
-          return signed;
-        }
-      }
-    },
+    launch: (journalId: string, tx: Unsigned): Promise<SignedTx> =>
+      launch({ chain, sign, fees, maxFeeCapWei: opts.maxFeeCapWei }, journalId, tx),
 
     /** Re-signs `tx` at its nonce with higher fees, journals and broadcasts it; undefined when at the fee cap. */
     async bump(journalId: string, tx: SignedTx): Promise<SignedTx | undefined> {
       const now = await fees(true).catch(() => undefined);
       const next = bumpedFees(tx.fees, now, opts.maxFeeCapWei);
       if (!next) return undefined;
-      const signed = await signAndRecord(journalId, { ...tx, fees: next });
+      const signed = await sign(journalId, { ...tx, fees: next });
       await broadcast(publicClient, signed.raw).catch((error: unknown) =>
         log?.warn({ journalId, nonce: tx.nonce, error: firstLine(error) }, 'fee bump refused'),
       );
@@ -174,3 +130,72 @@ export function createSender(chain: Chain, db: Db, clock: Clock, opts: SenderOpt
 }
 
 export type Sender = ReturnType<typeof createSender>;
+
+/** Signs with the chain id checked at start and journals the signed bytes and hash before anything is sent. */
+async function signAndRecord(
+  deps: { chain: Chain; db: Db; clock: Clock },
+  journalId: string,
+  tx: Unsigned,
+): Promise<SignedTx> {
+  const { chain, db, clock } = deps;
+  const { account } = chain;
+  // the account signs with the chain id the service checked at start: viem's walletClient.signTransaction would ask
+  // the node for it at every transaction (a round trip, and a failure that is not NotSentError when the node is away)
+  const raw = await account.signTransaction({
+    chainId: chain.chainId,
+    to: tx.to,
+    data: tx.data,
+    nonce: tx.nonce,
+    gas: tx.gas,
+    maxFeePerGas: tx.fees.maxFeePerGas,
+    maxPriorityFeePerGas: tx.fees.maxPriorityFeePerGas,
+    type: 'eip1559',
+  });
+  const hash = keccak256(raw);
+  await inTransaction(db, (journal) =>
+    recordSigned(
+      journal,
+      journalId,
+      { nonce: tx.nonce, hash, raw, maxFeePerGas: tx.fees.maxFeePerGas, signer: account.address },
+      new Date(clock.now()),
+    ),
+  );
+  return { ...tx, hash, raw };
+}
+
+/** The sender's launch: signed, journaled, broadcast; once more at the node's fees now when the price was refused. */
+async function launch(
+  deps: {
+    chain: Chain;
+    sign: (journalId: string, tx: Unsigned) => Promise<SignedTx>;
+    fees: (fresh: boolean) => Promise<Fees>;
+    maxFeeCapWei: bigint;
+  },
+  journalId: string,
+  tx: Unsigned,
+): Promise<SignedTx> {
+  const { publicClient, account } = deps.chain;
+  let signed = await deps.sign(journalId, tx);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await broadcast(publicClient, signed.raw);
+      return signed;
+    } catch (error) {
+      if (attempt === 0 && priceRefused(error)) {
+        // the fees were read a moment ago and the base fee moved past them: once more at the node's fees now
+        const now = await deps.fees(true).catch(() => undefined);
+        signed = await deps.sign(journalId, {
+          ...tx,
+          fees: bumpedFees(tx.fees, now, deps.maxFeeCapWei) ?? tx.fees,
+        });
+        continue;
+      }
+      if (!mayHaveArrived(error)) throw new NotSentError(`the node refused the transaction: ${firstLine(error)}`);
+      const held = await publicClient
+        .getTransactionCount({ address: account.address, blockTag: 'pending' })
+        .catch(() => undefined);
+      if (held === undefined || held <= tx.nonce) throw new NotSentError('the chain did not take the transaction');
+      return signed;
+    }
+  }
+}

@@ -17,7 +17,7 @@ import { ConfigError } from '../config.ts';
 import { firstLine } from './broadcast.ts';
 
 /** The signer did not sign (unreachable, or it refused): nothing was sent, the work waits for it. */
-export class SignerUnavailableError extends Error {}
+class SignerUnavailableError extends Error {}
 
 /** Calls the first of `methods` the signer serves (the next one only when it answers "method not found"). */
 type Call = (methods: string[], params: unknown[]) => Promise<unknown>;

@@ -5,7 +5,6 @@ import { unreachableChain } from './reach.ts';
 
 /** How often every endpoint is asked for its block number (its health and latency). */
 const RANK_INTERVAL_MS = 2_000;
-/** How long a sample waits for its answer. */
 const PROBE_TIMEOUT_MS = 1_500;
 /** The last samples an endpoint's health is judged on. */
 const SAMPLES = 5;
@@ -60,6 +59,16 @@ const latency = (e: Endpoint) => {
   return timed.length === 0 ? Infinity : timed.sort((a, b) => a - b)[Math.floor(timed.length / 2)]!;
 };
 
+/** The endpoints of one failover transport, and what it learnt of them. */
+interface Fleet {
+  endpoints: Endpoint[];
+  log: Log;
+  /** The chain id every endpoint must answer (known once `open` ran). */
+  expected: number | undefined;
+  /** The endpoint ranked first last time (a change is logged). */
+  preferred: Endpoint | undefined;
+}
+
 /**
  * One transport over CHAIN_RPC_URL's endpoints: each request goes to the best one and, when that endpoint fails
  * (not when its node answers an error), to the next. Best: most healthy of its last samples, then latency (within
@@ -69,11 +78,6 @@ const latency = (e: Endpoint) => {
 export function failoverTransport(urls: string[], opts: { log?: Log; timeoutMs?: number } = {}) {
   const log: Log = opts.log ?? (() => undefined);
   const timeout = opts.timeoutMs ?? 10_000;
-  const connect = (url: string, ms: number) =>
-    (/^wss?:/.test(url) ? webSocket(url, { timeout: ms, retryCount: 0 }) : http(url, { timeout: ms, retryCount: 0 }))({
-      retryCount: 0,
-      timeout: ms,
-    });
   const endpoints: Endpoint[] = urls.map((url, index) => ({
     label: `endpoint ${index + 1} (${new URL(url).host})`,
     index,
@@ -82,82 +86,9 @@ export function failoverTransport(urls: string[], opts: { log?: Log; timeoutMs?:
     state: 'unchecked',
     samples: [],
   }));
-  let expected: number | undefined;
-  let preferred: Endpoint | undefined;
-
-  function record(e: Endpoint, sample: Sample): void {
-    const wasOk = e.samples.at(-1)?.ok ?? true;
-    e.samples.push(sample);
-    if (e.samples.length > SAMPLES) e.samples.shift();
-    if (wasOk && !sample.ok) log('warn', { endpoint: e.label }, 'chain RPC endpoint failing');
-    if (!wasOk && sample.ok) log('info', { endpoint: e.label }, 'chain RPC endpoint answering again');
-  }
-
-  function ranked(): Endpoint[] {
-    const usable = endpoints.filter((e) => e.state === 'ok');
-    const fastest = Math.min(...usable.map(latency));
-    const slow = (e: Endpoint) => (latency(e) > 2 * fastest + 50 ? 1 : 0);
-    const order = usable.sort((a, b) => stability(b) - stability(a) || slow(a) - slow(b) || a.index - b.index);
-    if (order[0] && order[0] !== preferred) {
-      if (preferred) log('info', { endpoint: order[0].label }, 'chain RPC endpoint now preferred');
-      preferred = order[0];
-    }
-    return order;
-  }
-
-  async function chainIdOf(e: Endpoint): Promise<number | undefined> {
-    const id = await e.rpc.request({ method: 'eth_chainId' }).catch(() => undefined);
-    return id === undefined ? undefined : Number(id);
-  }
-
-  /** An endpoint answering for the first time: used from now on if it is on the expected chain. */
-  async function check(e: Endpoint): Promise<void> {
-    const id = await chainIdOf(e);
-    if (id === undefined || expected === undefined) return;
-    if (id === expected) {
-      e.state = 'ok';
-      log('info', { endpoint: e.label }, 'chain RPC endpoint checked: in use');
-    } else {
-      e.state = 'wrong-chain';
-      log('error', { endpoint: e.label, chainId: id, expected }, 'chain RPC endpoint is on another chain: never used');
-    }
-  }
-
-  async function sampleAll(): Promise<void> {
-    const heads = await Promise.all(
-      endpoints.map(async (e) => {
-        if (e.state === 'unchecked') await check(e);
-        if (e.state !== 'ok') return undefined;
-        const start = performance.now();
-        try {
-          const head = BigInt((await e.probe.request({ method: 'eth_blockNumber' })) as string);
-          return { e, head, ms: performance.now() - start };
-        } catch {
-          record(e, { ok: false });
-          return undefined;
-        }
-      }),
-    );
-    const answered = heads.filter((h) => h !== undefined);
-    const best = answered.reduce((max, h) => (h.head > max ? h.head : max), 0n);
-    for (const { e, head, ms } of answered) record(e, { ok: head + LAG_BLOCKS >= best, ms });
-  }
-
+  const fleet: Fleet = { endpoints, log, expected: undefined, preferred: undefined };
   let timer: NodeJS.Timeout | undefined;
-
-  const request: EIP1193RequestFn = async ({ method, params }, options) => {
-    let last: unknown = new Error('no CHAIN_RPC_URL endpoint answers');
-    for (const e of ranked()) {
-      try {
-        return (await e.rpc.request({ method, params } as never, options)) as never;
-      } catch (error) {
-        if (!endpointFailed(error)) throw error;
-        record(e, { ok: false });
-        last = error;
-      }
-    }
-    throw last;
-  };
+  const request = requestOverFleet(fleet);
 
   return {
     transport: (() =>
@@ -169,32 +100,16 @@ export function failoverTransport(urls: string[], opts: { log?: Log; timeoutMs?:
      * ranks them every 2 s.
      */
     async open(chainId: number | undefined): Promise<number> {
-      let failure: unknown;
-      const ids = await Promise.all(
-        endpoints.map((e) =>
-          e.rpc.request({ method: 'eth_chainId' }).then(Number, (error: unknown) => void (failure ??= error)),
-        ),
-      );
-      const answered = ids.flatMap((id, i) => (id === undefined ? [] : [{ id, e: endpoints[i]! }]));
-      if (answered.length === 0) throw unreachableChain(urls, failure);
-      expected = chainId ?? answered[0]!.id;
-      for (const { id, e } of answered) {
-        if (id === expected) continue;
-        const against =
-          chainId === undefined ? `${answered[0]!.e.label} is on chain ${expected}` : `CHAIN_ID is ${chainId}`;
-        throw new ConfigError(`invalid configuration: CHAIN_RPC_URL ${e.label} is on chain ${id}, but ${against}`);
-      }
-      for (const { e } of answered) e.state = 'ok';
-      for (const e of endpoints)
-        if (e.state === 'unchecked')
-          log('warn', { endpoint: e.label }, 'chain RPC endpoint does not answer: unused until it does');
-      await sampleAll();
+      const expected = await checkChainIds(fleet, urls, chainId);
+      await sampleAll(fleet);
       // an endpoint that hangs holds a round for its timeout: rounds never pile up behind it
       let sampling = false;
       timer = setInterval(() => {
         if (sampling) return;
         sampling = true;
-        void sampleAll().finally(() => (sampling = false));
+        sampleAll(fleet)
+          .finally(() => (sampling = false))
+          .catch((error: unknown) => log('warn', { error: firstLine(error) }, 'chain RPC endpoints not ranked'));
       }, RANK_INTERVAL_MS);
       timer.unref();
       return expected;
@@ -210,3 +125,113 @@ export function failoverTransport(urls: string[], opts: { log?: Log; timeoutMs?:
 }
 
 export type FailoverTransport = ReturnType<typeof failoverTransport>;
+
+function connect(url: string, ms: number) {
+  return (
+    /^wss?:/.test(url) ? webSocket(url, { timeout: ms, retryCount: 0 }) : http(url, { timeout: ms, retryCount: 0 })
+  )({
+    retryCount: 0,
+    timeout: ms,
+  });
+}
+
+function record({ log }: Fleet, e: Endpoint, sample: Sample): void {
+  const wasOk = e.samples.at(-1)?.ok ?? true;
+  e.samples.push(sample);
+  if (e.samples.length > SAMPLES) e.samples.shift();
+  if (wasOk && !sample.ok) log('warn', { endpoint: e.label }, 'chain RPC endpoint failing');
+  if (!wasOk && sample.ok) log('info', { endpoint: e.label }, 'chain RPC endpoint answering again');
+}
+
+function ranked(fleet: Fleet): Endpoint[] {
+  const usable = fleet.endpoints.filter((e) => e.state === 'ok');
+  const fastest = Math.min(...usable.map(latency));
+  const slow = (e: Endpoint) => (latency(e) > 2 * fastest + 50 ? 1 : 0);
+  const order = usable.sort((a, b) => stability(b) - stability(a) || slow(a) - slow(b) || a.index - b.index);
+  if (order[0] && order[0] !== fleet.preferred) {
+    if (fleet.preferred) fleet.log('info', { endpoint: order[0].label }, 'chain RPC endpoint now preferred');
+    fleet.preferred = order[0];
+  }
+  return order;
+}
+
+async function chainIdOf(e: Endpoint): Promise<number | undefined> {
+  const id = await e.rpc.request({ method: 'eth_chainId' }).catch(() => undefined);
+  return id === undefined ? undefined : Number(id);
+}
+
+/** An endpoint answering for the first time: used from now on if it is on the expected chain. */
+async function check({ log, expected }: Fleet, e: Endpoint): Promise<void> {
+  const id = await chainIdOf(e);
+  if (id === undefined || expected === undefined) return;
+  if (id === expected) {
+    e.state = 'ok';
+    log('info', { endpoint: e.label }, 'chain RPC endpoint checked: in use');
+  } else {
+    e.state = 'wrong-chain';
+    log('error', { endpoint: e.label, chainId: id, expected }, 'chain RPC endpoint is on another chain: never used');
+  }
+}
+
+async function sampleAll(fleet: Fleet): Promise<void> {
+  const heads = await Promise.all(
+    fleet.endpoints.map(async (e) => {
+      if (e.state === 'unchecked') await check(fleet, e);
+      if (e.state !== 'ok') return undefined;
+      const start = performance.now();
+      try {
+        const head = BigInt((await e.probe.request({ method: 'eth_blockNumber' })) as string);
+        return { e, head, ms: performance.now() - start };
+      } catch {
+        record(fleet, e, { ok: false });
+        return undefined;
+      }
+    }),
+  );
+  const answered = heads.filter((h) => h !== undefined);
+  const best = answered.reduce((max, h) => (h.head > max ? h.head : max), 0n);
+  for (const { e, head, ms } of answered) record(fleet, e, { ok: head + LAG_BLOCKS >= best, ms });
+}
+
+/** Requests go to the best endpoint, and to the next when that one fails. */
+function requestOverFleet(fleet: Fleet): EIP1193RequestFn {
+  return async ({ method, params }, options) => {
+    let last: unknown = new Error('no CHAIN_RPC_URL endpoint answers');
+    for (const e of ranked(fleet)) {
+      try {
+        return (await e.rpc.request({ method, params } as never, options)) as never;
+      } catch (error) {
+        if (!endpointFailed(error)) throw error;
+        record(fleet, e, { ok: false });
+        last = error;
+      }
+    }
+    throw last;
+  };
+}
+
+/** The open's first part: every endpoint's chain id, checked against CHAIN_ID (or each other); the one expected. */
+async function checkChainIds(fleet: Fleet, urls: string[], chainId: number | undefined): Promise<number> {
+  const { endpoints, log } = fleet;
+  let failure: unknown;
+  const ids = await Promise.all(
+    endpoints.map((e) =>
+      e.rpc.request({ method: 'eth_chainId' }).then(Number, (error: unknown) => void (failure ??= error)),
+    ),
+  );
+  const answered = ids.flatMap((id, i) => (id === undefined ? [] : [{ id, e: endpoints[i]! }]));
+  if (answered.length === 0) throw unreachableChain(urls, failure);
+  const expected = chainId ?? answered[0]!.id;
+  fleet.expected = expected;
+  for (const { id, e } of answered) {
+    if (id === expected) continue;
+    const against =
+      chainId === undefined ? `${answered[0]!.e.label} is on chain ${expected}` : `CHAIN_ID is ${chainId}`;
+    throw new ConfigError(`invalid configuration: CHAIN_RPC_URL ${e.label} is on chain ${id}, but ${against}`);
+  }
+  for (const { e } of answered) e.state = 'ok';
+  for (const e of endpoints)
+    if (e.state === 'unchecked')
+      log('warn', { endpoint: e.label }, 'chain RPC endpoint does not answer: unused until it does');
+  return expected;
+}

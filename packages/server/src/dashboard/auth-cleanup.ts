@@ -5,7 +5,7 @@ import type { Logger } from '../log.ts';
 import { deleteExpiredVerifications } from './session-store.ts';
 
 /** How often the worker deletes better-auth's expired rows. */
-export const AUTH_CLEANUP_EVERY_MS = 60_000;
+const AUTH_CLEANUP_EVERY_MS = 60_000;
 
 /**
  * Runs deleteExpiredVerifications now and every AUTH_CLEANUP_EVERY_MS; returns the function that stops it. Passkey
@@ -13,11 +13,12 @@ export const AUTH_CLEANUP_EVERY_MS = 60_000;
  * ones only when a challenge is answered.
  */
 export function cleanUpAuthPeriodically(deps: { db: Db; clock: Clock; log: Logger }): () => Promise<void> {
-  const run = () =>
+  const run = (): void => {
     deleteExpiredVerifications(deps.db, new Date(deps.clock.now())).catch((error: unknown) =>
       deps.log.warn({ error: describeError(error) }, 'auth cleanup failed'),
     );
-  void run();
+  };
+  run();
   const timer = setInterval(run, AUTH_CLEANUP_EVERY_MS);
   return async () => clearInterval(timer);
 }

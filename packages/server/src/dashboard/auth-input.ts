@@ -2,9 +2,8 @@ import { z } from 'zod';
 import { assertAcceptableInput } from '../http/input-rules.ts';
 import { EMAIL_MAX, NAME_MAX, PASSWORD_MAX } from '../rules.ts';
 
-export { EMAIL_MAX, NAME_MAX, PASSWORD_MAX } from '../rules.ts';
 /** A profile picture is a URL; browsers and proxies commonly take up to this many characters. */
-export const IMAGE_URL_MAX = 2048;
+const IMAGE_URL_MAX = 2048;
 /** Session tokens, passkey ids and the like are a few dozen characters. */
 const TOKEN_MAX = 200;
 

@@ -29,7 +29,7 @@ export function authMount(auth: DashboardAuth, publicBaseUrl: string, off?: stri
       res.setHeader('Cache-Control', 'no-store');
       if (off) throw new AppError('SERVICE_UNAVAILABLE', off);
       const response = await auth.handler(await authRequest(req, origin, ip));
-      // better-auth answers its own failures with an empty 500: ours is the spec's body, and the error is logged
+      // better-auth answers its own failures with an empty 500: ours is the API's error body, and the error is logged
       if (response.status >= 500) throw new Error(`better-auth answered ${response.status}`);
       await sendAuthResponse(req, res, response);
     },

@@ -37,7 +37,7 @@ export interface AuthOptions {
   mayCreateUser(token: string | undefined, email: string): Promise<boolean>;
   /** Whether the token is a pending invitation sent to this email: signing up with it confirms the address. */
   invitedAddress(token: string | undefined, email: string): Promise<boolean>;
-  /** A person's address was confirmed: the accounts they own are vouched for (dashboard/standing.ts). */
+  /** A person's address was confirmed: the accounts they own are vouched for (accounts/standing.ts). */
   addressConfirmed?(userId: string): Promise<void>;
   /** Queues the reset and confirmation mails (nothing when mail is off). */
   mail: {

@@ -2,22 +2,16 @@ import { Logger as WorkerLogger, runMigrations } from 'graphile-worker';
 import { z } from 'zod';
 import { UsageError } from '../errors.ts';
 import type { CommandInfrastructure, WithInfrastructure } from '../infrastructure.ts';
-import { createKeyService } from '../keys/service.ts';
-import { cliAccount, parseAccountRef, refusedAsFalse, type AccountRef } from '../keys/cli-account.ts';
-import { keysCommand } from '../keys/cli.ts';
 import { bodySealer } from '../mail/seal.ts';
 import { createMailService } from '../mail/service.ts';
 import { loadServiceSecrets } from '../system/service-secret.ts';
-import { createAccountService, PLANS, type Plan } from './accounts.ts';
-import { cliOwnerLink, ownerLinkOnOpen, ownerLinkUse } from './owner-link-cli.ts';
-import { isRole, ROLES, type Role } from './roles.ts';
-import { createPeopleServices } from './services.ts';
+import { cliAccount, parseAccountRef, refusedAsFalse, type AccountRef } from '../accounts/cli-account.ts';
+import { cliOwnerLink, ownerLinkOnOpen, ownerLinkUse } from '../accounts/owner-link-cli.ts';
+import { isRole, ROLES, type Role } from '../accounts/roles.ts';
+import { createAccountService, PLANS, type Plan } from '../accounts/service.ts';
+import { createAccountServices } from '../accounts/services.ts';
 
-/** `keys …` as the launcher runs it: `keys create` opening an account prints that account's owner link. */
-export const keysWithOwnerLinks = (...[withInfrastructure, args, flags]: Parameters<typeof keysCommand>) =>
-  keysCommand(withInfrastructure, args, flags, ownerLinkOnOpen);
-
-export interface AccountsFlags {
+interface AccountsFlags {
   account?: string | undefined;
   email?: string | undefined;
   role?: string | undefined;
@@ -38,11 +32,10 @@ const accountRow = (cells: string[]) =>
  * mail is queued for the worker, whose job tables a database never served yet lacks.
  */
 async function invitationsOf(infra: CommandInfrastructure) {
-  const keys = createKeyService(infra.db, infra.clock);
   const secrets = await loadServiceSecrets(infra.config);
   const mail = createMailService({ ...infra, mode: infra.config.mail.mode, sealer: bodySealer(secrets) });
   if (mail.on) await runMigrations({ pgPool: infra.pool, logger: new WorkerLogger(() => () => undefined) });
-  return createPeopleServices({ ...infra, keys, secrets, mail }).invitations;
+  return createAccountServices({ ...infra, secrets, mail }).invitations;
 }
 
 /** What the command says of the mail, when it was asked for and mail is on: `mailed` in JSON, a note in text. */
@@ -103,7 +96,7 @@ async function ownerLinkCommand(withInfrastructure: WithInfrastructure, flags: A
 
 /**
  * `accounts invite --account NAME|id:UUID --email E --role R [--json]` (a name no account has is opened; one opened
- * in the dashboard is reached by id only: keys/cli-account.ts), `accounts invite --support --email E [--json]`,
+ * in the dashboard is reached by id only: accounts/cli-account.ts), `accounts invite --support --email E [--json]`,
  * `accounts set-plan NAME|id:UUID free|pro|enterprise [--json]`, `accounts owner-link` and `accounts list [--json]`:
  * the operator's way to let people into the dashboard, the link mailed too unless --no-mail (an account the invite
  * opens gets an owner link too, unless the invitation is an owner's). Arguments are checked before the database is

@@ -1,7 +1,7 @@
 const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
 
 /** What the dashboard's origins depend on: Config's `publicBaseUrl`, `productionBecause` and `dashboard`. */
-export interface OriginSettings {
+interface OriginSettings {
   publicBaseUrl: string;
   productionBecause: string | undefined;
   dashboard: { origins: readonly string[]; publicBaseUrlSet: boolean };

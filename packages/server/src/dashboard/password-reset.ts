@@ -24,7 +24,7 @@ export const RESET_TOKEN_STORAGE = {
   overrides: { 'reset-password:': { hash: async (identifier: string) => hashResetIdentifier(identifier) } },
 };
 
-export function hashResetIdentifier(identifier: string): string {
+function hashResetIdentifier(identifier: string): string {
   return HASHED_RESET_PREFIX + createHash('sha256').update(identifier, 'utf8').digest('hex');
 }
 

@@ -1,7 +1,7 @@
 import type { Db } from '../db/database.ts';
 
 // better-auth's tables, where the service reads or ends sessions itself (better-auth's own queries go through its
-// Prisma adapter: dashboard/better-auth.ts).
+// Kysely adapter on the same database: dashboard/better-auth.ts).
 
 /** A person's sessions still in force (neither idle- nor absolutely expired), newest first; never their tokens. */
 export async function liveSessionsOf(db: Db, userId: string, now: Date, createdAfter: Date) {

@@ -4,18 +4,18 @@ import type { Db } from '../db/database.ts';
 import { AppError, notFound } from '../errors.ts';
 import { SESSION_ABSOLUTE_MS, type DashboardAuth } from './auth.ts';
 import { assertSameOrigin } from './cross-site.ts';
-import { isRole, type Role } from './roles.ts';
-import { membershipsOf } from './member-store.ts';
+import { membershipsOf } from '../accounts/member-store.ts';
+import { isRole, requireRole, type Role } from '../accounts/roles.ts';
 import { deleteSession, deleteSessionOf, liveSessionsOf } from './session-store.ts';
 
 /** The person behind a dashboard call, once their session checked out. */
 export interface SignedIn {
-  /** `emailVerified`: better-auth's flag, read with the session (standing.ts needs no query of its own). */
+  /** `emailVerified`: better-auth's flag, read with the session (accounts/standing.ts needs no query of its own). */
   user: { id: string; name: string; email: string; emailVerified: boolean; support: boolean };
   sessionId: string;
 }
 
-export interface Membership {
+interface Membership {
   accountId: string;
   accountName: string;
   role: Role;
@@ -96,9 +96,10 @@ export function createSessionService(deps: { db: Db; auth: DashboardAuth; clock:
 
     /**
      * The member acting in `accountId` (the `x-account-id` header), or in their first account when the call names
-     * none. An account they do not belong to is NOT_FOUND, as if it did not exist.
+     * none, with at least `role` there (FORBIDDEN below it). An account they do not belong to is NOT_FOUND, as if it
+     * did not exist.
      */
-    async member(signedIn: SignedIn, accountId: string | undefined): Promise<Member> {
+    async member(signedIn: SignedIn, accountId: string | undefined, role: Role): Promise<Member> {
       const all = await memberships(signedIn.user.id);
       const chosen = accountId === undefined ? all[0] : all.find((m) => m.accountId === accountId);
       if (!chosen)
@@ -106,6 +107,7 @@ export function createSessionService(deps: { db: Db; auth: DashboardAuth; clock:
           'NOT_FOUND',
           accountId === undefined ? 'You are not a member of any account yet.' : 'No such account among yours.',
         );
+      requireRole(chosen.role, role);
       const { user } = signedIn;
       return { userId: user.id, email: user.email, name: user.name, ...chosen };
     },

@@ -1,3 +1,11 @@
+import {
+  accountById,
+  accountOfAttestation,
+  accountOfKey,
+  accountsNamed,
+  type SupportAccountRow,
+} from '../accounts/lookup-store.ts';
+import type { AccountService, Plan } from '../accounts/service.ts';
 import type { MemberActor, RequestOrigin } from '../audit/entry.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
@@ -7,16 +15,8 @@ import type { KeyService } from '../keys/service.ts';
 import { ONCHAIN_MONTHLY_QUOTA, periodOf } from '../limits/quota.ts';
 import { replayDelivery } from '../webhooks/service.ts';
 import { supportDeliveries } from '../webhooks/store.ts';
-import type { AccountService, Plan } from './accounts.ts';
 import type { SignedIn } from './sessions.ts';
-import {
-  accountById,
-  accountOfAttestation,
-  accountOfKey,
-  accountsNamed,
-  keysWithUsage,
-  type SupportAccountRow,
-} from './support-store.ts';
+import { keysWithUsage } from './support-store.ts';
 
 /** How many accounts a search answers, and dead deliveries an account's page lists. */
 const FIND_LIMIT = 20;
@@ -35,7 +35,7 @@ const summary = (row: SupportAccountRow) => ({
 });
 
 /** A support action: who (the support member) and the request it came in. */
-export interface SupportAct {
+interface SupportAct {
   actor: MemberActor;
   origin: RequestOrigin;
 }
@@ -111,7 +111,7 @@ export function createSupportService(deps: { db: Db; clock: Clock; keys: KeyServ
       return { prefix: revoked.prefix, revokedAt: revoked.revokedAt! };
     },
 
-    /** Sends a dead delivery of the account again, with the same X-Service-Delivery (the spec: replay via support). */
+    /** Sends a dead delivery of the account again, with the same X-Service-Delivery (replay is support's alone). */
     async replayDelivery(act: SupportAct, accountId: string, deliveryId: string) {
       const outcome = await replayDelivery(db, clock, deliveryId, { member: act.actor, accountId, origin: act.origin });
       if (!outcome) throw notFound(`Delivery ${deliveryId} of account ${accountId}`);

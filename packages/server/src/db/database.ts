@@ -29,7 +29,7 @@ export const NAMING = { maintainNestedObjectKeys: true } as const;
 
 /**
  * A Kysely database on this pool: the process's pg pool (db/pool-budget.ts sizes it), or one held connection
- * (db/session-store.ts).
+ * (db/advisory-lock-sessions.ts).
  */
 export function createDatabase(pool: PostgresPool): Db {
   return new Kysely<DB>({

@@ -16,7 +16,7 @@ const USER = 'postgres';
 type Log = (line: string) => void;
 type State = { port: number; password: string };
 
-export type EmbeddedDatabase = { databaseUrl: string; stop(): Promise<void> };
+type EmbeddedDatabase = { databaseUrl: string; stop(): Promise<void> };
 
 /** Starts (or finds already running) the PostgreSQL cluster kept in `<dataDir>/postgres` and returns its URL. */
 export async function startEmbeddedPostgres(opts: { dataDir: string; log?: Log }): Promise<EmbeddedDatabase> {

@@ -3,7 +3,7 @@ import type { Logger } from '../log.ts';
 import { tracer, type ActiveSpan } from '../tracing/tracing.ts';
 import { isDatabaseUnavailable } from './sql.ts';
 
-export interface BatchOptions {
+interface BatchOptions {
   maxBatch?: number;
   maxInFlight?: number;
   /** Names the batch in the log line of a failed group. */

@@ -29,7 +29,7 @@ type BookkeepingRow = {
 };
 
 /** SHA-256 of a migration script as lower-case hex, the value Prisma stores in `_prisma_migrations.checksum`. */
-export function migrationChecksum(script: string): string {
+function migrationChecksum(script: string): string {
   return createHash('sha256').update(script).digest('hex');
 }
 

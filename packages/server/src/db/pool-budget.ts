@@ -1,5 +1,5 @@
 /** How many connections each pool of one process may open: the database's (db/database.ts) and graphile-worker's. */
-export interface PoolSizes {
+interface PoolSizes {
   pool: number;
   /** graphile-worker's own pool: its LISTEN connection and its batched fetches and completions; 0 without a worker. */
   jobs: number;

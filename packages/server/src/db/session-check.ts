@@ -8,7 +8,7 @@ import pg from 'pg';
  * must never be the first's. A pooler that hands out the server released last (PgBouncer's default) fails at the
  * first round; the further rounds are for one that hands them out in turn (`server_round_robin`).
  */
-export async function keepsSession(databaseUrl: string, rounds = 3): Promise<boolean> {
+async function keepsSession(databaseUrl: string, rounds = 3): Promise<boolean> {
   const first = new pg.Client({ connectionString: databaseUrl });
   const second = new pg.Client({ connectionString: databaseUrl });
   const backend = async (client: pg.Client) =>
@@ -33,7 +33,7 @@ export async function keepsSession(databaseUrl: string, rounds = 3): Promise<boo
 }
 
 /** Thrown at start by a process that needs a session (the worker) on a URL that does not keep one. */
-export class SessionPoolingRequired extends Error {}
+class SessionPoolingRequired extends Error {}
 
 /**
  * Refuses to go on when `databaseUrl` goes through a transaction-mode pooler: the worker holds session-level advisory

@@ -16,7 +16,7 @@ export interface DatabaseTimeouts {
  * gives up a second later when the server does not answer at all (stopped, partitioned), and on a connection that
  * is not handed out within acquireMs. Without timeouts (the CLI, benches) nothing is bounded, as before.
  */
-export function boundedPoolOptions(timeouts: DatabaseTimeouts | undefined): pg.PoolConfig {
+function boundedPoolOptions(timeouts: DatabaseTimeouts | undefined): pg.PoolConfig {
   if (!timeouts) return {};
   return {
     connectionTimeoutMillis: timeouts.acquireMs,
@@ -52,12 +52,6 @@ const UNAVAILABLE_CODES = new Set([
   'ETIMEDOUT',
   'EPIPE',
   'EHOSTUNREACH',
-  'P1001',
-  'P1002',
-  'P1008',
-  'P1017',
-  'P2024', // Prisma: cannot reach, timed out, connection closed, pool timeout
-  'P2028', // Prisma: an interactive transaction not started within maxWait, or past its timeout
 ]);
 const UNAVAILABLE_MESSAGES = [
   /^timeout exceeded when trying to connect$/i,
@@ -68,12 +62,11 @@ const UNAVAILABLE_MESSAGES = [
 /**
  * Whether this error means the database did not answer (a timeout, a refused or dropped connection) rather than
  * refused a statement: the request then answers 503 SERVICE_UNAVAILABLE (http/error-response.ts). Looks through
- * `cause` (Prisma's adapter and tRPC wrap the driver's error).
+ * `cause` (tRPC wraps the driver's error).
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let at = error, depth = 0; at instanceof Error && depth < 4; at = at.cause, depth++) {
-    const { code, originalCode } = at as { code?: unknown; originalCode?: unknown };
-    if (UNAVAILABLE_CODES.has(String(code)) || UNAVAILABLE_CODES.has(String(originalCode))) return true;
+    if (UNAVAILABLE_CODES.has(String((at as { code?: unknown }).code))) return true;
     if (UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(at.message))) return true;
   }
   return false;

@@ -4,7 +4,7 @@ import { dnsProofName, dnsProofValue, wellKnownProofUrl, type ProofMethod } from
 import { fetchProofFile } from './well-known.ts';
 
 /** The TXT records at a name, each as its strings (node:dns's shape); tests hand in their own. */
-export type TxtLookup = (name: string) => Promise<string[][]>;
+type TxtLookup = (name: string) => Promise<string[][]>;
 
 /** What a check found: the method that passed (null: none), and each method's finding in words. */
 export interface ProofResult {

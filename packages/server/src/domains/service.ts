@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { AuditAction } from '@attestation-service/protocol';
 import { appendAudit } from '../audit/append.ts';
 import { auditEntry, type MemberActor, type RequestOrigin } from '../audit/entry.ts';
 import type { Clock } from '../clock.ts';
@@ -18,10 +19,9 @@ import {
 } from './store.ts';
 
 /** Enough for an organisation's names and their country domains; each one costs lookups when it is checked. */
-export const MAX_DOMAINS_PER_ACCOUNT = 10;
+const MAX_DOMAINS_PER_ACCOUNT = 10;
 
-/** A dashboard member acting in their account. */
-export interface DomainCaller {
+interface DomainCaller {
   accountId: string;
   member: MemberActor;
 }
@@ -48,7 +48,7 @@ const alreadyClaimed = (domain: string) =>
  */
 export function createDomainService(deps: { db: Db; clock: Clock; prove: DomainProver }) {
   const { db, clock } = deps;
-  const audit = (caller: DomainCaller, origin: RequestOrigin, at: Date, action: string, details: object) =>
+  const audit = (caller: DomainCaller, origin: RequestOrigin, at: Date, action: AuditAction, details: object) =>
     auditEntry({
       accountId: caller.accountId,
       actorMember: caller.member,

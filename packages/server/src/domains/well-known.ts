@@ -3,11 +3,11 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { UnsafeUrlError, vetUrl, type UrlPolicy } from '../webhooks/url-guard.ts';
 
-export const WELL_KNOWN_TIMEOUT_MS = 5_000;
+const WELL_KNOWN_TIMEOUT_MS = 5_000;
 /** A proof file holds a token of a few dozen bytes: more than this is not one. */
 export const WELL_KNOWN_MAX_BYTES = 1024;
 
-export type FetchedText = { ok: true; text: string } | { ok: false; reason: string };
+type FetchedText = { ok: true; text: string } | { ok: false; reason: string };
 
 /**
  * GETs a domain's proof file through the webhooks' URL guard: https on an allowed port, every address the host

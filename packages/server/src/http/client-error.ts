@@ -8,7 +8,7 @@ const ANSWERS: Record<string, [ErrorCode, string]> = {
 };
 const MALFORMED: [ErrorCode, string] = ['MALFORMED_REQUEST', 'The request is not well-formed HTTP.'];
 
-/** The raw HTTP/1.1 answer to a request Node's parser refused, with the spec's `{ code, message, details }` body. */
+/** The raw HTTP/1.1 answer to a request Node's parser refused, with the API's `{ code, message, details }` body. */
 function clientErrorResponse(errorCode: string | undefined): string {
   const [code, message] = ANSWERS[errorCode ?? ''] ?? MALFORMED;
   const status = ERROR_STATUS[code];

@@ -4,7 +4,7 @@ import { headerOf } from './request.ts';
 import { matchRoute, type Route } from './routes.ts';
 
 /** Who may call a path from a browser on another origin. */
-export type CorsAccess = 'public' | 'gated' | 'none';
+type CorsAccess = 'public' | 'gated' | 'none';
 
 /** What a browser may send beyond the simple headers, and read back from an answer. */
 const ALLOWED_HEADERS = 'Authorization, Content-Type, Accept, Idempotency-Key, X-Request-Id, traceparent';

@@ -19,22 +19,38 @@ export function pageOf<T>(rows: T[], limit: number, cursorOf: (last: T) => strin
   return { rows: page, nextCursor: rows.length > limit && last !== undefined ? cursorOf(last) : null };
 }
 
+/**
+ * The one decoding of every cursor: the fields of `pattern` in a cursor, when it is exactly one we issue (`reissue`
+ * prints them back as the same cursor: base64url decoding skips characters outside its alphabet, and 2026-02-30
+ * would parse). Anything else is a 400 VALIDATION_FAILED naming `cursor`, before any query sees it.
+ */
+function decodeCursor(cursor: string, pattern: RegExp, reissue: (fields: string[]) => string | undefined): string[] {
+  const fields = pattern.exec(toText(cursor))?.slice(1);
+  if (!fields || reissue(fields) !== cursor) throw invalidCursor();
+  return fields;
+}
+
+/** A bigint row id within PostgreSQL's range. */
+const bigintId = (text: string): bigint | undefined => (BigInt(text) <= MAX_ID ? BigInt(text) : undefined);
+
+const ID_PATTERN = new RegExp(`^id:(${BIGINT_ID})$`);
+
 /** Opaque cursors of a page ordered by row id alone: the last row's id. */
 export const idCursor = {
   encode: (id: bigint): string => fromText(`id:${id}`),
-  /** The id a cursor stands for; undefined for anything we did not issue (checked before any query sees it). */
-  decode(cursor: string): bigint | undefined {
-    const match = new RegExp(`^id:(${BIGINT_ID})$`).exec(toText(cursor));
-    if (!match) return undefined;
-    const id = BigInt(match[1]!);
-    // base64url decoding skips characters outside its alphabet, so only the exact text we encode is ours
-    return id <= MAX_ID && idCursor.encode(id) === cursor ? id : undefined;
+  /** The id a cursor stands for; 400 for anything we did not issue (decodeCursor). */
+  decode(cursor: string): bigint {
+    const [text = ''] = decodeCursor(cursor, ID_PATTERN, ([id = '']) => {
+      const value = bigintId(id);
+      return value === undefined ? undefined : idCursor.encode(value);
+    });
+    return BigInt(text);
   },
 };
 
 /**
- * Opaque cursors of a page ordered by a time and then a row id (a bigint id or a UUID): `<ISO time>|<id>`. `decode`
- * answers 400 INVALID_CURSOR, before any query, for anything we did not issue, an impossible date included.
+ * Opaque cursors of a page ordered by a time and then a row id (a bigint id or a UUID): `<ISO time>|<id>`; `decode`
+ * answers 400 for anything we did not issue, an impossible date included (decodeCursor).
  */
 export function positionCursor(id: 'bigint' | 'uuid') {
   const pattern = new RegExp(`^(${INSTANT})\\|(${id === 'bigint' ? BIGINT_ID : UUID})$`);
@@ -43,12 +59,13 @@ export function positionCursor(id: 'bigint' | 'uuid') {
   return {
     encode,
     decode(cursor: string): { at: Date; id: string } {
-      const [, text = '', rowId = ''] = pattern.exec(toText(cursor)) ?? [];
-      const at = new Date(text);
-      // a real instant prints back as itself (2026-02-30 does not); only the exact text we encode is ours
-      const real = !Number.isNaN(at.getTime()) && at.toISOString() === text;
-      if (!real || (id === 'bigint' && BigInt(rowId) > MAX_ID) || encode(at, rowId) !== cursor) throw invalidCursor();
-      return { at, id: rowId };
+      const [text = '', rowId = ''] = decodeCursor(cursor, pattern, ([at = '', row = '']) => {
+        const instant = new Date(at);
+        // a real instant prints back as itself (2026-02-30 does not)
+        if (Number.isNaN(instant.getTime()) || instant.toISOString() !== at) return undefined;
+        return id === 'bigint' && bigintId(row) === undefined ? undefined : encode(instant, row);
+      });
+      return { at: new Date(text), id: rowId };
     },
   };
 }

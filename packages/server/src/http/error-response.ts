@@ -3,7 +3,7 @@ import { isDatabaseUnavailable } from '../db/sql.ts';
 import { MAX_REPORTED_PROBLEMS } from './input-rules.ts';
 import { AppError, ERROR_STATUS, type ErrorBody, type ErrorCode } from '../errors.ts';
 
-export interface ErrorResponse {
+interface ErrorResponse {
   status: number;
   body: ErrorBody;
   headers: Record<string, string>;
@@ -35,8 +35,8 @@ function build(code: ErrorCode, message: string, details: ErrorBody['details'] =
 }
 
 /**
- * Turns anything thrown while serving a request into the spec's `{ code, message, details }` body. Anything
- * that is not one of our errors becomes a bare 500: no stack, SQL or secret ever leaves the process.
+ * Turns anything thrown while serving a request into the API's `{ code, message, details }` body (docs/api.md).
+ * Anything that is not one of our errors becomes a bare 500: no stack, SQL or secret ever leaves the process.
  */
 export function toErrorResponse(error: unknown): ErrorResponse {
   const appError =

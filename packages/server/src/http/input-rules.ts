@@ -15,7 +15,7 @@ export const MAX_REPORTED_PROBLEMS = 20;
 
 const NUL = 'must not contain the NUL character (U+0000)';
 const LONE_SURROGATE = 'must be well-formed Unicode text (it holds a lone surrogate)';
-export const TOO_DEEP = `must not nest objects or lists deeper than ${MAX_INPUT_DEPTH} levels`;
+const TOO_DEEP = `must not nest objects or lists deeper than ${MAX_INPUT_DEPTH} levels`;
 const TOO_MANY_ITEMS = `must hold at most ${MAX_CONTAINER_ENTRIES} items`;
 const TOO_MANY_FIELDS = `must hold at most ${MAX_CONTAINER_ENTRIES} fields`;
 
@@ -88,7 +88,7 @@ function findProblems(input: unknown): InputProblem[] {
 }
 
 /** 400 VALIDATION_FAILED listing these problems, the first in the message. */
-export function inputRefused(problems: InputProblem[]): AppError {
+function inputRefused(problems: InputProblem[]): AppError {
   const [first] = problems;
   const where = first!.path ? `${first!.path}: ` : '';
   return new AppError('VALIDATION_FAILED', `Invalid request: ${where}${first!.message}`, {

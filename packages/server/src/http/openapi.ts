@@ -20,9 +20,7 @@ type Operation = {
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
 
 /** `info.version`: the server package's version, which the SDK's package carries too (a test holds them equal). */
-export const API_VERSION: string = JSON.parse(
-  readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
-).version;
+const API_VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 
 /** The 404 of a route whose path names a resource, for its meta's `docs.errors`. */
 export const NOT_FOUND_ERRORS = { 404: 'NOT_FOUND: no such resource (or not yours)' };

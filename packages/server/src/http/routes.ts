@@ -2,7 +2,6 @@ import type { AnyRouter } from '@trpc/server';
 import type { Meta, RouteDocs } from './route-meta.ts';
 import { openApiProcedures } from './trpc-internals.ts';
 
-/** A REST route as the router declares it. */
 export interface Route {
   method: string;
   path: string;
@@ -38,7 +37,7 @@ export function collectRoutes(router: AnyRouter): Route[] {
   return routes;
 }
 
-export type RouteMatch = { route: Route; params: Record<string, string> } | { allowed: string[] } | undefined;
+type RouteMatch = { route: Route; params: Record<string, string> } | { allowed: string[] } | undefined;
 
 /** The route for this method and path; else the methods the path does allow; else nothing. */
 export function matchRoute(routes: Route[], method: string, pathname: string): RouteMatch {

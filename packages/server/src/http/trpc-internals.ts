@@ -16,7 +16,7 @@ export const TRPC_SERVER_VERSION = '11.25.2';
 export const TRPC_TO_OPENAPI_VERSION = '3.3.0';
 
 /** One procedure that declares a REST route (openapi meta), with its name (`attestations.create`) and meta. */
-export interface OpenApiProcedureEntry<M> {
+interface OpenApiProcedureEntry<M> {
   name: string;
   procedure: AnyProcedure;
   meta: M;

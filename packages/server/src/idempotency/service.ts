@@ -8,9 +8,9 @@ import { AppError } from '../errors.ts';
 import type { Sealer } from '../system/sealer.ts';
 import { claim, complete, find, release, takeOver, type IdempotencyRow } from './store.ts';
 
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** A claim with no response after this long belongs to a request that died (a crash); a retry may take it over. */
-export const ABANDONED_AFTER_MS = 2 * 60 * 1000;
+const ABANDONED_AFTER_MS = 2 * 60 * 1000;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 /** What a procedure holding a claim does with it: store its response (ideally in its own transaction). */
@@ -36,7 +36,7 @@ export interface GatedRequest extends RequestOrigin {
 }
 
 /** A claim to run the request (its response stored by `complete` when no transaction of the procedure stored it), or a replay. */
-export type Begun =
+type Begun =
   | { kind: 'claimed'; claim: IdempotencyClaim; release(): Promise<void>; complete(body: unknown): Promise<void> }
   | { kind: 'replay'; body: unknown };
 

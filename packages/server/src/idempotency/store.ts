@@ -5,7 +5,6 @@ import type { IdempotencyRecord } from '../generated/kysely/database.ts';
 
 // Every POST with an Idempotency-Key claims and completes here (docs/decisions.md, "Persistence").
 
-/** An idempotency record as find() reads it. */
 export type IdempotencyRow = Pick<
   Selectable<IdempotencyRecord>,
   'requestHash' | 'responseStatus' | 'responseBody' | 'createdAt' | 'expiresAt'

@@ -1,6 +1,7 @@
+import { parseAccountRef, refusedAsFalse } from '../accounts/cli-account.ts';
+import { ownerLinkOnOpen } from '../accounts/owner-link-cli.ts';
 import { UsageError } from '../errors.ts';
-import type { CommandInfrastructure, WithInfrastructure } from '../infrastructure.ts';
-import { parseAccountRef, refusedAsFalse } from './cli-account.ts';
+import type { WithInfrastructure } from '../infrastructure.ts';
 import { isPrefix, TIERS, type Tier } from './format.ts';
 import { createKeyService, type KeySummary } from './service.ts';
 
@@ -25,18 +26,10 @@ function listKeys(list: KeySummary[], json: boolean): void {
 }
 
 /**
- * What a command adds once it has opened an account (the dashboard's owner link, which keys/ cannot reach): fields
- * for its --json output, and a note for stderr beside its text output.
- */
-export type OnAccountOpened = (
-  infra: CommandInfrastructure,
-  account: { id: string; name: string },
-) => Promise<{ json: object; note: string }>;
-
-/**
  * `keys create --tier T [--account NAME|id:UUID] [--name LABEL] [--json]`, `keys list [--account NAME] [--json]`, `keys
  * revoke PREFIX12`: the operator's key management. Arguments are checked before the database is opened. Returns
- * false when the command failed (the CLI exits 1). `onOpened` runs after a create opened its account.
+ * false when the command failed (the CLI exits 1). A create that opened its account prints that account's owner
+ * link too (accounts/owner-link-cli.ts), so the dashboard reaches it in one step.
  */
 export async function keysCommand(
   withInfrastructure: WithInfrastructure,
@@ -47,7 +40,6 @@ export async function keysCommand(
     name?: string | undefined;
     json?: boolean | undefined;
   },
-  onOpened?: OnAccountOpened,
 ): Promise<boolean> {
   const [action, target] = args;
   const json = !!flags.json;
@@ -70,10 +62,9 @@ export async function keysCommand(
       );
       if (!created) return false;
       const opened = created.opened ? ', opened now' : '';
-      const added =
-        created.opened && onOpened
-          ? await onOpened(infra, { id: created.accountId, name: created.account })
-          : { json: {}, note: '' };
+      const added = created.opened
+        ? await ownerLinkOnOpen(infra, { id: created.accountId, name: created.account })
+        : { json: {}, note: '' };
       print(
         json,
         { ...created, ...added.json },

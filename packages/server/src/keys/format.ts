@@ -3,7 +3,7 @@ import type { Tier } from '../rules.ts';
 
 export { TIERS, type Tier } from '../rules.ts';
 
-export interface ParsedKey {
+interface ParsedKey {
   tier: Tier;
   prefix: string;
   secret: string;

@@ -7,10 +7,10 @@ import { recordLastUses } from './store.ts';
 /**
  * A key's last use is recorded at most this often (docs/decisions.md, "Dashboard sign-in": never a write per request).
  */
-export const LAST_USE_RESOLUTION_MS = 60_000;
+const LAST_USE_RESOLUTION_MS = 60_000;
 
 /** How often the recorded uses go to the database in one statement. */
-export const LAST_USE_FLUSH_MS = 30_000;
+const LAST_USE_FLUSH_MS = 30_000;
 
 export interface LastUseRecorder {
   /** Notes a successful authentication of this key (memory only). */
@@ -64,14 +64,16 @@ export function createLastUseRecorder(db: Db, clock: Clock): LastUseRecorder {
 export function flushPeriodically(recorder: LastUseRecorder, log: Logger, everyMs = LAST_USE_FLUSH_MS) {
   let running = Promise.resolve();
   // one flush at a time: the last one at stop waits for a periodic one under way, so none outlives the pool
-  const flush = () =>
-    (running = running.then(() =>
+  const flush = (): void => {
+    running = running.then(() =>
       recorder.flush().catch((error: unknown) => log.warn({ error: describeError(error) }, 'last-use flush failed')),
-    ));
+    );
+  };
   const timer = setInterval(flush, everyMs);
   timer.unref();
   return async (): Promise<void> => {
     clearInterval(timer);
-    await flush();
+    flush();
+    await running;
   };
 }

@@ -1,3 +1,4 @@
+import { accountPlan } from '../accounts/store.ts';
 import { memberActor, type Member, type RequestOrigin } from '../audit/entry.ts';
 import type { Clock } from '../clock.ts';
 import { inTransaction, type Db } from '../db/database.ts';
@@ -6,10 +7,10 @@ import { mayMint, tiersUpTo } from '../rules.ts';
 import type { Tier } from './format.ts';
 import type { LastUseRecorder } from './last-used.ts';
 import { mintKey } from './mint.ts';
-import { accountKeys, accountPlan } from './store.ts';
+import { accountKeys } from './store.ts';
 
 /** A key as the dashboard lists it (never its secret). */
-export interface AccountKey {
+interface AccountKey {
   prefix: string;
   name: string | null;
   tier: Tier;
@@ -20,7 +21,7 @@ export interface AccountKey {
   state: 'active' | 'revoked';
 }
 
-export interface MintedKey {
+interface MintedKey {
   key: string;
   prefix: string;
   name: string;

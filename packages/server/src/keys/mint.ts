@@ -6,7 +6,7 @@ import { assertRoomForKey } from './key-cap.ts';
 import { insertKey } from './store.ts';
 
 /** A key just minted: the full key is here and nowhere else, ever (only its secret's hash is stored). */
-export interface Minted {
+interface Minted {
   key: string;
   prefix: string;
   createdAt: Date;

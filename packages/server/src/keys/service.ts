@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { cliAccount, type AccountRef } from '../accounts/cli-account.ts';
 import type { Clock } from '../clock.ts';
 import { inTransaction, type Db } from '../db/database.ts';
 import { AppError } from '../errors.ts';
@@ -7,12 +8,10 @@ import { appendAudit } from '../audit/append.ts';
 import { batched } from '../db/group-commit.ts';
 import { planTier } from '../rules.ts';
 import { hashSecret, parseKey, TIERS, type Tier } from './format.ts';
-import { cliAccount, type AccountRef } from './cli-account.ts';
-import { createLastUseRecorder } from './last-used.ts';
+import { createLastUseRecorder, type LastUseRecorder } from './last-used.ts';
 import { mintKey } from './mint.ts';
 import { findKeyByPrefix, findKeysForAuth, listKeys, markRevoked, type KeyRecord } from './store.ts';
 
-/** Who is calling, once a key has been checked. */
 export interface AuthenticatedKey {
   keyId: string;
   accountId: string;
@@ -24,7 +23,7 @@ export interface AuthenticatedKey {
    * plan, or the key's tier when the operator's CLI minted the key above the plan (a member can mint only within it).
    */
   accountTier: Tier;
-  /** Whether someone answerable stands behind the account (dashboard/standing.ts): a free one needs it on-chain. */
+  /** Whether someone answerable stands behind the account (accounts/standing.ts): a free one needs it on-chain. */
   vouched: boolean;
 }
 
@@ -82,63 +81,17 @@ export type KeyService = ReturnType<typeof createKeyService>;
  */
 export function createKeyService(db: Db, clock: Clock) {
   const lastUse = createLastUseRecorder(db, clock);
-  const loadKey = batched(
-    async (prefixes: string[]) => {
-      const found = await findKeysForAuth(db, prefixes);
-      return prefixes.map((prefix) => found.get(prefix));
-    },
-    { maxInFlight: 2 },
-  );
+  const loadKey = keyLoader(db);
   return {
     /** `last_used_at`, noted per authentication and written in batches (main.ts flushes it periodically and at stop). */
     lastUse,
 
     /** Checks an `Authorization` header; throws the matching 401 (telling `onKnownKeyFailure` when the prefix exists). */
-    async authenticate(
-      header: string | undefined,
-      onKnownKeyFailure?: (failure: KnownKeyFailure) => void,
-    ): Promise<AuthenticatedKey> {
-      const bearer = header === undefined ? undefined : BEARER.exec(header);
-      if (header === undefined || header.trim() === '' || (bearer && !bearer[1])) {
-        throw new AppError(
-          'MISSING_API_KEY',
-          'Send your API key as "Authorization: Bearer <key>".',
-          {},
-          { 'WWW-Authenticate': CHALLENGE },
-        );
-      }
-      const parsed = bearer ? parseKey(bearer[1]!) : undefined;
-      if (!parsed) throw invalid();
-      const row = await loadKey(parsed.prefix);
-      // compare against a dummy hash when the prefix is unknown, so timing does not tell which prefixes exist
-      const matches = timingSafeEqual(hashSecret(parsed.secret), row ? Buffer.from(row.secretHash) : DUMMY_HASH);
-      if (!row || !matches || row.tier !== parsed.tier) {
-        if (row)
-          onKnownKeyFailure?.({
-            accountId: row.accountId,
-            prefix: row.prefix,
-            reason: matches ? 'wrong_tier' : 'wrong_secret',
-          });
-        throw invalid();
-      }
-      if (row.revokedAt) {
-        onKnownKeyFailure?.({ accountId: row.accountId, prefix: row.prefix, reason: 'revoked' });
-        throw new AppError('API_KEY_REVOKED', 'This API key has been revoked; create a new key.', {}, INVALID_TOKEN);
-      }
-      lastUse.touch(row.id);
-      return {
-        keyId: row.id,
-        accountId: row.accountId,
-        accountName: row.accountName,
-        prefix: row.prefix,
-        tier: parsed.tier,
-        accountTier: accountTierOf(row.accountPlan, { tier: parsed.tier, createdBy: row.createdBy }),
-        vouched: row.accountVouched,
-      };
-    },
+    authenticate: (header: string | undefined, onKnownKeyFailure?: (failure: KnownKeyFailure) => void) =>
+      authenticate({ loadKey, lastUse }, header, onKnownKeyFailure),
 
     /**
-     * Mints a key for the operator (keys/cli-account.ts: an account named for the first time is opened, one opened
+     * Mints a key for the operator (accounts/cli-account.ts: an account named for the first time is opened, one opened
      * in the dashboard only by id); the full key is in the result and nowhere else, ever.
      */
     async create(input: {
@@ -198,5 +151,64 @@ export function createKeyService(db: Db, clock: Clock) {
         return summary(row);
       });
     },
+  };
+}
+
+/** Keys by prefix for authentication, the lookups of requests that arrive together made as one query. */
+function keyLoader(db: Db) {
+  return batched(
+    async (prefixes: string[]) => {
+      const found = await findKeysForAuth(db, prefixes);
+      return prefixes.map((prefix) => found.get(prefix));
+    },
+    { maxInFlight: 2 },
+  );
+}
+
+type KeyLoader = ReturnType<typeof keyLoader>;
+
+/** The service's authenticate: the key behind an `Authorization` header, or the 401 that fits. */
+async function authenticate(
+  keys: { loadKey: KeyLoader; lastUse: LastUseRecorder },
+  header: string | undefined,
+  onKnownKeyFailure?: (failure: KnownKeyFailure) => void,
+): Promise<AuthenticatedKey> {
+  const { loadKey, lastUse } = keys;
+  const bearer = header === undefined ? undefined : BEARER.exec(header);
+  if (header === undefined || header.trim() === '' || (bearer && !bearer[1])) {
+    throw new AppError(
+      'MISSING_API_KEY',
+      'Send your API key as "Authorization: Bearer <key>".',
+      {},
+      { 'WWW-Authenticate': CHALLENGE },
+    );
+  }
+  const parsed = bearer ? parseKey(bearer[1]!) : undefined;
+  if (!parsed) throw invalid();
+  const row = await loadKey(parsed.prefix);
+  // compare against a dummy hash when the prefix is unknown, so timing does not tell which prefixes exist
+  const matches = timingSafeEqual(hashSecret(parsed.secret), row ? Buffer.from(row.secretHash) : DUMMY_HASH);
+  if (!row || !matches || row.tier !== parsed.tier) {
+    if (row)
+      onKnownKeyFailure?.({
+        accountId: row.accountId,
+        prefix: row.prefix,
+        reason: matches ? 'wrong_tier' : 'wrong_secret',
+      });
+    throw invalid();
+  }
+  if (row.revokedAt) {
+    onKnownKeyFailure?.({ accountId: row.accountId, prefix: row.prefix, reason: 'revoked' });
+    throw new AppError('API_KEY_REVOKED', 'This API key has been revoked; create a new key.', {}, INVALID_TOKEN);
+  }
+  lastUse.touch(row.id);
+  return {
+    keyId: row.id,
+    accountId: row.accountId,
+    accountName: row.accountName,
+    prefix: row.prefix,
+    tier: parsed.tier,
+    accountTier: accountTierOf(row.accountPlan, { tier: parsed.tier, createdBy: row.createdBy }),
+    vouched: row.accountVouched,
   };
 }

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Selectable } from 'kysely';
+import { accountsJoin } from '../accounts/store.ts';
 import type { Db, DB } from '../db/database.ts';
 import { tableRows } from '../db/recordset.ts';
 import type { Tier } from './format.ts';
 
 /** An api_keys row as authentication reads it, with its account's name and plan. */
-export type KeyRow = Pick<
+type KeyRow = Pick<
   Selectable<DB['apiKeys']>,
   'id' | 'accountId' | 'prefix' | 'secretHash' | 'tier' | 'createdAt' | 'revokedAt' | 'createdBy'
 > & { accountName: string; accountPlan: string; accountVouched: boolean };
@@ -13,69 +14,16 @@ export type KeyRow = Pick<
 /** A key as the operator sees it: every column (the label, provenance, last use: not read on the hot auth path). */
 export type KeyRecord = Selectable<DB['apiKeys']> & { accountName: string };
 
-/** Keys with their account's name. */
 const keysWithAccountName = (db: Db) =>
   db
     .selectFrom('apiKeys as k')
-    .innerJoin('accounts as a', 'a.id', 'k.accountId')
+    .innerJoin(accountsJoin(db, 'a'), 'a.id', 'k.accountId')
     .selectAll('k')
     .select('a.name as accountName');
 
 /** The key with this prefix, with its account's name. */
 export async function findKeyByPrefix(db: Db, prefix: string): Promise<KeyRecord | undefined> {
   return keysWithAccountName(db).where('k.prefix', '=', prefix).executeTakeFirst();
-}
-
-/** An account as the operator's CLI finds it: who opened it decides whether a name may reach it. */
-export interface AccountRow {
-  id: string;
-  name: string;
-  createdBy: string;
-}
-
-export async function findAccountById(db: Db, id: string): Promise<AccountRow | undefined> {
-  return db.selectFrom('accounts').select(['id', 'name', 'createdBy']).where('id', '=', id).executeTakeFirst();
-}
-
-/** The account whose name has this key (NFKC, lower case: keys/account-name.ts). */
-export async function findAccountByNameKey(db: Db, nameKey: string): Promise<AccountRow | undefined> {
-  return db
-    .selectFrom('accounts')
-    .select(['id', 'name', 'createdBy'])
-    .where('nameKey', '=', nameKey)
-    .executeTakeFirst();
-}
-
-/** A new account; undefined when its name key is taken (the unique index decides, so two opens race safely). */
-export async function insertAccount(
-  db: Db,
-  row: { name: string; nameKey: string; plan?: string; createdBy: 'cli' | 'dashboard'; vouched?: boolean },
-): Promise<AccountRow | undefined> {
-  return db
-    .insertInto('accounts')
-    .values({ id: randomUUID(), ...row })
-    .onConflict((conflict) => conflict.doNothing())
-    .returning(['id', 'name', 'createdBy'])
-    .executeTakeFirst();
-}
-
-/** The account's plan; undefined when there is no such account. */
-export async function accountPlan(db: Db, accountId: string): Promise<string | undefined> {
-  const row = await db.selectFrom('accounts').select('plan').where('id', '=', accountId).executeTakeFirst();
-  return row?.plan;
-}
-
-/**
- * Holds the account's row until the transaction ends, so two mints at once cannot both pass the cap. NO KEY UPDATE:
- * inserts that only reference the account are not held up.
- */
-export async function lockAccountForKeys(db: Db, accountId: string): Promise<void> {
-  await db
-    .selectFrom('accounts')
-    .select((eb) => eb.lit(1).as('one'))
-    .where('id', '=', accountId)
-    .forNoKeyUpdate()
-    .execute();
 }
 
 /** The account's keys that are not revoked. */
@@ -148,7 +96,7 @@ export async function markRevoked(db: Db, prefix: string, at: Date): Promise<Key
 export async function findKeysForAuth(db: Db, prefixes: string[]): Promise<Map<string, KeyRow>> {
   const rows = await db
     .selectFrom('apiKeys as k')
-    .innerJoin('accounts as a', 'a.id', 'k.accountId')
+    .innerJoin(accountsJoin(db, 'a'), 'a.id', 'k.accountId')
     .select(['k.id', 'k.accountId', 'a.name as accountName', 'a.plan as accountPlan', 'k.prefix', 'k.secretHash'])
     .select(['k.tier', 'k.createdAt', 'k.revokedAt', 'k.createdBy', 'a.vouched as accountVouched'])
     .where((eb) => eb('k.prefix', '=', eb.fn.any(sql<string[]>`${prefixes}::bpchar[]`)))

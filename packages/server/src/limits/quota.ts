@@ -24,15 +24,16 @@ export function resetsAtOf(at: number): number {
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
 }
 
-/** Which limit refused: the key's tier (the spec's per-key rule) or the account's plan, across all its keys. */
-export type QuotaScope = 'key' | 'account';
+/** Which limit refused: the key's tier (the per-key rule) or the account's plan, across all its keys. */
+type QuotaScope = 'key' | 'account';
 
 /**
  * The 429 of a request the month's on-chain quota cannot cover: says how many were asked for and how many are left,
- * and that the quota is exhausted when nothing is left (the spec's wording). Details are the spec's, of the limit
- * that bound (`tier` is the plan's name when the account's limit did), and `scope` says which one.
+ * and that the quota is exhausted when nothing is left. Details are docs/api.md's `{ tier, kind, used, limit,
+ * resetsAt }`, of the limit that bound (`tier` is the plan's name when the account's limit did), and `scope` says
+ * which one.
  */
-export function quotaExceeded(
+function quotaExceeded(
   tier: Tier,
   used: number,
   limit: number,
@@ -54,7 +55,7 @@ export function quotaExceeded(
 
 /**
  * The free plan's on-chain quota is paid for by the relayer's gas: an account gets it once someone answerable stands
- * behind it (an owner's confirmed address, or the operator: dashboard/standing.ts). Off-chain creates are not held.
+ * behind it (an owner's confirmed address, or the operator: accounts/standing.ts). Off-chain creates are not held.
  * Checked before a create joins a group commit, from what authentication read (no query of its own).
  */
 export function assertOnchainAllowed(holder: { accountTier: Tier; vouched: boolean }): void {
@@ -76,7 +77,7 @@ export interface QuotaHolder {
   accountTier: Tier;
 }
 
-export interface Reservation {
+interface Reservation {
   period: string;
   count: number;
 }

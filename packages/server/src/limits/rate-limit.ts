@@ -14,18 +14,13 @@ export const ACCOUNT_RATE_FACTOR = 2;
 type Policy = 'key' | 'account' | 'ip';
 
 /** The account a key belongs to and the tier whose rate sets its ceiling (keys/service.ts: `accountTier`). */
-export interface RateAccount {
+interface RateAccount {
   accountId: string;
   accountTier: Tier;
 }
 
-export interface RateLimitResult {
-  decision: WindowDecision;
-  headers: Record<string, string>;
-}
-
 /** The IETF draft fields (draft-ietf-httpapi-ratelimit-headers) for a decision. */
-export function rateLimitHeaders(policy: Policy, decision: WindowDecision): Record<string, string> {
+function rateLimitHeaders(policy: Policy, decision: WindowDecision): Record<string, string> {
   return {
     'RateLimit-Policy': `"${policy}";q=${decision.limit};w=${WINDOW_SECONDS}`,
     RateLimit: `"${policy}";r=${decision.remaining};t=${Math.ceil(decision.resetMs / 1000)}`,
@@ -46,7 +41,7 @@ function limited(policy: Policy, decision: WindowDecision, headers: Record<strin
 export type RateLimiter = ReturnType<typeof createRateLimiter>;
 
 /** Told of each window a call was counted in, with its decision (GET /v1/usage answers them). */
-export type RateSeen = (policy: 'key' | 'account' | 'ip', decision: WindowDecision) => void;
+type RateSeen = (policy: 'key' | 'account' | 'ip', decision: WindowDecision) => void;
 
 /** Counts a request against its bucket; throws 429 RATE_LIMITED (with Retry-After) when the window is full. */
 export function createRateLimiter(

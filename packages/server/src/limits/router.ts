@@ -23,7 +23,7 @@ const onchain = z
   })
   .meta({ description: "This UTC month's on-chain quota; limit and remaining null when unlimited." });
 
-export const usageOutput = z
+const usageOutput = z
   .object({
     key: z.object({
       prefix: z.string().meta({ example: '3f1c0a9b2d7e' }),

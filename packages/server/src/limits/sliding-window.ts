@@ -19,7 +19,7 @@ export interface WindowStore {
 }
 
 /** The most buckets one process keeps; past it, the bucket hit longest ago is forgotten (docs/decisions.md). */
-export const MEMORY_WINDOW_BUCKETS = 100_000;
+const MEMORY_WINDOW_BUCKETS = 100_000;
 /** How often buckets whose every request has left its window are dropped. */
 const SWEEP_EVERY_MS = 10_000;
 

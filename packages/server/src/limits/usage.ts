@@ -8,7 +8,7 @@ import { ONCHAIN_MONTHLY_QUOTA, periodOf, resetsAtOf } from './quota.ts';
 import { ACCOUNT_RATE_FACTOR, RATE_LIMITS, WINDOW_SECONDS } from './rate-limit.ts';
 
 /** A sliding minute as a caller reads it: this call counted. */
-export interface RateUsage {
+interface RateUsage {
   limit: number;
   remaining: number;
   windowSeconds: number;
@@ -17,7 +17,7 @@ export interface RateUsage {
 }
 
 /** This UTC month's on-chain quota; `limit` null when unlimited (enterprise). */
-export interface QuotaUsage {
+interface QuotaUsage {
   period: string;
   used: number;
   limit: number | null;
@@ -25,7 +25,7 @@ export interface QuotaUsage {
   resetsAt: number;
 }
 
-export interface Usage {
+interface Usage {
   key: { prefix: string; tier: Tier; rate: RateUsage; onchain: QuotaUsage };
   account: { name: string; plan: Tier; rate: RateUsage; onchain: QuotaUsage };
 }

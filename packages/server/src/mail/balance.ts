@@ -37,11 +37,12 @@ export function watchRelayerBalance(
       await queueMails(tx, [mail], now, deps.sealer);
     });
   };
-  const run = () =>
+  const run = (): void => {
     check().catch((error: unknown) =>
       deps.log.warn({ component: 'mail', error: describeError(error) }, 'relayer balance notice failed'),
     );
-  void run();
+  };
+  run();
   const timer = setInterval(run, deps.everyMs ?? 60_000);
   return async () => clearInterval(timer);
 }

@@ -6,9 +6,8 @@ import { requireOptional } from '../system/optional.ts';
 /** MailDev's usual inbox port: kept when free, so the printed address stays the same across restarts. */
 const INBOX_PORT = 1080;
 
-export interface MailCatcher {
+interface MailCatcher {
   smtpUrl: string;
-  /** Where a browser reads what was sent. */
   inboxUrl: string;
   stop(): Promise<void>;
 }

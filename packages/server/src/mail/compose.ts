@@ -6,7 +6,7 @@ export interface Composed {
 }
 
 /** The bounds every mail keeps (docs/decisions.md, "Mail"): a subject line, and each part's size. */
-export const MAIL_SIZE = { subjectMax: 200, partMax: 64 * 1024 };
+const MAIL_SIZE = { subjectMax: 200, partMax: 64 * 1024 };
 
 const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

@@ -4,9 +4,9 @@ import { queueAccountJobs, queueJob, recordNotice } from './store.ts';
 export const QUOTA_NOTICE_TASK = 'mail.quota';
 export const DEAD_DIGEST_TASK = 'mail.webhooks-dead';
 /** The shares of the monthly on-chain quota that are mailed, once a month each. */
-export const QUOTA_THRESHOLDS = [80, 100] as const;
+const QUOTA_THRESHOLDS = [80, 100] as const;
 /** How long a digest waits for more deliveries to die (a failing endpoint fails many at once). */
-export const DIGEST_GRACE_SECONDS = 15;
+const DIGEST_GRACE_SECONDS = 15;
 
 export interface QuotaNotice {
   accountId: string;

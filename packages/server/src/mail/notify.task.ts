@@ -1,11 +1,13 @@
 import type { Task } from 'graphile-worker';
+import { notifiedAddresses } from '../accounts/member-store.ts';
+import { accountNameOf } from '../accounts/store.ts';
 import type { Clock } from '../clock.ts';
 import { inTransaction, type Db } from '../db/database.ts';
 import type { Logger } from '../log.ts';
 import { DEAD_DIGEST_TASK, QUOTA_NOTICE_TASK, scheduleDeadDigest, type QuotaNotice } from './notices.ts';
 import { queueMails } from './outbox.ts';
 import type { BodySealer } from './seal.ts';
-import { accountName, deadDeliveriesSince, lastNotice, recipientsOf, recordNotice } from './store.ts';
+import { deadDeliveriesSince, lastNotice, recordNotice } from './store.ts';
 import { templates } from './templates.ts';
 
 /** At most one dead-delivery digest per account an hour; the first one looks back a day at most. */
@@ -33,7 +35,7 @@ function quotaTask(deps: NotifyDeps): Task {
   return async (payload) => {
     const notice = payload as QuotaNotice;
     await inTransaction(deps.db, async (tx) => {
-      const name = await accountName(tx, notice.accountId);
+      const name = await accountNameOf(tx, notice.accountId);
       if (name === undefined) return;
       const composed = templates.quota({
         accountName: name,
@@ -43,7 +45,7 @@ function quotaTask(deps: NotifyDeps): Task {
         resetsAt: monthAfter(notice.period),
         url: `${deps.publicBaseUrl}/dashboard/`,
       });
-      const to = await recipientsOf(tx, notice.accountId, 'quota');
+      const to = await notifiedAddresses(tx, notice.accountId, 'quota');
       const mails = to.map((address) => ({
         kind: 'quota' as const,
         to: address,
@@ -65,7 +67,7 @@ async function digest(tx: Db, deps: NotifyDeps, accountId: string): Promise<void
   }
   const since = new Date(Math.max(last?.getTime() ?? 0, now - DIGEST_LOOKBACK_MS));
   const dead = await deadDeliveriesSince(tx, accountId, since);
-  const name = await accountName(tx, accountId);
+  const name = await accountNameOf(tx, accountId);
   if (dead.length === 0 || name === undefined) return;
   await recordNotice(tx, accountId, 'webhooks-dead', new Date(now).toISOString(), new Date(now));
   const composed = templates.deadDeliveries({
@@ -74,7 +76,7 @@ async function digest(tx: Db, deps: NotifyDeps, accountId: string): Promise<void
     more: Math.max(dead.length - DIGEST_ENDPOINTS, 0),
     url: `${deps.publicBaseUrl}/dashboard/deliveries`,
   });
-  const to = await recipientsOf(tx, accountId, 'webhooks');
+  const to = await notifiedAddresses(tx, accountId, 'webhooks');
   await queueMails(
     tx,
     to.map((address) => ({ kind: 'webhooks-dead' as const, to: address, accountId, composed })),

@@ -12,7 +12,7 @@ export type MailKind =
  * Mails per hour an account may cause, and one address may receive (docs/decisions.md, "Mail"): past them a mail is
  * not queued, so no account, and no stranger asking for resets, can make the service flood a mailbox.
  */
-export const MAIL_RATE = { perAccountPerHour: 60, perRecipientPerHour: 10 };
+const MAIL_RATE = { perAccountPerHour: 60, perRecipientPerHour: 10 };
 
 export interface OutgoingMail {
   kind: MailKind;

@@ -1,12 +1,13 @@
+import { notificationPreferences, setNotificationPreferences } from '../accounts/member-store.ts';
 import type { Clock } from '../clock.ts';
 import { inTransaction, type Db } from '../db/database.ts';
 import type { Logger } from '../log.ts';
 import { queueMails, type OutgoingMail } from './outbox.ts';
 import type { BodySealer } from './seal.ts';
-import { emailVerified, preferencesOf, setPreferences } from './store.ts';
+import { emailVerified } from './store.ts';
 import { templates } from './templates.ts';
 
-export type MailMode = 'smtp' | 'catcher' | 'off';
+type MailMode = 'smtp' | 'catcher' | 'off';
 export type MailService = ReturnType<typeof createMailService>;
 
 /** What /healthz says of a deployment that sends no mail (docs/operations.md, "Mail"). */
@@ -37,10 +38,24 @@ export function createMailService(deps: { db: Db; clock: Clock; log: Logger; mod
     async signUpAttempt(to: string, url: string): Promise<void> {
       await alone({ kind: 'sign-up-attempt', to, accountId: null, composed: templates.signUpAttempt(url) });
     },
+    /** An invitation into an account (accounts/invitations.ts), in its transaction; whether it was queued. */
+    async memberInvitation(
+      tx: Db,
+      to: string,
+      invitation: { accountId: string; accountName: string; role: string; url: string; expiresAt: string },
+    ): Promise<boolean> {
+      const { accountId, ...words } = invitation;
+      return (await queue(tx, [{ kind: 'invitation', to, accountId, composed: templates.invitation(words) }])) === 1;
+    },
+    /** An invitation onto the operator's support team, in its transaction; whether it was queued. */
+    async supportInvitation(tx: Db, to: string, invitation: { url: string; expiresAt: string }): Promise<boolean> {
+      const composed = templates.supportInvitation(invitation);
+      return (await queue(tx, [{ kind: 'invitation', to, accountId: null, composed }])) === 1;
+    },
     emailVerified: (userId: string) => emailVerified(deps.db, userId),
-    preferences: (accountId: string, userId: string) => preferencesOf(deps.db, accountId, userId),
+    preferences: (accountId: string, userId: string) => notificationPreferences(deps.db, accountId, userId),
     async setPreferences(accountId: string, userId: string, prefs: { quota: boolean; webhooks: boolean }) {
-      await setPreferences(deps.db, accountId, userId, prefs);
+      await setNotificationPreferences(deps.db, accountId, userId, prefs);
       return prefs;
     },
   };

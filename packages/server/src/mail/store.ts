@@ -2,11 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { jsonRows } from '../db/recordset.ts';
 
-/** Which notifications a member chose: the `members` columns. */
-export type Preference = 'quota' | 'webhooks';
-const COLUMN = { quota: 'm.notifyQuota', webhooks: 'm.notifyWebhooks' } as const satisfies Record<Preference, string>;
-
-export interface OutboxRow {
+interface OutboxRow {
   id: string;
   recipient: string;
   subject: string;
@@ -42,25 +38,6 @@ export async function markFailed(db: Db, id: string, error: string): Promise<voi
     .execute();
 }
 
-/** The confirmed addresses of an account's members who chose this notification. */
-export async function recipientsOf(db: Db, accountId: string, preference: Preference): Promise<string[]> {
-  const rows = await db
-    .selectFrom('members as m')
-    .innerJoin('users as u', 'u.id', 'm.userId')
-    .select('u.email')
-    .where('m.accountId', '=', accountId)
-    .where(COLUMN[preference], '=', true)
-    .where('u.emailVerified', '=', true)
-    .orderBy('m.createdAt')
-    .execute();
-  return rows.map((r) => r.email);
-}
-
-export async function accountName(db: Db, accountId: string): Promise<string | undefined> {
-  const row = await db.selectFrom('accounts').select('name').where('id', '=', accountId).executeTakeFirst();
-  return row?.name;
-}
-
 /** An account's deliveries that went dead after `since`, by subscription: most first, each with its latest error. */
 export function deadDeliveriesSince(
   db: Db,
@@ -85,7 +62,6 @@ export function deadDeliveriesSince(
     .execute();
 }
 
-/** When this notice was last given, or undefined. */
 export async function lastNotice(db: Db, scope: string, kind: string): Promise<Date | undefined> {
   const row = await db
     .selectFrom('mailNotices')
@@ -136,30 +112,6 @@ export async function queueAccountJobs(
       job_key => ${keyPrefix}::text || a.account_id, job_key_mode => 'preserve_run_at', max_attempts => 10) AS j`.execute(
     db,
   );
-}
-
-export async function preferencesOf(db: Db, accountId: string, userId: string) {
-  const row = await db
-    .selectFrom('members')
-    .select(['notifyQuota as quota', 'notifyWebhooks as webhooks'])
-    .where('accountId', '=', accountId)
-    .where('userId', '=', userId)
-    .executeTakeFirst();
-  return row ?? { quota: false, webhooks: false };
-}
-
-export async function setPreferences(
-  db: Db,
-  accountId: string,
-  userId: string,
-  prefs: { quota: boolean; webhooks: boolean },
-): Promise<void> {
-  await db
-    .updateTable('members')
-    .set({ notifyQuota: prefs.quota, notifyWebhooks: prefs.webhooks })
-    .where('accountId', '=', accountId)
-    .where('userId', '=', userId)
-    .execute();
 }
 
 export async function emailVerified(db: Db, userId: string): Promise<boolean> {

@@ -32,7 +32,6 @@ export function urlHost(url: string): string {
 /** How long each probe may take: a hanging host is a finding, not a hanging command. */
 export const PROBE_TIMEOUT_MS = 3_000;
 
-/** `probe`'s result, or `onTimeout`'s after `ms`. */
 export async function within<T>(ms: number, probe: Promise<T>, onTimeout: () => T): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<T>((resolve) => (timer = setTimeout(() => resolve(onTimeout()), ms)));

@@ -13,9 +13,9 @@ export interface ComponentReport {
 }
 
 /** Reads such parts' last known state without waiting on anything: liveness must answer at once. */
-export type DegradedCheck = () => ComponentReport;
+type DegradedCheck = () => ComponentReport;
 
-export interface Health {
+interface Health {
   status: 'ok' | 'degraded';
   components: Record<string, ComponentState>;
   reasons: Record<string, string>;

@@ -9,7 +9,6 @@ export interface Meter {
   relayTransaction(outcome: 'mined' | 'failed' | 'reorged', gasUsed?: bigint): void;
   /** An anchor made (its tree of attestations, about to be relayed). */
   anchorMade(): void;
-  /** A dashboard sign-in's answer. */
   signIn(outcome: 'success' | 'failure'): void;
 }
 

@@ -58,7 +58,7 @@ export function scrapedGauge<L extends string>(
 }
 
 /** The metrics listener: `GET /metrics` in Prometheus's text format, 404 for anything else. */
-export interface MetricsListener {
+interface MetricsListener {
   /** Its base URL as bound (the real port when METRICS_PORT=0). */
   url: string;
   close(): Promise<void>;

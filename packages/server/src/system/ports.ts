@@ -23,7 +23,7 @@ export function isPortFree(port: number): Promise<boolean> {
 }
 
 /** A port a part of the service will listen on, with the setting that names it. */
-export interface WantedPort {
+interface WantedPort {
   setting: 'PORT' | 'VERIFY_PORT' | 'METRICS_PORT' | 'WORKER_HEALTH_PORT';
   host: string;
   port: number;

@@ -56,7 +56,7 @@ export function sameDatabase(a: DatabaseIdentity, b: DatabaseIdentity): boolean 
 }
 
 /** Whether a process runs: signal 0 only probes, and EPERM means alive under another user. */
-export function isAlive(pid: number): boolean {
+function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -65,7 +65,7 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-export async function readServiceState(dataDir: string): Promise<ServiceState | undefined> {
+async function readServiceState(dataDir: string): Promise<ServiceState | undefined> {
   const text = await readFile(join(dataDir, SERVICE_STATE_FILE), 'utf8').catch(() => undefined);
   if (text === undefined) return undefined;
   try {

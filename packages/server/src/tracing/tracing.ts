@@ -53,7 +53,6 @@ export interface Tracer {
   server(method: string, traceparent: string | undefined, clientAddress?: string): ServerSpan;
   /** Runs `fn` outside any span: work done for several callers (a group commit) is none of theirs alone. */
   detached<T>(fn: () => T): T;
-  /** The active span's `traceparent`, if any. */
   traceparent(): string | undefined;
   /** The active span's ids for a log line, if any. */
   logIds(): { trace_id: string; span_id: string } | undefined;

@@ -2,7 +2,7 @@ import ipaddr from 'ipaddr.js';
 import { ConfigError } from '../config.ts';
 
 /** Whether a request from this client address may make its `traceparent` the parent of the service's spans. */
-export type ParentTrust = (clientAddress: string | undefined) => boolean;
+type ParentTrust = (clientAddress: string | undefined) => boolean;
 
 type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
 

@@ -11,7 +11,7 @@ export type Claimed = Pick<Selectable<DB['webhookDeliveries']>, 'id' | 'subscrip
   Pick<Selectable<DB['webhookEvents']>, 'type' | 'body'>;
 
 /** A claim's answer for one requested id: the claimed columns, or the delivery's state when it was not claimed. */
-export type ClaimRow = { [K in keyof Claimed]: Claimed[K] | null } & {
+type ClaimRow = { [K in keyof Claimed]: Claimed[K] | null } & {
   requested: string;
   state: string | null;
   nextAttemptAt: Date | null;
@@ -93,7 +93,7 @@ export async function claimDeliveries(
 }
 
 /** One attempt as recorded: the attempt row's columns, and the delivery's state after it. */
-export type AttemptRow = {
+type AttemptRow = {
   id: string;
   made: number;
   at: Date;

@@ -9,10 +9,8 @@ import type { DeliveryState } from './contracts.ts';
 import { enqueueDeliveries } from './outbox-store.ts';
 import type { AttemptResult } from './post.ts';
 
-export type { Claimed };
-
 /** Attempts per round: the fifth failure makes a delivery dead. */
-export const MAX_ATTEMPTS = 5;
+const MAX_ATTEMPTS = 5;
 
 /** What an attempt's outcome makes of its delivery (never `dropped`: only a deletion drops). */
 export function nextState(
@@ -59,7 +57,7 @@ export function createClaimer(
 const storable = (text: string | null): string | null =>
   text?.replaceAll('\u0000', '\uFFFD').replace(/\p{Cs}/gu, '\uFFFD') ?? null;
 
-export interface AttemptRecord {
+interface AttemptRecord {
   delivery: Claimed;
   at: number;
   result: AttemptResult;

@@ -1,21 +1,14 @@
+import { EVENT_KINDS, TEST_EVENT, type WebhookEventType } from '@attestation-service/protocol';
 import { z } from 'zod';
-import {
-  DELIVERY_STATES,
-  EVENT_KINDS,
-  eventKindSchema,
-  webhookEventsSchema,
-  webhookUrlSchema,
-  type EventKind,
-} from '../rules.ts';
+import { DELIVERY_STATES, eventKindSchema, webhookEventsSchema, webhookUrlSchema } from '../rules.ts';
 import { timestamp } from '../http/openapi-fields.ts';
 
-export { DELIVERY_STATES, EVENT_KINDS, type DeliveryState, type EventKind } from '../rules.ts';
-
-/** Sent only on request to one subscription (POST /v1/webhooks/{id}/test), whatever kinds it subscribes to. */
-export const TEST_EVENT = 'webhook.test';
+export { DELIVERY_STATES, type DeliveryState } from '../rules.ts';
+// the event names are the protocol's: TEST_EVENT is sent only on request (POST /v1/webhooks/{id}/test)
+export { EVENT_KINDS, TEST_EVENT, type EventKind } from '@attestation-service/protocol';
 
 /** Every `type` a delivery can carry: the subscribable kinds and the test event. */
-export type EventType = EventKind | typeof TEST_EVENT;
+export type EventType = WebhookEventType;
 
 const eventKind = eventKindSchema;
 const subscriptionId = z
@@ -38,7 +31,7 @@ export const createWebhookInput = z.strictObject({
 });
 
 /** A rotation's window: until then the previous secret signs beside the current one. */
-export const rotationState = z
+const rotationState = z
   .object({
     previousSecretExpiresAt: timestamp('When the previous secret stops signing (ISO 8601, UTC)'),
   })

@@ -13,12 +13,11 @@ import type { UrlPolicy } from './url-guard.ts';
 import { tracer, type ActiveSpan } from '../tracing/tracing.ts';
 import { deliveryTraceparent } from './delivery-trace.ts';
 
-export interface DeliveryDeps {
+interface DeliveryDeps {
   db: Db;
   clock: Clock;
   log: Logger;
   policy: UrlPolicy;
-  /** Opens the subscriptions' sealed signing secrets. */
   secrets: WebhookSecrets;
   /** The four waits after attempts 1–4 (WEBHOOK_RETRY_DELAYS). */
   retryDelaysMs: number[];

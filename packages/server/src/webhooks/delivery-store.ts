@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { accountsJoin } from '../accounts/store.ts';
 import type { Db } from '../db/database.ts';
 import type { Delivery, DeliveryState } from './contracts.ts';
 
@@ -93,7 +94,7 @@ export async function supportDeliveries(
 ): Promise<DeliverySummary[]> {
   let query = deliveries(db)
     .innerJoin('webhookSubscriptions as s', 's.id', 'd.subscriptionId')
-    .innerJoin('accounts as a', 'a.id', 's.accountId')
+    .innerJoin(accountsJoin(db, 'a'), 'a.id', 's.accountId')
     .select(['a.name as accountName', 's.id as subscriptionId', 's.url']);
   if (opts.state !== undefined) query = query.where('d.state', '=', opts.state);
   if (opts.account !== undefined) query = query.where('a.name', '=', opts.account);

@@ -24,7 +24,7 @@ const ATTESTATION = { $ref: '#/components/schemas/Attestation' };
 type Data = z.ZodType | Record<string, unknown>;
 
 /** Each event type: its body's component name, what it means, and its `data`. */
-export const WEBHOOK_EVENTS: Record<EventType, { id: string; description: string; data: Data }> = {
+const WEBHOOK_EVENTS: Record<EventType, { id: string; description: string; data: Data }> = {
   'attestation.created': {
     id: 'AttestationCreatedEvent',
     description: 'An attestation was made: off-chain at once, on-chain once its transaction has its confirmations.',
@@ -121,7 +121,7 @@ const header = (description: string, example: string) => ({
   example,
 });
 
-/** The headers of every delivery: the spec's X-Service-* and the Standard Webhooks ones. */
+/** The headers of every delivery: our X-Service-* and the Standard Webhooks ones (docs/webhooks.md). */
 const DELIVERY_HEADERS = [
   ['X-Service-Event', 'The event type', 'attestation.created'],
   ['X-Service-Delivery', 'The delivery: the same on every retry and replay', '3a7d9c1e-2b4f-4c6a-8e0d-5f1b3c7a9e2d'],

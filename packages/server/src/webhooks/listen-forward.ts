@@ -74,7 +74,7 @@ async function forward(target: URL, req: IncomingMessage, res: ServerResponse): 
   }
 }
 
-export interface Forwarder {
+interface Forwarder {
   /** The receiver's URL, on 127.0.0.1 at a port the system chose. */
   url: string;
   close(): Promise<void>;

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { AuditAction } from '@attestation-service/protocol';
+import { lockAccount } from '../accounts/store.ts';
 import { appendAudit } from '../audit/append.ts';
 import { auditEntry } from '../audit/entry.ts';
 import type { Clock } from '../clock.ts';
@@ -9,7 +11,7 @@ import { newSecret } from './rotation.ts';
 import type { WebhookSecrets } from './secret-seal.ts';
 import { MAX_SUBSCRIPTIONS } from './service.ts';
 import { standardWebhooksSecret } from './signature.ts';
-import { countLiveSubscriptions, deleteSubscription, insertSubscription, lockAccount } from './store.ts';
+import { countLiveSubscriptions, deleteSubscription, insertSubscription } from './store.ts';
 import { vetLoopbackUrl } from './url-guard.ts';
 
 // A `webhooks listen` subscription lives as long as the CLI that made it: the CLI renews its lease every
@@ -17,7 +19,7 @@ import { vetLoopbackUrl } from './url-guard.ts';
 // sweep (or the next `listen`) deletes it, dropping what it had pending (docs/decisions.md, "Webhooks listen").
 
 /** How long a listen subscription outlives its CLI's last renewal. */
-export const LISTEN_LEASE_MS = 2 * 60_000;
+const LISTEN_LEASE_MS = 2 * 60_000;
 /** How often the CLI renews: several renewals fit in a lease, so one slow database round does not lose it. */
 export const LISTEN_RENEW_MS = 20_000;
 
@@ -26,7 +28,7 @@ interface Deps {
   clock: Clock;
 }
 
-export interface ListenSubscription {
+interface ListenSubscription {
   id: string;
   url: string;
   events: EventKind[];
@@ -35,7 +37,7 @@ export interface ListenSubscription {
 }
 
 /** The service's own audit entry (no key, no member: the operator's CLI or the worker acted). */
-const serviceAudit = (accountId: string, at: Date, action: string, id: string, details: Record<string, unknown>) =>
+const serviceAudit = (accountId: string, at: Date, action: AuditAction, id: string, details: Record<string, unknown>) =>
   auditEntry({ accountId, at, action, resource: `webhook:${id}`, details });
 
 /**
@@ -58,7 +60,7 @@ export async function openListenSubscription(
     standardWebhooksSecret: standardWebhooksSecret(secret),
   };
   return inTransaction(deps.db, async (tx) => {
-    await lockAccount(tx, accountId);
+    await lockAccount(tx, accountId, 'update');
     if ((await countLiveSubscriptions(tx, accountId)) >= MAX_SUBSCRIPTIONS)
       return { refused: `the account has ${MAX_SUBSCRIPTIONS} subscriptions, its most; delete one first` };
     await insertSubscription(tx, {

@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
-import { cliAccount, parseAccountRef, refusedAsFalse, type AccountRef } from '../keys/cli-account.ts';
+import { cliAccount, parseAccountRef, refusedAsFalse, type AccountRef } from '../accounts/cli-account.ts';
 import { EVENT_KINDS, type EventKind } from './contracts.ts';
 import type { WebhookSecrets } from './secret-seal.ts';
 import { startForwarder, type Forwarded } from './listen-forward.ts';
@@ -14,14 +14,14 @@ import {
 } from './listen-lease.ts';
 
 /** What listening needs of a CLI command's infrastructure: the database, the clock, and whether this is production. */
-export interface ListenDeps {
+interface ListenDeps {
   db: Db;
   clock: Clock;
   config: { productionBecause: string | undefined; webhooks: { allowPrivateUrls: boolean } };
   secrets: WebhookSecrets;
 }
 
-export interface ListenOptions {
+interface ListenOptions {
   forwardTo: URL;
   account: AccountRef;
   events: EventKind[];
@@ -52,7 +52,7 @@ export function listenOptions(flags: ListenFlags): ListenOptions {
 }
 
 /** One line per delivery: when, what, which delivery, what the service was answered, how long the forward took. */
-export function forwardedLine(f: Forwarded): string {
+function forwardedLine(f: Forwarded): string {
   const outcome = f.error ? `${f.status} (${f.error})` : String(f.status);
   return `${f.at.toISOString()}  ${f.event.padEnd(19)}  ${f.deliveryId}  -> ${outcome}  ${f.ms} ms`;
 }
@@ -135,9 +135,15 @@ async function leaseUntil(
         return true;
       });
       if (!live) resolve('gone');
-      else if (!over) timer = setTimeout(() => void renew(), LISTEN_RENEW_MS);
+      else if (!over) later();
     };
-    timer = setTimeout(() => void renew(), LISTEN_RENEW_MS);
+    // renew() answers a failed renewal itself; anything else it meets ends the lease
+    const later = () => {
+      timer = setTimeout(() => {
+        renew().catch(() => resolve('gone'));
+      }, LISTEN_RENEW_MS);
+    };
+    later();
   });
   try {
     return await Promise.race([stopped.then(() => 'stopped' as const), gone]);

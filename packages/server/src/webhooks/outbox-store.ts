@@ -18,7 +18,6 @@ export interface Subscriber {
   events: string[];
 }
 
-/** The live subscriptions of these accounts to any of these kinds. */
 export async function subscribersOf(db: Db, accountIds: string[], types: EventType[]): Promise<Subscriber[]> {
   if (accountIds.length === 0) return [];
   return db

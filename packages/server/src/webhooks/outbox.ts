@@ -4,7 +4,7 @@ import { TEST_EVENT, type EventType } from './contracts.ts';
 import { insertOutboxRows, subscribersOf, type OutboxRows, type Subscriber } from './outbox-store.ts';
 
 // other features read the subscriptions here too, before they read what an event would carry
-export { subscribersOf, type Subscriber };
+export { subscribersOf };
 
 export interface OutboxEvent {
   accountId: string;

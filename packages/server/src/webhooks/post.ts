@@ -10,7 +10,7 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
 /** How much of a receiver's answer an attempt keeps, for inspection. */
 export const RESPONSE_BODY_LIMIT = 1024;
 
-export interface WebhookRequest {
+interface WebhookRequest {
   url: string;
   secret: string;
   /** The secret a rotation replaced, while its window lasts: it signs too. */

@@ -8,11 +8,11 @@ import { enqueueDeliveries } from './outbox-store.ts';
 import { isUuid } from './store.ts';
 
 /** Why a delivery was not replayed: it is not dead, or its subscription was deleted. */
-export type ReplayOutcome =
+type ReplayOutcome =
   { replayed: true; state: 'pending' } | { replayed: false; state: DeliveryState | 'subscription deleted' };
 
 /** Who replays: the operator's CLI, or a support member in the dashboard (only within `accountId`). */
-export type ReplayActor = 'cli' | { member: MemberActor; accountId: string; origin?: RequestOrigin };
+type ReplayActor = 'cli' | { member: MemberActor; accountId: string; origin?: RequestOrigin };
 
 /**
  * Support's replay of a dead delivery: a new round of up to five attempts with the same

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { AuditAction } from '@attestation-service/protocol';
 import type { AuditFields } from '../audit/chain.ts';
 import { appendAudit } from '../audit/append.ts';
 import type { Clock } from '../clock.ts';
@@ -12,7 +13,12 @@ import { standardWebhooksSecret } from './signature.ts';
 import { lockLiveSubscription, rotateSubscriptionSecret } from './store.ts';
 
 /** Builds one audit entry of the acting caller (the service's, so key and member are named alike). */
-export type AuditOf = (at: Date, action: string, resource: string, details: Record<string, unknown>) => AuditFields;
+export type AuditOf = (
+  at: Date,
+  action: AuditAction,
+  resource: string,
+  details: Record<string, unknown>,
+) => AuditFields;
 
 export interface RotatedSecret {
   id: string;
@@ -21,7 +27,7 @@ export interface RotatedSecret {
   rotation: { previousSecretExpiresAt: string } | null;
 }
 
-/** 32 random bytes, hex: the spec's form of a subscription's secret. */
+/** 32 random bytes, hex: the form of a subscription's secret the API shows (docs/webhooks.md). */
 export const newSecret = (): string => randomBytes(32).toString('hex');
 
 /** A rotation's window as the API shows it: null once it has ended (the previous secret no longer signs). */

@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.ts';
 
-export interface StoredSecrets {
+interface StoredSecrets {
   id: string;
   secret: string;
   previousSecret: string | null;

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { AuditAction } from '@attestation-service/protocol';
+import { lockAccount } from '../accounts/store.ts';
 import { appendAudit } from '../audit/append.ts';
 import { auditEntry, type MemberActor } from '../audit/entry.ts';
 import type { Clock } from '../clock.ts';
@@ -9,7 +11,7 @@ import type { GatedRequest } from '../idempotency/service.ts';
 import type { AuthenticatedKey } from '../keys/service.ts';
 import type { Delivery, DeliveryState, EventKind } from './contracts.ts';
 import { deliveryPage } from './delivery-store.ts';
-import { newSecret, rotateSecret, rotationAt, sendTestEvent, type AuditOf } from './rotation.ts';
+import { newSecret, rotateSecret, rotationAt, sendTestEvent, type AuditOf, type RotatedSecret } from './rotation.ts';
 import type { WebhookSecrets } from './secret-seal.ts';
 import { standardWebhooksSecret } from './signature.ts';
 import {
@@ -19,7 +21,6 @@ import {
   isUrlTaken,
   listSubscriptions,
   liveSubscriptionTo,
-  lockAccount,
   ownsSubscription,
 } from './store.ts';
 import { UnsafeUrlError, vetUrl, type UrlPolicy } from './url-guard.ts';
@@ -33,7 +34,7 @@ export type WebhookCaller = Pick<AuthenticatedKey, 'accountId'> & { prefix?: str
 /** Live subscriptions per account: enough for every environment and team, few enough to fan out cheaply. */
 export const MAX_SUBSCRIPTIONS = 25;
 
-export interface CreatedWebhook {
+interface CreatedWebhook {
   id: string;
   url: string;
   events: EventKind[];
@@ -43,7 +44,7 @@ export interface CreatedWebhook {
   rotation: null;
 }
 
-export interface ListedWebhook {
+interface ListedWebhook {
   id: string;
   url: string;
   events: EventKind[];
@@ -77,103 +78,32 @@ function alreadySubscribed(id: string): AppError {
 /** Opaque page cursors of deliveries: the last one's time and id. */
 const cursor = positionCursor('uuid');
 
-/**
- * Subscriptions and their deliveries' history: the cold paths. `development` (no production config): a refused
- * loopback or http URL names the setting and the CLI that take one.
- */
-export function createWebhookService(deps: {
+interface WebhookDeps {
   db: Db;
   clock: Clock;
   policy: UrlPolicy;
   secrets: WebhookSecrets;
   development?: boolean;
-}) {
-  const { db, clock, policy } = deps;
-  const audit = (
-    auth: WebhookCaller,
-    request: GatedRequest,
-    at: Date,
-    action: string,
-    resource: string,
-    details: Record<string, unknown>,
-  ) =>
-    auditEntry({
-      accountId: auth.accountId,
-      actorKeyPrefix: auth.prefix ?? null,
-      actorMember: auth.member ?? null,
-      at,
-      action,
-      resource,
-      details,
-      origin: request,
-    });
+}
+
+/**
+ * Subscriptions and their deliveries' history: the cold paths. `development` (no production config): a refused
+ * loopback or http URL names the setting and the CLI that take one.
+ */
+export function createWebhookService(deps: WebhookDeps) {
+  const { db, clock } = deps;
   const auditOf =
     (auth: WebhookCaller, request: GatedRequest): AuditOf =>
     (at, action, resource, details) =>
-      audit(auth, request, at, action, resource, details);
+      webhookAudit(auth, request, at, action, resource, details);
 
   return {
     /**
      * Subscribes after vetting the URL (https, public addresses, allowed ports), stored as `new URL(url).href` so
      * one URL is one subscription per account (409 otherwise); the secret is returned this once.
      */
-    async create(
-      auth: WebhookCaller,
-      input: { url: string; events: EventKind[] },
-      request: GatedRequest,
-    ): Promise<CreatedWebhook> {
-      let url: string;
-      try {
-        url = (await vetUrl(input.url, policy)).url.href;
-      } catch (error) {
-        if (error instanceof UnsafeUrlError) throw refusedUrl(error, deps.development ?? false);
-        throw error;
-      }
-      const events = [...new Set(input.events)];
-      const at = new Date(clock.now());
-      const secret = newSecret();
-      const created: CreatedWebhook = {
-        id: randomUUID(),
-        url,
-        events,
-        secret,
-        standardWebhooksSecret: standardWebhooksSecret(secret),
-        createdAt: at.toISOString(),
-        rotation: null,
-      };
-      await inTransaction(db, async (tx) => {
-        // the account row's lock serialises concurrent subscribes of one account: the limit and one-URL rule hold
-        await lockAccount(tx, auth.accountId);
-        const existing = await liveSubscriptionTo(tx, auth.accountId, url);
-        if (existing) throw alreadySubscribed(existing);
-        const live = await countLiveSubscriptions(tx, auth.accountId);
-        if (live >= MAX_SUBSCRIPTIONS)
-          throw new AppError(
-            'VALIDATION_FAILED',
-            `An account may have at most ${MAX_SUBSCRIPTIONS} subscriptions; delete one first.`,
-            { errors: [{ path: '', message: `at most ${MAX_SUBSCRIPTIONS} subscriptions` }] },
-          );
-        await insertSubscription(tx, {
-          id: created.id,
-          url,
-          events,
-          secret: deps.secrets.seal(secret),
-          accountId: auth.accountId,
-          createdAt: at,
-        });
-        await appendAudit(
-          tx,
-          audit(auth, request, at, 'webhook.subscribed', `webhook:${created.id}`, { url: created.url, events }),
-        );
-        await request.idempotency?.complete(tx, created, { sealed: true }); // last: once stored, the claim is never released
-      }).catch(async (error: unknown) => {
-        // the unique index is the backstop for a writer that skips the account lock
-        const existing = isUrlTaken(error) ? await liveSubscriptionTo(db, auth.accountId, url) : undefined;
-        throw existing ? alreadySubscribed(existing) : error;
-      });
-      request.idempotency?.markCompleted();
-      return created;
-    },
+    create: (auth: WebhookCaller, input: { url: string; events: EventKind[] }, request: GatedRequest) =>
+      createSubscription(deps, auth, input, request),
 
     async list(auth: WebhookCaller): Promise<{ data: ListedWebhook[] }> {
       const rows = await listSubscriptions(db, auth.accountId);
@@ -190,8 +120,11 @@ export function createWebhookService(deps: {
     },
 
     /** A new secret (shown once); the previous one keeps signing for the window asked. */
-    rotateSecret: (auth: WebhookCaller, input: { id: string; previousSecretTtlHours: number }, request: GatedRequest) =>
-      rotateSecret(deps, auth.accountId, input, request, auditOf(auth, request)),
+    rotateSecret: (
+      auth: WebhookCaller,
+      input: { id: string; previousSecretTtlHours: number },
+      request: GatedRequest,
+    ): Promise<RotatedSecret> => rotateSecret(deps, auth.accountId, input, request, auditOf(auth, request)),
 
     /** A `webhook.test` delivery to this subscription, by the normal path. */
     sendTest: (auth: WebhookCaller, id: string, request: GatedRequest) =>
@@ -205,7 +138,7 @@ export function createWebhookService(deps: {
         if (!gone) throw notFound(`Webhook subscription ${id}`);
         await appendAudit(
           tx,
-          audit(auth, request, at, 'webhook.deleted', `webhook:${id}`, {
+          webhookAudit(auth, request, at, 'webhook.deleted', `webhook:${id}`, {
             url: gone.url,
             droppedDeliveries: gone.dropped,
           }),
@@ -231,5 +164,88 @@ export function createWebhookService(deps: {
 
 export type WebhookService = ReturnType<typeof createWebhookService>;
 
+/** A subscription change's audit entry, in the name of whichever caller acted (a key or a member). */
+function webhookAudit(
+  auth: WebhookCaller,
+  request: GatedRequest,
+  at: Date,
+  action: AuditAction,
+  resource: string,
+  details: Record<string, unknown>,
+) {
+  return auditEntry({
+    accountId: auth.accountId,
+    actorKeyPrefix: auth.prefix ?? null,
+    actorMember: auth.member ?? null,
+    at,
+    action,
+    resource,
+    details,
+    origin: request,
+  });
+}
+
+/** The service's create: the URL vetted, then the subscription stored and audited under the account's lock. */
+async function createSubscription(
+  deps: WebhookDeps,
+  auth: WebhookCaller,
+  input: { url: string; events: EventKind[] },
+  request: GatedRequest,
+): Promise<CreatedWebhook> {
+  const { db, clock } = deps;
+  let url: string;
+  try {
+    url = (await vetUrl(input.url, deps.policy)).url.href;
+  } catch (error) {
+    if (error instanceof UnsafeUrlError) throw refusedUrl(error, deps.development ?? false);
+    throw error;
+  }
+  const events = [...new Set(input.events)];
+  const at = new Date(clock.now());
+  const secret = newSecret();
+  const created: CreatedWebhook = {
+    id: randomUUID(),
+    url,
+    events,
+    secret,
+    standardWebhooksSecret: standardWebhooksSecret(secret),
+    createdAt: at.toISOString(),
+    rotation: null,
+  };
+  await inTransaction(db, async (tx) => {
+    // the account row's lock serialises concurrent subscribes of one account: the limit and one-URL rule hold
+    // concurrent subscribes of one account queue here, so the limit and the one-URL rule hold
+    await lockAccount(tx, auth.accountId, 'update');
+    const existing = await liveSubscriptionTo(tx, auth.accountId, url);
+    if (existing) throw alreadySubscribed(existing);
+    const live = await countLiveSubscriptions(tx, auth.accountId);
+    if (live >= MAX_SUBSCRIPTIONS)
+      throw new AppError(
+        'VALIDATION_FAILED',
+        `An account may have at most ${MAX_SUBSCRIPTIONS} subscriptions; delete one first.`,
+        { errors: [{ path: '', message: `at most ${MAX_SUBSCRIPTIONS} subscriptions` }] },
+      );
+    await insertSubscription(tx, {
+      id: created.id,
+      url,
+      events,
+      secret: deps.secrets.seal(secret),
+      accountId: auth.accountId,
+      createdAt: at,
+    });
+    await appendAudit(
+      tx,
+      webhookAudit(auth, request, at, 'webhook.subscribed', `webhook:${created.id}`, { url: created.url, events }),
+    );
+    await request.idempotency?.complete(tx, created, { sealed: true }); // last: once stored, the claim is never released
+  }).catch(async (error: unknown) => {
+    // the unique index is the backstop for a writer that skips the account lock
+    const existing = isUrlTaken(error) ? await liveSubscriptionTo(db, auth.accountId, url) : undefined;
+    throw existing ? alreadySubscribed(existing) : error;
+  });
+  request.idempotency?.markCompleted();
+  return created;
+}
+
 // support's replay lives beside the service; its importers name it here
-export { replayDelivery, type ReplayActor, type ReplayOutcome } from './replay.ts';
+export { replayDelivery } from './replay.ts';

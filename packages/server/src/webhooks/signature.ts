@@ -16,22 +16,22 @@ export const standardWebhooksSecret = (hexSecret: string): string =>
  * The Standard Webhooks `webhook-signature` value: `v1,` + base64 HMAC-SHA256 of `${id}.${timestamp}.${body}` keyed
  * with each secret's 32 bytes, space-separated (the scheme's form for several keys during a rotation).
  */
-export function standardSignature(id: string, timestamp: number, body: string, hexSecrets: string[]): string {
+function standardSignature(id: string, timestamp: number, body: string, hexSecrets: string[]): string {
   return hexSecrets
     .map((secret) => `v1,${createHmac('sha256', keyOf(secret)).update(`${id}.${timestamp}.${body}`).digest('base64')}`)
     .join(' ');
 }
 
 /** What signs one attempt: the current secret, and the previous one while its rotation window lasts. */
-export interface SigningSecrets {
+interface SigningSecrets {
   secret: string;
   previousSecret: string | null;
 }
 
 /**
- * Every signature header of one attempt at `at` (ms): the spec's X-Service-* and the Standard Webhooks ones, whose
+ * Every signature header of one attempt at `at` (ms): our X-Service-* and the Standard Webhooks ones, whose
  * id is the delivery's (the same on each retry) and whose timestamp is the attempt's, in seconds. During a rotation
- * X-Service-Signature keeps the previous secret, which a spec receiver holds until the window ends.
+ * X-Service-Signature keeps the previous secret, which a receiver of that header alone holds until the window ends.
  */
 export function signedHeaders(
   delivery: { id: string; type: string; body: string },

@@ -7,7 +7,7 @@ import type { DeliveryState } from './contracts.ts';
 /** Ids are UUIDs; anything else names nothing (and never reaches a cast that would fail). */
 export const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
 
-export interface SubscriptionRow {
+interface SubscriptionRow {
   id: string;
   url: string;
   events: string[];
@@ -15,25 +15,12 @@ export interface SubscriptionRow {
 }
 
 /** The partial unique index that holds one live subscription per (account, URL): fan-out amplification. */
-export const ONE_URL_PER_ACCOUNT = 'webhook_subscriptions_account_id_url_key';
+const ONE_URL_PER_ACCOUNT = 'webhook_subscriptions_account_id_url_key';
 
 /** Whether an insert failed on ONE_URL_PER_ACCOUNT (a concurrent subscribe to the same URL won). */
 export function isUrlTaken(error: unknown): boolean {
   const e = error as { code?: string; constraint?: string } | null;
   return e?.code === '23505' && e.constraint === ONE_URL_PER_ACCOUNT;
-}
-
-/**
- * Locks the account's row until the transaction ends: concurrent subscribes of one account queue there, so the
- * limit and the one-URL rule hold.
- */
-export async function lockAccount(db: Db, accountId: string): Promise<void> {
-  await db
-    .selectFrom('accounts')
-    .select((eb) => eb.lit(1).as('locked'))
-    .where('id', '=', accountId)
-    .forUpdate()
-    .execute();
 }
 
 /** Inserts a subscription; `listenExpiresAt` only for a `webhooks listen` one (listen-lease.ts). */
@@ -44,7 +31,6 @@ export async function insertSubscription(
   await db.insertInto('webhookSubscriptions').values(row).execute();
 }
 
-/** How many live subscriptions the account has. */
 export async function countLiveSubscriptions(db: Db, accountId: string): Promise<number> {
   const row = await db
     .selectFrom('webhookSubscriptions')
@@ -185,4 +171,4 @@ export async function deleteSubscription(
 }
 
 // the deliveries' history lives in delivery-store.ts; support's listing is named here by its importers
-export { supportDeliveries, type DeliverySummary } from './delivery-store.ts';
+export { supportDeliveries } from './delivery-store.ts';

@@ -88,7 +88,7 @@ export function isPublicAddress(address: string): boolean {
 const isAllowedPort = (port: number) => port === 443 || (port >= 1024 && port <= 65535);
 
 /** Why a URL was refused: `scheme` (not https) and `private` (not public) are the ones development runs into. */
-export type UnsafeUrlKind = 'scheme' | 'private' | 'other';
+type UnsafeUrlKind = 'scheme' | 'private' | 'other';
 
 export class UnsafeUrlError extends Error {
   readonly kind: UnsafeUrlKind;

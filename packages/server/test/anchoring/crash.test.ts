@@ -1,21 +1,19 @@
 import { StandardMerkleTree } from '@openzeppelin/merkle-tree';
-import pg from 'pg';
 import { createPublicClient, http, parseAbiItem, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPrivateChain, until, type PrivateChain } from '../support/anvil.ts';
 import { runCli, serveChild } from '../support/cli.ts';
 import { createTestDatabase } from '../support/database.ts';
+import { openTestDb, type Db } from '../support/db.ts';
 import { call, fundedKey } from '../support/service.ts';
 import { freePort } from '../../src/system/ports.ts';
 import { scheduleAnchor } from '../../src/anchoring/schedule-store.ts';
-import { createDatabase } from '../../src/db/database.ts';
-import { createPool } from '../../src/db/sql.ts';
 
 const TIMESTAMPED = parseAbiItem('event Timestamped(bytes32 indexed data, uint64 indexed timestamp)');
 
 let chain: PrivateChain;
 let env: NodeJS.ProcessEnv;
-let db: pg.Client;
+let db: Db;
 
 beforeAll(async () => {
   chain = await startPrivateChain();
@@ -32,17 +30,23 @@ beforeAll(async () => {
     TRUST_PROXY: 'true', // each read its own client address (call() sends one): no anonymous limit in the way
     LOG_LEVEL: 'silent',
   };
-  db = new pg.Client({ connectionString: databaseUrl });
-  await db.connect();
+  db = openTestDb(databaseUrl);
 }, 60_000);
 afterAll(async () => {
-  await db?.end();
+  await db?.destroy();
   await chain?.close();
 });
 
 const sentAnchor = async () =>
-  (await db.query<{ tx_hash: Hex }>(`SELECT tx_hash FROM relay_transactions WHERE kind = 'anchor' AND status = 'sent'`))
-    .rows[0]?.tx_hash;
+  (
+    await db
+      .selectFrom('relayTransactions')
+      .select('txHash')
+      .where('kind', '=', 'anchor')
+      .where('status', '=', 'sent')
+      .$narrowType<{ txHash: Hex }>()
+      .execute()
+  )[0]?.txHash;
 
 describe('a worker killed (SIGKILL) between the broadcast of an anchor and its receipt', () => {
   it('is reconciled at restart: one Timestamped log for the root, and every record carries that transaction', async () => {
@@ -61,8 +65,7 @@ describe('a worker killed (SIGKILL) between the broadcast of an anchor and its r
     const uids: string[] = batch.body.attestations.map((a: { uid: string }) => a.uid);
 
     await chain.rpc('evm_setAutomine', [false]); // the anchor waits in the mempool until mined
-    const pool = createPool(env.DATABASE_URL!, 1);
-    await scheduleAnchor(createDatabase(pool), 0).finally(() => pool.end());
+    await scheduleAnchor(db, 0);
     const hash = await until(sentAnchor, 30_000);
     await until(async () => ((await chain.rpc('eth_getTransactionByHash', [hash])) ? true : undefined));
     child.kill('SIGKILL');
@@ -94,10 +97,14 @@ describe('a worker killed (SIGKILL) between the broadcast of an anchor and its r
       });
       expect(logs.map((l) => l.transactionHash)).toEqual([hash]);
       expect(
-        (await db.query(`SELECT kind, status, tx_hash FROM relay_transactions WHERE kind = 'anchor'`)).rows,
-      ).toEqual([{ kind: 'anchor', status: 'mined', tx_hash: hash }]);
-      expect((await db.query(`SELECT root, leaf_count, tx_hash FROM anchors`)).rows).toEqual([
-        { root, leaf_count: 100, tx_hash: hash },
+        await db
+          .selectFrom('relayTransactions')
+          .select(['kind', 'status', 'txHash'])
+          .where('kind', '=', 'anchor')
+          .execute(),
+      ).toEqual([{ kind: 'anchor', status: 'mined', txHash: hash }]);
+      expect(await db.selectFrom('anchors').select(['root', 'leafCount', 'txHash']).execute()).toEqual([
+        { root, leafCount: 100, txHash: hash },
       ]);
     } finally {
       child.kill('SIGTERM');

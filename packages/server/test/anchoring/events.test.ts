@@ -57,7 +57,7 @@ describe('an anchor, once mined', () => {
       },
     });
     for (const uid of [...b.uids, ...c.uids]) expect((await anchorOf(uid)).root).toBe(anchor.root);
-    await new Promise((r) => setTimeout(r, 1_000));
+    await new Promise((r) => setTimeout(r, 1_000)); // on purpose: no second event to a and none to b, as time shows
     expect(a.anchored()).toHaveLength(1);
     expect(b.anchored()).toHaveLength(0);
 
@@ -83,12 +83,9 @@ describe('one anchor per attestation', () => {
     // one run at a time: the other finds the lock taken, or, after, nothing left to anchor
     const runs = await Promise.all([anchorer().run(), anchorer().run()]);
     expect(runs.filter((r) => !r.busy && r.anchor)).toHaveLength(1);
-    const rows = await svc.sql.query<{ id: string; anchor_id: string }>(
-      `SELECT id::text, anchor_id::text FROM attestations WHERE uid = ANY($1)`,
-      [uids],
-    );
-    expect(new Set(rows.map((r) => r.anchor_id)).size).toBe(1);
-    expect(rows[0]!.anchor_id).not.toBeNull();
+    const rows = await svc.db.selectFrom('attestations').select(['id', 'anchorId']).where('uid', 'in', uids).execute();
+    expect(new Set(rows.map((r) => r.anchorId)).size).toBe(1);
+    expect(rows[0]!.anchorId).not.toBeNull();
 
     // a second anchor of the same rows, in a transaction rolled back so that the relayer never sees it
     const rollback = new Error('rolled back');
@@ -113,10 +110,7 @@ describe('one anchor per attestation', () => {
   it('gives back the attestations of an anchor a crash left half-assigned, which is never sent, and anchors them anew', async () => {
     const { uids } = await account(4);
     const { db, pool, chain, clock, log } = svc.infrastructure;
-    const rows = await svc.sql.query<{ id: string }>(
-      `SELECT id::text FROM attestations WHERE uid = ANY($1) ORDER BY id`,
-      [uids],
-    );
+    const rows = await svc.db.selectFrom('attestations').select('id').where('uid', 'in', uids).orderBy('id').execute();
     // what a worker killed between two of an anchor's transactions leaves: some rows given it, the anchor unassigned
     const stale = await insertAnchor(db, `0x${'cd'.repeat(32)}`, uids.length, new Date());
     const half = rows.slice(0, 2).map((r) => r.id);
@@ -125,7 +119,7 @@ describe('one anchor per attestation', () => {
     const run = await createAnchorer({ db, pool, clock, log, chain }).run();
     const made = run.busy ? undefined : run.anchor;
     expect(made?.leafCount).toBe(uids.length);
-    expect(await svc.sql.query(`SELECT id FROM anchors WHERE id = $1::bigint`, [stale])).toEqual([]);
+    expect(await svc.db.selectFrom('anchors').select('id').where('id', '=', stale).execute()).toEqual([]);
     await until(async () => ((await anchorOf(uids.at(-1)!)) ? true : undefined), 60_000);
     for (const uid of uids) expect((await anchorOf(uid)).root).toBe(made!.root);
   }, 90_000);

@@ -19,9 +19,10 @@ afterAll(async () => {
 });
 
 const journal = () =>
-  svc.sql.query<{ status: string }>(`SELECT status FROM relay_transactions WHERE kind = 'anchor' ORDER BY id`);
+  svc.db.selectFrom('relayTransactions').select('status').where('kind', '=', 'anchor').orderBy('id').execute();
 
 const nextRunIsScheduled = async () =>
+  // raw SQL: graphile-worker's own table, which the typed database does not declare
   (
     await svc.sql.query(
       `SELECT 1 FROM graphile_worker.jobs

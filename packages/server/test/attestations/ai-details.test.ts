@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import { decodeAbiParameters, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AI_DETAILS_SCHEMA, AI_DETAILS_SCHEMA_UID, SCHEMA_UID } from '../../src/chain/schema.ts';
+import { AI_DETAILS_SCHEMA, AI_DETAILS_SCHEMA_UID, SCHEMA_UID } from '@attestation-service/protocol';
 import { ATTESTATION_ASSERTION, manifestDefinition } from '../../src/credentials/c2pa/manifest.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { call, startTestService, type TestService } from '../support/service.ts';

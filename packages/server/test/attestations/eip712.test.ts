@@ -3,7 +3,8 @@ import { bytesToHex, hashTypedData, recoverTypedDataAddress, type Hex } from 'vi
 import { describe, expect, it } from 'vitest';
 import { ecdsaImplementation } from '../../src/attestations/ecdsa.ts';
 import { attestDigester } from '../../src/attestations/eip712.ts';
-import { createOffchainSigner, OFFCHAIN_TYPES, type OffchainDomain } from '../../src/attestations/offchain.ts';
+import { createOffchainSigner } from '../../src/attestations/offchain.ts';
+import { OFFCHAIN_ATTEST_TYPES, offchainUid, type OffchainDomain } from '@attestation-service/protocol';
 
 const domain: OffchainDomain = {
   name: 'EAS Attestation',
@@ -30,7 +31,7 @@ describe('the precomputed EIP-712 digest of EAS Attest messages', () => {
           const message = { schema, recipient, time, expirationTime, revocable, refUID, data, salt };
           const expected = hashTypedData({
             domain,
-            types: OFFCHAIN_TYPES,
+            types: OFFCHAIN_ATTEST_TYPES,
             primaryType: 'Attest',
             message: { version: 2, ...message },
           });
@@ -53,7 +54,7 @@ describe('the precomputed EIP-712 digest of EAS Attest messages', () => {
       const m = pkg.sig.message;
       const address = await recoverTypedDataAddress({
         domain,
-        types: OFFCHAIN_TYPES,
+        types: OFFCHAIN_ATTEST_TYPES,
         primaryType: 'Attest',
         message: { ...m, version: 2, time: BigInt(m.time), expirationTime: BigInt(m.expirationTime) } as never,
         signature: `${r}${s.slice(2)}${v.toString(16)}` as Hex,
@@ -67,7 +68,6 @@ describe('the precomputed EIP-712 digest of EAS Attest messages', () => {
 describe('the off-chain UID', () => {
   it('equals the EAS SDK formula (viem encodePacked) for any message', async () => {
     const { encodePacked, keccak256, toHex, zeroAddress } = await import('viem');
-    const { offchainUid } = await import('../../src/attestations/offchain.ts');
     fc.assert(
       fc.property(
         hex(32),

@@ -35,7 +35,7 @@ describe('group commit: one member never fails another', () => {
     const { responses } = await createAtOnce(Array.from({ length: CLIENTS }, () => sha(randomUUID())));
     expect(responses.every((r) => r.status === 201)).toBe(true);
     const uids = responses.map((r) => r.body.uid);
-    // rows written by one transaction carry its id in xmin
+    // rows written by one transaction carry its id in xmin (raw SQL: a system column, which no typed table declares)
     const text = `SELECT count(DISTINCT xmin::text)::int AS n FROM attestations WHERE uid = ANY($1)`;
     const [transactions] = await svc.sql.query<{ n: number }>(text, [uids]);
     expect(transactions!.n).toBeLessThan(CLIENTS);
@@ -60,15 +60,21 @@ describe('group commit: one member never fails another', () => {
     const innocent = responses.filter((_, i) => i !== guilty);
     expect(innocent.map((r) => r.status)).toEqual(innocent.map(() => 201));
     const uids = innocent.map((r) => r.body.uid as string);
-    const stored = await svc.sql.query(`SELECT uid FROM attestations WHERE uid = ANY($1)`, [uids]);
+    const stored = await svc.db.selectFrom('attestations').select('uid').where('uid', 'in', uids).execute();
     expect(stored).toHaveLength(CLIENTS - 1);
     const resources = uids.map((u) => `attestation:${u}`);
-    const audited = await svc.sql.query(
-      `SELECT 1 FROM audit_entries WHERE resource = ANY($1) AND action = 'attestation.created'`,
-      [resources],
-    );
+    const audited = await svc.db
+      .selectFrom('auditEntries')
+      .select('id')
+      .where('resource', 'in', resources)
+      .where('action', '=', 'attestation.created')
+      .execute();
     expect(audited).toHaveLength(CLIENTS - 1);
-    const none = await svc.sql.query(`SELECT 1 FROM attestations WHERE content_hash = $1`, [hashes[guilty]]);
+    const none = await svc.db
+      .selectFrom('attestations')
+      .select('id')
+      .where('contentHash', '=', hashes[guilty]!)
+      .execute();
     expect(none).toHaveLength(0);
 
     // the idempotency claims: completed for the stored ones (a replay, no second row), released for the failed one

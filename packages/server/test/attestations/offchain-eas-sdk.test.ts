@@ -1,7 +1,7 @@
 import { EAS, Offchain, OffchainAttestationVersion, SchemaEncoder } from '@ethereum-attestation-service/eas-sdk';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCHEMA } from '../../src/chain/schema.ts';
+import { SCHEMA } from '@attestation-service/protocol';
 import { call, startTestService, type TestService } from '../support/service.ts';
 
 let svc: TestService;

@@ -2,7 +2,7 @@ import { EAS } from '@ethereum-attestation-service/eas-sdk';
 import { JsonRpcProvider } from 'ethers';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCHEMA_UID } from '../../src/chain/schema.ts';
+import { SCHEMA_UID } from '@attestation-service/protocol';
 import { injectInsertFault } from '../support/faults.ts';
 import { call, startTestService, type TestService } from '../support/service.ts';
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PROVENANCE_LINKS } from '../../src/attestations/provenance.ts';
 import { ATTEST_GAS, attestCalldata } from '../../src/attestations/relay-work.ts';
 import { EAS_ARTIFACT } from '../../src/chain/eas-artifacts.ts';
-import { encodeAttestationData, SCHEMA_UID } from '../../src/chain/schema.ts';
+import { encodeAttestationData, SCHEMA_UID } from '@attestation-service/protocol';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { call, startTestService, type TestService } from '../support/service.ts';
 
@@ -50,7 +50,14 @@ async function create(mode: 'onchain' | 'offchain', refUid?: string): Promise<st
 }
 
 const rowCount = async () =>
-  Number((await svc.sql.query<{ n: string }>('SELECT count(*) AS n FROM attestations'))[0]!.n);
+  Number(
+    (
+      await svc.db
+        .selectFrom('attestations')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 /** The EAS SDK's verdict on an off-chain record: its signature, and the refUID it signed. */
 async function signedRef(uid: string): Promise<string> {
@@ -91,10 +98,11 @@ describe('provenance: refUid signed into each claim, walked back to the origin',
     expect(res.body.links.every((l: { verdict: string }) => l.verdict === 'valid')).toBe(true);
 
     // acyclic by construction: along the chain every origin's row is strictly older than the claim naming it
-    const ids = await svc.sql.query<{ uid: string; id: string }>(
-      'SELECT uid, id::text AS id FROM attestations WHERE uid = ANY($1)',
-      [[newest, middle, origin]],
-    );
+    const ids = await svc.db
+      .selectFrom('attestations')
+      .select(['uid', 'id'])
+      .where('uid', 'in', [newest, middle, origin])
+      .execute();
     const idOf = new Map(ids.map((r) => [r.uid, BigInt(r.id)]));
     expect(idOf.get(newest)! > idOf.get(middle)! && idOf.get(middle)! > idOf.get(origin)!).toBe(true);
 
@@ -209,7 +217,7 @@ describe('provenance: refUid signed into each claim, walked back to the origin',
   it('walks only to older rows: even a link forged into a cycle in the database ends the walk', async () => {
     const origin = await create('offchain');
     const derived = await create('offchain', origin);
-    await svc.sql.query('UPDATE attestations SET ref_uid = $1 WHERE uid = $2', [derived, origin]);
+    await svc.db.updateTable('attestations').set({ refUid: derived }).where('uid', '=', origin).execute();
     const res = await call(svc.url, 'GET', `/v1/attestations/${derived}/provenance`);
     expect(res.body.links.map((l: { uid: string }) => l.uid)).toEqual([derived, origin]);
     expect(res.body.truncated).toBe(false);

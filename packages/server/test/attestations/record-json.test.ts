@@ -4,7 +4,7 @@ import { attestationRecord, searchOutput } from '../../src/attestations/contract
 import { createOffchainSigner } from '../../src/attestations/offchain.ts';
 import { recordAnswer, recordPageAnswer, toRecord } from '../../src/attestations/record.ts';
 import type { AttestationRow } from '../../src/attestations/store.ts';
-import { encodeAiDetailsData, encodeAttestationData, SCHEMA_UID } from '../../src/chain/schema.ts';
+import { encodeAiDetailsData, encodeAttestationData, SCHEMA_UID } from '@attestation-service/protocol';
 
 const hex = (bytes: number) => `0x${randomBytes(bytes).toString('hex')}`;
 const signer = createOffchainSigner({

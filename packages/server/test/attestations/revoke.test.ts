@@ -104,10 +104,12 @@ describe('POST /v1/attestations/:uid/revoke', () => {
     expect(again.status).toBe(200);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual(first.body);
-    const [entry] = await svc.sql.query<{ actor_key_prefix: string }>(
-      `SELECT actor_key_prefix FROM audit_entries WHERE action = 'attestation.revoked' AND resource = $1`,
-      [`attestation:${uid}`],
-    );
-    expect(entry?.actor_key_prefix).toBe(prefix);
+    const [entry] = await svc.db
+      .selectFrom('auditEntries')
+      .select('actorKeyPrefix')
+      .where('action', '=', 'attestation.revoked')
+      .where('resource', '=', `attestation:${uid}`)
+      .execute();
+    expect(entry?.actorKeyPrefix).toBe(prefix);
   }, 60_000);
 });

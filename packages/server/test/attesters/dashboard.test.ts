@@ -61,10 +61,13 @@ describe('attesters in the dashboard', () => {
 
     expect((await mutate(owner, 'remove', { address: customer.address })).status).toBe(200);
     expect(await list(owner)).toEqual([]);
-    const [registered] = await service.sql.query<{ details: { actor: { email: string } } }>(
-      `SELECT details FROM audit_entries WHERE account_id = $1 AND action = 'attester.registered'`,
-      [owner.accountId],
-    );
+    const [registered] = await service.db
+      .selectFrom('auditEntries')
+      .select('details')
+      .where('accountId', '=', owner.accountId)
+      .where('action', '=', 'attester.registered')
+      .$narrowType<{ details: { actor: { email: string } } }>()
+      .execute();
     expect(registered!.details.actor.email).toBe(owner.email);
   }, 60_000);
 

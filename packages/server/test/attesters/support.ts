@@ -1,7 +1,25 @@
 import { createHash } from 'node:crypto';
-import { encodeAbiParameters, zeroAddress, zeroHash, type Hex, type PrivateKeyAccount } from 'viem';
+import {
+  DELEGATED_ATTEST_TYPES,
+  DELEGATED_DOMAIN_NAME,
+  encodeAttestationData,
+  OFFCHAIN_ATTEST_TYPES,
+  OFFCHAIN_DOMAIN_NAME,
+  SCHEMA,
+} from '@attestation-service/protocol';
+import {
+  createPublicClient,
+  decodeAbiParameters,
+  http,
+  parseAbiParameters,
+  zeroAddress,
+  zeroHash,
+  type Hex,
+  type PrivateKeyAccount,
+} from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { call } from '../support/service.ts';
+import { EAS_ARTIFACT } from '../../src/chain/eas-artifacts.ts';
+import { call, type TestService } from '../support/service.ts';
 
 /** A customer's own key: a fresh one per test, so EAS nonces never meet. */
 export const newCustomer = (): PrivateKeyAccount => privateKeyToAccount(generatePrivateKey());
@@ -30,31 +48,20 @@ export async function nonceOf(url: string, key: string, address: string): Promis
   return res.body;
 }
 
-const data = (contentHash: Hex, type: 'human' | 'ai') =>
-  encodeAbiParameters([{ type: 'bytes32' }, { type: 'bool' }], [contentHash, type === 'ai']);
-
 /** An EAS delegated `Attest` request (v2, EAS 1.4) signed by the account, as the body's `delegation`. */
 export async function signOnchain(
   account: PrivateKeyAccount,
   signing: Signing,
-  item: { type: 'human' | 'ai'; contentHash: Hex; nonce: string; deadline: string },
+  item: { type: 'human' | 'ai'; contentHash: Hex; nonce: string; deadline: string; refUid?: Hex },
 ) {
   const signature = await account.signTypedData({
-    domain: { name: 'EAS', version: signing.easVersion, chainId: signing.chainId, verifyingContract: signing.eas },
-    types: {
-      Attest: [
-        { name: 'attester', type: 'address' },
-        { name: 'schema', type: 'bytes32' },
-        { name: 'recipient', type: 'address' },
-        { name: 'expirationTime', type: 'uint64' },
-        { name: 'revocable', type: 'bool' },
-        { name: 'refUID', type: 'bytes32' },
-        { name: 'data', type: 'bytes' },
-        { name: 'value', type: 'uint256' },
-        { name: 'nonce', type: 'uint256' },
-        { name: 'deadline', type: 'uint64' },
-      ],
+    domain: {
+      name: DELEGATED_DOMAIN_NAME,
+      version: signing.easVersion,
+      chainId: signing.chainId,
+      verifyingContract: signing.eas,
     },
+    types: DELEGATED_ATTEST_TYPES,
     primaryType: 'Attest',
     message: {
       attester: account.address,
@@ -62,8 +69,8 @@ export async function signOnchain(
       recipient: zeroAddress,
       expirationTime: 0n,
       revocable: true,
-      refUID: zeroHash,
-      data: data(item.contentHash, item.type),
+      refUID: item.refUid ?? zeroHash,
+      data: encodeAttestationData(item.contentHash, item.type),
       value: 0n,
       nonce: BigInt(item.nonce),
       deadline: BigInt(item.deadline),
@@ -76,29 +83,17 @@ export async function signOnchain(
 export async function signOffchain(
   account: PrivateKeyAccount,
   signing: Signing,
-  item: { type: 'human' | 'ai'; contentHash: Hex; time: number; salt?: Hex },
+  item: { type: 'human' | 'ai'; contentHash: Hex; time: number; salt?: Hex; refUid?: Hex },
 ) {
   const salt = item.salt ?? (`0x${createHash('sha256').update(String(Math.random())).digest('hex')}` as Hex);
   const signature = await account.signTypedData({
     domain: {
-      name: 'EAS Attestation',
+      name: OFFCHAIN_DOMAIN_NAME,
       version: signing.easVersion,
       chainId: signing.chainId,
       verifyingContract: signing.eas,
     },
-    types: {
-      Attest: [
-        { name: 'version', type: 'uint16' },
-        { name: 'schema', type: 'bytes32' },
-        { name: 'recipient', type: 'address' },
-        { name: 'time', type: 'uint64' },
-        { name: 'expirationTime', type: 'uint64' },
-        { name: 'revocable', type: 'bool' },
-        { name: 'refUID', type: 'bytes32' },
-        { name: 'data', type: 'bytes' },
-        { name: 'salt', type: 'bytes32' },
-      ],
-    },
+    types: OFFCHAIN_ATTEST_TYPES,
     primaryType: 'Attest',
     message: {
       version: 2,
@@ -107,8 +102,8 @@ export async function signOffchain(
       time: BigInt(item.time),
       expirationTime: 0n,
       revocable: true,
-      refUID: zeroHash,
-      data: data(item.contentHash, item.type),
+      refUID: item.refUid ?? zeroHash,
+      data: encodeAttestationData(item.contentHash, item.type),
       salt,
     },
   });
@@ -116,3 +111,16 @@ export async function signOffchain(
 }
 
 export const inAnHour = () => String(Math.floor(Date.now() / 1000) + 3600);
+
+/** The attestation as EAS holds it, its data decoded by our schema. */
+export async function onEas(svc: TestService, uid: string) {
+  const chain = createPublicClient({ transport: http(svc.config.chain.rpcUrl) });
+  const held = (await chain.readContract({
+    address: svc.config.chain.easAddress as Hex,
+    abi: EAS_ARTIFACT.abi,
+    functionName: 'getAttestation',
+    args: [uid as Hex],
+  })) as { uid: Hex; schema: Hex; attester: Hex; refUID: Hex; data: Hex };
+  const [contentHash, aiGenerated] = decodeAbiParameters(parseAbiParameters(SCHEMA), held.data);
+  return { ...held, contentHash, aiGenerated };
+}

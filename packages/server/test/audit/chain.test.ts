@@ -1,6 +1,5 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { entryHash, GENESIS_HASH } from '../../src/audit/chain.ts';
+import { entryHash, GENESIS_HASH, type AuditFields } from '../../src/audit/chain.ts';
 import { call, startTestService, type TestService } from '../support/service.ts';
 
 let svc: TestService;
@@ -11,17 +10,13 @@ beforeAll(async () => {
 afterAll(() => svc?.stop());
 
 async function entriesOf(account: string) {
-  const db = new pg.Client({ connectionString: svc.databaseUrl });
-  await db.connect();
-  try {
-    const { rows } = await db.query(
-      `SELECT e.* FROM audit_entries e JOIN accounts a ON a.id = e.account_id WHERE a.name = $1 ORDER BY e.id`,
-      [account],
-    );
-    return rows;
-  } finally {
-    await db.end();
-  }
+  return svc.db
+    .selectFrom('auditEntries as e')
+    .innerJoin('accounts as a', 'a.id', 'e.accountId')
+    .selectAll('e')
+    .where('a.name', '=', account)
+    .orderBy('e.id')
+    .execute();
 }
 
 describe('audit log', () => {
@@ -48,26 +43,26 @@ describe('audit log', () => {
         .sort(),
     ).toEqual(uids.map((uid) => `attestation:${uid}`).sort());
     expect(rows[1]).toMatchObject({
-      actor_key_prefix: prefix,
+      actorKeyPrefix: prefix,
       outcome: 'success',
-      request_id: 'audit-req',
+      requestId: 'audit-req',
       ip: '203.0.113.7',
     });
 
     let prev = GENESIS_HASH;
     for (const row of rows) {
-      expect(row.prev_hash).toBe(prev);
+      expect(row.prevHash).toBe(prev);
       const fields = {
-        accountId: row.account_id,
+        accountId: row.accountId,
         at: row.at,
         action: row.action,
-        actorKeyPrefix: row.actor_key_prefix,
+        actorKeyPrefix: row.actorKeyPrefix,
         resource: row.resource,
         outcome: row.outcome,
         ip: row.ip,
-        requestId: row.request_id,
+        requestId: row.requestId,
         details: row.details,
-      };
+      } as AuditFields;
       expect(row.hash).toBe(entryHash(prev, fields));
       prev = row.hash;
     }
@@ -79,7 +74,7 @@ describe('audit log', () => {
     const b = await svc.createKey('free');
     const rowsA = await entriesOf(a.account);
     const rowsB = await entriesOf(b.account);
-    expect(rowsA[0].prev_hash).toBe(GENESIS_HASH);
-    expect(rowsB[0].prev_hash).toBe(GENESIS_HASH);
+    expect(rowsA[0]!.prevHash).toBe(GENESIS_HASH);
+    expect(rowsB[0]!.prevHash).toBe(GENESIS_HASH);
   });
 });

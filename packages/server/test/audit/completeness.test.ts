@@ -12,10 +12,13 @@ afterAll(() => svc?.stop());
 const offchain = { type: 'human', content: 'completeness', contentType: 'text/plain', mode: 'offchain' };
 
 async function entriesOf(accountId: string, action: string) {
-  return svc.sql.query<any>(`SELECT * FROM audit_entries WHERE account_id = $1::uuid AND action = $2 ORDER BY id`, [
-    accountId,
-    action,
-  ]);
+  return svc.db
+    .selectFrom('auditEntries')
+    .selectAll()
+    .where('accountId', '=', accountId)
+    .where('action', '=', action)
+    .orderBy('id')
+    .execute();
 }
 
 describe('auth.failed: failed authentications of a key that exists', () => {
@@ -40,16 +43,17 @@ describe('auth.failed: failed authentications of a key that exists', () => {
 
     await eventually(async () => (await entriesOf(accountId, 'auth.failed')).length === 3);
     const rows = await entriesOf(accountId, 'auth.failed');
-    expect(rows.map((r) => [r.details.reason, r.details.procedure])).toEqual([
+    const details = rows.map((r) => r.details as { reason: string; procedure: string });
+    expect(details.map((d) => [d.reason, d.procedure])).toEqual([
       ['wrong_secret', 'attestations.create'],
       ['wrong_tier', 'audit.export'],
       ['revoked', 'attestations.batch'],
     ]);
     expect(rows[0]).toMatchObject({
-      actor_key_prefix: prefix,
+      actorKeyPrefix: prefix,
       resource: `api_key:${prefix}`,
       outcome: 'denied',
-      request_id: 'auth-fail-1',
+      requestId: 'auth-fail-1',
       ip: '203.0.113.9',
     });
     expect(JSON.stringify(rows)).not.toContain(secret);
@@ -64,18 +68,23 @@ describe('auth.failed: failed authentications of a key that exists', () => {
   });
 
   it('records nothing for an unknown prefix or a malformed key (there is no account to record it in)', async () => {
-    const before = (
-      await svc.sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM audit_entries WHERE action = 'auth.failed'`)
-    )[0]!.n;
+    const failures = async () =>
+      (
+        await svc.db
+          .selectFrom('auditEntries')
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .where('action', '=', 'auth.failed')
+          .executeTakeFirstOrThrow()
+      ).n;
+    const before = await failures();
     await call(svc.url, 'POST', '/v1/attestations', {
       key: `svc_pro_${'a'.repeat(12)}_${'b'.repeat(32)}`,
       body: offchain,
     });
     await call(svc.url, 'POST', '/v1/attestations', { key: 'not-a-key', body: offchain });
+    // a fixed wait on purpose: nothing is to be written, and only time can show that nothing was
     await new Promise((r) => setTimeout(r, 300));
-    const after = (
-      await svc.sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM audit_entries WHERE action = 'auth.failed'`)
-    )[0]!.n;
+    const after = await failures();
     expect(after).toBe(before);
   });
 });
@@ -94,9 +103,9 @@ describe('quota.refused', () => {
     expect(await actionsInTable(svc, accountId)).toEqual(['api_key.created', 'quota.refused']);
     const [row] = await entriesOf(accountId, 'quota.refused');
     expect(row).toMatchObject({
-      actor_key_prefix: prefix,
+      actorKeyPrefix: prefix,
       outcome: 'denied',
-      request_id: 'quota-1',
+      requestId: 'quota-1',
       details: { procedure: 'attestations.create', tier: 'free', kind: 'onchain', used: 20, limit: 20 },
     });
   });

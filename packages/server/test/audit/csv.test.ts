@@ -41,6 +41,7 @@ describe('CSV cells', () => {
       fc.asyncProperty(
         fc.array(fc.option(cellText, { nil: null }), { minLength: 1, maxLength: 30 }),
         async (values) => {
+          // raw SQL on purpose: the test is of the SQL expression the export builds, run on PostgreSQL itself
           const rows = await svc.sql.query<{ cell: string }>(
             `SELECT ${csvCellSql('v')} AS cell FROM unnest($1::text[]) WITH ORDINALITY AS t(v, i) ORDER BY i`,
             [values],

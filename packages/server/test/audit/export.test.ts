@@ -143,7 +143,7 @@ describe('GET /v1/audit/export: who may read what', () => {
     });
   });
 
-  it('needs a key: 401 MISSING_API_KEY with the spec body', async () => {
+  it('needs a key: 401 MISSING_API_KEY with the API error body', async () => {
     const res = await call(svc.url, 'GET', '/v1/audit/export');
     expect(res).toMatchObject({
       status: 401,

@@ -5,6 +5,7 @@ import { AuditExport, type PageSource } from '../../src/audit/export.ts';
 import { sendStreamed } from '../../src/http/streamed.ts';
 import type { AuditEntry } from '../../src/audit/contracts.ts';
 import { call, startTestService, type TestService } from '../support/service.ts';
+import { waitFor } from '../support/wait.ts';
 import { exportOf } from './support.ts';
 
 let svc: TestService;
@@ -74,7 +75,7 @@ describe('streaming the export', () => {
       filename: 'f.json',
       pages: pagesOf(async function* () {
         yield [entry(1), entry(2)];
-        await new Promise((r) => setTimeout(r, 20));
+        await new Promise((r) => setTimeout(r, 20)); // on purpose: the failure comes after the first bytes went out
         throw new Error('database gone mid-way');
       }),
     });
@@ -128,7 +129,7 @@ describe('streaming the export', () => {
           for (let p = 0; ; p++) {
             pagesRead++;
             yield Array.from({ length: 100 }, (_, i) => entry(p * 100 + i));
-            await new Promise((r) => setTimeout(r, 1));
+            await new Promise((r) => setTimeout(r, 1)); // on purpose: a source that never ends, a page at a time
           }
         } finally {
           closed = true;
@@ -142,8 +143,9 @@ describe('streaming the export', () => {
       const reader = res.body!.getReader();
       await reader.read();
       controller.abort();
-      await new Promise((r) => setTimeout(r, 300));
+      await waitFor(() => closed, { timeout: 5_000, what: 'the export to stop reading' });
       const seen = pagesRead;
+      // a fixed wait on purpose: that no page is read after it stopped only time can show
       await new Promise((r) => setTimeout(r, 300));
       expect(closed).toBe(true);
       expect(pagesRead).toBe(seen);

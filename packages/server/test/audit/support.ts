@@ -4,6 +4,7 @@ import type { AuditFields } from '../../src/audit/chain.ts';
 import { appendAuditEntries } from '../../src/audit/append.ts';
 import { inTransaction } from '../../src/db/database.ts';
 import { randomIp, type TestService } from '../support/service.ts';
+import { waitFor } from '../support/wait.ts';
 
 /** GET /v1/audit/export with the raw body as text. */
 export async function exportOf(
@@ -68,8 +69,8 @@ export function recomputeChain(rows: any[]): { hashesMatch: boolean; linked: boo
 }
 
 export async function accountIdOf(svc: TestService, account: string): Promise<string> {
-  const [row] = await svc.sql.query<{ id: string }>(`SELECT id::text AS id FROM accounts WHERE name = $1`, [account]);
-  return row!.id;
+  const row = await svc.db.selectFrom('accounts').select('id').where('name', '=', account).executeTakeFirstOrThrow();
+  return row.id;
 }
 
 /** Appends entries to an account's chain exactly as the service does (valid hashes), with the times given. */
@@ -98,18 +99,16 @@ export async function appendEntries(
 
 /** Actions of an account's audit log straight from the table, in chain order. */
 export async function actionsInTable(svc: TestService, accountId: string): Promise<string[]> {
-  const rows = await svc.sql.query<{ action: string }>(
-    `SELECT action FROM audit_entries WHERE account_id = $1::uuid ORDER BY id`,
-    [accountId],
-  );
+  const rows = await svc.db
+    .selectFrom('auditEntries')
+    .select('action')
+    .where('accountId', '=', accountId)
+    .orderBy('id')
+    .execute();
   return rows.map((r) => r.action);
 }
 
 /** Waits (bounded) until `check` holds: for entries written after the answer (auth failures are not awaited). */
 export async function eventually(check: () => Promise<boolean>, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await waitFor(check, { timeout: ms });
 }

@@ -23,14 +23,18 @@ async function auditedAccount(): Promise<{ account: string; ids: string[] }> {
     });
     expect(res.status).toBe(201);
   }
-  const rows = await svc.sql.query<{ id: string }>(
-    `SELECT id::text AS id FROM audit_entries WHERE account_id = $1::uuid ORDER BY id`,
-    [await accountIdOf(svc, account)],
-  );
+  const rows = await svc.db
+    .selectFrom('auditEntries')
+    .select('id')
+    .where('accountId', '=', await accountIdOf(svc, account))
+    .orderBy('id')
+    .execute();
   return { account, ids: rows.map((r) => r.id) };
 }
 
-const sql = (text: string, values: unknown[]) => svc.sql.query(text, values);
+/** Edits or deletes an entry behind the service's back, as someone with the database could. */
+const entries = () => svc.db.updateTable('auditEntries');
+const remove = (id: string | undefined) => svc.db.deleteFrom('auditEntries').where('id', '=', id!).execute();
 
 describe('attestation-service audit verify', () => {
   it('reports every chain intact, and exits 0', async () => {
@@ -44,9 +48,15 @@ describe('attestation-service audit verify', () => {
 
   it('names the row edited directly in the database, and exits 1', async () => {
     const { account, ids } = await auditedAccount();
-    await sql(`UPDATE audit_entries SET details = jsonb_set(details, '{type}', '"ai"') WHERE id = $1::bigint`, [
-      ids[2],
-    ]);
+    const { details } = await svc.db
+      .selectFrom('auditEntries')
+      .select('details')
+      .where('id', '=', ids[2]!)
+      .executeTakeFirstOrThrow();
+    await entries()
+      .set({ details: JSON.stringify({ ...(details as object), type: 'ai' }) })
+      .where('id', '=', ids[2]!)
+      .execute();
     const res = await cli('audit', 'verify', '--account', account);
     expect(res.code).toBe(1);
     expect(res.stdout).toContain(`${account}: BROKEN at entry ${ids[2]}: its contents hash to`);
@@ -57,7 +67,7 @@ describe('attestation-service audit verify', () => {
 
   it('names the entry after one that was deleted', async () => {
     const { account, ids } = await auditedAccount();
-    await sql(`DELETE FROM audit_entries WHERE id = $1::bigint`, [ids[1]]);
+    await remove(ids[1]);
     const res = await cli('audit', 'verify', '--account', account, '--json');
     expect(res.code).toBe(1);
     expect(JSON.parse(res.stdout)).toMatchObject({
@@ -68,7 +78,7 @@ describe('attestation-service audit verify', () => {
 
   it('counts in words: one entry verified before an edit of the second', async () => {
     const { account, ids } = await auditedAccount();
-    await sql(`UPDATE audit_entries SET outcome = 'failure' WHERE id = $1::bigint`, [ids[1]]);
+    await entries().set({ outcome: 'failure' }).where('id', '=', ids[1]!).execute();
     const res = await cli('audit', 'verify', '--account', account);
     expect(res.stdout).toContain(`${account}: BROKEN at entry ${ids[1]}: `);
     expect(res.stdout).toContain('(1 entry verified before it)');
@@ -76,7 +86,7 @@ describe('attestation-service audit verify', () => {
 
   it('notices entries removed from the end (the recorded head is not reached)', async () => {
     const { account, ids } = await auditedAccount();
-    await sql(`DELETE FROM audit_entries WHERE id = $1::bigint`, [ids.at(-1)]);
+    await remove(ids.at(-1));
     const res = await cli('audit', 'verify', '--account', account);
     expect(res.code).toBe(1);
     expect(res.stdout).toContain(`${account}: BROKEN at the chain head: the recorded chain head is`);

@@ -55,16 +55,21 @@ describe('when the chain goes away', () => {
     expect(res).toMatchObject({ status: 503, body: { code: 'CHAIN_UNAVAILABLE' } });
     expect(res.headers.get('retry-after')).toBeTruthy();
 
-    const [usage] = await svc.sql.query<{ onchain_used: number }>(
-      `SELECT onchain_used FROM monthly_usage m JOIN api_keys k ON k.id = m.api_key_id WHERE k.prefix = $1`,
-      [prefix],
-    );
-    expect(usage!.onchain_used).toBe(1);
+    const [usage] = await svc.db
+      .selectFrom('monthlyUsage as m')
+      .innerJoin('apiKeys as k', 'k.id', 'm.apiKeyId')
+      .select('m.onchainUsed')
+      .where('k.prefix', '=', prefix)
+      .execute();
+    expect(usage!.onchainUsed).toBe(1);
     // nothing is left pending or readable: a request that reached the relayer before the probe noticed is kept as `failed`, with no uid
-    const rows = await svc.sql.query<{ status: string; uid: string | null }>(
-      `SELECT a.status, a.uid FROM attestations a JOIN api_keys k ON k.id = a.api_key_id WHERE k.prefix = $1 AND a.status <> 'confirmed'`,
-      [prefix],
-    );
+    const rows = await svc.db
+      .selectFrom('attestations as a')
+      .innerJoin('apiKeys as k', 'k.id', 'a.apiKeyId')
+      .select(['a.status', 'a.uid'])
+      .where('k.prefix', '=', prefix)
+      .where('a.status', '<>', 'confirmed')
+      .execute();
     for (const row of rows) expect(row).toEqual({ status: 'failed', uid: null });
 
     recorded.step('off-chain create');
@@ -130,10 +135,13 @@ describe('when the relayer runs out of funds', () => {
         status: 503,
         body: { code: 'CHAIN_UNAVAILABLE', message: expect.stringContaining('out of funds') },
       });
-      const rows = await poor.sql.query(
-        `SELECT 1 FROM monthly_usage m JOIN api_keys k ON k.id = m.api_key_id WHERE k.prefix = $1 AND m.onchain_used > 0`,
-        [prefix],
-      );
+      const rows = await poor.db
+        .selectFrom('monthlyUsage as m')
+        .innerJoin('apiKeys as k', 'k.id', 'm.apiKeyId')
+        .select('m.period')
+        .where('k.prefix', '=', prefix)
+        .where('m.onchainUsed', '>', 0)
+        .execute();
       expect(rows).toEqual([]);
     } finally {
       await poor.stop();

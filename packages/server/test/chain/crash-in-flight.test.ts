@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPrivateChain, until, type PrivateChain } from '../support/anvil.ts';
 import { runCli, serveChild } from '../support/cli.ts';
 import { createTestDatabase } from '../support/database.ts';
+import { openTestDb, type Db } from '../support/db.ts';
 import { call, fundedKey } from '../support/service.ts';
 import { freePort } from '../../src/system/ports.ts';
 
 let chain: PrivateChain;
 let env: NodeJS.ProcessEnv;
-let db: pg.Client;
+let db: Db;
 let relayer: string;
 
 beforeAll(async () => {
@@ -28,18 +28,17 @@ beforeAll(async () => {
     RELAY_STUCK_AFTER: '10s', // no bump in the test's way: the hashes journaled are the ones mined
     LOG_LEVEL: 'silent',
   };
-  db = new pg.Client({ connectionString: databaseUrl });
-  await db.connect();
+  db = openTestDb(databaseUrl);
 }, 60_000);
 afterAll(async () => {
-  await db?.end();
+  await db?.destroy();
   await chain?.close();
 });
 
 const sentHashes = async () =>
   (
-    await db.query<{ tx_hash: string }>(`SELECT tx_hash FROM relay_transactions WHERE status = 'sent' ORDER BY nonce`)
-  ).rows.map((r) => r.tx_hash);
+    await db.selectFrom('relayTransactions').select('txHash').where('status', '=', 'sent').orderBy('nonce').execute()
+  ).map((r) => r.txHash);
 
 describe('a worker killed (SIGKILL) with three transactions in flight', () => {
   it('is reconciled at restart: one attestation per item on chain and in the database, each Idempotency-Key retry answers its uid', async () => {
@@ -90,13 +89,11 @@ describe('a worker killed (SIGKILL) with three transactions in flight', () => {
       expect(new Set(uids).size).toBe(5);
 
       expect((await chain.attestedBy(relayer)).sort()).toEqual([...uids].sort());
-      const rows = await db.query<{ uid: string; status: string; tx_hash: string }>(
-        `SELECT uid, status, tx_hash FROM attestations ORDER BY id`,
-      );
-      expect(rows.rows.map((r) => r.uid)).toEqual(uids);
-      expect(rows.rows.every((r) => r.status === 'confirmed')).toBe(true);
-      const journal = await db.query(`SELECT status, tx_hash FROM relay_transactions ORDER BY nonce`);
-      expect(journal.rows).toEqual(inFlight.map((hash) => ({ status: 'mined', tx_hash: hash })));
+      const rows = await db.selectFrom('attestations').select(['uid', 'status', 'txHash']).orderBy('id').execute();
+      expect(rows.map((r) => r.uid)).toEqual(uids);
+      expect(rows.every((r) => r.status === 'confirmed')).toBe(true);
+      const journal = await db.selectFrom('relayTransactions').select(['status', 'txHash']).orderBy('nonce').execute();
+      expect(journal).toEqual(inFlight.map((hash) => ({ status: 'mined', txHash: hash })));
     } finally {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));

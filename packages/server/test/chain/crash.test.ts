@@ -3,19 +3,20 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevChain, type DevChain } from '../../src/chain/dev-chain.ts';
 import { createTestDatabase } from '../support/database.ts';
+import { openTestDb, type Db } from '../support/db.ts';
 import { call, fundedKey } from '../support/service.ts';
 import { CLI, serveChild } from '../support/cli.ts';
 import { freePort } from '../../src/system/ports.ts';
+import { waitFor } from '../support/wait.ts';
 
 const ANVIL_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 const dir = await mkdtemp(join(tmpdir(), 'crash-'));
 let chain: DevChain;
 let env: NodeJS.ProcessEnv;
-let db: pg.Client;
+let db: Db;
 
 async function rpc(method: string, params: unknown[] = []): Promise<unknown> {
   const res = await fetch(chain.rpcUrl, {
@@ -26,15 +27,7 @@ async function rpc(method: string, params: unknown[] = []): Promise<unknown> {
   return ((await res.json()) as { result: unknown }).result;
 }
 
-async function until<T>(read: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const until = <T>(read: () => Promise<T | undefined>) => waitFor(read, { timeout: 20_000, interval: 100 });
 
 beforeAll(async () => {
   chain = await startDevChain({ dataDir: dir, deployerKey: ANVIL_KEY });
@@ -48,11 +41,10 @@ beforeAll(async () => {
     RELAYER_PRIVATE_KEY: await fundedKey(chain.rpcUrl),
     LOG_LEVEL: 'silent',
   };
-  db = new pg.Client({ connectionString: databaseUrl });
-  await db.connect();
+  db = openTestDb(databaseUrl);
 }, 60_000);
 afterAll(async () => {
-  await db?.end();
+  await db?.destroy();
   await chain?.stop();
   await rm(dir, { recursive: true, force: true });
 });
@@ -83,10 +75,8 @@ describe('a crash between broadcast and receipt', () => {
     }).catch(() => undefined);
 
     const hash = await until(async () => {
-      const { rows } = await db.query<{ tx_hash: string }>(
-        `SELECT tx_hash FROM relay_transactions WHERE status = 'sent'`,
-      );
-      return rows[0]?.tx_hash;
+      const [row] = await db.selectFrom('relayTransactions').select('txHash').where('status', '=', 'sent').execute();
+      return row?.txHash ?? undefined;
     });
     await until(async () => ((await rpc('eth_getTransactionByHash', [hash])) ? true : undefined)); // broadcast
     child.kill('SIGKILL');
@@ -103,10 +93,10 @@ describe('a crash between broadcast and receipt', () => {
       });
       expect(retry.status, JSON.stringify(retry.body)).toBe(201);
       expect(retry.body.txHash).toBe(hash);
-      const { rows } = await db.query(`SELECT uid, status FROM attestations WHERE tx_hash = $1`, [hash]);
+      const rows = await db.selectFrom('attestations').select(['uid', 'status']).where('txHash', '=', hash).execute();
       expect(rows).toEqual([{ uid: retry.body.uid, status: 'confirmed' }]);
-      const journal = await db.query(`SELECT status FROM relay_transactions`);
-      expect(journal.rows.map((r) => r.status)).toEqual(['mined']);
+      const journal = await db.selectFrom('relayTransactions').select('status').execute();
+      expect(journal.map((r) => r.status)).toEqual(['mined']);
       const receipt = (await rpc('eth_getTransactionReceipt', [hash])) as { logs: unknown[] };
       expect(receipt.logs).toHaveLength(1);
     } finally {

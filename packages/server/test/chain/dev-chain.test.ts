@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startDevChain } from '../../src/chain/dev-chain.ts';
-import { SCHEMA, SCHEMA_UID } from '../../src/chain/schema.ts';
+import { SCHEMA, SCHEMA_UID } from '@attestation-service/protocol';
 import { DEV_EAS_ADDRESS, DEV_SCHEMA_REGISTRY_ADDRESS, EAS_VERSION } from '../../src/chain/deployments.ts';
 
 const DEV_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';

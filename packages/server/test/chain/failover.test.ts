@@ -72,7 +72,7 @@ describe('the preferred RPC endpoint dies during on-chain load', () => {
     expect(uids).toHaveLength(60);
 
     const confirmed = await until(async () => {
-      const rows = await svc.sql.query<{ uid: string; status: string }>(`SELECT uid, status FROM attestations`);
+      const rows = await svc.db.selectFrom('attestations').select(['uid', 'status']).execute();
       return rows.length === 60 && rows.every((r) => r.status === 'confirmed') ? rows : undefined;
     }, 60_000);
     expect(confirmed.map((r) => r.uid).sort()).toEqual([...uids].sort());

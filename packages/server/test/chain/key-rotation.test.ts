@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
-import pg from 'pg';
 import { createWalletClient, http, parseTransaction, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPrivateChain, until, type PrivateChain } from '../support/anvil.ts';
 import { runCli, serveChild } from '../support/cli.ts';
 import { createTestDatabase } from '../support/database.ts';
+import { openTestDb, type Db } from '../support/db.ts';
 import { TEST_SERVICE_SECRET } from '../support/secret.ts';
 import { call, fundedKey } from '../support/service.ts';
 import { rpcChain } from '../../src/chain/rpc-chain.ts';
@@ -14,7 +14,7 @@ import { freePort } from '../../src/system/ports.ts';
 
 let chain: PrivateChain;
 let env: NodeJS.ProcessEnv;
-let db: pg.Client;
+let db: Db;
 let oldKey: Hex;
 let newKey: Hex;
 
@@ -33,26 +33,21 @@ beforeAll(async () => {
     ANCHOR_INTERVAL: '0',
     LOG_LEVEL: 'silent',
   };
-  db = new pg.Client({ connectionString: databaseUrl });
-  await db.connect();
+  db = openTestDb(databaseUrl);
 }, 60_000);
 afterAll(async () => {
-  await db?.end();
+  await db?.destroy();
   await chain?.close();
 });
 
 const address = (key: Hex) => privateKeyToAccount(key).address;
-const journal = async () =>
-  (
-    await db.query<{
-      id: string;
-      status: string;
-      signer: string | null;
-      tx_hash: string;
-      attempts: number;
-      raw_tx: Hex;
-    }>(`SELECT id::text, status, signer, tx_hash, attempts, raw_tx FROM relay_transactions ORDER BY id`)
-  ).rows;
+const journal = () =>
+  db
+    .selectFrom('relayTransactions')
+    .select(['id', 'status', 'signer', 'txHash', 'attempts', 'rawTx'])
+    .orderBy('id')
+    .$narrowType<{ txHash: string; rawTx: Hex }>()
+    .execute();
 const stop = async (child: ChildProcess, signal: NodeJS.Signals) => {
   child.kill(signal);
   if (child.exitCode === null) await new Promise((r) => child.once('exit', r));
@@ -88,8 +83,8 @@ describe('rotating the relayer key with transactions of the old key in flight', 
     await Promise.all(waiting);
 
     // the old key's owner cancels the middle one: the same nonce, a transfer to itself, at higher fees
-    const middle = parseTransaction(old[1]!.raw_tx);
-    await chain.rpc('anvil_dropTransaction', [old[1]!.tx_hash]);
+    const middle = parseTransaction(old[1]!.rawTx);
+    await chain.rpc('anvil_dropTransaction', [old[1]!.txHash]);
     const wallet = createWalletClient({
       account: privateKeyToAccount(oldKey),
       chain: rpcChain(chain.chainId, chain.rpcUrl),
@@ -143,8 +138,8 @@ describe('rotating the relayer key with transactions of the old key in flight', 
         ['mined', 1],
       ]);
       expect(await chain.rpc('eth_getTransactionReceipt', [cancel])).toMatchObject({ status: '0x1' });
-      const rows = await db.query<{ status: string }>(`SELECT status FROM attestations`);
-      expect(rows.rows.map((r) => r.status)).toEqual(Array(11).fill('confirmed'));
+      const rows = await db.selectFrom('attestations').select('status').execute();
+      expect(rows.map((r) => r.status)).toEqual(Array(11).fill('confirmed'));
     } finally {
       await stop(child, 'SIGTERM');
     }

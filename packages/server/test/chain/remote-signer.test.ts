@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
-import pg from 'pg';
 import { recoverTypedDataAddress, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OFFCHAIN_TYPES } from '../../src/attestations/offchain.ts';
+import { OFFCHAIN_ATTEST_TYPES } from '@attestation-service/protocol';
 import { freePort } from '../../src/system/ports.ts';
 import { startPrivateChain, until, type PrivateChain } from '../support/anvil.ts';
 import { runCli, serveChild } from '../support/cli.ts';
 import { createTestDatabase } from '../support/database.ts';
+import { openTestDb, type Db } from '../support/db.ts';
 import { TEST_SERVICE_SECRET } from '../support/secret.ts';
 import { call } from '../support/service.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
@@ -18,7 +18,7 @@ const SIGNER_ACCOUNT = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
 let chain: PrivateChain;
 let signer: TcpProxy;
 let child: ChildProcess;
-let db: pg.Client;
+let db: Db;
 let base: string;
 let key: string;
 
@@ -43,13 +43,12 @@ beforeAll(async () => {
   child = await serveChild(env, port);
   base = `http://127.0.0.1:${port}`;
   key = (JSON.parse((await runCli(env, 'keys', 'create', '--tier', 'pro', '--json')).stdout) as { key: string }).key;
-  db = new pg.Client({ connectionString: databaseUrl });
-  await db.connect();
+  db = openTestDb(databaseUrl);
 }, 60_000);
 afterAll(async () => {
   child?.kill('SIGTERM');
   if (child && child.exitCode === null) await new Promise((r) => child.once('exit', r));
-  await db?.end();
+  await db?.destroy();
   await signer?.kill();
   await chain?.close();
 });
@@ -63,8 +62,8 @@ describe('a remote signer (RELAYER_SIGNER_URL) and no key in the service', () =>
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const uids = res.body.attestations.map((a: { uid: string }) => a.uid);
     expect((await chain.attestedBy(SIGNER_ACCOUNT)).sort()).toEqual([...uids].sort());
-    const journal = await db.query<{ signer: string; status: string }>(`SELECT signer, status FROM relay_transactions`);
-    expect(journal.rows).toEqual([{ signer: SIGNER_ACCOUNT.toLowerCase(), status: 'mined' }]);
+    const journal = await db.selectFrom('relayTransactions').select(['signer', 'status']).execute();
+    expect(journal).toEqual([{ signer: SIGNER_ACCOUNT.toLowerCase(), status: 'mined' }]);
   }, 60_000);
 
   it('signs off-chain attestations there too (eth_signTypedData_v4): they verify as the signer’s account', async () => {
@@ -75,7 +74,7 @@ describe('a remote signer (RELAYER_SIGNER_URL) and no key in the service', () =>
     const { r, s, v } = sig.signature as { r: Hex; s: Hex; v: number };
     const recovered = await recoverTypedDataAddress({
       domain: sig.domain,
-      types: OFFCHAIN_TYPES,
+      types: OFFCHAIN_ATTEST_TYPES,
       primaryType: 'Attest',
       message: { ...sig.message, time: BigInt(sig.message.time), expirationTime: BigInt(sig.message.expirationTime) },
       signature: `${r}${s.slice(2)}${v.toString(16)}` as Hex,
@@ -102,9 +101,12 @@ describe('a remote signer (RELAYER_SIGNER_URL) and no key in the service', () =>
     const waiting = call(base, 'POST', '/v1/attestations', { key, body, headers: { 'idempotency-key': idem } });
     // the relay job fails to sign and gives its items back to the queue; the job is retried
     await until(async () => {
-      const { rows } = await db.query(
-        `SELECT 1 FROM relay_transactions WHERE status = 'intent' AND created_at < now() - interval '2 seconds'`,
-      );
+      const rows = await db
+        .selectFrom('relayTransactions')
+        .select('id')
+        .where('status', '=', 'intent')
+        .where('createdAt', '<', new Date(Date.now() - 2_000))
+        .execute();
       return rows.length > 0 ? true : undefined;
     });
     signer = await startTcpProxy(Number(new URL(chain.rpcUrl).port), Number(new URL(signer.url).port));
@@ -114,10 +116,8 @@ describe('a remote signer (RELAYER_SIGNER_URL) and no key in the service', () =>
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect((await chain.attestedBy(SIGNER_ACCOUNT)).filter((uid) => uid === res.body.uid)).toHaveLength(1);
     expect(await chain.attestedBy(SIGNER_ACCOUNT)).toHaveLength(5);
-    const journal = await db.query<{ status: string; error: string | null }>(
-      `SELECT status, error FROM relay_transactions ORDER BY id`,
-    );
-    expect(journal.rows.map((r) => r.status)).toEqual(['mined', 'failed', 'mined']);
-    expect(journal.rows[1]!.error).toBe('abandoned before it was signed');
+    const journal = await db.selectFrom('relayTransactions').select(['status', 'error']).orderBy('id').execute();
+    expect(journal.map((r) => r.status)).toEqual(['mined', 'failed', 'mined']);
+    expect(journal[1]!.error).toBe('abandoned before it was signed');
   }, 120_000);
 });

@@ -36,13 +36,13 @@ afterAll(async () => {
   await chain?.close();
 });
 
-interface Sent {
-  id: string;
-  nonce: number;
-  tx_hash: string;
-}
-
-const journal = () => svc.sql.query<Sent>(`SELECT id::text, nonce, tx_hash FROM relay_transactions ORDER BY nonce`);
+const journal = () =>
+  svc.db
+    .selectFrom('relayTransactions')
+    .select(['id', 'nonce', 'txHash'])
+    .orderBy('nonce')
+    .$narrowType<{ nonce: number }>()
+    .execute();
 const content = () => ({ type: 'human', content: `reorg ${randomUUID()}`, contentType: 'text/plain' });
 
 /** Starts a request (it answers once its transaction has its confirmations) and waits for its transaction in the mempool. */
@@ -52,8 +52,8 @@ async function sendInFlight(path: string, body: unknown) {
   const response = call(svc.url, 'POST', path, { key, body }).finally(() => (settled = true));
   const sent = await until(async () => {
     const entry = (await journal())[before];
-    if (!entry?.tx_hash) return undefined;
-    return (await chain.rpc('eth_getTransactionByHash', [entry.tx_hash])) ? entry : undefined;
+    if (!entry?.txHash) return undefined;
+    return (await chain.rpc('eth_getTransactionByHash', [entry.txHash])) ? entry : undefined;
   });
   return { response, sent, settled: () => settled };
 }
@@ -71,20 +71,22 @@ describe('a reorg while three transactions wait for their confirmations (CONFIRM
 
     // one block holds all three: one confirmation is not enough to report any of them
     await chain.rpc('evm_mine');
-    const minedIn = (await chain.rpc('eth_getTransactionReceipt', [inFlight[0]!.sent.tx_hash])) as {
+    const minedIn = (await chain.rpc('eth_getTransactionReceipt', [inFlight[0]!.sent.txHash])) as {
       blockNumber: string;
     };
-    for (const f of inFlight) expect(await chain.rpc('eth_getTransactionReceipt', [f.sent.tx_hash])).toBeTruthy();
-    await new Promise((r) => setTimeout(r, 1_500)); // the relayer looks every 200 ms
+    for (const f of inFlight) expect(await chain.rpc('eth_getTransactionReceipt', [f.sent.txHash])).toBeTruthy();
+    // a fixed wait on purpose: that nothing is reported on one confirmation only time can show (the relayer looks
+    // every 200 ms: several looks)
+    await new Promise((r) => setTimeout(r, 1_500));
     expect(inFlight.map((f) => f.settled())).toEqual([false, false, false]);
-    const early = await svc.sql.query<{ status: string }>(`SELECT status FROM attestations`);
+    const early = await svc.db.selectFrom('attestations').select('status').execute();
     expect(early.map((r) => r.status)).toEqual(['pending', 'pending', 'pending', 'pending']);
 
     // the block is replaced by one that holds only the first transaction; the other two leave the chain
-    const raw = await chain.rpc('eth_getRawTransactionByHash', [inFlight[0]!.sent.tx_hash]);
+    const raw = await chain.rpc('eth_getRawTransactionByHash', [inFlight[0]!.sent.txHash]);
     await chain.rpc('anvil_reorg', [1, [[raw, 0]]]);
-    expect(await chain.rpc('eth_getTransactionReceipt', [inFlight[1]!.sent.tx_hash])).toBeNull();
-    expect(await chain.rpc('eth_getTransactionReceipt', [inFlight[2]!.sent.tx_hash])).toBeNull();
+    expect(await chain.rpc('eth_getTransactionReceipt', [inFlight[1]!.sent.txHash])).toBeNull();
+    expect(await chain.rpc('eth_getTransactionReceipt', [inFlight[2]!.sent.txHash])).toBeNull();
     // more load meanwhile
     const later = call(svc.url, 'POST', '/v1/attestations', { key, body: content() });
     await chain.rpc('evm_setIntervalMining', [1]);
@@ -99,30 +101,33 @@ describe('a reorg while three transactions wait for their confirmations (CONFIRM
     ] as string[];
     expect(new Set(uids).size).toBe(5);
     // the first three went out once each, with the same bytes: the same transactions, now in other blocks
-    expect(answers.slice(0, 3).map((a) => a.body.txHash)).toEqual(inFlight.map((f) => f.sent.tx_hash));
+    expect(answers.slice(0, 3).map((a) => a.body.txHash)).toEqual(inFlight.map((f) => f.sent.txHash));
 
     const relayer = privateKeyToAccount(svc.config.chain.relayerPrivateKey).address;
     expect((await chain.attestedBy(relayer)).sort()).toEqual([...uids].sort());
-    const rows = await svc.sql.query<{ uid: string; status: string; tx_hash: string; block_number: string }>(
-      `SELECT uid, status, tx_hash, block_number::text FROM attestations ORDER BY id`,
-    );
+    const rows = await svc.db
+      .selectFrom('attestations')
+      .select(['uid', 'status', 'txHash', 'blockNumber'])
+      .orderBy('id')
+      .$narrowType<{ blockNumber: string }>()
+      .execute();
     expect(rows.map((r) => r.uid).sort()).toEqual([...uids].sort());
     expect(rows.every((r) => r.status === 'confirmed')).toBe(true);
     const head = BigInt((await chain.rpc('eth_blockNumber')) as string);
     for (const row of rows) {
-      const receipt = (await chain.rpc('eth_getTransactionReceipt', [row.tx_hash])) as { blockNumber: string };
-      expect(BigInt(receipt.blockNumber)).toBe(BigInt(row.block_number));
+      const receipt = (await chain.rpc('eth_getTransactionReceipt', [row.txHash])) as { blockNumber: string };
+      expect(BigInt(receipt.blockNumber)).toBe(BigInt(row.blockNumber));
       expect(head - BigInt(receipt.blockNumber) + 1n).toBeGreaterThanOrEqual(2n);
     }
     // at the height the reorg replaced, only the transaction the new block holds
-    const atReplaced = rows.filter((r) => BigInt(r.block_number) === BigInt(minedIn.blockNumber));
-    expect(atReplaced.map((r) => r.tx_hash)).toEqual([answers[0]!.body.txHash]);
-    const entries = await svc.sql.query<{ status: string }>(`SELECT status FROM relay_transactions`);
+    const atReplaced = rows.filter((r) => BigInt(r.blockNumber) === BigInt(minedIn.blockNumber));
+    expect(atReplaced.map((r) => r.txHash)).toEqual([answers[0]!.body.txHash]);
+    const entries = await svc.db.selectFrom('relayTransactions').select('status').execute();
     expect(entries.map((e) => e.status)).toEqual(['mined', 'mined', 'mined', 'mined']);
 
     // one attestation.created per attestation, to a real receiver, and nothing replaced (no uid was ever reported)
     await receiver.waitFor(5, 30_000);
-    await new Promise((r) => setTimeout(r, 2_000));
+    await new Promise((r) => setTimeout(r, 2_000)); // on purpose: no sixth event, which only time can show
     const delivered = receiver.received.map((r) => JSON.parse(r.body) as { type: string; data: { uid: string } });
     expect(delivered.map((d) => d.type)).toEqual(Array(5).fill('attestation.created'));
     expect(delivered.map((d) => d.data.uid).sort()).toEqual([...uids].sort());

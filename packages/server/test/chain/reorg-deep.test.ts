@@ -117,16 +117,21 @@ describe('a transaction reported mined (CONFIRMATIONS=1), then taken away by a d
     expect(record.status).toBe(200);
     expect(record.body).toMatchObject({ uid: newUids[0], txHash: first.body.txHash });
     expect(BigInt(record.body.blockNumber)).toBe(await blockOf(first.body.txHash));
-    const rows = await svc.sql.query<{ uid: string; previous_uid: string; status: string }>(
-      `SELECT uid, previous_uid, status FROM attestations ORDER BY id`,
-    );
-    expect(rows).toEqual(oldUids.map((old, i) => ({ uid: newUids[i], previous_uid: old, status: 'confirmed' })));
+    const rows = await svc.db
+      .selectFrom('attestations')
+      .select(['uid', 'previousUid', 'status'])
+      .orderBy('id')
+      .execute();
+    expect(rows).toEqual(oldUids.map((old, i) => ({ uid: newUids[i], previousUid: old, status: 'confirmed' })));
     // announced once: no second attestation.created, and the replacement in the audit log
     expect(deliveries('attestation.created')).toHaveLength(3);
-    const audit = await svc.sql.query<{ resource: string; previous: string }>(
-      `SELECT resource, details->>'previousUid' AS previous FROM audit_entries WHERE action = 'attestation.replaced'`,
-    );
-    expect(audit.map((a) => [a.previous, a.resource]).sort()).toEqual(
+    const audit = await svc.db
+      .selectFrom('auditEntries')
+      .select(['resource', 'details'])
+      .where('action', '=', 'attestation.replaced')
+      .$narrowType<{ details: { previousUid: string } }>()
+      .execute();
+    expect(audit.map((a) => [a.details.previousUid, a.resource]).sort()).toEqual(
       oldUids.map((old, i) => [old, `attestation:${newUids[i]}`]).sort(),
     );
   }, 120_000);
@@ -173,10 +178,11 @@ describe('a transaction reported mined (CONFIRMATIONS=1), then taken away by a d
       return read.body.revoked ? read.body : undefined;
     });
     expect(record.revocationTxHash).not.toBe(revoked.body.txHash);
-    const entries = await svc.sql.query<{ kind: string; status: string }>(
-      `SELECT kind, status FROM relay_transactions WHERE tx_hash = $1 OR tx_hash = $2`,
-      [revoked.body.txHash, record.revocationTxHash],
-    );
+    const entries = await svc.db
+      .selectFrom('relayTransactions')
+      .select(['kind', 'status'])
+      .where('txHash', 'in', [revoked.body.txHash, record.revocationTxHash])
+      .execute();
     expect(entries.map((e) => e.status).sort()).toEqual(['failed', 'mined']);
     await until(async () => (deliveries('attestation.revoked').some((d) => d.data.uid === newUid) ? true : undefined));
 
@@ -186,10 +192,11 @@ describe('a transaction reported mined (CONFIRMATIONS=1), then taken away by a d
     expect(await revocationTime(newUid)).toBe(0n);
     await until(async () => ((await revocationTime(newUid)) > 0n ? true : undefined), 60_000);
     const filler = await until(async () => {
-      const [entry] = await svc.sql.query<{ status: string; error: string }>(
-        `SELECT status, error FROM relay_transactions WHERE tx_hash = $1`,
-        [revoked.body.txHash],
-      );
+      const [entry] = await svc.db
+        .selectFrom('relayTransactions')
+        .select(['status', 'error'])
+        .where('txHash', '=', revoked.body.txHash)
+        .execute();
       return entry?.status === 'failed' ? entry : undefined;
     });
     expect(filler.error).toContain('nonce');

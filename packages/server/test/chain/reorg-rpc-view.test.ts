@@ -45,10 +45,11 @@ describe('a node that answers another hash for a block already reported', () => 
     const again = await call(svc.url, 'GET', `/v1/attestations/${created.body.uid}`);
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ uid: created.body.uid, txHash: created.body.txHash });
-    const [entry] = await svc.sql.query<{ status: string; reorged: boolean }>(
-      `SELECT status, reorged_at IS NOT NULL AS reorged FROM relay_transactions WHERE tx_hash = $1`,
-      [created.body.txHash],
-    );
-    expect(entry).toEqual({ status: 'mined', reorged: false });
+    const [entry] = await svc.db
+      .selectFrom('relayTransactions')
+      .select(['status', 'reorgedAt'])
+      .where('txHash', '=', created.body.txHash)
+      .execute();
+    expect(entry).toEqual({ status: 'mined', reorgedAt: null });
   }, 60_000);
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { http as mswHttp, HttpResponse, bypass, passthrough } from 'msw';
 import { setupServer } from 'msw/node';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -40,10 +41,8 @@ function faultOnSend(fault: Fault, rpcUrl = svc.chain.rpcUrl, nth = 1): () => bo
 }
 
 async function relayerNonce(): Promise<number> {
-  const [row] = await svc.sql.query<{ n: string }>(
-    `SELECT count(*) AS n FROM relay_transactions WHERE status = 'mined'`,
-  );
-  return Number(row!.n);
+  const rows = await svc.db.selectFrom('relayTransactions').select('id').where('status', '=', 'mined').execute();
+  return rows.length;
 }
 
 async function createOnce(label: string) {
@@ -52,10 +51,12 @@ async function createOnce(label: string) {
     key,
     body: { type: 'human', content, contentType: 'text/plain' },
   });
-  const rows = await svc.sql.query<{ status: string; uid: string | null }>(
-    `SELECT status, uid FROM attestations WHERE content_hash = encode(sha256(convert_to($1, 'UTF8')), 'hex') OR content_hash = '0x' || encode(sha256(convert_to($1, 'UTF8')), 'hex')`,
-    [content],
-  );
+  const hash = createHash('sha256').update(content, 'utf8').digest('hex');
+  const rows = await svc.db
+    .selectFrom('attestations')
+    .select(['status', 'uid'])
+    .where('contentHash', 'in', [hash, `0x${hash}`])
+    .execute();
   return { res, rows };
 }
 
@@ -133,13 +134,15 @@ describe('RPC faults with several transactions in flight (anvil mining a block a
       expect(struck()).toBe(true);
 
       // several transactions were in flight together: one block mined more than one of them
-      const perBlock = await busy.sql.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM relay_transactions WHERE tx_hash = ANY($1) GROUP BY block_number`,
-        [[...new Set(results.map((r) => r.body.txHash))]],
-      );
-      expect(Math.max(...perBlock.map((b) => b.n))).toBeGreaterThan(1);
+      const perBlock = await busy.db
+        .selectFrom('relayTransactions')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('txHash', 'in', [...new Set(results.map((r) => r.body.txHash as string))])
+        .groupBy('blockNumber')
+        .execute();
+      expect(Math.max(...perBlock.map((b) => Number(b.n)))).toBeGreaterThan(1);
       // nothing lost, nothing twice: every item confirmed, and the chain holds exactly their attestations
-      const rows = await busy.sql.query<{ uid: string; status: string }>(`SELECT uid, status FROM attestations`);
+      const rows = await busy.db.selectFrom('attestations').select(['uid', 'status']).execute();
       expect(rows.filter((r) => r.status !== 'confirmed')).toEqual([]);
       expect(rows.map((r) => r.uid)).toEqual(expect.arrayContaining(results.map((r) => r.body.uid)));
       const relayer = privateKeyToAccount(busy.config.chain.relayerPrivateKey).address;

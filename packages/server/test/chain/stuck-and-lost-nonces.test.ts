@@ -29,15 +29,13 @@ afterAll(async () => {
   await chain?.close();
 });
 
-interface Sent {
-  id: string;
-  nonce: number;
-  tx_hash: string;
-  sent_hashes: string[];
-}
-
 const journal = () =>
-  svc.sql.query<Sent>(`SELECT id::text, nonce, tx_hash, sent_hashes FROM relay_transactions ORDER BY nonce`);
+  svc.db
+    .selectFrom('relayTransactions')
+    .select(['id', 'nonce', 'txHash', 'sentHashes'])
+    .orderBy('nonce')
+    .$narrowType<{ nonce: number; sentHashes: string[] }>()
+    .execute();
 
 /** Starts a create (it answers once mined) and waits until its own transaction is in the node's mempool. */
 async function createInFlight(label: string) {
@@ -49,8 +47,8 @@ async function createInFlight(label: string) {
   // the journal's hash once the node holds it (a transaction the node refused is re-signed: a new hash)
   const sent = await until(async () => {
     const entry = (await journal())[before];
-    if (!entry?.tx_hash) return undefined;
-    return (await chain.rpc('eth_getTransactionByHash', [entry.tx_hash])) ? entry : undefined;
+    if (!entry?.txHash) return undefined;
+    return (await chain.rpc('eth_getTransactionByHash', [entry.txHash])) ? entry : undefined;
   });
   return { response, sent };
 }
@@ -65,7 +63,7 @@ describe('a transaction stuck with later ones behind it', () => {
     // the base fee jumps to 50 gwei: the first transaction cannot be mined at its fees; the next two are priced for it
     await chain.rpc('anvil_setNextBlockBaseFeePerGas', [hex(50n * GWEI)]);
     await chain.rpc('evm_mine');
-    expect(await chain.rpc('eth_getTransactionReceipt', [stuck.sent.tx_hash])).toBeNull();
+    expect(await chain.rpc('eth_getTransactionReceipt', [stuck.sent.txHash])).toBeNull();
     const second = await createInFlight('second');
     const third = await createInFlight('third');
     expect([second.sent.nonce, third.sent.nonce]).toEqual([stuck.sent.nonce + 1, stuck.sent.nonce + 2]);
@@ -77,16 +75,16 @@ describe('a transaction stuck with later ones behind it', () => {
     const entries = await journal();
     expect(entries).toHaveLength(3);
     const [first] = entries;
-    expect(first!.sent_hashes.length).toBeGreaterThan(1); // re-signed with bumped fees
-    expect(answers[0]!.body.txHash).toBe(first!.tx_hash);
-    expect(first!.sent_hashes).toContain(answers[0]!.body.txHash);
-    expect(answers[0]!.body.txHash).not.toBe(stuck.sent.tx_hash);
+    expect(first!.sentHashes.length).toBeGreaterThan(1); // re-signed with bumped fees
+    expect(answers[0]!.body.txHash).toBe(first!.txHash);
+    expect(first!.sentHashes).toContain(answers[0]!.body.txHash);
+    expect(answers[0]!.body.txHash).not.toBe(stuck.sent.txHash);
 
     const uids = answers.map((a) => a.body.uid);
     expect(new Set(uids).size).toBe(3);
     const relayer = privateKeyToAccount(svc.config.chain.relayerPrivateKey).address;
     expect((await chain.attestedBy(relayer)).sort()).toEqual([...uids].sort());
-    const rows = await svc.sql.query<{ status: string; uid: string }>(`SELECT status, uid FROM attestations`);
+    const rows = await svc.db.selectFrom('attestations').select(['status', 'uid']).execute();
     expect(rows.map((r) => r.uid).sort()).toEqual([...uids].sort());
     expect(rows.every((r) => r.status === 'confirmed')).toBe(true);
   }, 60_000);
@@ -118,16 +116,20 @@ describe('a nonce taken by another transaction', () => {
     const [again, stood] = await Promise.all([replaced.response, kept.response]);
     expect(again.status, JSON.stringify(again.body)).toBe(201);
     expect(stood.status, JSON.stringify(stood.body)).toBe(201);
-    expect(stood.body.txHash).toBe(kept.sent.tx_hash);
-    expect(again.body.txHash).not.toBe(replaced.sent.tx_hash);
-    const [first] = await svc.sql.query<{ status: string; error: string }>(
-      `SELECT status, error FROM relay_transactions WHERE id = $1::bigint`,
-      [replaced.sent.id],
-    );
+    expect(stood.body.txHash).toBe(kept.sent.txHash);
+    expect(again.body.txHash).not.toBe(replaced.sent.txHash);
+    const [first] = await svc.db
+      .selectFrom('relayTransactions')
+      .select(['status', 'error'])
+      .where('id', '=', replaced.sent.id)
+      .execute();
     expect(first).toMatchObject({ status: 'failed', error: expect.stringContaining('another transaction') });
-    const [resent] = await svc.sql.query<{ nonce: number }>(`SELECT nonce FROM relay_transactions WHERE tx_hash = $1`, [
-      again.body.txHash,
-    ]);
+    const [resent] = await svc.db
+      .selectFrom('relayTransactions')
+      .select('nonce')
+      .where('txHash', '=', again.body.txHash)
+      .$narrowType<{ nonce: number }>()
+      .execute();
     expect(resent!.nonce).toBeGreaterThan(kept.sent.nonce);
     const attested = await chain.attestedBy(relayer.address);
     expect(attested).toHaveLength(attestedBefore + 2);

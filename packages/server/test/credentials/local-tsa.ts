@@ -24,10 +24,13 @@ export async function startLocalTsa(): Promise<{ url: string; requests: () => nu
     req.on('end', () => {
       requests++;
       const request = pkijs.TimeStampReq.fromBER(new Uint8Array(Buffer.concat(chunks)));
-      respond(request, cert, key).then((body) => {
-        res.writeHead(200, { 'content-type': 'application/timestamp-reply' });
-        res.end(Buffer.from(body));
-      });
+      respond(request, cert, key).then(
+        (body) => {
+          res.writeHead(200, { 'content-type': 'application/timestamp-reply' });
+          res.end(Buffer.from(body));
+        },
+        (error: unknown) => res.writeHead(500).end(String(error)),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -135,7 +135,7 @@ describe('issuer keys', () => {
 
   it('keeps the private key sealed at rest', async () => {
     await jwks();
-    const rows = await svc.sql.query<{ sealed: string }>('SELECT private_jwk_sealed AS sealed FROM credential_keys');
+    const rows = await svc.db.selectFrom('credentialKeys').select('privateJwkSealed as sealed').execute();
     expect(rows.length).toBeGreaterThan(0);
     for (const { sealed } of rows) {
       expect(sealed).toMatch(/^c1\./);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountNameKey, accountNameProblem } from '../../src/keys/account-name.ts';
+import { accountNameKey, accountNameProblem } from '../../src/accounts/account-name.ts';
 import type { TestService } from '../support/service.ts';
 import { serviceCli, signUpOpen, startDashboardService, trpc, unique } from './support.ts';
 
@@ -42,13 +42,18 @@ describe('the CLI never acts by name on an account opened in the dashboard', () 
       expect(refused.stderr).toContain(`was opened in the dashboard`);
       expect(refused.stderr).toContain(`--account id:${id}`);
     }
-    const [row] = await service.sql.query<{ keys: number; plan: string; invitations: number }>(
-      `SELECT (SELECT count(*) FROM api_keys WHERE account_id = $1)::int AS keys, plan,
-              (SELECT count(*) FROM invitations WHERE account_id = $1)::int AS invitations
-       FROM accounts WHERE id = $1`,
-      [id],
-    );
-    expect(row).toEqual({ keys: 0, plan: 'free', invitations: 0 });
+    const account = await service.db
+      .selectFrom('accounts')
+      .select('plan')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    const keys = await service.db.selectFrom('apiKeys').select('id').where('accountId', '=', id).execute();
+    const invitations = await service.db.selectFrom('invitations').select('id').where('accountId', '=', id).execute();
+    expect({ keys: keys.length, plan: account.plan, invitations: invitations.length }).toEqual({
+      keys: 0,
+      plan: 'free',
+      invitations: 0,
+    });
 
     const created = await cli('keys', 'create', '--tier', 'pro', '--account', `id:${id}`, '--json');
     expect(created.code).toBe(0);
@@ -78,10 +83,12 @@ describe('the CLI never acts by name on an account opened in the dashboard', () 
       (await cli('keys', 'create', '--tier', 'free', '--account', name.toUpperCase(), '--json')).stdout,
     );
     expect(again).toMatchObject({ account: name, accountId: first.accountId, opened: false });
-    const [row] = await service.sql.query<{ created_by: string }>(`SELECT created_by FROM accounts WHERE id = $1`, [
-      first.accountId,
-    ]);
-    expect(row!.created_by).toBe('cli');
+    const row = await service.db
+      .selectFrom('accounts')
+      .select('createdBy')
+      .where('id', '=', first.accountId)
+      .executeTakeFirstOrThrow();
+    expect(row.createdBy).toBe('cli');
 
     const unknown = await cli(
       'keys',
@@ -132,18 +139,19 @@ describe('account names: NFKC, any case, one account; no lookalikes or invisible
     }
     const wide = await openInDashboard(`ＷＩＤＥ-${name}`);
     expect(wide.status).toBe(200);
-    const [row] = await service.sql.query<{ name: string; created_by: string }>(
-      `SELECT name, created_by FROM accounts WHERE id = $1`,
-      [wide.accountId],
-    );
-    expect(row).toEqual({ name: `WIDE-${name}`, created_by: 'dashboard' });
+    const [row] = await service.db
+      .selectFrom('accounts')
+      .select(['name', 'createdBy'])
+      .where('id', '=', wide.accountId!)
+      .execute();
+    expect(row).toEqual({ name: `WIDE-${name}`, createdBy: 'dashboard' });
   }, 60_000);
 
   it('the CLI refuses to open an account under a lookalike name, and opens nothing', async () => {
     const result = await cli('keys', 'create', '--tier', 'free', '--account', 'аcme-cyrillic');
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('ASCII letters and digits only');
-    const rows = await service.sql.query(`SELECT 1 FROM accounts WHERE name = 'аcme-cyrillic'`);
+    const rows = await service.db.selectFrom('accounts').select('id').where('name', '=', 'аcme-cyrillic').execute();
     expect(rows).toHaveLength(0);
   }, 60_000);
 });

@@ -45,7 +45,7 @@ describe('dashboard attestations', () => {
   async function uids(member: TestMember, input: Record<string, unknown> = {}): Promise<string[]> {
     const res = await list(member, input);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return res.body.result.data.items.map((a: { uid: string }) => a.uid);
+    return res.body.result.data.data.map((a: { uid: string }) => a.uid);
   }
   /** Every page of a listing, walked by its cursors. */
   async function walk(member: TestMember, input: Record<string, unknown>): Promise<string[][]> {
@@ -54,7 +54,7 @@ describe('dashboard attestations', () => {
     do {
       const res = await list(member, { ...input, ...(cursor ? { cursor } : {}) });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
-      pages.push(res.body.result.data.items.map((a: { uid: string }) => a.uid));
+      pages.push(res.body.result.data.data.map((a: { uid: string }) => a.uid));
       cursor = res.body.result.data.nextCursor ?? undefined;
     } while (cursor);
     return pages;
@@ -68,16 +68,17 @@ describe('dashboard attestations', () => {
     });
   const revocationOf = async (uid: string) =>
     (
-      await service.sql.query<{ revoked_at: Date | null; revoke_state: string | null }>(
-        `SELECT revoked_at, revoke_state FROM attestations WHERE uid = $1`,
-        [uid],
-      )
+      await service.db.selectFrom('attestations').select(['revokedAt', 'revokeState']).where('uid', '=', uid).execute()
     )[0]!;
   const revokedEntries = (accountId: string) =>
-    service.sql.query<{ resource: string; actor_key_prefix: string | null; details: any }>(
-      `SELECT resource, actor_key_prefix, details FROM audit_entries WHERE account_id = $1 AND action = 'attestation.revoked' ORDER BY id`,
-      [accountId],
-    );
+    service.db
+      .selectFrom('auditEntries')
+      .select(['resource', 'actorKeyPrefix', 'details'])
+      .where('accountId', '=', accountId)
+      .where('action', '=', 'attestation.revoked')
+      .orderBy('id')
+      .$narrowType<{ details: any }>()
+      .execute();
 
   it("lists the account's attestations newest first in keyset pages, each with its verify link", async () => {
     const viewer = await createMember(service, 'viewer');
@@ -87,7 +88,7 @@ describe('dashboard attestations', () => {
     expect(pages.flat()).toEqual([...created].reverse());
 
     const first = (await list(viewer, { limit: 1 })).body.result.data;
-    expect(first.items[0]).toEqual({
+    expect(first.data[0]).toEqual({
       uid: created[6],
       type: 'human',
       mode: 'offchain',
@@ -140,7 +141,7 @@ describe('dashboard attestations', () => {
       [a1, h1],
     ]);
     expect(await walk(owner, { contentHash: hash, limit: 1 })).toEqual([[a1], [h1]]);
-    const revoked = (await list(owner, { revoked: true })).body.result.data.items[0];
+    const revoked = (await list(owner, { revoked: true })).body.result.data.data[0];
     expect(revoked).toMatchObject({ uid: a2, revokedAt: expect.any(String) });
   }, 60_000);
 
@@ -218,17 +219,17 @@ describe('dashboard attestations', () => {
     expect(entries).toEqual([
       {
         resource: `attestation:${onchainUid}`,
-        actor_key_prefix: null,
+        actorKeyPrefix: null,
         details: { mode: 'onchain', txHash: expect.any(String), reason: 'published by mistake', actor },
       },
       {
         resource: `attestation:${offchainUid}`,
-        actor_key_prefix: null,
+        actorKeyPrefix: null,
         details: { mode: 'offchain', txHash: expect.any(String), actor },
       },
       {
         resource: `attestation:${byApi}`,
-        actor_key_prefix: expect.any(String),
+        actorKeyPrefix: expect.any(String),
         details: expect.not.objectContaining({ actor }),
       },
     ]);
@@ -258,7 +259,7 @@ describe('dashboard attestations', () => {
       expect(res.body.error.data).toMatchObject({ code: 'FORBIDDEN', details: { role, needed: 'admin' } });
       expect(await uids(member)).toEqual([uid]);
     }
-    expect(await revocationOf(uid!)).toEqual({ revoked_at: null, revoke_state: null });
+    expect(await revocationOf(uid!)).toEqual({ revokedAt: null, revokeState: null });
     expect(await revokedEntries(owner.accountId)).toEqual([]);
   });
 
@@ -268,7 +269,7 @@ describe('dashboard attestations', () => {
     const [mine] = await attest(await keyOf(a), offchain(1));
     const [theirs] = await attest(await keyOf(b), offchain(1));
     expect(await uids(a)).toEqual([mine]);
-    const hash = (await list(b)).body.result.data.items[0].contentHash;
+    const hash = (await list(b)).body.result.data.data[0].contentHash;
     expect(await uids(a, { contentHash: hash })).toEqual([]);
 
     const res = await revoke(a, theirs!);
@@ -283,7 +284,7 @@ describe('dashboard attestations', () => {
       input: { uid: theirs },
     });
     expect(namedRevoke.status).toBe(404);
-    expect(await revocationOf(theirs!)).toEqual({ revoked_at: null, revoke_state: null });
+    expect(await revocationOf(theirs!)).toEqual({ revokedAt: null, revokeState: null });
     expect(await revokedEntries(b.accountId)).toEqual([]);
   });
 });

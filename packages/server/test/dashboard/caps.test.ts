@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors.ts';
-import { MAX_PENDING_INVITATIONS } from '../../src/dashboard/invitations.ts';
+import { MAX_PENDING_INVITATIONS } from '../../src/accounts/invitations.ts';
 import { MAX_SESSIONS_PER_USER } from '../../src/dashboard/session-cap.ts';
 import { MAX_ACTIVE_KEYS } from '../../src/keys/key-cap.ts';
 import type { TestService } from '../support/service.ts';
@@ -13,14 +13,22 @@ beforeAll(async () => {
 });
 afterAll(() => service?.stop());
 
+const DAY = 24 * 60 * 60_000;
+
 /** `count` keys of the account straight into the table, revoked or not. */
 async function seedKeys(accountId: string, count: number, revoked = false): Promise<void> {
-  await service.sql.query(
-    `INSERT INTO api_keys (id, account_id, prefix, secret_hash, tier, revoked_at)
-     SELECT gen_random_uuid(), $1, substr(md5(random()::text), 1, 12), '\\x00', 'free', CASE WHEN $3 THEN now() END
-     FROM generate_series(1, $2)`,
-    [accountId, count, revoked],
-  );
+  const key = () => ({
+    id: randomUUID(),
+    accountId,
+    prefix: randomBytes(6).toString('hex'),
+    secretHash: Buffer.from([0]),
+    tier: 'free',
+    revokedAt: revoked ? new Date() : null,
+  });
+  await service.db
+    .insertInto('apiKeys')
+    .values(Array.from({ length: count }, key))
+    .execute();
 }
 
 describe('caps per account', () => {
@@ -45,9 +53,12 @@ describe('caps per account', () => {
     });
     const byCli = await service.services.keys.create({ tier: 'pro', account: { id: owner.accountId } }).catch((e) => e);
     expect(byCli).toBeInstanceOf(AppError);
-    const keyCount = await service.sql.query(`SELECT 1 FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL`, [
-      owner.accountId,
-    ]);
+    const keyCount = await service.db
+      .selectFrom('apiKeys')
+      .select('id')
+      .where('accountId', '=', owner.accountId)
+      .where('revokedAt', 'is', null)
+      .execute();
     expect(keyCount).toHaveLength(MAX_ACTIVE_KEYS);
 
     await service.services.keys.revoke(last.body.result.data.prefix);
@@ -63,7 +74,7 @@ describe('caps per account', () => {
         mutation: true,
         input: { email: `invitee-${i}@example.com`, role: 'viewer' },
       });
-    const { invitations } = service.services.dashboard;
+    const { invitations } = service.services;
     for (let i = 1; i < MAX_PENDING_INVITATIONS; i++)
       await invitations.inviteMember({
         accountId: owner.accountId,
@@ -93,22 +104,32 @@ describe('caps per account', () => {
   it(`keeps a person's ${MAX_SESSIONS_PER_USER} newest sessions: a sign-in past the cap ends the oldest`, async () => {
     const member = await createMember(service, 'viewer');
     // the member's own session, from joining, is made the oldest; ten more from other devices follow it
-    await service.sql.query(`UPDATE sessions SET created_at = now() - interval '1 day' WHERE user_id = $1`, [
-      member.userId,
-    ]);
-    await service.sql.query(
-      `INSERT INTO sessions (id, token, user_id, expires_at, created_at, updated_at)
-       SELECT gen_random_uuid()::text, md5(random()::text), $1, now() + interval '1 day',
-              now() - g * interval '1 minute', now() - g * interval '1 minute'
-       FROM generate_series(1, $2) AS g`,
-      [member.userId, MAX_SESSIONS_PER_USER],
-    );
+    const now = Date.now();
+    await service.db
+      .updateTable('sessions')
+      .set({ createdAt: new Date(now - DAY) })
+      .where('userId', '=', member.userId)
+      .execute();
+    const session = (_: unknown, i: number) => ({
+      id: randomUUID(),
+      token: randomBytes(16).toString('hex'),
+      userId: member.userId,
+      expiresAt: new Date(now + DAY),
+      createdAt: new Date(now - (i + 1) * 60_000),
+      updatedAt: new Date(now - (i + 1) * 60_000),
+    });
+    await service.db
+      .insertInto('sessions')
+      .values(Array.from({ length: MAX_SESSIONS_PER_USER }, session))
+      .execute();
     const fresh = await signIn(service, member);
     expect(fresh.status).toBe(200);
-    const sessions = await service.sql.query<{ created_at: Date }>(
-      `SELECT created_at FROM sessions WHERE user_id = $1 ORDER BY created_at`,
-      [member.userId],
-    );
+    const sessions = await service.db
+      .selectFrom('sessions')
+      .select('createdAt')
+      .where('userId', '=', member.userId)
+      .orderBy('createdAt')
+      .execute();
     expect(sessions).toHaveLength(MAX_SESSIONS_PER_USER);
     expect((await trpc(service, 'dashboard.session.me', { cookie: fresh.cookie })).status).toBe(200);
     // the oldest, the member's first, was ended
@@ -123,13 +144,13 @@ describe('dashboard.members.list', () => {
     const list = (input: unknown) =>
       trpc(service, 'dashboard.members.list', { cookie: owner.cookie, accountId: owner.accountId, input });
     const first = (await list({ limit: 2 })).body.result.data;
-    expect(first.members.map((m: { role: string }) => m.role)).toEqual(['owner', 'admin']);
+    expect(first.data.map((m: { role: string }) => m.role)).toEqual(['owner', 'admin']);
     expect(first.nextCursor).toEqual(expect.any(String));
     const second = (await list({ limit: 2, cursor: first.nextCursor })).body.result.data;
-    expect(second.members.map((m: { role: string }) => m.role)).toEqual(['developer', 'viewer']);
+    expect(second.data.map((m: { role: string }) => m.role)).toEqual(['developer', 'viewer']);
     expect(second.nextCursor).toBeNull();
     const all = (await list(undefined)).body.result.data;
-    expect(all.members).toHaveLength(4);
+    expect(all.data).toHaveLength(4);
     expect(all.nextCursor).toBeNull();
 
     for (const cursor of ['nope', Buffer.from(`2026-02-30T00:00:00.000Z|${randomUUID()}`).toString('base64url')]) {

@@ -10,6 +10,17 @@ afterAll(() => service?.stop());
 
 const cli = (...args: string[]) => serviceCli(service, ...args);
 
+/** The audit entries of the account named `account`, oldest or newest first. */
+const auditOf = (account: string, order: 'asc' | 'desc') =>
+  service.db
+    .selectFrom('auditEntries as e')
+    .innerJoin('accounts as a', 'a.id', 'e.accountId')
+    .select(['e.action', 'e.details'])
+    .where('a.name', '=', account)
+    .orderBy('e.id', order)
+    .limit(1)
+    .execute();
+
 /** Signs up with the link's token and accepts it; the accept's answer and the new session's `session.me`. */
 async function join(url: string, email: string) {
   const token = tokenOf(url);
@@ -42,11 +53,7 @@ describe('attestation-service accounts', () => {
     const { accepted, me } = await join(printed.url, email);
     expect(accepted.status).toBe(200);
     expect(me.memberships).toEqual([expect.objectContaining({ accountName: account, role: 'owner' })]);
-    const [entry] = await service.sql.query<{ action: string; details: Record<string, unknown> }>(
-      `SELECT e.action, e.details FROM audit_entries e JOIN accounts a ON a.id = e.account_id
-       WHERE a.name = $1 ORDER BY e.id LIMIT 1`,
-      [account],
-    );
+    const [entry] = await auditOf(account, 'asc');
     expect(entry).toMatchObject({ action: 'member.invited', details: { email, role: 'owner', via: 'cli' } });
   }, 60_000);
 
@@ -82,18 +89,18 @@ describe('attestation-service accounts', () => {
   it("set-plan changes the account's plan, audited as the CLI's; list shows it", async () => {
     const { account } = await service.createKey('free');
     const set = await cli('accounts', 'set-plan', account, 'enterprise');
-    const [row] = await service.sql.query<{ id: string }>(`SELECT id FROM accounts WHERE name = $1`, [account]);
-    expect(set).toMatchObject({ code: 0, stdout: `account ${account} (id ${row!.id}): plan enterprise\n` });
+    const row = await service.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('name', '=', account)
+      .executeTakeFirstOrThrow();
+    expect(set).toMatchObject({ code: 0, stdout: `account ${account} (id ${row.id}): plan enterprise\n` });
     const listed = (await cli('accounts', 'list', '--json')).stdout
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line));
     expect(listed).toContainEqual(expect.objectContaining({ name: account, plan: 'enterprise', members: 0 }));
-    const [entry] = await service.sql.query<{ action: string; details: Record<string, unknown> }>(
-      `SELECT e.action, e.details FROM audit_entries e JOIN accounts a ON a.id = e.account_id
-       WHERE a.name = $1 ORDER BY e.id DESC LIMIT 1`,
-      [account],
-    );
+    const [entry] = await auditOf(account, 'desc');
     expect(entry).toEqual({ action: 'account.plan_changed', details: { from: 'free', to: 'enterprise', via: 'cli' } });
     const table = (await cli('accounts', 'list')).stdout.split('\n');
     expect(table[0]).toMatch(/^NAME +PLAN +MEMBERS +CREATED$/);

@@ -12,10 +12,13 @@ const person = (tag: string) => {
 
 /** The account's audit entries, oldest first: action and details (details.actor names the member). */
 async function auditOf(service: TestService, accountId: string) {
-  return service.sql.query<{ action: string; details: Record<string, any> }>(
-    `SELECT action, details FROM audit_entries WHERE account_id = $1 ORDER BY id`,
-    [accountId],
-  );
+  return service.db
+    .selectFrom('auditEntries')
+    .select(['action', 'details'])
+    .where('accountId', '=', accountId)
+    .orderBy('id')
+    .$narrowType<{ details: Record<string, any> }>()
+    .execute();
 }
 
 const view = (service: TestService, token: string) => trpc(service, 'dashboard.invitations.get', { input: { token } });
@@ -35,7 +38,7 @@ describe('the owner setup link', () => {
     expect(Date.parse(link.expiresAt) - Date.now()).toBeGreaterThan(DAY - 60_000);
     expect(Date.parse(link.expiresAt) - Date.now()).toBeLessThanOrEqual(DAY);
     // what a restart does while the link is pending
-    expect((await service.services.dashboard.invitations.ownerSetupLink())?.url).toBe(link.url);
+    expect((await service.services.invitations.ownerSetupLink())?.url).toBe(link.url);
     const res = await view(service, tokenOf(link.url));
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
@@ -84,8 +87,8 @@ describe('the owner setup link', () => {
     expect((await view(service, token)).status).toBe(404);
     const again = await accept(service, up.cookie, { token, accountName: `${name}-2` });
     expect(again.status).toBe(404);
-    expect((await service.sql.query(`SELECT 1 FROM accounts WHERE name = $1`, [`${name}-2`])).length).toBe(0);
-    expect(await service.services.dashboard.invitations.ownerSetupLink()).toBeUndefined();
+    expect(await service.db.selectFrom('accounts').select('id').where('name', '=', `${name}-2`).execute()).toEqual([]);
+    expect(await service.services.invitations.ownerSetupLink()).toBeUndefined();
   });
 });
 
@@ -173,7 +176,11 @@ describe('member invitations', () => {
     const token = tokenOf((await invite(owner, invited.email)).body.result.data.url);
     const wrong = await accept(service, stranger.cookie, { token });
     expect(wrong.status).toBe(403);
-    const members = await service.sql.query(`SELECT 1 FROM members WHERE account_id = $1`, [owner.accountId]);
+    const members = await service.db
+      .selectFrom('members')
+      .select('id')
+      .where('accountId', '=', owner.accountId)
+      .execute();
     expect(members.length).toBe(1);
     expect((await view(service, token)).status).toBe(200);
     // nor may someone sign up under another email with it
@@ -190,7 +197,9 @@ describe('member invitations', () => {
     expect((await view(service, token)).status).toBe(404);
     expect((await accept(service, up.cookie, { token })).status).toBe(404);
     expect((await signUp(service, person('later'), token)).status).toBe(403);
-    expect((await service.sql.query(`SELECT 1 FROM members WHERE user_id = $1`, [up.body.user.id])).length).toBe(0);
+    expect(await service.db.selectFrom('members').select('id').where('userId', '=', up.body.user.id).execute()).toEqual(
+      [],
+    );
   });
 
   it('answers NOT_FOUND for a token that never was, whatever its shape', async () => {

@@ -1,6 +1,6 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/clock.ts';
+import { openTestDb } from '../support/db.ts';
 import { call, type TestService } from '../support/service.ts';
 import { createMember, startDashboardService, trpc, type TestMember } from './support.ts';
 
@@ -39,16 +39,15 @@ describe('dashboard keys', () => {
       body: { type: 'human', content: `c-${Math.random()}`, contentType: 'text/plain', mode: 'offchain' },
     });
   const audit = (accountId: string, action: string) =>
-    service.sql.query<{ resource: string; details: any }>(
-      `SELECT resource, details FROM audit_entries WHERE account_id = $1 AND action = $2 ORDER BY id`,
-      [accountId, action],
-    );
+    service.db
+      .selectFrom('auditEntries')
+      .select(['resource', 'details'])
+      .where('accountId', '=', accountId)
+      .where('action', '=', action)
+      .orderBy('id')
+      .execute();
   const keyCount = async (accountId: string) =>
-    (
-      await service.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1`, [
-        accountId,
-      ])
-    )[0]!.n;
+    (await service.db.selectFrom('apiKeys').select('id').where('accountId', '=', accountId).execute()).length;
 
   it('mints a key for a developer (shown once) that works on REST, listed with its creator, audited', async () => {
     const dev = await createMember(service, 'developer');
@@ -73,10 +72,12 @@ describe('dashboard keys', () => {
       state: 'active',
     });
     expect(JSON.stringify(listed)).not.toContain(minted.key.slice(-32));
-    const [row] = await service.sql.query<{ created_by: string }>(`SELECT created_by FROM api_keys WHERE prefix = $1`, [
-      minted.prefix,
-    ]);
-    expect(row!.created_by).toBe(dev.userId);
+    const row = await service.db
+      .selectFrom('apiKeys')
+      .select('createdBy')
+      .where('prefix', '=', minted.prefix)
+      .executeTakeFirstOrThrow();
+    expect(row.createdBy).toBe(dev.userId);
     const [entry] = await audit(dev.accountId, 'api_key.created');
     expect(entry!.resource).toBe(`api_key:${minted.prefix}`);
     expect(entry!.details).toMatchObject({
@@ -130,7 +131,7 @@ describe('dashboard keys', () => {
     expect(refused.body.error.data.code).toBe('FORBIDDEN');
     expect(refused.body.error.message).toMatch(/plan is free/);
 
-    await service.sql.query(`UPDATE accounts SET plan = 'pro' WHERE id = $1`, [dev.accountId]);
+    await service.db.updateTable('accounts').set({ plan: 'pro' }).where('id', '=', dev.accountId).execute();
     expect((await create(dev, { name: 'pro', tier: 'pro' })).status).toBe(200);
     const enterprise = await create(dev, { name: 'ent', tier: 'enterprise' });
     expect(enterprise.status).toBe(403);
@@ -185,6 +186,7 @@ describe('dashboard keys', () => {
   it('writes last_used_at at most once a minute per key, in batches', async () => {
     const owner = await createMember(service, 'owner');
     const minted = (await create(owner, { name: 'used', tier: 'free' })).body.result.data;
+    // raw SQL on purpose: xmin, the row version that shows whether it was written, is a system column
     const stored = async () =>
       (
         await service.sql.query<{ last_used_at: Date | null; xmin: string }>(
@@ -225,13 +227,16 @@ describe('dashboard keys: the last uses at stop', () => {
       expect(res.status).toBe(201);
       await service.stop();
       stopped = true;
-      const client = new pg.Client({ connectionString: service.databaseUrl });
-      await client.connect();
+      const db = openTestDb(service.databaseUrl);
       try {
-        const { rows } = await client.query(`SELECT last_used_at FROM api_keys WHERE prefix = $1`, [prefix]);
-        expect(rows[0].last_used_at).toBeInstanceOf(Date);
+        const row = await db
+          .selectFrom('apiKeys')
+          .select('lastUsedAt')
+          .where('prefix', '=', prefix)
+          .executeTakeFirstOrThrow();
+        expect(row.lastUsedAt).toBeInstanceOf(Date);
       } finally {
-        await client.end();
+        await db.destroy();
       }
     } finally {
       if (!stopped) await service.stop();

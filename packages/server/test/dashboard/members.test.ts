@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Role } from '../../src/dashboard/roles.ts';
+import { insertMember } from '../support/db.ts';
+import type { Role } from '../../src/accounts/roles.ts';
 import type { TestService } from '../support/service.ts';
 import { createMember, startDashboardService, tokenOf, trpc, type TestMember } from './support.ts';
 
@@ -21,19 +22,19 @@ const call = (as: TestMember, path: string, input?: unknown, accountId = as.acco
 const rolesIn = async (accountId: string) =>
   Object.fromEntries(
     (
-      await service.sql.query<{ user_id: string; role: string }>(
-        `SELECT user_id, role FROM members WHERE account_id = $1`,
-        [accountId],
-      )
-    ).map((r) => [r.user_id, r.role]),
+      await service.db.selectFrom('members').select(['userId', 'role']).where('accountId', '=', accountId).execute()
+    ).map((r) => [r.userId, r.role]),
   );
 
 const lastAudit = async (accountId: string) =>
   (
-    await service.sql.query<{ action: string; details: Record<string, any> }>(
-      `SELECT action, details FROM audit_entries WHERE account_id = $1 ORDER BY id DESC LIMIT 1`,
-      [accountId],
-    )
+    await service.db
+      .selectFrom('auditEntries')
+      .select(['action', 'details'])
+      .where('accountId', '=', accountId)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .execute()
   )[0];
 
 describe('dashboard.members', () => {
@@ -45,7 +46,7 @@ describe('dashboard.members', () => {
 
     const list = await call(owner, 'list');
     expect(list.status).toBe(200);
-    const { members, invitations } = list.body.result.data;
+    const { data: members, invitations } = list.body.result.data;
     expect(members).toEqual([
       expect.objectContaining({ userId: owner.userId, email: owner.email, role: 'owner' }),
       expect.objectContaining({ userId: dev.userId, email: dev.email, role: 'developer' }),
@@ -82,7 +83,11 @@ describe('dashboard.members', () => {
       }
     }
     expect(await rolesIn(owner.accountId)).toMatchObject(before);
-    const pending = await service.sql.query(`SELECT 1 FROM invitations WHERE email = 'x@example.com'`);
+    const pending = await service.db
+      .selectFrom('invitations')
+      .select('id')
+      .where('email', '=', 'x@example.com')
+      .execute();
     expect(pending.length).toBe(0);
   });
 
@@ -144,11 +149,11 @@ describe('dashboard.members', () => {
     expect(Object.values(await rolesIn(a.accountId)).sort()).toEqual(['owner', 'viewer']);
 
     // the service itself, many times over, where the window between counting and changing is widest
-    const { members } = service.services.dashboard;
+    const { members } = service.services;
     const origin = { requestId: 'race', ip: '127.0.0.1' };
     const actor = (m: TestMember) => ({ userId: m.userId, email: m.email, role: 'owner' });
     for (let i = 0; i < 10; i++) {
-      await service.sql.query(`UPDATE members SET role = 'owner' WHERE account_id = $1`, [a.accountId]);
+      await service.db.updateTable('members').set({ role: 'owner' }).where('accountId', '=', a.accountId).execute();
       const outcomes = await Promise.allSettled([
         members.setRole({ accountId: a.accountId, actor: actor(a), origin }, b.userId, 'viewer'),
         members.remove({ accountId: a.accountId, actor: actor(b), origin }, a.userId),
@@ -156,11 +161,7 @@ describe('dashboard.members', () => {
       expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
       expect(Object.values(await rolesIn(a.accountId))).toContain('owner');
       if (outcomes[1].status === 'fulfilled')
-        await service.sql.query(`INSERT INTO members (id, account_id, user_id, role) VALUES ($1, $2, $3, 'owner')`, [
-          crypto.randomUUID(),
-          a.accountId,
-          a.userId,
-        ]);
+        await insertMember(service.db, { accountId: a.accountId, userId: a.userId, role: 'owner' });
     }
   });
 
@@ -211,6 +212,10 @@ describe('dashboard.members', () => {
 
     expect(await rolesIn(b.accountId)).toEqual(before);
     expect((await call(b, 'list')).body.result.data.invitations.map((i: { id: string }) => i.id)).toEqual([bInvite.id]);
-    expect((await service.sql.query(`SELECT 1 FROM invitations WHERE email = 'intruder@example.com'`)).length).toBe(0);
+    const intruder = await service.db
+      .selectFrom('invitations')
+      .select('id')
+      .where('email', '=', 'intruder@example.com');
+    expect(await intruder.execute()).toEqual([]);
   });
 });

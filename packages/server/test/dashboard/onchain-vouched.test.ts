@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertAccount, insertMember } from '../support/db.ts';
 import { linkIn, startInbox, type Inbox } from '../mail/inbox.ts';
 import { call, randomIp, type TestService } from '../support/service.ts';
 import { signUpOpen, startDashboardService, unique } from './support.ts';
@@ -36,16 +36,8 @@ async function create(key: string, mode: 'onchain' | 'offchain') {
 async function unvouchedAccount() {
   const who = { email: `${unique('owner')}@example.com`, password: 'owner-password-long', name: 'Owner' };
   const up = await signUpOpen(service, who, { confirmed: false });
-  const id = randomUUID();
-  await service.sql.query(
-    `INSERT INTO accounts (id, name, name_key, created_by, vouched) VALUES ($1, $2, lower($2), 'dashboard', false)`,
-    [id, unique('unvouched')],
-  );
-  await service.sql.query(`INSERT INTO members (id, account_id, user_id, role) VALUES ($1, $2, $3, 'owner')`, [
-    randomUUID(),
-    id,
-    up.userId,
-  ]);
+  const id = await insertAccount(service.db, { name: unique('unvouched'), createdBy: 'dashboard', vouched: false });
+  await insertMember(service.db, { accountId: id, userId: up.userId, role: 'owner' });
   const minted = await service.services.keys.create({ tier: 'free', account: { id } });
   return { id, key: minted.key, email: who.email };
 }
@@ -60,12 +52,19 @@ describe("the free plan's on-chain quota needs a confirmed owner", () => {
       details: { reason: 'OWNER_NOT_VERIFIED', kind: 'onchain' },
     });
     expect(refused.body.message).toContain('confirmed email address');
-    const [row] = await service.sql.query<{ pending: number; used: number }>(
-      `SELECT (SELECT count(*) FROM attestations WHERE account_id = $1 AND mode = 'onchain')::int AS pending,
-              (SELECT coalesce(sum(onchain_used), 0) FROM account_monthly_usage WHERE account_id = $1)::int AS used`,
-      [account.id],
-    );
-    expect(row).toEqual({ pending: 0, used: 0 });
+    const pending = await service.db
+      .selectFrom('attestations')
+      .select('id')
+      .where('accountId', '=', account.id)
+      .where('mode', '=', 'onchain')
+      .execute();
+    const usage = await service.db
+      .selectFrom('accountMonthlyUsage')
+      .select('onchainUsed')
+      .where('accountId', '=', account.id)
+      .execute();
+    const used = usage.reduce((sum, row) => sum + row.onchainUsed, 0);
+    expect({ pending: pending.length, used }).toEqual({ pending: 0, used: 0 });
     expect((await create(account.key, 'offchain')).status).toBe(201);
   });
 
@@ -85,7 +84,7 @@ describe("the free plan's on-chain quota needs a confirmed owner", () => {
 
   it('nor is an account on a paid plan, whoever its owners are', async () => {
     const account = await unvouchedAccount();
-    await service.sql.query(`UPDATE accounts SET plan = 'pro' WHERE id = $1`, [account.id]);
+    await service.db.updateTable('accounts').set({ plan: 'pro' }).where('id', '=', account.id).execute();
     expect((await create(account.key, 'onchain')).status).toBe(201);
   });
 });

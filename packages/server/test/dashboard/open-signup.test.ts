@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertAccount, insertMember } from '../support/db.ts';
 import { linkIn, startInbox, type Inbox } from '../mail/inbox.ts';
 import { randomIp, type TestService } from '../support/service.ts';
 import { createMember, signIn, signUp, signUpOpen, startDashboardService, trpc, unique } from './support.ts';
@@ -35,21 +35,12 @@ const openAccount = (cookie: string, name: string, ip = randomIp()) =>
   });
 
 const accountsNamed = async (name: string) =>
-  (await service.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM accounts WHERE name = $1`, [name]))[0]!.n;
+  (await service.db.selectFrom('accounts').select('id').where('name', '=', name).execute()).length;
 
 /** An account a sign-up opened before confirmation was required, owned by this person, with nobody confirmed. */
 async function unvouchedAccount(userId: string): Promise<string> {
-  const id = randomUUID();
-  const name = unique('legacy');
-  await service.sql.query(
-    `INSERT INTO accounts (id, name, name_key, created_by, vouched) VALUES ($1, $2, lower($2), 'dashboard', false)`,
-    [id, name],
-  );
-  await service.sql.query(`INSERT INTO members (id, account_id, user_id, role) VALUES ($1, $2, $3, 'owner')`, [
-    randomUUID(),
-    id,
-    userId,
-  ]);
+  const id = await insertAccount(service.db, { name: unique('legacy'), createdBy: 'dashboard', vouched: false });
+  await insertMember(service.db, { accountId: id, userId, role: 'owner' });
   return id;
 }
 
@@ -81,12 +72,13 @@ describe('open sign-up: a confirmed address first', () => {
       expect(refused.body.error.message).toContain('Confirm your email address first');
     }
     expect(await accountsNamed(name)).toBe(0);
-    const [made] = await service.sql.query<{ keys: number; invitations: number }>(
-      `SELECT (SELECT count(*) FROM api_keys WHERE account_id = $1)::int AS keys,
-              (SELECT count(*) FROM invitations WHERE account_id = $1)::int AS invitations`,
-      [legacy],
-    );
-    expect(made).toEqual({ keys: 0, invitations: 0 });
+    const keys = await service.db.selectFrom('apiKeys').select('id').where('accountId', '=', legacy).execute();
+    const invitations = await service.db
+      .selectFrom('invitations')
+      .select('id')
+      .where('accountId', '=', legacy)
+      .execute();
+    expect({ keys: keys.length, invitations: invitations.length }).toEqual({ keys: 0, invitations: 0 });
 
     const mail = await inbox.waitFor((m) => m.to === who.email && /confirm/i.test(m.subject));
     const link = linkIn(mail.text, `${service.config.publicBaseUrl}/dashboard/api/auth/verify-email?token=`);
@@ -96,8 +88,12 @@ describe('open sign-up: a confirmed address first', () => {
     expect((await mint()).status).toBe(200);
     expect((await invite()).status).toBe(200);
     // confirming vouched for the account they owned already
-    const [row] = await service.sql.query<{ vouched: boolean }>(`SELECT vouched FROM accounts WHERE id = $1`, [legacy]);
-    expect(row!.vouched).toBe(true);
+    const row = await service.db
+      .selectFrom('accounts')
+      .select('vouched')
+      .where('id', '=', legacy)
+      .executeTakeFirstOrThrow();
+    expect(row.vouched).toBe(true);
   });
 
   it('a person opens at most 3 accounts: the 4th is 403 and creates nothing', async () => {
@@ -157,7 +153,7 @@ describe('open sign-up does not tell which addresses have a sign-in', () => {
     });
     expect(known).toMatchObject({ status: 200, cookies: 0 });
 
-    const users = await service.sql.query(`SELECT id FROM users WHERE email = $1`, [owner.email]);
+    const users = await service.db.selectFrom('users').select('id').where('email', '=', owner.email).execute();
     expect(users).toEqual([{ id: owner.userId }]);
     expect((await signIn(service, { email: owner.email, password: 'an-attackers-password' })).status).toBe(401);
     expect((await signIn(service, owner)).status).toBe(200);

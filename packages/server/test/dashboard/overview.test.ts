@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/clock.ts';
 import { createDatabase } from '../../src/db/database.ts';
 import type { Pool } from '../../src/db/sql.ts';
-import { dailyAttestations } from '../../src/dashboard/overview-store.ts';
+import { dailyAttestations } from '../../src/overview/store.ts';
 import type { TestService } from '../support/service.ts';
 import { createMember, startDashboardService, trpc, type TestMember } from './support.ts';
 
@@ -27,54 +27,76 @@ describe('dashboard overview', () => {
     const id = randomUUID();
     const prefix = randomUUID().replaceAll('-', '').slice(0, 12);
     // created_at keeps milliseconds: keys made within one would tie, and the list's order would be the ids' chance
-    await service.sql.query(
-      `INSERT INTO api_keys (id, account_id, prefix, secret_hash, tier, name, revoked_at, created_at)
-       VALUES ($1, $2, $3, '\\x00', $4, $4 || ' key', CASE WHEN $5 THEN now() END, now() + $6 * interval '1 ms')`,
-      [id, accountId, prefix, tier, revoked, ++keySeq],
-    );
+    const now = Date.now();
+    await service.db
+      .insertInto('apiKeys')
+      .values({
+        id,
+        accountId,
+        prefix,
+        secretHash: Buffer.from([0]),
+        tier,
+        name: `${tier} key`,
+        revokedAt: revoked ? new Date(now) : null,
+        createdAt: new Date(now + ++keySeq),
+      })
+      .execute();
     return { id, prefix };
   }
-  const use = (keyId: string, period: string, used: number) =>
-    service.sql.query(`INSERT INTO monthly_usage (api_key_id, period, onchain_used) VALUES ($1, $2, $3)`, [
-      keyId,
-      period,
-      used,
-    ]);
+  const use = (apiKeyId: string, period: string, onchainUsed: number) =>
+    service.db.insertInto('monthlyUsage').values({ apiKeyId, period, onchainUsed }).execute();
 
   /** `count` attestations from `at` on, a second apart (insert in time order: ids grow with time, as in production). */
-  const attestations = (
+  async function attestations(
     target: { accountId: string; keyId: string },
     count: number,
     at: number,
     kind: { type: 'human' | 'ai'; mode: 'onchain' | 'offchain'; status?: string },
-  ) =>
-    service.sql.query(
-      `INSERT INTO attestations (account_id, api_key_id, type, mode, status, content_hash, content_type, chain_id,
-         schema_uid, attester, created_at)
-       SELECT $1, $2, $3, $4, $5, '0x' || repeat('a', 64), 'text/plain', 31337, '0x' || repeat('b', 64),
-         '0x' || repeat('c', 40), $6::timestamptz + g * interval '1 second'
-       FROM generate_series(0, $7 - 1) AS g`,
-      [target.accountId, target.keyId, kind.type, kind.mode, kind.status ?? 'confirmed', new Date(at), count],
-    );
+  ) {
+    const row = (i: number) => ({
+      accountId: target.accountId,
+      apiKeyId: target.keyId,
+      ...kind,
+      status: kind.status ?? 'confirmed',
+      contentHash: `0x${'a'.repeat(64)}`,
+      contentType: 'text/plain',
+      chainId: 31337,
+      schemaUid: `0x${'b'.repeat(64)}`,
+      attester: `0x${'c'.repeat(40)}`,
+      createdAt: new Date(at + i * 1_000),
+    });
+    // in statements of 4000 rows: PostgreSQL takes at most 65535 parameters in one
+    for (let from = 0; from < count; from += 4000) {
+      const rows = Array.from({ length: Math.min(4000, count - from) }, (_, i) => row(from + i));
+      await service.db.insertInto('attestations').values(rows).execute();
+    }
+  }
 
   /** Deliveries of one subscription of the account, made at `at`, in the states given. */
   async function deliveries(accountId: string, at: number, states: Array<{ state: string; attempts: number }>) {
     const subscription = randomUUID();
-    await service.sql.query(
-      `INSERT INTO webhook_subscriptions (id, account_id, url, events, secret, created_at)
-       VALUES ($1, $2, $3, ARRAY['attestation.created'], repeat('0', 64), $4)`,
-      [subscription, accountId, `https://hooks.example.com/${subscription}`, new Date(at - DAY)],
-    );
+    await service.db
+      .insertInto('webhookSubscriptions')
+      .values({
+        id: subscription,
+        accountId,
+        url: `https://hooks.example.com/${subscription}`,
+        events: ['attestation.created'],
+        secret: '0'.repeat(64),
+        createdAt: new Date(at - DAY),
+      })
+      .execute();
     for (const { state, attempts } of states) {
       const event = randomUUID();
-      await service.sql.query(
-        `INSERT INTO webhook_events (id, account_id, type, body, created_at) VALUES ($1, $2, 'attestation.created', '{}', $3)`,
-        [event, accountId, new Date(at)],
-      );
-      await service.sql.query(
-        `INSERT INTO webhook_deliveries (id, event_id, subscription_id, state, attempts, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-        [randomUUID(), event, subscription, state, attempts, new Date(at)],
-      );
+      const createdAt = new Date(at);
+      await service.db
+        .insertInto('webhookEvents')
+        .values({ id: event, accountId, type: 'attestation.created', body: '{}', createdAt })
+        .execute();
+      await service.db
+        .insertInto('webhookDeliveries')
+        .values({ id: randomUUID(), eventId: event, subscriptionId: subscription, state, attempts, createdAt })
+        .execute();
     }
   }
 
@@ -188,7 +210,7 @@ describe('dashboard overview', () => {
     for (let chunk = 0; chunk < 4; chunk++)
       await attestations(target, 10_000, NOW - (200 - chunk) * DAY, { type: 'human', mode: 'offchain' });
     await attestations(target, 20, NOW - DAY, { type: 'ai', mode: 'offchain' });
-    await service.sql.query('ANALYZE attestations');
+    await service.sql.query('ANALYZE attestations'); // raw SQL on purpose: the planner's statistics, no table's rows
     const from = new Date(NOW - 29 * DAY);
     const to = new Date(NOW + DAY);
     const plans: unknown[] = [];

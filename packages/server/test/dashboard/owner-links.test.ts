@@ -25,10 +25,12 @@ async function openLink(url: string, tag: string) {
 }
 
 async function auditOf(accountId: string) {
-  return service.sql.query<{ action: string; details: Record<string, any> }>(
-    `SELECT action, details FROM audit_entries WHERE account_id = $1 ORDER BY id`,
-    [accountId],
-  );
+  return service.db
+    .selectFrom('auditEntries')
+    .select(['action', 'details'])
+    .where('accountId', '=', accountId)
+    .orderBy('id')
+    .execute();
 }
 
 describe('a CLI-opened account reaches the dashboard through its owner link', () => {

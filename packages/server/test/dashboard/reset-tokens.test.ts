@@ -51,20 +51,29 @@ async function resetToken(email: string): Promise<string> {
 }
 
 const resetRows = (userId: string) =>
-  service.sql.query<{ identifier: string }>(`SELECT identifier FROM verifications WHERE value = $1`, [userId]);
+  service.db.selectFrom('verifications').select('identifier').where('value', '=', userId).execute();
 
 async function addPasskey(userId: string, registeredUnconfirmed: boolean): Promise<string> {
   const id = randomUUID();
-  await service.sql.query(
-    `INSERT INTO passkeys (id, name, public_key, user_id, credential_id, counter, device_type, backed_up,
-       registered_unconfirmed) VALUES ($1, 'key', 'pk', $2, $3, 0, 'singleDevice', false, $4)`,
-    [id, userId, randomUUID(), registeredUnconfirmed],
-  );
+  await service.db
+    .insertInto('passkeys')
+    .values({
+      id,
+      name: 'key',
+      publicKey: 'pk',
+      userId,
+      credentialId: randomUUID(),
+      counter: 0,
+      deviceType: 'singleDevice',
+      backedUp: false,
+      registeredUnconfirmed,
+    })
+    .execute();
   return id;
 }
 
 const passkeysOf = async (userId: string) =>
-  (await service.sql.query<{ id: string }>(`SELECT id FROM passkeys WHERE user_id = $1`, [userId])).map((r) => r.id);
+  (await service.db.selectFrom('passkeys').select('id').where('userId', '=', userId).execute()).map((r) => r.id);
 
 describe('password reset tokens at rest', () => {
   it('stores no token that opens a reset link, and a newer reset ends the older one', async () => {
@@ -75,7 +84,7 @@ describe('password reset tokens at rest', () => {
 
     const rows = await resetRows(member.userId);
     expect(rows).toHaveLength(1);
-    const dump = JSON.stringify(await service.sql.query(`SELECT * FROM verifications`));
+    const dump = JSON.stringify(await service.db.selectFrom('verifications').selectAll().execute());
     expect(dump).not.toContain(older);
     expect(dump).not.toContain(newer);
     // each stored identifier, whole or past its prefix, tried as the token
@@ -93,10 +102,15 @@ describe('password reset tokens at rest', () => {
     // as the migration leaves none, a plain row is one an older replica wrote during the rollout
     const member = await createMember(service, 'owner');
     const token = `plain${unique('t').replaceAll('-', '')}`;
-    await service.sql.query(
-      `INSERT INTO verifications (id, identifier, value, expires_at) VALUES ($1, $2, $3, now() + interval '1 hour')`,
-      [randomUUID(), `reset-password:${token}`, member.userId],
-    );
+    await service.db
+      .insertInto('verifications')
+      .values({
+        id: randomUUID(),
+        identifier: `reset-password:${token}`,
+        value: member.userId,
+        expiresAt: new Date(Date.now() + 60 * 60_000),
+      })
+      .execute();
     expect((await auth('/reset-password', { token, newPassword: 'plain-row-password-1' })).status).toBe(200);
     expect(await resetRows(member.userId)).toEqual([]);
   });
@@ -121,16 +135,18 @@ describe('passkeys added before the address was confirmed', () => {
     const db = service.infrastructure.db;
     const early = await addPasskey(userId, false);
     await onPasskeyRegistered(db, { id: early, userId });
-    await service.sql.query(`UPDATE users SET email_verified = true WHERE id = $1`, [userId]);
+    await service.db.updateTable('users').set({ emailVerified: true }).where('id', '=', userId).execute();
     const late = await addPasskey(userId, false);
     await onPasskeyRegistered(db, { id: late, userId });
-    const flags = await service.sql.query<{ id: string; registered_unconfirmed: boolean }>(
-      `SELECT id, registered_unconfirmed FROM passkeys WHERE user_id = $1 ORDER BY registered_unconfirmed DESC`,
-      [userId],
-    );
+    const flags = await service.db
+      .selectFrom('passkeys')
+      .select(['id', 'registeredUnconfirmed'])
+      .where('userId', '=', userId)
+      .orderBy('registeredUnconfirmed', 'desc')
+      .execute();
     expect(flags).toEqual([
-      { id: early, registered_unconfirmed: true },
-      { id: late, registered_unconfirmed: false },
+      { id: early, registeredUnconfirmed: true },
+      { id: late, registeredUnconfirmed: false },
     ]);
   });
 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Secret } from '../../src/config.ts';
 import type { Sql } from '../support/sql.ts';
 import { SESSION_COOKIE_PREFIX, sessionCookieSecret } from '../../src/dashboard/auth.ts';
-import { tokenSealer } from '../../src/dashboard/invitation-seal.ts';
+import { tokenSealer } from '../../src/accounts/invitation-seal.ts';
 import { randomIp, type TestService } from '../support/service.ts';
 import { createMember, signIn, startDashboardService, tokenOf, trpc, type TestMember } from './support.ts';
 
@@ -15,7 +15,10 @@ const COOKIE = `${SESSION_COOKIE_PREFIX}.session_token`;
 const SECRET_A = 'rotation-secret-a-0123456789abcdefghijklmnop';
 const SECRET_B = 'rotation-secret-b-0123456789abcdefghijklmnop';
 
-/** Every value of every table of the public schema as text (bytes in each usual encoding): a dump of the database. */
+/**
+ * Every value of every table of the public schema as text (bytes in each usual encoding): a dump of the database.
+ * Raw SQL on purpose: the tables are the catalog's, whatever schema.prisma declares, as a dump would find them.
+ */
 async function dumpValues(sql: Sql): Promise<string[]> {
   const tables = await sql.query<{ name: string }>(
     `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`,
@@ -67,7 +70,7 @@ describe('a dump of the database', () => {
       mutation: true,
       input: { email: `pending-${Date.now()}@example.com`, role: 'admin' },
     });
-    const support = await service.services.dashboard.invitations.inviteSupport(`support-${Date.now()}@example.com`);
+    const support = await service.services.invitations.inviteSupport(`support-${Date.now()}@example.com`);
     links = [service.setupLink!.url, invited.body.result.data.url as string, support.url];
     dump = await dumpValues(service.sql);
   }, 120_000);
@@ -83,8 +86,8 @@ describe('a dump of the database', () => {
   });
 
   it('holds no key that unseals a sealed link: every value tried as SERVICE_SECRET opens none', async () => {
-    const sealed = (await service.sql.query<{ s: string }>(`SELECT token_sealed AS s FROM invitations`)).map(
-      (r) => r.s,
+    const sealed = (await service.db.selectFrom('invitations').select('tokenSealed').execute()).map(
+      (r) => r.tokenSealed,
     );
     expect(sealed.length).toBeGreaterThanOrEqual(links.length);
     // the control: the service's own secret opens them
@@ -102,7 +105,7 @@ describe('a dump of the database', () => {
   });
 
   it('forges no session: its session tokens, unsigned or signed with any value of it, are refused', async () => {
-    const sessions = await service.sql.query<{ token: string }>(`SELECT token FROM sessions`);
+    const sessions = await service.db.selectFrom('sessions').select('token').execute();
     expect(sessions.length).toBeGreaterThan(0);
     // the control: signed here with the service's own key, a dumped token is taken; a refusal below is the key's
     const key = sessionCookieSecret({ current: service.config.serviceSecret.current!, previous: undefined });
@@ -134,7 +137,7 @@ describe("the dashboard's sessions", () => {
     const rows = listed.body.result.data as { id: string; current: boolean }[];
     expect(rows).toHaveLength(2);
     expect(rows.filter((r) => r.current)).toHaveLength(1);
-    const tokens = await service.sql.query<{ token: string }>(`SELECT token FROM sessions`);
+    const tokens = await service.db.selectFrom('sessions').select('token').execute();
     for (const { token } of tokens) expect(JSON.stringify(listed.body)).not.toContain(token);
     const session = await getSession(service, member.cookie);
     expect(session.body).toMatchObject({ session: { userId: member.userId }, user: { email: member.email } });
@@ -159,9 +162,7 @@ describe("the dashboard's sessions", () => {
       expect(res.status, path).toBe(404);
       expect(await res.text()).not.toMatch(/token/);
     }
-    const [row] = await service.sql.query<{ token: string }>(`SELECT token FROM sessions WHERE user_id = $1`, [
-      member.userId,
-    ]);
+    const [row] = await service.db.selectFrom('sessions').select('token').where('userId', '=', member.userId).execute();
     const revoke = await fetch(`${service.url}${AUTH}/revoke-session`, {
       method: 'POST',
       headers,

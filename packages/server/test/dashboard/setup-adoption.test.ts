@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertAccount } from '../support/db.ts';
 import type { TestService } from '../support/service.ts';
 import { createMember, seedInvitation, signUp, startDashboardService, trpc, unique } from './support.ts';
 
@@ -25,16 +26,13 @@ async function signedUp(token: string) {
 /** An account a dashboard sign-up opened (DASHBOARD_SIGNUP=open), with nobody left in it. */
 async function signUpAccount(): Promise<{ id: string; name: string }> {
   const name = unique('signed-up');
-  const [row] = await service.sql.query<{ id: string }>(
-    `INSERT INTO accounts (id, name, name_key, created_by) VALUES ($1, $2, lower($2), 'dashboard') RETURNING id`,
-    [randomUUID(), name],
-  );
-  return { id: row!.id, name };
+  const id = await insertAccount(service.db, { name, createdBy: 'dashboard' });
+  return { id, name };
 }
 
 async function accountIdOf(name: string): Promise<string> {
-  const [row] = await service.sql.query<{ id: string }>(`SELECT id FROM accounts WHERE name = $1`, [name]);
-  return row!.id;
+  const row = await service.db.selectFrom('accounts').select('id').where('name', '=', name).executeTakeFirstOrThrow();
+  return row.id;
 }
 
 describe('the owner setup link takes over an account the CLI opened', () => {
@@ -62,10 +60,13 @@ describe('the owner setup link takes over an account the CLI opened', () => {
     expect(me.body.result.data.memberships).toEqual([{ accountId, accountName: account, role: 'owner', plan: 'free' }]);
     const keys = await trpc(service, 'dashboard.keys.list', { cookie: person.cookie, accountId });
     expect(keys.body.result.data).toEqual([expect.objectContaining({ prefix, tier: 'pro' })]);
-    const audit = await service.sql.query<{ action: string; details: Record<string, any> }>(
-      `SELECT action, details FROM audit_entries WHERE account_id = $1 ORDER BY id DESC LIMIT 1`,
-      [accountId],
-    );
+    const audit = await service.db
+      .selectFrom('auditEntries')
+      .select(['action', 'details'])
+      .where('accountId', '=', accountId)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .execute();
     expect(audit).toEqual([
       {
         action: 'member.joined',
@@ -104,10 +105,8 @@ describe('the owner setup link takes over an account the CLI opened', () => {
       details: { errors: [{ path: 'accountId' }] },
     });
 
-    const rows = await service.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM members WHERE user_id = $1`, [
-      person.userId,
-    ]);
-    expect(rows).toEqual([{ n: 0 }]);
+    const rows = await service.db.selectFrom('members').select('id').where('userId', '=', person.userId).execute();
+    expect(rows).toEqual([]);
     expect((await accept(person.cookie, { token, accountName: unique('fresh') })).status).toBe(200);
   });
 

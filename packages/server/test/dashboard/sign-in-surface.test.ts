@@ -116,8 +116,12 @@ describe('the dashboard sign-in surface', () => {
       expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', details: { errors: [{ path: 'name' }] } });
       const ok = await post('/update-user', JSON.stringify({ name: 'n'.repeat(100) }), { cookie: member.cookie });
       expect(ok.status).toBe(200);
-      const [row] = await service.sql.query<{ name: string }>(`SELECT name FROM users WHERE id = $1`, [member.userId]);
-      expect(row!.name).toBe('n'.repeat(100));
+      const row = await service.db
+        .selectFrom('users')
+        .select('name')
+        .where('id', '=', member.userId)
+        .executeTakeFirstOrThrow();
+      expect(row.name).toBe('n'.repeat(100));
     });
 
     it('caps the image URL, the email and the password, naming each field', async () => {
@@ -143,11 +147,12 @@ describe('the dashboard sign-in surface', () => {
     const agent = `Mozilla/5.0 ${'x'.repeat(8000)}`;
     const signedIn = await signIn(service, { email: member.email, password: member.password }, { 'user-agent': agent });
     expect(signedIn.status).toBe(200);
-    const rows = await service.sql.query<{ n: number }>(
-      `SELECT max(length(user_agent))::int AS n FROM sessions WHERE user_id = $1`,
-      [member.userId],
-    );
-    expect(rows[0]!.n).toBe(USER_AGENT_MAX);
+    const rows = await service.db
+      .selectFrom('sessions')
+      .select('userAgent')
+      .where('userId', '=', member.userId)
+      .execute();
+    expect(Math.max(...rows.map((r) => r.userAgent?.length ?? 0))).toBe(USER_AGENT_MAX);
   });
 
   it("serves better-auth's HTML error page with the dashboard's headers: a CSP, no framing, no sniffing", async () => {
@@ -177,15 +182,19 @@ describe('the dashboard sign-in surface', () => {
       expect((await options(randomIp())).status).toBe(200);
       expect((await options(randomIp())).status).toBe(200);
       const [expired, live] = (
-        await service.sql.query<{ id: string }>(`SELECT id FROM verifications ORDER BY created_at DESC LIMIT 2`)
+        await service.db.selectFrom('verifications').select('id').orderBy('createdAt', 'desc').limit(2).execute()
       ).map((row) => row.id);
-      await service.sql.query(`UPDATE verifications SET expires_at = now() - interval '1 second' WHERE id = $1`, [
-        expired,
-      ]);
+      await service.db
+        .updateTable('verifications')
+        .set({ expiresAt: new Date(Date.now() - 1_000) })
+        .where('id', '=', expired!)
+        .execute();
       expect(await deleteExpiredVerifications(service.infrastructure.db, new Date())).toBeGreaterThanOrEqual(1);
-      const left = await service.sql.query<{ id: string }>(`SELECT id FROM verifications WHERE id = ANY($1)`, [
-        [expired, live],
-      ]);
+      const left = await service.db
+        .selectFrom('verifications')
+        .select('id')
+        .where('id', 'in', [expired!, live!])
+        .execute();
       expect(left.map((r) => r.id)).toEqual([live]);
     });
   });

@@ -29,10 +29,13 @@ const supportCall = (name: string, input: unknown, cookie = support.cookie) =>
 /** The newest audit entry of the account. */
 const lastAudit = async (accountId: string) =>
   (
-    await service.sql.query<{ action: string; details: Record<string, any> }>(
-      `SELECT action, details FROM audit_entries WHERE account_id = $1 ORDER BY id DESC LIMIT 1`,
-      [accountId],
-    )
+    await service.db
+      .selectFrom('auditEntries')
+      .select(['action', 'details'])
+      .where('accountId', '=', accountId)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .execute()
   )[0];
 
 const supportActor = () => ({ type: 'support', email: support.email, userId: support.userId, role: 'support' });
@@ -40,20 +43,20 @@ const supportActor = () => ({ type: 'support', email: support.email, userId: sup
 /** A dead delivery of a live subscription of the account. */
 async function deadDelivery(accountId: string): Promise<string> {
   const [subscription, event, delivery] = [randomUUID(), randomUUID(), randomUUID()];
-  await service.sql.query(
-    `INSERT INTO webhook_subscriptions (id, account_id, url, events, secret, created_at)
-     VALUES ($1, $2, $3, ARRAY['attestation.created'], repeat('0', 64), now())`,
-    [subscription, accountId, `https://hooks.example.com/${subscription}`],
-  );
-  await service.sql.query(
-    `INSERT INTO webhook_events (id, account_id, type, body, created_at) VALUES ($1, $2, 'attestation.created', '{}', now())`,
-    [event, accountId],
-  );
-  await service.sql.query(
-    `INSERT INTO webhook_deliveries (id, event_id, subscription_id, state, attempts, created_at)
-     VALUES ($1, $2, $3, 'dead', 5, now())`,
-    [delivery, event, subscription],
-  );
+  const createdAt = new Date();
+  const url = `https://hooks.example.com/${subscription}`;
+  await service.db
+    .insertInto('webhookSubscriptions')
+    .values({ id: subscription, accountId, url, events: ['attestation.created'], secret: '0'.repeat(64), createdAt })
+    .execute();
+  await service.db
+    .insertInto('webhookEvents')
+    .values({ id: event, accountId, type: 'attestation.created', body: '{}', createdAt })
+    .execute();
+  await service.db
+    .insertInto('webhookDeliveries')
+    .values({ id: delivery, eventId: event, subscriptionId: subscription, state: 'dead', attempts: 5, createdAt })
+    .execute();
   return delivery;
 }
 
@@ -79,13 +82,11 @@ describe('dashboard.support', () => {
       expect(res.status, name).toBe(403);
       expect(res.body.error.data.code).toBe('FORBIDDEN');
     }
-    const [row] = await service.sql.query<{ plan: string }>(`SELECT plan FROM accounts WHERE id = $1`, [
-      owner.accountId,
-    ]);
+    const [row] = await service.db.selectFrom('accounts').select('plan').where('id', '=', owner.accountId).execute();
     expect(row!.plan).toBe('free');
-    const [key] = await service.sql.query(`SELECT revoked_at FROM api_keys WHERE prefix = $1`, [prefix]);
-    expect(key).toEqual({ revoked_at: null });
-    const [d] = await service.sql.query(`SELECT state FROM webhook_deliveries WHERE id = $1`, [delivery]);
+    const [key] = await service.db.selectFrom('apiKeys').select('revokedAt').where('prefix', '=', prefix).execute();
+    expect(key).toEqual({ revokedAt: null });
+    const [d] = await service.db.selectFrom('webhookDeliveries').select('state').where('id', '=', delivery).execute();
     expect(d).toEqual({ state: 'dead' });
   });
 
@@ -182,7 +183,11 @@ describe('dashboard.support', () => {
     const res = await supportCall('replayDelivery', { accountId: a.accountId, deliveryId: delivery });
     expect(res.status).toBe(200);
     expect(res.body.result.data).toEqual({ id: delivery, state: 'pending' });
-    const [row] = await service.sql.query(`SELECT state, replays FROM webhook_deliveries WHERE id = $1`, [delivery]);
+    const [row] = await service.db
+      .selectFrom('webhookDeliveries')
+      .select(['state', 'replays'])
+      .where('id', '=', delivery)
+      .execute();
     expect(row).toEqual({ state: 'pending', replays: 1 });
     expect(await lastAudit(a.accountId)).toMatchObject({
       action: 'webhook_delivery.replayed',

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { freePort } from '../../src/system/ports.ts';
-import { newInvitationToken, tokenHash } from '../../src/dashboard/invitation-tokens.ts';
-import type { Role } from '../../src/dashboard/roles.ts';
+import { newInvitationToken, tokenHash } from '../../src/accounts/invitation-tokens.ts';
+import type { Role } from '../../src/accounts/roles.ts';
 import type { Clock } from '../../src/clock.ts';
 import { runCli } from '../support/cli.ts';
 import { randomIp, startTestService, type TestService } from '../support/service.ts';
@@ -46,18 +46,19 @@ export async function seedInvitation(
   invitation: { accountId: string | null; email: string | null; role: Role; kind?: string },
 ): Promise<string> {
   const token = newInvitationToken();
-  await service.sql.query(
-    `INSERT INTO invitations (id, kind, token_hash, token_sealed, account_id, email, role, expires_at)
-     VALUES ($1, $2, $3, 'test', $4, $5, $6, now() + interval '1 day')`,
-    [
-      randomUUID(),
-      invitation.kind ?? 'member',
-      Buffer.from(tokenHash(token)),
-      invitation.accountId,
-      invitation.email,
-      invitation.role,
-    ],
-  );
+  await service.db
+    .insertInto('invitations')
+    .values({
+      id: randomUUID(),
+      kind: invitation.kind ?? 'member',
+      tokenHash: Buffer.from(tokenHash(token)),
+      tokenSealed: 'test',
+      accountId: invitation.accountId,
+      email: invitation.email,
+      role: invitation.role,
+      expiresAt: new Date(Date.now() + 24 * 60 * 60_000),
+    })
+    .execute();
   return token;
 }
 
@@ -82,7 +83,7 @@ export async function signUp(
 
 /** Marks an address confirmed, as its mailed link does (the tests of confirmation itself open the link). */
 export async function confirmAddress(service: TestService, email: string): Promise<void> {
-  await service.sql.query(`UPDATE users SET email_verified = true WHERE email = lower($1)`, [email]);
+  await service.db.updateTable('users').set({ emailVerified: true }).where('email', '=', email.toLowerCase()).execute();
 }
 
 /**
@@ -165,14 +166,15 @@ export async function createMember(
   const account =
     accountId ??
     (
-      await service.sql.query<{ id: string }>(
-        `INSERT INTO accounts (id, name, name_key) VALUES ($1, $2, lower($2)) RETURNING id`,
-        [randomUUID(), `dash-${n}`],
-      )
-    )[0]!.id;
+      await service.db
+        .insertInto('accounts')
+        .values({ id: randomUUID(), name: `dash-${n}`, nameKey: `dash-${n}` })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
   const email = `member-${n}@example.com`;
   const password = `pw-${n}-long-enough`;
-  const link = await service.services.dashboard.invitations.inviteMember({
+  const link = await service.services.invitations.inviteMember({
     accountId: account,
     email,
     role,
@@ -180,8 +182,12 @@ export async function createMember(
     origin: null,
   });
   const { userId, cookie } = await signUpAndAccept(service, link.url, { email, password, name: `Member ${n}` });
-  const [row] = await service.sql.query<{ name: string }>(`SELECT name FROM accounts WHERE id = $1`, [account]);
-  return { userId, email, password, accountId: account, accountName: row!.name, role, cookie };
+  const row = await service.db
+    .selectFrom('accounts')
+    .select('name')
+    .where('id', '=', account)
+    .executeTakeFirstOrThrow();
+  return { userId, email, password, accountId: account, accountName: row.name, role, cookie };
 }
 
 /** A signed-in member of the operator's support team (invited as `accounts invite --support` does), in no account. */
@@ -190,7 +196,7 @@ export async function createSupportUser(
 ): Promise<{ userId: string; email: string; cookie: string }> {
   const n = `${process.pid}-${++seq}-${Math.random().toString(36).slice(2, 8)}`;
   const email = `support-${n}@example.com`;
-  const link = await service.services.dashboard.invitations.inviteSupport(email);
+  const link = await service.services.invitations.inviteSupport(email);
   const { userId, cookie } = await signUpAndAccept(service, link.url, {
     email,
     password: `pw-${n}-long-enough`,

@@ -58,17 +58,20 @@ describe('dashboard webhooks', () => {
     for (;;) {
       const res = await query(member, 'deliveries', { subscriptionId, limit: 100 });
       expect(res.status).toBe(200);
-      const items = res.body.result.data.items as Array<Record<string, any>>;
+      const items = res.body.result.data.data as Array<Record<string, any>>;
       if (items.length === count && items.every((d) => d.state !== 'pending')) return items;
       if (Date.now() > deadline) throw new Error(`deliveries not settled: ${JSON.stringify(items)}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   };
   const audit = (accountId: string, action: string) =>
-    service.sql.query<{ actor_key_prefix: string | null; details: any }>(
-      `SELECT actor_key_prefix, details FROM audit_entries WHERE account_id = $1 AND action = $2 ORDER BY id`,
-      [accountId, action],
-    );
+    service.db
+      .selectFrom('auditEntries')
+      .select(['actorKeyPrefix', 'details'])
+      .where('accountId', '=', accountId)
+      .where('action', '=', action)
+      .orderBy('id')
+      .execute();
 
   it('subscribes for a developer (the secret once), delivers signed events, shows each attempt', async () => {
     const dev = await createMember(service, 'developer');
@@ -82,7 +85,7 @@ describe('dashboard webhooks', () => {
       { id: created.id, url: hook.url, events: ['attestation.created'], createdAt: created.createdAt, rotation: null },
     ]);
     const [entry] = await audit(dev.accountId, 'webhook.subscribed');
-    expect(entry!.actor_key_prefix).toBeNull();
+    expect(entry!.actorKeyPrefix).toBeNull();
     expect(entry!.details).toMatchObject({ url: hook.url, actor: { type: 'member', email: dev.email } });
 
     await attest(await keyOf(dev));
@@ -115,7 +118,7 @@ describe('dashboard webhooks', () => {
     const deadline = Date.now() + 15_000;
     let failing: Array<Record<string, any>> = [];
     while (failing.length === 0 && Date.now() < deadline) {
-      failing = (await query(dev, 'deliveries', { subscriptionId: id, state: 'pending' })).body.result.data.items;
+      failing = (await query(dev, 'deliveries', { subscriptionId: id, state: 'pending' })).body.result.data.data;
       failing = failing.filter((d) => d.attemptLog.length === 1);
       if (failing.length === 0) await new Promise((r) => setTimeout(r, 100));
     }
@@ -126,16 +129,16 @@ describe('dashboard webhooks', () => {
     const completed = async (cursor?: string, limit = 1) =>
       (await query(dev, 'deliveries', { subscriptionId: id, state: 'completed', limit, cursor })).body.result.data;
     // the receiver has answered all three, but a delivery's state is written after its answer: wait for both
-    while ((await completed(undefined, 100)).items.length < 2 && Date.now() < deadline)
+    while ((await completed(undefined, 100)).data.length < 2 && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 100));
     const first = await completed();
-    expect(first.items).toHaveLength(1);
+    expect(first.data).toHaveLength(1);
     expect(first.nextCursor).toEqual(expect.any(String));
     const second = await completed(first.nextCursor);
-    expect(second.items).toHaveLength(1);
-    expect(second.items[0].id).not.toBe(first.items[0].id);
+    expect(second.data).toHaveLength(1);
+    expect(second.data[0].id).not.toBe(first.data[0].id);
     expect(second.nextCursor).toBeNull();
-    expect((await query(dev, 'deliveries', { subscriptionId: id, state: 'dead' })).body.result.data.items).toEqual([]);
+    expect((await query(dev, 'deliveries', { subscriptionId: id, state: 'dead' })).body.result.data.data).toEqual([]);
     const bad = await query(dev, 'deliveries', { subscriptionId: id, cursor: 'not-a-cursor' });
     expect(bad.status).toBe(400);
   });
@@ -230,10 +233,7 @@ describe('dashboard webhooks', () => {
     const hook = await receiver();
     const { id } = await subscribe(owner, hook.url);
     const stored = () =>
-      service.sql.query<{ secret: string; previous_secret: string | null }>(
-        `SELECT secret, previous_secret FROM webhook_subscriptions WHERE id = $1`,
-        [id],
-      );
+      service.db.selectFrom('webhookSubscriptions').select(['secret', 'previousSecret']).where('id', '=', id).execute();
     const before = await stored();
     for (const res of [await mutate(viewer, 'rotateSecret', { id }), await mutate(viewer, 'sendTest', { id })])
       expect(res.status).toBe(403);
@@ -242,7 +242,7 @@ describe('dashboard webhooks', () => {
       expect(res.body.error.data.code).toBe('NOT_FOUND');
     }
     expect(await stored()).toEqual(before);
-    expect(before[0]!.previous_secret).toBeNull();
+    expect(before[0]!.previousSecret).toBeNull();
     expect(hook.received).toHaveLength(0);
   });
 

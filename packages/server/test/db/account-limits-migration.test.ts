@@ -26,6 +26,8 @@ describe(`migration ${MIGRATION} on a database with accounts`, () => {
     const url = await createEmptyTestDatabase();
     await applyMigrations(url, undefined, dir);
 
+    // raw SQL on purpose: the rows are seeded in the schema from before the migration, which the typed database
+    // (today's schema) cannot write, and read back across it
     const db = new pg.Client({ connectionString: url });
     await db.connect();
     try {

@@ -39,6 +39,7 @@ describe('the query layer', () => {
       .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ id: accountId, nameKey: `db ${accountId}`, createdBy: 'cli' });
     expect(row.createdAt).toBeInstanceOf(Date);
+    // raw SQL on purpose: a jsonb literal, to show the plugin leaves its keys as they are
     const [json] = await sql<{ value: unknown }>`SELECT '{"snake_key": 1, "camelKey": 2}'::jsonb AS value`
       .execute(db)
       .then((r) => r.rows);

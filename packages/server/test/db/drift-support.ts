@@ -165,6 +165,7 @@ export function expectedSchema(schema: string): string[] {
 
 /** Describes the same elements as found in the database's catalog (its current schema, minus Prisma's bookkeeping). */
 export async function actualSchema(databaseUrl: string): Promise<string[]> {
+  // raw SQL on purpose: the schema as PostgreSQL's catalog holds it, to compare with schema.prisma
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {

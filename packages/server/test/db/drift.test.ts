@@ -54,6 +54,7 @@ describe('schema drift', () => {
 
   it("reports a list column's nullability and a partial index's predicate that differ from schema.prisma", async () => {
     const altered = await createTestDatabase();
+    // raw SQL on purpose: the schema changed behind the service's back is the fault under test
     const client = new pg.Client({ connectionString: altered });
     await client.connect();
     await client.query(`
@@ -77,6 +78,7 @@ describe('schema drift', () => {
 
   it('reports columns, types, indexes and foreign keys changed in the database behind its back', async () => {
     const altered = await createTestDatabase();
+    // raw SQL on purpose: the schema changed behind the service's back is the fault under test
     const client = new pg.Client({ connectionString: altered });
     await client.connect();
     await client.query(`

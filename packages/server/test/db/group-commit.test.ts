@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { batched, isOutage } from '../../src/db/group-commit.ts';
+import { waitFor } from '../support/wait.ts';
 
 /** A run that records its groups, answers each input doubled, and fails any group holding a "bad" input. */
 function recordingRun(opts: { bad?: Set<number>; delayMs?: number } = {}) {
@@ -11,7 +12,7 @@ function recordingRun(opts: { bad?: Set<number>; delayMs?: number } = {}) {
     groups.push(inputs);
     inFlight++;
     maxSeen = Math.max(maxSeen, inFlight);
-    await new Promise((resolve) => setTimeout(resolve, opts.delayMs ?? 1));
+    await new Promise((resolve) => setTimeout(resolve, opts.delayMs ?? 1)); // on purpose: a run that takes time
     inFlight--;
     if (inputs.some((i) => opts.bad?.has(i))) throw new Error(`group of ${inputs.length} failed`);
     return inputs.map((i) => i * 2);
@@ -50,7 +51,7 @@ describe('batched()', () => {
     const { run, groups, maxInFlight } = recordingRun({ bad: new Set([2]), delayMs: 5 });
     const double = batched(run, { maxInFlight: 1, maxBatch: 3 });
     const first = settle([1, 2, 3, 4].map(double));
-    await new Promise((resolve) => setTimeout(resolve, 2)); // the first group is under way
+    await waitFor(() => groups.length > 0, { interval: 1, what: 'the first group under way' });
     const later = settle([10, 11].map(double));
     const [a, b] = await Promise.all([first, later]);
     expect(a.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);

@@ -9,6 +9,8 @@ import { createEmptyTestDatabase } from '../support/database.ts';
 
 const MIGRATIONS_DIR = resolve(import.meta.dirname, '../../../../prisma/migrations');
 
+// Raw SQL on purpose: the test is of migrations, read through Prisma's bookkeeping table and the catalog, which the
+// typed database (the schema after them) does not declare.
 async function query<T extends pg.QueryResultRow>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();

@@ -52,10 +52,14 @@ describe('domains in the dashboard', () => {
     const listed = (await call(owner, 'list')).body.result.data.data;
     expect(listed).toEqual([expect.objectContaining({ domain, verifiedBy: 'dns', verifiedAt: expect.any(String) })]);
 
-    const audit = await service.sql.query<{ action: string; details: { actor: { email: string }; method?: string } }>(
-      `SELECT action, details FROM audit_entries WHERE account_id = $1 AND action LIKE 'domain.%' ORDER BY id`,
-      [owner.accountId],
-    );
+    const audit = await service.db
+      .selectFrom('auditEntries')
+      .select(['action', 'details'])
+      .where('accountId', '=', owner.accountId)
+      .where('action', 'like', 'domain.%')
+      .orderBy('id')
+      .$narrowType<{ details: { actor: { email: string }; method?: string } }>()
+      .execute();
     expect(audit.map((a) => [a.action, a.details.method, a.details.actor.email])).toEqual([
       ['domain.added', undefined, owner.email],
       ['domain.verified', 'dns', owner.email],

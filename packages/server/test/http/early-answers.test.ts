@@ -29,7 +29,7 @@ function parse(response: string): { status: number; headers: string; body: unkno
   return { status: Number(head.split(' ')[1]), headers: head.toLowerCase(), body: JSON.parse(body) };
 }
 
-describe("Node's early answers carry the spec's error body", () => {
+describe("Node's early answers carry the API's error body", () => {
   it('headers over the limit are 431 HEADERS_TOO_LARGE', async () => {
     const res = parse(await raw(svc.url, `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`));
     expect(res.status).toBe(431);

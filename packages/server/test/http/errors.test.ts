@@ -13,7 +13,7 @@ afterAll(() => svc?.stop());
 
 const SPEC_BODY = { code: expect.any(String), message: expect.any(String), details: expect.any(Object) };
 
-describe('every REST error is the spec body { code, message, details }', () => {
+describe('every REST error is the API error body { code, message, details }', () => {
   it('404 NOT_FOUND for an unknown route', async () => {
     const res = await call(svc.url, 'GET', '/v1/nothing-here');
     expect(res).toMatchObject({ status: 404, body: { ...SPEC_BODY, code: 'NOT_FOUND' } });
@@ -71,6 +71,7 @@ describe('every REST error is the spec body { code, message, details }', () => {
   it('500 INTERNAL_ERROR without SQL, stack or internals when the database fails', async () => {
     const db = new pg.Client({ connectionString: svc.databaseUrl });
     await db.connect();
+    // raw SQL on purpose: the fault is a table taken away, which no typed query can say
     await db.query('ALTER TABLE attestations RENAME TO attestations_gone');
     try {
       const res = await call(svc.url, 'GET', `/v1/attestations/0x${'22'.repeat(32)}`);

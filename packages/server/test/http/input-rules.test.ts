@@ -29,12 +29,16 @@ const offchain = (overrides: Record<string, unknown> = {}) => ({
 
 /** What an account has stored: attestations, subscriptions, audit entries. */
 async function footprint(account: string): Promise<number[]> {
-  const count = async (table: string) => {
-    const text = `SELECT count(*)::int AS n FROM ${table} t JOIN accounts a ON a.id = t.account_id WHERE a.name = $1`;
-    const [row] = await svc.sql.query<{ n: number }>(text, [account]);
-    return row!.n;
+  const count = async (table: 'attestations' | 'webhookSubscriptions' | 'auditEntries') => {
+    const row = await svc.db
+      .selectFrom(table)
+      .innerJoin('accounts', 'accounts.id', `${table}.accountId`)
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('accounts.name', '=', account)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   };
-  return [await count('attestations'), await count('webhook_subscriptions'), await count('audit_entries')];
+  return [await count('attestations'), await count('webhookSubscriptions'), await count('auditEntries')];
 }
 
 interface Request {

@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => svc?.stop());
 
-/** The spec's endpoint table, with its `:uid` written the OpenAPI way. */
+/** docs/api.md's endpoint table, with its `:uid` written the OpenAPI way. */
 const SPEC_ENDPOINTS = [
   ['post', '/v1/attestations'],
   ['post', '/v1/attestations/batch'],
@@ -76,7 +76,7 @@ function offchain(value: any): any {
 }
 
 describe('GET /openapi.json', () => {
-  it('is OpenAPI 3.1 and lists every endpoint of the spec', () => {
+  it('is OpenAPI 3.1 and lists every endpoint of docs/api.md', () => {
     expect(doc.openapi).toBe('3.1.0');
     for (const [method, path] of SPEC_ENDPOINTS) expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
   });
@@ -89,7 +89,7 @@ describe('GET /openapi.json', () => {
     expect(doc.paths['/healthz'].get.security).toEqual([]);
   });
 
-  it('describes success statuses and error responses with the spec error body', () => {
+  it('describes success statuses and error responses with the API error body', () => {
     const create = doc.paths['/v1/attestations'].post.responses;
     expect(Object.keys(create)).toEqual(
       expect.arrayContaining(['201', '400', '401', '413', '415', '429', '500', '503']),

@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountNameKey, accountNameProblem, reservedAccountName } from '../../src/keys/account-name.ts';
+import { accountNameKey, accountNameProblem, reservedAccountName } from '../../src/accounts/account-name.ts';
 import { serviceCli, signUpOpen, startDashboardService, trpc, unique } from '../dashboard/support.ts';
 import type { TestService } from '../support/service.ts';
 
@@ -55,19 +56,20 @@ describe('every path that opens an account refuses a reserved name', () => {
     const refused = await serviceCli(service, 'keys', 'create', '--tier', 'free', '--account', 'Supp0rt');
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('reserved for the service');
-    const [row] = await service.sql.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM accounts WHERE name_key = $1`,
-      [accountNameKey('Supp0rt')],
-    );
-    expect(row!.n).toBe(0);
+    const rows = await service.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('nameKey', '=', accountNameKey('Supp0rt'))
+      .execute();
+    expect(rows).toHaveLength(0);
   });
 
   it('an account that already has such a name keeps working', async () => {
     const name = `Support ${unique('legacy')}`;
-    await service.sql.query(
-      `INSERT INTO accounts (id, name, name_key, created_by) VALUES (gen_random_uuid(), $1, $2, 'cli')`,
-      [name, accountNameKey(name)],
-    );
+    await service.db
+      .insertInto('accounts')
+      .values({ id: randomUUID(), name, nameKey: accountNameKey(name), createdBy: 'cli' })
+      .execute();
     const created = await serviceCli(service, 'keys', 'create', '--tier', 'free', '--account', name, '--json');
     expect(created.code, created.stderr).toBe(0);
     expect(JSON.parse(created.stdout)).toMatchObject({ account: name, opened: false });

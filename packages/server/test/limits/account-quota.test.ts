@@ -3,7 +3,6 @@ import { failItems } from '../../src/attestations/relay-store.ts';
 import { manualClock } from '../../src/clock.ts';
 import { createDatabase, inTransaction, type Db } from '../../src/db/database.ts';
 import { createPool, type Pool } from '../../src/db/sql.ts';
-import { pgSql } from '../support/sql.ts';
 import type { Tier } from '../../src/keys/format.ts';
 import { accountTierOf } from '../../src/keys/service.ts';
 import {
@@ -37,11 +36,12 @@ const freshAccount = () => `acct-quota-${process.pid}-${++seq}`;
 /** A key minted in `account`, as the quota sees it, with the account's tier given as the members' plan would set it. */
 async function holderOf(tier: Tier, account: string, accountTier: Tier): Promise<QuotaHolder> {
   const { prefix } = await svc.createKey(tier, account);
-  const [row] = await pgSql(pool).query<{ id: string; account_id: string }>(
-    `SELECT id, account_id FROM api_keys WHERE prefix = $1`,
-    [prefix],
-  );
-  return { keyId: row!.id, accountId: row!.account_id, tier, accountTier };
+  const row = await db
+    .selectFrom('apiKeys')
+    .select(['id', 'accountId'])
+    .where('prefix', '=', prefix)
+    .executeTakeFirstOrThrow();
+  return { keyId: row.id, accountId: row.accountId, tier, accountTier };
 }
 
 const body = () => ({ type: 'human', content: `account quota ${Math.random()}`, contentType: 'text/plain' });
@@ -69,19 +69,26 @@ describe('the account-wide on-chain quota (its plan across all its keys)', () =>
         message: expect.stringContaining("account's free plan"),
         details: { tier: 'free', kind: 'onchain', used: 20, limit: 20, scope: 'account', resetsAt: expect.any(Number) },
       });
-    const [usage] = await svc.sql.query<{ account: number; keys: number }>(
-      `SELECT (SELECT sum(onchain_used) FROM account_monthly_usage WHERE account_id = k.account_id)::int AS account,
-              (SELECT sum(onchain_used) FROM monthly_usage u JOIN api_keys x ON x.id = u.api_key_id
-               WHERE x.account_id = k.account_id)::int AS keys
-       FROM api_keys k WHERE k.prefix = $1`,
-      [keys[0]!.prefix],
-    );
-    expect(usage).toEqual({ account: 20, keys: 20 });
+    const { id: accountId } = await svc.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('name', '=', account)
+      .executeTakeFirstOrThrow();
+    const used = (rows: Array<{ onchainUsed: number }>) => rows.reduce((sum, row) => sum + row.onchainUsed, 0);
+    const accountRows = await svc.db
+      .selectFrom('accountMonthlyUsage')
+      .select('onchainUsed')
+      .where('accountId', '=', accountId)
+      .execute();
+    const keyRows = await svc.db
+      .selectFrom('monthlyUsage')
+      .innerJoin('apiKeys', 'apiKeys.id', 'monthlyUsage.apiKeyId')
+      .select('monthlyUsage.onchainUsed')
+      .where('apiKeys.accountId', '=', accountId)
+      .execute();
+    expect({ account: used(accountRows), keys: used(keyRows) }).toEqual({ account: 20, keys: 20 });
     // the dashboard's overview shows the account's total against its plan beside each key's use
-    const [{ id: accountId }] = (await svc.sql.query<{ id: string }>(`SELECT id FROM accounts WHERE name = $1`, [
-      account,
-    ])) as [{ id: string }];
-    const overview = await svc.services.dashboard.overview.get({ accountId, plan: 'free' });
+    const overview = await svc.services.overview.get({ accountId, plan: 'free' });
     expect(overview.account).toEqual({ tier: 'free', used: 20, quota: 20 });
     expect(overview.keys.reduce((sum, key) => sum + key.used, 0)).toBe(20);
     // a fifth key minted now gets nothing either: the account, not the key, is out of quota
@@ -117,7 +124,7 @@ describe('the account-wide on-chain quota (its plan across all its keys)', () =>
     expect(await accountOnchainUsage(db, a.accountId, '2026-11')).toBe(40);
   });
 
-  it('names the key when both limits bind (the spec’s rule comes first)', async () => {
+  it('names the key when both limits bind (the per-key rule comes first)', async () => {
     const clock = manualClock(new Date('2026-11-20T00:00:00Z'));
     const key = await holderOf('free', freshAccount(), 'free');
     await reserveOnchainQuota(db, clock, key, 20);
@@ -165,26 +172,35 @@ describe('giving back after a definitive failure', () => {
     const clock = manualClock(new Date());
     const account = freshAccount();
     const [a, b] = [await holderOf('free', account, 'free'), await holderOf('free', account, 'free')];
-    const sql = pgSql(pool);
-    const [journal] = await sql.query<{ id: string }>(
-      `INSERT INTO relay_transactions (kind, status) VALUES ('attest', 'failed') RETURNING id`,
-    );
+    const journal = await db
+      .insertInto('relayTransactions')
+      .values({ kind: 'attest', status: 'failed' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     for (const [holder, count] of [
       [a, 3],
       [b, 2],
     ] as const) {
       const { period } = await reserveOnchainQuota(db, clock, holder, count);
-      await sql.query(
-        `INSERT INTO attestations (account_id, api_key_id, type, mode, status, content_hash, content_type, chain_id,
-           schema_uid, attester, quota_period, relay_tx_id)
-         SELECT $1, $2, 'human', 'onchain', 'pending', '0x' || repeat('a', 64), 'text/plain', 31337,
-           '0x' || repeat('b', 64), '0x' || repeat('c', 40), $3, $4 FROM generate_series(1, $5)`,
-        [holder.accountId, holder.keyId, period, journal!.id, count],
-      );
+      const item = {
+        accountId: holder.accountId,
+        apiKeyId: holder.keyId,
+        type: 'human',
+        mode: 'onchain',
+        status: 'pending',
+        contentHash: `0x${'a'.repeat(64)}`,
+        contentType: 'text/plain',
+        chainId: 31337,
+        schemaUid: `0x${'b'.repeat(64)}`,
+        attester: `0x${'c'.repeat(40)}`,
+        quotaPeriod: period,
+        relayTxId: journal.id,
+      };
+      await db.insertInto('attestations').values(Array(count).fill(item)).execute();
     }
     const period = periodOf(clock.now());
     expect(await accountOnchainUsage(db, a.accountId, period)).toBe(5);
-    await failItems(db, journal!.id, 'reverted');
+    await failItems(db, journal.id, 'reverted');
     expect(await accountOnchainUsage(db, a.accountId, period)).toBe(0);
     expect((await onchainUsage(db, clock, a)).used).toBe(0);
     expect((await onchainUsage(db, clock, b)).used).toBe(0);

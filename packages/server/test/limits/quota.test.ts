@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/clock.ts';
 import { createDatabase, inTransaction, type Db } from '../../src/db/database.ts';
 import { createPool, type Pool } from '../../src/db/sql.ts';
-import { pgSql } from '../support/sql.ts';
 import type { AppError } from '../../src/errors.ts';
 import {
   onchainUsage,
@@ -30,12 +29,13 @@ afterAll(async () => {
 
 async function keyOf(tier: 'free' | 'pro' | 'enterprise') {
   const { prefix } = await svc.createKey(tier);
-  const [row] = await pgSql(pool).query<{ id: string; account_id: string }>(
-    `SELECT id, account_id FROM api_keys WHERE prefix = $1`,
-    [prefix],
-  );
+  const row = await db
+    .selectFrom('apiKeys')
+    .select(['id', 'accountId'])
+    .where('prefix', '=', prefix)
+    .executeTakeFirstOrThrow();
   // a key the CLI minted lifts its account's tier to its own (keys/service.ts, accountTierOf)
-  return { keyId: row!.id, accountId: row!.account_id, tier, accountTier: tier };
+  return { keyId: row.id, accountId: row.accountId, tier, accountTier: tier };
 }
 
 describe('monthly on-chain quota periods (UTC calendar months)', () => {
@@ -51,7 +51,7 @@ describe('monthly on-chain quota periods (UTC calendar months)', () => {
 });
 
 describe('reserving on-chain quota', () => {
-  it('a free key gets exactly 20 a month; the 21st is 429 QUOTA_EXCEEDED with the spec details', async () => {
+  it('a free key gets exactly 20 a month; the 21st is 429 QUOTA_EXCEEDED with the documented details', async () => {
     const clock = manualClock(new Date('2026-11-15T12:00:00Z'));
     const key = await keyOf('free');
     for (let i = 0; i < 20; i++) await reserveOnchainQuota(db, clock, key, 1);

@@ -1,17 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestRedis, type TestRedis } from '../support/redis.ts';
 import { call, startTestService, type TestService } from '../support/service.ts';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+let redis: TestRedis;
 let first: TestService;
 let second: TestService;
 
 beforeAll(async () => {
+  redis = await startTestRedis();
+  const REDIS_URL = redis.url;
   first = await startTestService({ env: { REDIS_URL } });
   second = await startTestService({ env: { REDIS_URL, DATABASE_URL: first.databaseUrl } });
 });
 afterAll(async () => {
   await second?.stop();
   await first?.stop();
+  await redis?.stop();
 });
 
 describe('two instances sharing one Redis', () => {

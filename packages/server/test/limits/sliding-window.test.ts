@@ -1,10 +1,18 @@
 import { Redis } from 'ioredis';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryWindowStore, redisWindowStore, type WindowStore } from '../../src/limits/sliding-window.ts';
+import { startTestRedis, type TestRedis } from '../support/redis.ts';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
-afterAll(() => redis.quit());
+let server: TestRedis;
+let redis: Redis;
+beforeAll(async () => {
+  server = await startTestRedis();
+  redis = new Redis(server.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+});
+afterAll(async () => {
+  await redis?.quit();
+  await server?.stop();
+});
 
 const MINUTE = 60_000;
 const stores: Array<[string, () => Promise<WindowStore>]> = [

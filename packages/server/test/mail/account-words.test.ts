@@ -76,11 +76,13 @@ describe('invitation mail: a daily cap per member and per account', () => {
     });
   const invitations = async (accountId: string) =>
     (
-      await service.sql.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM invitations WHERE account_id = $1 AND created_by IS NOT NULL`,
-        [accountId],
-      )
-    )[0]!.n;
+      await service.db
+        .selectFrom('invitations')
+        .select('id')
+        .where('accountId', '=', accountId)
+        .where('createdBy', 'is not', null)
+        .execute()
+    ).length;
 
   it("refuses a member's third invitation of the day, then the account's fourth, with 429 RATE_LIMITED", async () => {
     const owner = await createMember(service, 'owner');
@@ -111,10 +113,11 @@ describe('invitation mail: a daily cap per member and per account', () => {
   it('does not bind the operator: the CLI invites past it', async () => {
     const owner = await createMember(service, 'owner');
     for (let i = 0; i < 4; i++) await createMember(service, 'viewer', owner.accountId);
-    const [row] = await service.sql.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM members WHERE account_id = $1`,
-      [owner.accountId],
-    );
-    expect(row!.n).toBe(5);
+    const members = await service.db
+      .selectFrom('members')
+      .select('id')
+      .where('accountId', '=', owner.accountId)
+      .execute();
+    expect(members).toHaveLength(5);
   });
 });

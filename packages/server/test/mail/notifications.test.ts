@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { call, type TestService } from '../support/service.ts';
 import { runCli } from '../support/cli.ts';
+import { waitFor } from '../support/wait.ts';
 import { createMember, startDashboardService, trpc, unique } from '../dashboard/support.ts';
 import { linkIn, startInbox, type Inbox } from './inbox.ts';
 
@@ -41,14 +42,28 @@ async function create(key: string) {
 /** A key in a new account, and two members of it: an owner who keeps the defaults and a viewer. */
 async function accountWithMembers(tier: 'free' | 'pro') {
   const { key, prefix, account } = await service.createKey(tier, unique('notify'));
-  const [row] = await service.sql.query<{ id: string }>(`SELECT id FROM accounts WHERE name = $1`, [account]);
-  const owner = await createMember(service, 'owner', row!.id);
-  const viewer = await createMember(service, 'viewer', row!.id);
-  return { key, prefix, account, accountId: row!.id, owner, viewer };
+  const row = await service.db
+    .selectFrom('accounts')
+    .select('id')
+    .where('name', '=', account)
+    .executeTakeFirstOrThrow();
+  const owner = await createMember(service, 'owner', row.id);
+  const viewer = await createMember(service, 'viewer', row.id);
+  return { key, prefix, account, accountId: row.id, owner, viewer };
 }
 
 const sentTo = async (address: string) => (await inbox.all()).filter((m) => m.to === address);
-const settle = () => new Promise((r) => setTimeout(r, 3_000));
+/** Waits until every mail queued to `address` (in its outbox) was sent and reached the inbox: none is still to come. */
+async function allMailedTo(address: string): Promise<void> {
+  const queued = () => service.db.selectFrom('mailOutbox').select('sentAt').where('recipient', '=', address).execute();
+  await waitFor(
+    async () => {
+      const mails = await queued();
+      return mails.every((m) => m.sentAt) && (await sentTo(address)).length >= mails.length;
+    },
+    { timeout: 30_000, what: `the mail queued to ${address} sent` },
+  );
+}
 const host = () => new URL(service.config.publicBaseUrl).host;
 
 describe('notifications by mail, over a real SMTP server', () => {
@@ -71,7 +86,9 @@ describe('notifications by mail, over a real SMTP server', () => {
     expect(used.text).toContain(`The account “${account}” has used`);
     expect(used.text).toContain('has used 20 of its 20 on-chain attestations this month');
     expect(used.html).toContain('has used 20 of its 20 on-chain attestations');
-    await settle();
+    // the notices are queued with the reservations: once those mails are out, no other is to come
+    await allMailedTo(owner.email);
+    await allMailedTo(viewer.email);
     const quotaMails = (await sentTo(owner.email)).filter((m) => /quota/.test(m.subject));
     expect(quotaMails.map((m) => m.subject).sort()).toEqual([
       `80 % of the monthly on-chain quota is used on ${host()}`,
@@ -96,7 +113,7 @@ describe('notifications by mail, over a real SMTP server', () => {
     expect(linkIn(digest.text, service.config.publicBaseUrl)).toBe(
       `${service.config.publicBaseUrl}/dashboard/deliveries`,
     );
-    await settle();
+    await allMailedTo(owner.email);
     expect((await sentTo(owner.email)).filter((m) => /webhook/i.test(m.subject))).toHaveLength(1);
   });
 
@@ -125,7 +142,8 @@ describe('notifications by mail, over a real SMTP server', () => {
     expect(kept.code).toBe(0);
     expect(kept.stdout).toMatch(/^http:\/\/localhost:\d+\/dashboard\/invite\/[A-Za-z0-9_-]{43}\n/);
     expect(kept.stdout).not.toContain('mailed');
-    await settle();
+    // what the CLI mails it queues before it exits: nothing was, so nothing is to come
+    expect(await service.db.selectFrom('mailOutbox').select('id').where('recipient', '=', quiet).execute()).toEqual([]);
     expect(await sentTo(quiet)).toEqual([]);
   });
 });

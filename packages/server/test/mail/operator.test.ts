@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startTestService } from '../support/service.ts';
 import { startInbox, type Inbox } from './inbox.ts';
@@ -18,7 +19,11 @@ describe("the operator's mail", () => {
       expect(mail.subject).toBe('The relayer balance is low');
       expect(mail.text).toContain(`The relayer ${service.infrastructure.chain.account.address} holds`);
       expect(mail.text).toMatch(/holds [\d.]+ ETH, below the minimum of 1000000000 ETH/);
-      const notices = await service.sql.query(`SELECT period FROM mail_notices WHERE scope = 'operator'`);
+      const notices = await service.db
+        .selectFrom('mailNotices')
+        .select('period')
+        .where('scope', '=', 'operator')
+        .execute();
       expect(notices).toEqual([{ period: new Date().toISOString().slice(0, 10) }]);
     } finally {
       await service.stop();
@@ -28,12 +33,14 @@ describe("the operator's mail", () => {
   it('keeps a mail waiting to be sent sealed: a dump of the outbox holds no link in clear', async () => {
     const service = await startTestService({ worker: false, env: { SMTP_URL: inbox.smtpUrl } });
     try {
-      const [account] = await service.sql.query<{ id: string }>(
-        `INSERT INTO accounts (id, name, name_key) VALUES (gen_random_uuid(), $1, lower($1)) RETURNING id`,
-        [`sealed-${Date.now()}`],
-      );
-      const link = await service.services.dashboard.invitations.inviteMember({
-        accountId: account!.id,
+      const name = `sealed-${Date.now()}`;
+      const account = await service.db
+        .insertInto('accounts')
+        .values({ id: randomUUID(), name, nameKey: name.toLowerCase() })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const link = await service.services.invitations.inviteMember({
+        accountId: account.id,
         email: 'sealed@example.com',
         role: 'viewer',
         actor: null,
@@ -41,11 +48,13 @@ describe("the operator's mail", () => {
       });
       expect(link.mailed).toBe(true);
       const token = link.url.slice(link.url.lastIndexOf('/') + 1);
-      const rows = await service.sql.query<{ text_body: string; html_body: string }>(
-        `SELECT text_body, html_body FROM mail_outbox WHERE recipient = 'sealed@example.com'`,
-      );
+      const rows = await service.db
+        .selectFrom('mailOutbox')
+        .select(['textBody', 'htmlBody'])
+        .where('recipient', '=', 'sealed@example.com')
+        .execute();
       expect(rows).toHaveLength(1);
-      for (const part of [rows[0]!.text_body, rows[0]!.html_body]) {
+      for (const part of [rows[0]!.textBody, rows[0]!.htmlBody]) {
         expect(part).toMatch(/^m1\./);
         expect(part).not.toContain(token);
       }

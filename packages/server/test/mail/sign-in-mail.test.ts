@@ -42,7 +42,7 @@ async function auth(path: string, body: unknown, cookie?: string) {
 }
 
 const outboxTo = async (address: string) =>
-  service.sql.query(`SELECT id FROM mail_outbox WHERE recipient = $1`, [address.toLowerCase()]);
+  service.db.selectFrom('mailOutbox').select('id').where('recipient', '=', address.toLowerCase()).execute();
 
 describe('mail for signing in, over a real SMTP server', () => {
   it('a member sets a new password from the mailed link; the old one and old sessions stop working', async () => {
@@ -63,11 +63,13 @@ describe('mail for signing in, over a real SMTP server', () => {
     // the link works once
     expect((await auth('/reset-password', { token, newPassword: 'yet-another-password-1' })).status).toBe(400);
     // the sent mail's parts are not kept: the link was a credential
-    const [row] = await service.sql.query<{ text_body: string; sent_at: Date | null }>(
-      `SELECT text_body, sent_at FROM mail_outbox WHERE recipient = $1 AND kind = 'reset-password'`,
-      [member.email],
-    );
-    expect(row).toMatchObject({ text_body: '', sent_at: expect.any(Date) });
+    const [row] = await service.db
+      .selectFrom('mailOutbox')
+      .select(['textBody', 'sentAt'])
+      .where('recipient', '=', member.email)
+      .where('kind', '=', 'reset-password')
+      .execute();
+    expect(row).toMatchObject({ textBody: '', sentAt: expect.any(Date) });
   });
 
   it('answers a reset for an unknown address exactly as for a known one, and mails nothing to it', async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPublicClient, http, parseAbiItem, type Hex } from 'viem';
 import { startDevChain, type DevChain } from '../../src/chain/dev-chain.ts';
+import { waitFor } from './wait.ts';
 
 const ANVIL_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 const ATTESTED = parseAbiItem(
@@ -56,13 +57,7 @@ export async function startPrivateChain(opts: { blockTimeSeconds?: number } = {}
   };
 }
 
-/** Polls `read` until it gives a value (every 50 ms, `timeoutMs` at most). */
+/** Polls `read` until it gives a value (every 50 ms, `timeoutMs` at most): support/wait.ts's waitFor. */
 export async function until<T>(read: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  return (await waitFor(read, { timeout: timeoutMs })) as T;
 }

@@ -8,6 +8,7 @@ import { applyMigrations } from '../../src/db/migrate.ts';
 export async function createEmptyTestDatabase(): Promise<string> {
   const adminUrl = inject('adminDatabaseUrl');
   const name = `${inject('testDatabasePrefix')}${randomBytes(4).toString('hex')}`;
+  // raw SQL on purpose: a database is made on the server, before there is any table to type
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {

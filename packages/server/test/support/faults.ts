@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { TestService } from './service.ts';
 
-/** A fault only one member's row meets: PostgreSQL raises when that hash is inserted (this test's own database). */
+/**
+ * A fault only one member's row meets: PostgreSQL raises when that hash is inserted (this test's own database). Raw
+ * SQL on purpose: the fault is a trigger planted in the database, which no typed query can say.
+ */
 export async function injectInsertFault(svc: Pick<TestService, 'sql'>, hash: string): Promise<() => Promise<void>> {
   const name = `fault_${randomUUID().replaceAll('-', '')}`;
   await svc.sql.query(`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$

@@ -55,6 +55,7 @@ function isStale(name: string): boolean {
 }
 
 async function dropTestDatabases(adminUrl: string, shouldDrop: (name: string) => boolean): Promise<void> {
+  // raw SQL on purpose: databases are the server's own (its catalog, DROP DATABASE), no table of ours
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {

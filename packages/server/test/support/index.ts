@@ -4,18 +4,14 @@
 export { call, fundedKey, randomIp, startTestService, type TestService } from './service.ts';
 export { createTestDatabase } from './database.ts';
 export { pgSql, type Sql } from './sql.ts';
+export { insertAccount, insertMember, testDb, type Db } from './db.ts';
 export { TEST_SERVICE_SECRET } from './secret.ts';
 export { CLI, runCli } from './cli.ts';
 export { freePort } from '../../src/system/ports.ts';
 export { memoryWindowStore } from '../../src/limits/sliding-window.ts';
-// the off-chain signing the verification app must agree with (verify-web's verdict tests derive records from it)
-export { createOffchainSigner, offchainUid } from '../../src/attestations/offchain.ts';
-export {
-  AI_DETAILS_SCHEMA_UID,
-  encodeAiDetailsData,
-  encodeAttestationData,
-  SCHEMA_UID,
-} from '../../src/chain/schema.ts';
+// the service's off-chain signer (verify-web's verdict tests derive records from it; the schemas and their data are
+// @attestation-service/protocol's)
+export { createOffchainSigner } from '../../src/attestations/offchain.ts';
 // a real SMTP server with an inbox (MailDev), for the dashboard's mail flows in a browser
 export { linkIn, startInbox, type Inbox } from '../mail/inbox.ts';
 // a DNS server answering TXT questions from a table, for domain proofs through a real resolver

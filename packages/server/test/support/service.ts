@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { privateKeyToAccount } from 'viem/accounts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { pgSql, type Sql } from './sql.ts';
+import type { Db } from './db.ts';
+import { addToAccount, addToKey } from '../../src/limits/quota-store.ts';
+import { periodOf } from '../../src/limits/quota.ts';
 import type { Clock } from '../../src/clock.ts';
 import type { Logger } from '../../src/log.ts';
 import { startService, type RunningService } from '../../src/main.ts';
@@ -15,7 +18,12 @@ import './provided.ts';
 
 export interface TestService extends RunningService {
   url: string;
-  /** The service's database, for tests that read or seed rows (procedures never get it: services hold no client). */
+  /**
+   * The service's database, typed (support/db.ts), for tests that read or seed rows (procedures never get it:
+   * services hold no client).
+   */
+  db: Db;
+  /** The same database in raw SQL, only for what the typed `db` cannot say (each use says why). */
   sql: Sql;
   config: Config;
   /** A fresh key of its own account (each test seeds its own tenant). */
@@ -25,6 +33,8 @@ export interface TestService extends RunningService {
 }
 
 let accountSeq = 0;
+/** A cap no test reaches (PostgreSQL's largest integer). */
+const UNCAPPED = 2 ** 31 - 1;
 
 /** The real service on a fresh database and a free port (no worker unless asked). */
 export async function startTestService(
@@ -64,6 +74,7 @@ export async function startTestService(
   return {
     ...service,
     url: service.apiUrl,
+    db: service.infrastructure.db,
     sql: pgSql(service.infrastructure.pool),
     config: service.infrastructure.config,
     async createKey(tier = 'free', account) {
@@ -72,18 +83,17 @@ export async function startTestService(
       return { key: created.key, prefix: created.prefix, account: name };
     },
     async chargeQuota(prefix, used) {
-      const period = `to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM')`;
-      await service.infrastructure.pool.query(
-        `INSERT INTO monthly_usage (api_key_id, period, onchain_used) SELECT id, ${period}, $2 FROM api_keys WHERE prefix = $1`,
-        [prefix, used],
-      );
-      // the account's counter holds every key's use (limits/quota.ts)
-      await service.infrastructure.pool.query(
-        `INSERT INTO account_monthly_usage (account_id, period, onchain_used)
-         SELECT account_id, ${period}, $2 FROM api_keys WHERE prefix = $1
-         ON CONFLICT (account_id, period) DO UPDATE SET onchain_used = account_monthly_usage.onchain_used + $2`,
-        [prefix, used],
-      );
+      const db = service.infrastructure.db;
+      const period = periodOf(Date.now());
+      const key = await db
+        .selectFrom('apiKeys')
+        .select(['id', 'accountId'])
+        .where('prefix', '=', prefix)
+        .executeTakeFirst();
+      if (!key) return;
+      // the account's counter holds every key's use (limits/quota.ts); no cap: a test spends what it says
+      await addToKey(db, key.id, period, used, UNCAPPED);
+      await addToAccount(db, key.accountId, period, used, UNCAPPED);
     },
   };
 }

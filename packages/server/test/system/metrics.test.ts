@@ -9,6 +9,7 @@ import { RATE_LIMITS } from '../../src/limits/rate-limit.ts';
 import { freePort } from '../../src/system/ports.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { call, fundedKey, randomIp, startTestService, type TestService } from '../support/service.ts';
+import { waitFor } from '../support/wait.ts';
 
 type Family = parsePrometheus.Family;
 
@@ -115,13 +116,7 @@ function countOf(families: Map<string, Family>, name: string, labels: Record<str
 }
 
 async function until<T>(read: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  return (await waitFor(read, { timeout: timeoutMs, what })) as T;
 }
 
 describe('/metrics', () => {

@@ -87,7 +87,7 @@ describe('an API replica behind PgBouncer in transaction mode', () => {
       await second.stop();
     }
     // a session-level lock taken through the pooler would stay with a server connection, and the next boot would
-    // wait for it forever
+    // wait for it forever (raw SQL: pg_locks is PostgreSQL's catalog, not one of the service's tables)
     const held = await api.sql.query(`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND objid = 72707369`);
     expect(held).toEqual([]);
   }, 60_000);

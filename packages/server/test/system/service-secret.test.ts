@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { inject, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, Secret } from '../../src/config.ts';
-import { tokenSealer } from '../../src/dashboard/invitation-seal.ts';
+import { tokenSealer } from '../../src/accounts/invitation-seal.ts';
 import { startService } from '../../src/main.ts';
 import { loadServiceSecrets, SERVICE_SECRET_FILE } from '../../src/system/service-secret.ts';
 import { runCli } from '../support/cli.ts';

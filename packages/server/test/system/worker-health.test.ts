@@ -38,7 +38,10 @@ async function get(path: string): Promise<{ status: number; body: any }> {
   return { status: res.status, body: await res.json() };
 }
 
-/** Runs a statement on the run's admin database (never migrated: only these statements). */
+/**
+ * Runs a statement on the run's admin database (never migrated: only these statements). Raw SQL on purpose: the fault
+ * is the server refusing connections, set and cleared by statements no typed table holds.
+ */
 async function admin(sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: inject('adminDatabaseUrl') });
   await client.connect();

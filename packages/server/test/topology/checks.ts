@@ -2,9 +2,9 @@
 // on-chain one exactly once and nothing else from the relayer, every key's quota counter equals its attestations on
 // chain, and every event was delivered, duplicates only under one delivery id.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type pg from 'pg';
 import { createPublicClient, http, parseAbiItem } from 'viem';
 import type { AttestationClient, Mode } from '../../../client/dist/index.js';
+import type { Db } from '../support/db.ts';
 import type { Received } from '../support/receiver.ts';
 
 export interface Outcome {
@@ -47,7 +47,7 @@ function receivedEvents(received: Received[]): Map<string, { deliveries: Set<str
 
 /** Waits (bounded) until no write waits for the relayer, no delivery is pending and every expected event arrived. */
 export async function waitForDrain(
-  db: pg.Pool,
+  db: Db,
   receiver: { received: Received[] },
   outcome: Outcome,
   timeoutMs: number,
@@ -57,16 +57,20 @@ export async function waitForDrain(
   let state = '';
   while (Date.now() < deadline) {
     try {
-      const [row] = (
-        await db.query<{ relaying: string; delivering: string }>(
-          `SELECT (SELECT count(*) FROM attestations WHERE status = 'pending' OR revoke_state = 'pending') AS relaying,
-                  (SELECT count(*) FROM webhook_deliveries WHERE state = 'pending') AS delivering`,
-        )
-      ).rows;
+      const relaying = await db
+        .selectFrom('attestations')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where((eb) => eb.or([eb('status', '=', 'pending'), eb('revokeState', '=', 'pending')]))
+        .executeTakeFirstOrThrow();
+      const delivering = await db
+        .selectFrom('webhookDeliveries')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('state', '=', 'pending')
+        .executeTakeFirstOrThrow();
       const events = receivedEvents(receiver.received);
       const missing = [...expected].filter((e) => !events.has(e)).length;
-      state = `${row!.relaying} writes wait for the relayer, ${row!.delivering} deliveries pending, ${missing} events missing`;
-      if (row!.relaying === '0' && row!.delivering === '0' && missing === 0) return undefined;
+      state = `${relaying.n} writes wait for the relayer, ${delivering.n} deliveries pending, ${missing} events missing`;
+      if (Number(relaying.n) === 0 && Number(delivering.n) === 0 && missing === 0) return undefined;
     } catch (error) {
       state = `the database did not answer: ${(error as Error).message}`;
     }
@@ -112,7 +116,7 @@ const REVOKED = parseAbiItem(
 
 /** Compares the relayer's Attested and Revoked logs with what was accepted and what the database counted. */
 export async function checkChainAndQuotas(
-  db: pg.Pool,
+  db: Db,
   outcome: Outcome,
   attesters: Set<string>,
   chain: { rpcUrl: string; eas: `0x${string}` },
@@ -139,15 +143,11 @@ export async function checkChainAndQuotas(
   }
 
   // every uid the relayer put on chain is one confirmed row: a create sent twice would leave one without
-  const rows = (
-    await db.query<{
-      uid: string | null;
-      api_key_id: string;
-      account_id: string;
-      quota_period: string;
-      status: string;
-    }>(`SELECT uid, api_key_id, account_id, quota_period, status FROM attestations WHERE mode = 'onchain'`)
-  ).rows;
+  const rows = await db
+    .selectFrom('attestations')
+    .select(['uid', 'apiKeyId', 'accountId', 'quotaPeriod', 'status'])
+    .where('mode', '=', 'onchain')
+    .execute();
   const byUid = new Map(rows.filter((r) => r.uid).map((r) => [r.uid!.toLowerCase(), r]));
   const orphans = attested.filter((uid) => byUid.get(uid)?.status !== 'confirmed');
   if (orphans.length > 0) problems.push(`${orphans.length} on-chain attestations have no confirmed row: ${orphans[0]}`);
@@ -156,18 +156,28 @@ export async function checkChainAndQuotas(
   const notAccepted = attested.filter((uid) => !outcome.accepted.has(uid)).length;
 
   // one call, one outcome: no Idempotency-Key of a single create holds two attestations, no batch more than it asked
-  const twice = await db.query(
-    `SELECT api_key_id, idempotency_key FROM attestations
-     WHERE mode = 'onchain' AND status = 'confirmed' AND idempotency_key IS NOT NULL
-     GROUP BY api_key_id, idempotency_key
-     HAVING count(DISTINCT batch_id) > 1 OR count(*) FILTER (WHERE batch_id IS NULL) > 1`,
-  );
-  if (twice.rowCount) problems.push(`${twice.rowCount} Idempotency-Keys carry more than one on-chain outcome`);
-  const perBatch = await db.query<{ batch_id: string; n: string }>(
-    `SELECT batch_id, count(*) AS n FROM attestations WHERE mode = 'onchain' AND status = 'confirmed' AND batch_id IS NOT NULL
-     GROUP BY batch_id`,
-  );
-  const batchCounts = new Map(perBatch.rows.map((r) => [r.batch_id, Number(r.n)]));
+  const confirmedOnchain = db
+    .selectFrom('attestations')
+    .where('mode', '=', 'onchain')
+    .where('status', '=', 'confirmed');
+  const twice = await confirmedOnchain
+    .select(['apiKeyId', 'idempotencyKey'])
+    .where('idempotencyKey', 'is not', null)
+    .groupBy(['apiKeyId', 'idempotencyKey'])
+    .having((eb) =>
+      eb.or([
+        eb(eb.fn.count('batchId').distinct(), '>', 1),
+        eb(eb.fn.countAll().filterWhere('batchId', 'is', null), '>', 1),
+      ]),
+    )
+    .execute();
+  if (twice.length) problems.push(`${twice.length} Idempotency-Keys carry more than one on-chain outcome`);
+  const perBatch = await confirmedOnchain
+    .select((eb) => ['batchId', eb.fn.countAll<string>().as('n')])
+    .where('batchId', 'is not', null)
+    .groupBy('batchId')
+    .execute();
+  const batchCounts = new Map(perBatch.map((r) => [r.batchId, Number(r.n)]));
   for (const [batchId, onchain] of outcome.batches) {
     if (batchCounts.get(batchId) !== onchain)
       problems.push(`batch ${batchId} has ${batchCounts.get(batchId) ?? 0} on-chain items, asked ${onchain}`);
@@ -178,16 +188,17 @@ export async function checkChainAndQuotas(
   for (const uid of attested) {
     const row = byUid.get(uid);
     if (!row) continue;
-    for (const holder of [`key ${row.api_key_id}`, `account ${row.account_id}`]) {
-      const k = `${holder} ${row.quota_period}`;
+    for (const holder of [`key ${row.apiKeyId}`, `account ${row.accountId}`]) {
+      const k = `${holder} ${row.quotaPeriod}`;
       onChainBy.set(k, (onChainBy.get(k) ?? 0) + 1);
     }
   }
-  const counters = await db.query<{ holder: string; used: number }>(
-    `SELECT 'key ' || api_key_id || ' ' || period AS holder, onchain_used AS used FROM monthly_usage
-     UNION ALL SELECT 'account ' || account_id || ' ' || period, onchain_used FROM account_monthly_usage`,
-  );
-  const counted = new Map(counters.rows.map((r) => [r.holder, r.used]));
+  const byKey = await db.selectFrom('monthlyUsage').select(['apiKeyId', 'period', 'onchainUsed']).execute();
+  const byAccount = await db.selectFrom('accountMonthlyUsage').select(['accountId', 'period', 'onchainUsed']).execute();
+  const counted = new Map<string, number>([
+    ...byKey.map((r) => [`key ${r.apiKeyId} ${r.period}`, r.onchainUsed] as const),
+    ...byAccount.map((r) => [`account ${r.accountId} ${r.period}`, r.onchainUsed] as const),
+  ]);
   for (const holder of new Set([...onChainBy.keys(), ...counted.keys()])) {
     if ((onChainBy.get(holder) ?? 0) !== (counted.get(holder) ?? 0))
       problems.push(`quota of ${holder}: counter ${counted.get(holder) ?? 0}, on chain ${onChainBy.get(holder) ?? 0}`);

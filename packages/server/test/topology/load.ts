@@ -13,6 +13,7 @@ import {
   type CreateAttestationInput,
   type Mode,
 } from '../../../client/dist/index.js';
+import { testDb } from '../support/db.ts';
 import { startReceiver } from '../support/receiver.ts';
 import { checkApi, checkChainAndQuotas, checkWebhooks, waitForDrain, type Outcome } from './checks.ts';
 
@@ -162,8 +163,9 @@ console.log(`load: ${USERS} clients on ${keys.length} keys of ${firstKeyOf.size}
 await Promise.all(Array.from({ length: USERS }, (_, i) => user(i, startedAt + loadMs)));
 console.log(`load: done in ${Math.round((Date.now() - startedAt) / 1000)} s`);
 
-const db = new pg.Pool({ connectionString: env('TOPOLOGY_DATABASE_URL'), max: 2 });
-db.on('error', () => {}); // an idle connection cut by a restart is replaced at the next query
+const pool = new pg.Pool({ connectionString: env('TOPOLOGY_DATABASE_URL'), max: 2 });
+pool.on('error', () => {}); // an idle connection cut by a restart is replaced at the next query
+const db = testDb(pool);
 // failed calls, one line per kind of call and code (with its first message), then every other problem
 const failedBy = new Map<string, { count: number; first: string }>();
 for (const failure of outcome.failures) {
@@ -186,7 +188,7 @@ const chain = await checkChainAndQuotas(db, outcome, api.attesters, {
 problems.push(...chain.problems);
 const hooks = checkWebhooks(receiver.received, outcome);
 problems.push(...hooks.problems);
-await db.end();
+await pool.end();
 await receiver.close();
 
 const c = outcome.counts;

@@ -55,12 +55,14 @@ describe('webhooks rotate-secret / test (CLI)', () => {
     for (const secret of [old.standardWebhooksSecret, fresh.standardWebhooksSecret])
       expect(new Webhook(secret).verify(request!.body, headers)).toMatchObject({ type: 'webhook.test' });
 
-    const audit = await svc.sql.query<{ action: string; actor_key_prefix: string | null }>(
-      `SELECT action, actor_key_prefix FROM audit_entries WHERE resource = $1 ORDER BY id`,
-      [`webhook:${old.id}`],
-    );
+    const audit = await svc.db
+      .selectFrom('auditEntries')
+      .select(['action', 'actorKeyPrefix'])
+      .where('resource', '=', `webhook:${old.id}`)
+      .orderBy('id')
+      .execute();
     expect(audit.map((a) => a.action)).toEqual(['webhook.subscribed', 'webhook.secret_rotated', 'webhook.test_sent']);
-    expect(audit[1]!.actor_key_prefix).toBeNull();
+    expect(audit[1]!.actorKeyPrefix).toBeNull();
 
     const text = await cli('webhooks', 'rotate-secret', old.id, '--keep', '0');
     expect(text.code).toBe(0);

@@ -4,6 +4,7 @@ import '../support/provided.ts';
 import { CLI, runCli } from '../support/cli.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { call, fundedKey, startTestService, type TestService } from '../support/service.ts';
+import { waitFor } from '../support/wait.ts';
 
 let svc: TestService;
 let env: NodeJS.ProcessEnv;
@@ -68,16 +69,20 @@ describe('webhook workers', () => {
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));
     child = worker();
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const [{ done }] = (await svc.sql.query<{ done: number }>(
-        `SELECT count(*)::int AS done FROM webhook_deliveries WHERE subscription_id = $1 AND state = 'completed'`,
-        [subscriptionId],
-      )) as [{ done: number }];
-      if (done === 20) break;
-      if (Date.now() > deadline) throw new Error(`only ${done} of 20 deliveries completed`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    const completed = async () =>
+      (
+        await svc.db
+          .selectFrom('webhookDeliveries')
+          .select('id')
+          .where('subscriptionId', '=', subscriptionId)
+          .where('state', '=', 'completed')
+          .execute()
+      ).length;
+    await waitFor(async () => (await completed()) === 20, {
+      timeout: 60_000,
+      interval: 250,
+      what: '20 completed deliveries',
+    });
     const ids = new Set(receiver.received.map((r) => r.headers['x-service-delivery']));
     expect(ids.size).toBe(20);
     child.kill('SIGTERM');
@@ -88,14 +93,17 @@ describe('webhook workers', () => {
     let failing = true;
     const { key, account, receiver, subscriptionId } = await subscribe(() => ({ status: failing ? 500 : 200 }));
     await attest(key);
-    const [row] = await svc.sql.query<{ id: string }>(`SELECT id FROM webhook_deliveries WHERE subscription_id = $1`, [
-      subscriptionId,
-    ]);
+    const [row] = await svc.db
+      .selectFrom('webhookDeliveries')
+      .select('id')
+      .where('subscriptionId', '=', subscriptionId)
+      .execute();
     // five failed attempts, as the worker would have recorded them by now
-    await svc.sql.query(
-      `UPDATE webhook_deliveries SET state = 'dead', attempts = 5, last_status = 500, last_error = 'receiver answered 500', next_attempt_at = NULL WHERE id = $1`,
-      [row!.id],
-    );
+    await svc.db
+      .updateTable('webhookDeliveries')
+      .set({ state: 'dead', attempts: 5, lastStatus: 500, lastError: 'receiver answered 500', nextAttemptAt: null })
+      .where('id', '=', row!.id)
+      .execute();
 
     const listed = await cli('deliveries', 'list', '--state', 'dead', '--account', account, '--json');
     expect(listed.code).toBe(0);
@@ -124,9 +132,11 @@ describe('webhook workers', () => {
     const [delivered] = await receiver.waitFor(1, 30_000);
     expect(delivered!.headers['x-service-delivery']).toBe(row!.id);
     child.kill('SIGTERM');
-    const audit = await svc.sql.query<{ action: string }>(`SELECT action FROM audit_entries WHERE resource = $1`, [
-      `webhook_delivery:${row!.id}`,
-    ]);
+    const audit = await svc.db
+      .selectFrom('auditEntries')
+      .select('action')
+      .where('resource', '=', `webhook_delivery:${row!.id}`)
+      .execute();
     expect(audit.map((a) => a.action)).toEqual(['webhook_delivery.replayed']);
 
     const again = await cli('deliveries', 'replay', row!.id);

@@ -43,16 +43,13 @@ async function attest(key: string): Promise<string> {
 async function recorded(subscriptionId: string, attempts: number, count = 1) {
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const rows = await svc.sql.query<{
-      id: string;
-      state: string;
-      attempts: number;
-      last_status: number | null;
-      last_error: string | null;
-    }>(
-      `SELECT id, state, attempts, last_status, last_error FROM webhook_deliveries WHERE subscription_id = $1 AND lease_until IS NULL ORDER BY created_at`,
-      [subscriptionId],
-    );
+    const rows = await svc.db
+      .selectFrom('webhookDeliveries')
+      .select(['id', 'state', 'attempts', 'lastStatus', 'lastError'])
+      .where('subscriptionId', '=', subscriptionId)
+      .where('leaseUntil', 'is', null)
+      .orderBy('createdAt')
+      .execute();
     if (rows.length === count && rows.every((r) => r.attempts === attempts)) return rows;
     if (Date.now() > deadline) throw new Error(`deliveries not recorded: ${JSON.stringify(rows)}`);
     await new Promise((r) => setTimeout(r, 50));
@@ -65,10 +62,11 @@ async function advance(ms: number): Promise<void> {
   await sweepDeliveries(svc.infrastructure.db, clock, 0);
 }
 
+/** A fixed wait on purpose: that a receiver gets nothing more only time can show. */
 const quiet = (ms = 400) => new Promise((r) => setTimeout(r, ms));
 
 describe('webhook delivery', () => {
-  it('signs every delivery so the spec receiver check passes, and one altered byte fails it', async () => {
+  it('signs every delivery so the documented receiver check passes, and one altered byte fails it', async () => {
     const { key, receiver, subscription } = await subscribed();
     const uid = await attest(key);
     const [request] = await receiver.waitFor(1);
@@ -90,7 +88,7 @@ describe('webhook delivery', () => {
     });
     expect(Object.keys(event)).toEqual(['id', 'type', 'createdAt', 'data']);
     const [row] = await recorded(subscription.id, 1);
-    expect(row).toMatchObject({ state: 'completed', last_status: 200 });
+    expect(row).toMatchObject({ state: 'completed', lastStatus: 200 });
   });
 
   it('retries a failing receiver at +30 s, +5 min, +30 min and +2 h with the same delivery id, then completes', async () => {
@@ -116,7 +114,7 @@ describe('webhook delivery', () => {
       await receiver.waitFor(made + 1);
     }
     const [row] = await recorded(subscription.id, 5);
-    expect(row).toMatchObject({ state: 'completed', last_status: 200 });
+    expect(row).toMatchObject({ state: 'completed', lastStatus: 200 });
     const times = receiver.received.map((r) => r.at);
     expect(times.slice(1).map((t, i) => t - times[i]!)).toEqual([30 * SECOND, 5 * MINUTE, 30 * MINUTE, 120 * MINUTE]);
     expect(new Set(receiver.received.map((r) => r.headers['x-service-delivery'])).size).toBe(1);
@@ -149,14 +147,15 @@ describe('webhook delivery', () => {
       await receiver.waitFor(made + 1);
     }
     const [row] = await recorded(subscription.id, 5);
-    expect(row).toMatchObject({ state: 'dead', last_status: 503, last_error: 'receiver answered 503' });
+    expect(row).toMatchObject({ state: 'dead', lastStatus: 503, lastError: 'receiver answered 503' });
     await advance(24 * 60 * MINUTE);
     await quiet();
     expect(receiver.received).toHaveLength(5);
-    const audit = await svc.sql.query<{ action: string; resource: string }>(
-      `SELECT action, resource FROM audit_entries WHERE resource = $1`,
-      [`webhook_delivery:${row!.id}`],
-    );
+    const audit = await svc.db
+      .selectFrom('auditEntries')
+      .select(['action', 'resource'])
+      .where('resource', '=', `webhook_delivery:${row!.id}`)
+      .execute();
     expect(audit).toEqual([{ action: 'webhook_delivery.dead', resource: `webhook_delivery:${row!.id}` }]);
     const dead = await call(svc.url, 'GET', `/v1/webhooks/${subscription.id}/deliveries?state=dead`, { key });
     expect(dead.body.data.map((d: { id: string }) => d.id)).toEqual([row!.id]);
@@ -169,10 +168,10 @@ describe('webhook delivery', () => {
     await attest(key);
     await receiver.waitFor(1);
     const [row] = await recorded(subscription.id, 1);
-    expect(row).toMatchObject({ state: 'pending', last_status: null, last_error: 'timed out after 10000 ms' });
+    expect(row).toMatchObject({ state: 'pending', lastStatus: null, lastError: 'timed out after 10000 ms' });
     await advance(30 * SECOND);
     await receiver.waitFor(2);
-    expect((await recorded(subscription.id, 2))[0]).toMatchObject({ state: 'completed', last_status: 200 });
+    expect((await recorded(subscription.id, 2))[0]).toMatchObject({ state: 'completed', lastStatus: 200 });
   }, 30_000);
 
   it('stops every delivery of a deleted subscription: its three pending deliveries never reach the receiver again', async () => {
@@ -186,10 +185,11 @@ describe('webhook delivery', () => {
     await attest(key);
     await quiet(800);
     expect(receiver.received).toHaveLength(3);
-    const states = await svc.sql.query<{ state: string }>(
-      `SELECT state FROM webhook_deliveries WHERE subscription_id = $1`,
-      [subscription.id],
-    );
+    const states = await svc.db
+      .selectFrom('webhookDeliveries')
+      .select('state')
+      .where('subscriptionId', '=', subscription.id)
+      .execute();
     expect(states.map((s) => s.state)).toEqual(['dropped', 'dropped', 'dropped']);
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { call, startTestService, type TestService } from '../support/service.ts';
+import { waitFor } from '../support/wait.ts';
 
 let svc: TestService;
 const receivers: Receiver[] = [];
@@ -20,11 +21,26 @@ async function account(events = ['attestation.created', 'attestation.revoked', '
   const { key } = await svc.createKey('pro');
   const receiver = await startReceiver();
   receivers.push(receiver);
-  expect((await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url: receiver.url, events } })).status).toBe(201);
+  const subscribed = await call(svc.url, 'POST', '/v1/webhooks', { key, body: { url: receiver.url, events } });
+  expect(subscribed.status).toBe(201);
   const received = async (count: number) =>
     (await receiver.waitFor(count, 30_000)).map((r) => JSON.parse(r.body) as Event);
-  return { key, receiver, received };
+  return { key, receiver, received, subscriptionId: subscribed.body.id as string };
 }
+
+/** The subscription's deliveries, once none has an attempt still to come (none pending). */
+const doneDeliveries = (subscriptionId: string) =>
+  waitFor(
+    async () => {
+      const rows = await svc.db
+        .selectFrom('webhookDeliveries')
+        .select('state')
+        .where('subscriptionId', '=', subscriptionId)
+        .execute();
+      return rows.every((r) => r.state !== 'pending') && rows;
+    },
+    { timeout: 30_000, what: 'the deliveries done' },
+  );
 
 const item = (mode: 'onchain' | 'offchain') => ({
   type: 'ai',
@@ -52,14 +68,15 @@ describe('events', () => {
   }, 60_000);
 
   it('a batch emits one attestation.created per item and one batch.completed with its counts, uids and txHash', async () => {
-    const { key, receiver, received } = await account();
+    const { key, receiver, received, subscriptionId } = await account();
     const res = await call(svc.url, 'POST', '/v1/attestations/batch', {
       key,
       body: { attestations: [item('offchain'), item('onchain'), item('onchain'), item('offchain')] },
     });
     expect(res.status).toBe(201);
     const events = await received(5);
-    await new Promise((r) => setTimeout(r, 300));
+    // every delivery done: no event or attempt is still to come
+    expect(await doneDeliveries(subscriptionId)).toHaveLength(5);
     expect(receiver.received).toHaveLength(5);
     const uids = res.body.attestations.map((a: { uid: string }) => a.uid);
     expect(
@@ -118,7 +135,8 @@ describe('events', () => {
     const [other] = await second.waitFor(1);
     expect(JSON.parse(first!.body).id).toBe(JSON.parse(other!.body).id);
     expect(first!.headers['x-service-delivery']).not.toBe(other!.headers['x-service-delivery']);
-    await new Promise((r) => setTimeout(r, 300));
+    // the deliveries are made in the transaction of the change: b's subscription got none, so none is to come
+    expect(await doneDeliveries(b.subscriptionId)).toEqual([]);
     expect(b.receiver.received).toHaveLength(0);
   });
 
@@ -126,10 +144,17 @@ describe('events', () => {
     const { key, received } = await account(['attestation.created']);
     const created = await call(svc.url, 'POST', '/v1/attestations', { key, body: item('offchain') });
     await received(1);
-    const [row] = await svc.sql.query<{ event_at: Date; created_at: Date; uid: string }>(
-      `SELECT e.created_at AS event_at, a.created_at, a.uid FROM webhook_events e JOIN attestations a ON e.body::jsonb -> 'data' ->> 'uid' = a.uid WHERE a.uid = $1`,
-      [created.body.uid],
-    );
-    expect(row!.event_at.getTime()).toBe(row!.created_at.getTime());
+    const attestation = await svc.db
+      .selectFrom('attestations')
+      .select(['accountId', 'createdAt'])
+      .where('uid', '=', created.body.uid)
+      .executeTakeFirstOrThrow();
+    const events = await svc.db
+      .selectFrom('webhookEvents')
+      .select(['body', 'createdAt'])
+      .where('accountId', '=', attestation.accountId)
+      .execute();
+    const event = events.find((e) => (JSON.parse(e.body) as { data: { uid: string } }).data.uid === created.body.uid);
+    expect(event!.createdAt.getTime()).toBe(attestation.createdAt.getTime());
   });
 });

@@ -75,29 +75,30 @@ const attest = async (key: string) => {
   return res.body.uid as string;
 };
 
-const subscription = async (id: string) =>
-  (
-    await svc.sql.query<{ deleted_at: Date | null; listen_expires_at: Date | null; url: string }>(
-      `SELECT deleted_at, listen_expires_at, url FROM webhook_subscriptions WHERE id = $1`,
-      [id],
-    )
-  )[0]!;
+const subscription = (id: string) =>
+  svc.db
+    .selectFrom('webhookSubscriptions')
+    .select(['deletedAt', 'listenExpiresAt', 'url'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
 
 /** Waits until the subscription's deliveries are recorded as `until` says (and released by their worker). */
 async function deliveries(subscriptionId: string, until: (rows: DeliveryRow[]) => boolean): Promise<DeliveryRow[]> {
   const deadline = Date.now() + 20_000;
   for (;;) {
-    const rows = await svc.sql.query<DeliveryRow>(
-      `SELECT id, state, attempts, last_status, last_error FROM webhook_deliveries
-       WHERE subscription_id = $1 AND lease_until IS NULL ORDER BY created_at`,
-      [subscriptionId],
-    );
+    const rows = await svc.db
+      .selectFrom('webhookDeliveries')
+      .select(['id', 'state', 'attempts', 'lastStatus', 'lastError'])
+      .where('subscriptionId', '=', subscriptionId)
+      .where('leaseUntil', 'is', null)
+      .orderBy('createdAt')
+      .execute();
     if (until(rows)) return rows;
     if (Date.now() > deadline) throw new Error(`deliveries not as expected: ${JSON.stringify(rows)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
-type DeliveryRow = { id: string; state: string; attempts: number; last_status: number | null; last_error: string };
+type DeliveryRow = { id: string; state: string; attempts: number; lastStatus: number | null; lastError: string | null };
 
 describe('webhooks listen', () => {
   it('forwards a signed delivery verbatim to --forward-to, prints it, and deletes the subscription on Ctrl-C', async () => {
@@ -126,11 +127,11 @@ describe('webhooks listen', () => {
       new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\S+Z  attestation\\.created +${deliveryId}  -> 200  \\d+ ms$`),
     );
     const [row] = await deliveries(listening.subscriptionId, (rows) => rows[0]?.state === 'completed');
-    expect(row).toMatchObject({ id: deliveryId, attempts: 1, last_status: 200 });
+    expect(row).toMatchObject({ id: deliveryId, attempts: 1, lastStatus: 200 });
 
     expect(await listening.stop('SIGINT')).toBe(0);
     expect(listening.stdout()).toContain(`deleted subscription ${listening.subscriptionId}`);
-    expect((await subscription(listening.subscriptionId)).deleted_at).toBeInstanceOf(Date);
+    expect((await subscription(listening.subscriptionId)).deletedAt).toBeInstanceOf(Date);
     expect((await call(svc.url, 'GET', '/v1/webhooks', { key })).body.data).toEqual([]);
   }, 60_000);
 
@@ -140,7 +141,7 @@ describe('webhooks listen', () => {
     const listening = await listen('--forward-to', down, '--account', account);
     await attest(key);
     const [row] = await deliveries(listening.subscriptionId, (rows) => rows[0]?.attempts === 1);
-    expect(row).toMatchObject({ state: 'pending', last_status: 502, last_error: 'receiver answered 502' });
+    expect(row).toMatchObject({ state: 'pending', lastStatus: 502, lastError: 'receiver answered 502' });
     expect(await listening.waitForLine(new RegExp(row!.id))).toMatch(/-> 502 \(connection failed: ECONNREFUSED\)/);
 
     expect(await listening.stop('SIGTERM')).toBe(0);
@@ -153,19 +154,23 @@ describe('webhooks listen', () => {
     const listening = await listen('--forward-to', 'http://127.0.0.1:9/hook', '--account', account);
     await listening.stop('SIGKILL');
     const before = await subscription(listening.subscriptionId);
-    expect(before.deleted_at).toBeNull();
-    expect(before.listen_expires_at!.getTime()).toBeGreaterThan(Date.now() + 60_000);
+    expect(before.deletedAt).toBeNull();
+    expect(before.listenExpiresAt!.getTime()).toBeGreaterThan(Date.now() + 60_000);
 
     // as if the lease's two minutes had passed with no renewal
-    await svc.sql.query(`UPDATE webhook_subscriptions SET listen_expires_at = now() WHERE id = $1`, [
-      listening.subscriptionId,
-    ]);
+    await svc.db
+      .updateTable('webhookSubscriptions')
+      .set({ listenExpiresAt: new Date() })
+      .where('id', '=', listening.subscriptionId)
+      .execute();
     await sweepDeliveries(svc.infrastructure.db, systemClock, 30_000);
-    expect((await subscription(listening.subscriptionId)).deleted_at).toBeInstanceOf(Date);
-    const [audit] = await svc.sql.query<{ details: Record<string, unknown> }>(
-      `SELECT details FROM audit_entries WHERE resource = $1 AND action = 'webhook.deleted'`,
-      [`webhook:${listening.subscriptionId}`],
-    );
+    expect((await subscription(listening.subscriptionId)).deletedAt).toBeInstanceOf(Date);
+    const [audit] = await svc.db
+      .selectFrom('auditEntries')
+      .select('details')
+      .where('resource', '=', `webhook:${listening.subscriptionId}`)
+      .where('action', '=', 'webhook.deleted')
+      .execute();
     expect(audit!.details).toMatchObject({ listen: 'lapsed' });
   }, 60_000);
 
@@ -185,10 +190,12 @@ describe('webhooks listen', () => {
     expect(refused.stderr.trim()).toBe(
       'attestation-service: webhooks listen is for development, refused when DATABASE_URL is set unless WEBHOOK_ALLOW_PRIVATE_URLS=true',
     );
-    const rows = await svc.sql.query(
-      `SELECT 1 FROM webhook_subscriptions s JOIN accounts a ON a.id = s.account_id WHERE a.name = $1`,
-      [account],
-    );
+    const rows = await svc.db
+      .selectFrom('webhookSubscriptions as s')
+      .innerJoin('accounts as a', 'a.id', 's.accountId')
+      .select('s.id')
+      .where('a.name', '=', account)
+      .execute();
     expect(rows).toEqual([]);
   });
 

@@ -52,7 +52,7 @@ describe('one delivery attempt', () => {
     expect(elsewhere.received).toHaveLength(0);
   });
 
-  it('keeps the first 1 KiB of a large answer and sends the spec headers', async () => {
+  it('keeps the first 1 KiB of a large answer and sends the X-Service-* headers', async () => {
     const chatty = await receiver(() => ({ status: 500, body: 'x'.repeat(100_000) }));
     const result = await postWebhook(request(chatty.url), open);
     expect(result.responseBody).toHaveLength(RESPONSE_BODY_LIMIT);

@@ -33,13 +33,12 @@ async function receiver(): Promise<Receiver> {
   return r;
 }
 
-const stored = async (svc: TestService, id: string) =>
-  (
-    await svc.sql.query<{ secret: string; previous_secret: string | null }>(
-      `SELECT secret, previous_secret FROM webhook_subscriptions WHERE id = $1`,
-      [id],
-    )
-  )[0]!;
+const stored = (svc: TestService, id: string) =>
+  svc.db
+    .selectFrom('webhookSubscriptions')
+    .select(['secret', 'previousSecret'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
 
 /** A `webhook.test` delivery's request as the receiver got it (the nth). */
 async function testDelivery(svc: TestService, key: string, id: string, to: Receiver, nth: number) {
@@ -64,7 +63,7 @@ describe('webhook secrets at rest', () => {
     const { id, secret } = created.body as { id: string; secret: string };
     const row = await stored(svc, id);
     expect(row.secret).toMatch(/^w1\./);
-    const dump = JSON.stringify(await svc.sql.query(`SELECT * FROM webhook_subscriptions`));
+    const dump = JSON.stringify(await svc.db.selectFrom('webhookSubscriptions').selectAll().execute());
     expect(dump).not.toContain(secret);
     expect(dump).not.toContain(Buffer.from(secret, 'hex').toString('base64'));
     expect(signedBy(await testDelivery(svc, key, id, to, 1), secret)).toBe(true);
@@ -76,7 +75,7 @@ describe('webhook secrets at rest', () => {
     expect(rotated.status).toBe(200);
     const fresh = (rotated.body as { secret: string }).secret;
     const after = await stored(svc, id);
-    expect(after.previous_secret).toBe(row.secret);
+    expect(after.previousSecret).toBe(row.secret);
     expect(JSON.stringify(after)).not.toContain(fresh);
     const during = await testDelivery(svc, key, id, to, 2);
     expect(signedBy(during, secret)).toBe(true); // X-Service-Signature stays on the previous secret in the window
@@ -96,7 +95,7 @@ describe('webhook secrets at rest', () => {
     const first = await create();
     expect(first.status).toBe(201);
     const { secret } = first.body as { secret: string };
-    const dump = JSON.stringify(await svc.sql.query(`SELECT * FROM idempotency_records`));
+    const dump = JSON.stringify(await svc.db.selectFrom('idempotencyRecords').selectAll().execute());
     expect(dump).not.toContain(secret);
     expect(dump).not.toContain(Buffer.from(secret, 'hex').toString('base64'));
     const again = await create();
@@ -110,11 +109,15 @@ describe('webhook secrets at rest', () => {
     const { key, account } = await svc.createKey('pro');
     const plain = randomUUID().replaceAll('-', '').repeat(2);
     const id = randomUUID();
-    await svc.sql.query(
-      `INSERT INTO webhook_subscriptions (id, account_id, url, events, secret, created_at)
-       SELECT $1, id, $2, '{attestation.created}', $3, now() FROM accounts WHERE name = $4`,
-      [id, to.url, plain, account],
-    );
+    const { id: accountId } = await svc.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('name', '=', account)
+      .executeTakeFirstOrThrow();
+    await svc.db
+      .insertInto('webhookSubscriptions')
+      .values({ id, accountId, url: to.url, events: ['attestation.created'], secret: plain, createdAt: new Date() })
+      .execute();
     expect(signedBy(await testDelivery(svc, key, id, to, 1), plain)).toBe(true);
     await svc.stop();
     services.splice(services.indexOf(svc), 1);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_SUBSCRIPTIONS } from '../../src/webhooks/service.ts';
 import { isUrlTaken } from '../../src/webhooks/store.ts';
@@ -29,6 +30,7 @@ beforeAll(async () => {
 afterAll(() => svc?.stop());
 
 const HOOK = 'https://hooks.example/attestations';
+const subscriptionRow = (id: string) => svc.db.selectFrom('webhookSubscriptions').selectAll().where('id', '=', id);
 
 describe('webhook subscriptions', () => {
   it('creates with a 64-hex secret shown once, lists without it, deletes with 204', async () => {
@@ -64,17 +66,18 @@ describe('webhook subscriptions', () => {
       ],
     });
     expect(JSON.stringify(list.body)).not.toContain(created.body.secret);
-    const stored = await svc.sql.query(`SELECT * FROM webhook_subscriptions WHERE id = $1`, [created.body.id]);
-    expect(stored).toHaveLength(1);
+    expect(await subscriptionRow(created.body.id).execute()).toHaveLength(1);
     const deleted = await call(svc.url, 'DELETE', `/v1/webhooks/${created.body.id}`, { key });
     expect(deleted.status).toBe(204);
     expect(deleted.body).toBeUndefined();
     expect((await call(svc.url, 'GET', '/v1/webhooks', { key })).body).toEqual({ data: [] });
     expect((await call(svc.url, 'DELETE', `/v1/webhooks/${created.body.id}`, { key })).status).toBe(404);
-    const audit = await svc.sql.query<{ action: string }>(
-      `SELECT action FROM audit_entries WHERE resource = $1 ORDER BY id`,
-      [`webhook:${created.body.id}`],
-    );
+    const audit = await svc.db
+      .selectFrom('auditEntries')
+      .select('action')
+      .where('resource', '=', `webhook:${created.body.id}`)
+      .orderBy('id')
+      .execute();
     expect(audit.map((a) => a.action)).toEqual(['webhook.subscribed', 'webhook.deleted']);
   });
 
@@ -279,15 +282,16 @@ describe('webhook subscriptions', () => {
         key,
         body: { url: HOOK, events: ['attestation.created'] },
       });
-      const copy = `INSERT INTO webhook_subscriptions (id, account_id, url, events, secret, created_at)
-        SELECT gen_random_uuid(), account_id, url, events, secret, created_at FROM webhook_subscriptions WHERE id = $1`;
-      const error = await svc.sql.query(copy, [created.body.id]).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-      expect(isUrlTaken(error)).toBe(true);
-      await svc.sql.query(`UPDATE webhook_subscriptions SET deleted_at = now() WHERE id = $1`, [created.body.id]);
-      await svc.sql.query(copy, [created.body.id]); // deleted rows do not count
+      const original = await subscriptionRow(created.body.id).executeTakeFirstOrThrow();
+      const copy = () =>
+        svc.db
+          .insertInto('webhookSubscriptions')
+          .values({ ...original, id: randomUUID() })
+          .execute();
+      expect(isUrlTaken(await copy().catch((e: unknown) => e))).toBe(true);
+      const deletedAt = new Date();
+      await svc.db.updateTable('webhookSubscriptions').set({ deletedAt }).where('id', '=', created.body.id).execute();
+      await copy(); // deleted rows do not count
     });
   });
 });

@@ -27,9 +27,7 @@ async function refusal(url: string, development: boolean): Promise<AppError> {
     development,
   });
   const { account } = await svc.createKey('pro');
-  const [{ id }] = (await svc.sql.query<{ id: string }>(`SELECT id FROM accounts WHERE name = $1`, [account])) as [
-    { id: string },
-  ];
+  const { id } = await svc.db.selectFrom('accounts').select('id').where('name', '=', account).executeTakeFirstOrThrow();
   const error = await service.create({ accountId: id }, { url, events }, { requestId: 'r', ip: '198.51.100.1' }).then(
     () => undefined,
     (e: unknown) => e,

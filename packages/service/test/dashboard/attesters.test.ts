@@ -68,10 +68,12 @@ describe('attester addresses in the dashboard', () => {
       const row = page.getByRole('row').filter({ hasText: attester.address });
       await row.waitFor(UI_WAIT);
       expect(await axeViolations(page)).toEqual([]);
-      const [listed] = await stack.sql.query<{ address: string }>(
-        `SELECT address FROM attesters WHERE account_id = $1 AND removed_at IS NULL`,
-        [admin.accountId],
-      );
+      const [listed] = await stack.db
+        .selectFrom('attesters')
+        .select('address')
+        .where('accountId', '=', admin.accountId)
+        .where('removedAt', 'is', null)
+        .execute();
       expect(listed?.address).toBe(attester.address.toLowerCase());
 
       await row.getByRole('button', { name: /^Remove/ }).click();

@@ -75,7 +75,7 @@ describe('a forgotten password, in a browser', () => {
       await page
         .getByText(`If ${stranger} has a sign-in here, a link to choose a new password is on its way.`)
         .waitFor();
-      await new Promise((r) => setTimeout(r, 2_000));
+      await new Promise((r) => setTimeout(r, 2_000)); // on purpose: that no mail comes only time can show
       expect((await inbox.all()).filter((m) => m.to === stranger)).toEqual([]);
     } finally {
       await context.close();

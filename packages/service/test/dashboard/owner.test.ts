@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -163,11 +164,17 @@ describe('roles in the pages', () => {
     const viewer = await createMember(stack, 'viewer', owner.accountId);
     const { key } = await stack.service.services.keys.create({ tier: 'free', account: owner.accountName, name: 'ci' });
     expect((await createAttestation(key)).status).toBe(201);
-    await stack.sql.query(
-      `INSERT INTO webhook_subscriptions (id, account_id, url, events, secret, created_at)
-       VALUES (gen_random_uuid(), $1, 'https://hooks.example.com/a', '{attestation.created}', repeat('ab', 32), now())`,
-      [owner.accountId],
-    );
+    await stack.db
+      .insertInto('webhookSubscriptions')
+      .values({
+        id: randomUUID(),
+        accountId: owner.accountId,
+        url: 'https://hooks.example.com/a',
+        events: ['attestation.created'],
+        secret: 'ab'.repeat(32),
+        createdAt: new Date(),
+      })
+      .execute();
     const [asOwner, asViewer] = await Promise.all([seen(owner), seen(viewer)]);
     expect(asOwner.rows).toEqual(['API keys: 1', 'Webhooks: 1', 'Attestations: 1']);
     expect(asViewer.rows).toEqual(asOwner.rows);

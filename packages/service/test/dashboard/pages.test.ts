@@ -127,8 +127,8 @@ describe('every page', () => {
   it('is pictured light and dark at 1280 and 390 px, and axe finds nothing serious or critical', async () => {
     const owner = await createMember(stack, 'owner');
     // the owner is also on the operator's support team, so the support page has something to show
-    await stack.sql.query(`UPDATE users SET support = true WHERE email = $1`, [owner.email]);
-    const invitation = await seedInvitation(stack.sql, {
+    await stack.db.updateTable('users').set({ support: true }).where('email', '=', owner.email).execute();
+    const invitation = await seedInvitation(stack.db, {
       accountId: owner.accountId,
       email: 'new.colleague@example.com',
       role: 'developer',

@@ -49,22 +49,26 @@ async function addPasskey(member: Member, name: string): Promise<void> {
 }
 
 const marks = (email: string) =>
-  stack.sql.query<{ name: string; registered_unconfirmed: boolean }>(
-    `SELECT p.name, p.registered_unconfirmed FROM passkeys p JOIN users u ON u.id = p.user_id
-     WHERE u.email = $1 ORDER BY p.name`,
-    [email],
-  );
+  stack.db
+    .selectFrom('passkeys as p')
+    .innerJoin('users as u', 'u.id', 'p.userId')
+    .select(['p.name', 'p.registeredUnconfirmed'])
+    .where('u.email', '=', email)
+    .orderBy('p.name')
+    .execute();
 
 describe('passkeys registered before the address is confirmed', () => {
   it('are marked when registered unconfirmed, and not once confirmed', async () => {
     const member = await createMember(stack, 'owner');
-    await stack.sql.query(`UPDATE users SET email_verified = false WHERE email = $1`, [member.email]);
+    const confirmed = (emailVerified: boolean) =>
+      stack.db.updateTable('users').set({ emailVerified }).where('email', '=', member.email).execute();
+    await confirmed(false);
     await addPasskey(member, 'a-unconfirmed');
-    await stack.sql.query(`UPDATE users SET email_verified = true WHERE email = $1`, [member.email]);
+    await confirmed(true);
     await addPasskey(member, 'b-confirmed');
     expect(await marks(member.email)).toEqual([
-      { name: 'a-unconfirmed', registered_unconfirmed: true },
-      { name: 'b-confirmed', registered_unconfirmed: false },
+      { name: 'a-unconfirmed', registeredUnconfirmed: true },
+      { name: 'b-confirmed', registeredUnconfirmed: false },
     ]);
   });
 });

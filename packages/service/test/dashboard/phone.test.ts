@@ -109,8 +109,8 @@ const section = (name: string) => (page: Page) => openSection(page, name);
 describe('the dashboard at 390 px', () => {
   it('keeps every action, link and address in view on every page, and axe finds nothing serious', async () => {
     const owner = await createMember(stack, 'owner');
-    await stack.sql.query(`UPDATE users SET support = true WHERE email = $1`, [owner.email]);
-    const invitation = await seedInvitation(stack.sql, {
+    await stack.db.updateTable('users').set({ support: true }).where('email', '=', owner.email).execute();
+    const invitation = await seedInvitation(stack.db, {
       accountId: owner.accountId,
       email: 'new.colleague@example.com',
       role: 'developer',

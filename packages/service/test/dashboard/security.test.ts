@@ -28,13 +28,7 @@ afterAll(async () => {
 const isSessionCookie = (name: string) => name.endsWith('session_token');
 
 const keyCount = async (member: Member) =>
-  Number(
-    (
-      await stack.sql.query<{ n: string }>(`SELECT count(*) AS n FROM api_keys WHERE account_id = $1`, [
-        member.accountId,
-      ])
-    )[0]!.n,
-  );
+  (await stack.db.selectFrom('apiKeys').select('id').where('accountId', '=', member.accountId).execute()).length;
 
 /** Who the page's session cookie signs in, asked from the page itself (null when signed out). */
 const signedInEmail = (page: Page) =>

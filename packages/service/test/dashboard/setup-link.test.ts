@@ -15,7 +15,7 @@ async function serve(env: Record<string, string>): Promise<{ stderr: string; sto
       stderr += chunk.toString();
       if (stderr.includes('Ctrl-C stops')) resolve();
     });
-    void exited.then((code) => reject(new Error(`serve exited with ${code}:\n${stderr}`)));
+    exited.then((code) => reject(new Error(`serve exited with ${code}:\n${stderr}`)), reject);
   });
   return {
     stderr,

@@ -7,9 +7,10 @@ import {
   createTestDatabase,
   freePort,
   fundedKey,
-  pgSql,
-  type Sql,
+  insertAccount,
+  insertMember,
   randomIp,
+  type Db,
   TEST_SERVICE_SECRET,
 } from '@attestation-service/server/testing';
 import { startService, type RunningStack } from '../../src/start.ts';
@@ -29,7 +30,8 @@ export interface DashboardStack {
   /** The public URL, http://localhost:PORT: cookies, the trusted origin and the passkeys' relying party follow it. */
   base: string;
   service: RunningStack;
-  sql: Sql;
+  /** Its database, typed (the server's test support): for the rows a test seeds or reads. */
+  db: Db;
   /** The one-time owner setup link a fresh service prints (serve shows it at start). */
   setupUrl: string;
   stop(): Promise<void>;
@@ -62,34 +64,35 @@ export async function startDashboardStack(
     ...opts.env,
   });
   const service = await startService(config, { parts: { api: true, worker: opts.worker ?? false } });
-  const sql = pgSql(service.infrastructure.pool);
+  const db = service.infrastructure.db;
   const setupUrl = service.setupLink?.url;
   if (!setupUrl) {
     await service.stop();
     throw new Error('a fresh service gave no owner setup link');
   }
   await mkdir(SHOTS_DIR, { recursive: true });
-  return { base, service, sql, setupUrl, stop: () => service.stop() };
+  return { base, service, db, setupUrl, stop: () => service.stop() };
 }
 
 /** An invitation row as the setup link or an owner's invitation makes it; returns its token. */
 export async function seedInvitation(
-  sql: Sql,
+  db: Db,
   invitation: { kind?: 'setup' | 'member'; accountId: string | null; email?: string | null; role: Role },
 ): Promise<string> {
   const token = randomBytes(32).toString('base64url');
-  await sql.query(
-    `INSERT INTO invitations (id, kind, token_hash, token_sealed, account_id, email, role, expires_at)
-     VALUES ($1, $2, $3, 'test', $4, $5, $6, now() + interval '1 day')`,
-    [
-      randomUUID(),
-      invitation.kind ?? 'member',
-      createHash('sha256').update(token).digest(),
-      invitation.accountId,
-      invitation.email ?? null,
-      invitation.role,
-    ],
-  );
+  await db
+    .insertInto('invitations')
+    .values({
+      id: randomUUID(),
+      kind: invitation.kind ?? 'member',
+      tokenHash: createHash('sha256').update(token).digest(),
+      tokenSealed: 'test',
+      accountId: invitation.accountId,
+      email: invitation.email ?? null,
+      role: invitation.role,
+      expiresAt: new Date(Date.now() + 24 * 60 * 60_000),
+    })
+    .execute();
   return token;
 }
 
@@ -117,15 +120,8 @@ export interface Member {
 export async function createMember(stack: DashboardStack, role: Role, accountId?: string): Promise<Member> {
   const person = newPerson(role);
   const accountName = `Newsroom ${person.email.split('@')[0]!.replace(/^[a-z]+-/, '')}`;
-  const account =
-    accountId ??
-    (
-      await stack.sql.query<{ id: string }>(
-        `INSERT INTO accounts (id, name, name_key) VALUES ($1, $2, lower($2)) RETURNING id`,
-        [randomUUID(), accountName],
-      )
-    )[0]!.id;
-  const token = await seedInvitation(stack.sql, { accountId: account, email: person.email, role });
+  const account = accountId ?? (await insertAccount(stack.db, { name: accountName }));
+  const token = await seedInvitation(stack.db, { accountId: account, email: person.email, role });
   const res = await fetch(`${stack.base}/dashboard/api/auth/sign-up/email`, {
     method: 'POST',
     headers: {
@@ -138,12 +134,7 @@ export async function createMember(stack: DashboardStack, role: Role, accountId?
   });
   const body = (await res.json()) as { user?: { id: string } };
   if (res.status !== 200 || !body.user) throw new Error(`sign-up failed: ${res.status} ${JSON.stringify(body)}`);
-  await stack.sql.query(`INSERT INTO members (id, account_id, user_id, role) VALUES ($1, $2, $3, $4)`, [
-    randomUUID(),
-    account,
-    body.user.id,
-    role,
-  ]);
-  const [row] = await stack.sql.query<{ name: string }>(`SELECT name FROM accounts WHERE id = $1`, [account]);
-  return { ...person, accountId: account, accountName: row!.name, role };
+  await insertMember(stack.db, { accountId: account, userId: body.user.id, role });
+  const row = await stack.db.selectFrom('accounts').select('name').where('id', '=', account).executeTakeFirstOrThrow();
+  return { ...person, accountId: account, accountName: row.name, role };
 }

@@ -123,10 +123,14 @@ describe('the anchor on the verification page and in the badge', () => {
     });
     await anchoredRecord(anchoring, created.uid);
     // the database changed behind the chain's back: one more sibling hash makes any proof fail
-    await anchoring.svc.sql.query(
-      `UPDATE attestations SET anchor_proof = anchor_proof || decode(repeat('ab', 32), 'hex') WHERE uid = $1`,
-      [created.uid],
-    );
+    const { db } = anchoring.svc;
+    const row = await db
+      .selectFrom('attestations')
+      .select('anchorProof')
+      .where('uid', '=', created.uid)
+      .executeTakeFirstOrThrow();
+    const longer = Buffer.concat([row.anchorProof!, Buffer.alloc(32, 0xab)]);
+    await db.updateTable('attestations').set({ anchorProof: longer }).where('uid', '=', created.uid).execute();
     const page = await open(anchoring, created.uid, 'offchain-anchor-fails');
     expect(await page.locator('[data-verdict]').getAttribute('data-verdict')).toBe('mismatch');
     expect(await page.locator('[data-anchor]').getAttribute('data-anchor')).toBe('failed');

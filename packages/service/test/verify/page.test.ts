@@ -117,11 +117,9 @@ describe('the attestation page', () => {
       onchain.key,
     );
     const forged = `0x${'11'.repeat(32)}`;
-    await stack.svc.sql.query(`UPDATE attestations SET content_hash = $1 WHERE uid = $2`, [
-      forged,
-      onchain.created.uid,
-    ]);
-    await stack.svc.sql.query(`UPDATE attestations SET type = 'ai' WHERE uid = $1`, [offchain.created.uid]);
+    const { db } = stack.svc;
+    await db.updateTable('attestations').set({ contentHash: forged }).where('uid', '=', onchain.created.uid).execute();
+    await db.updateTable('attestations').set({ type: 'ai' }).where('uid', '=', offchain.created.uid).execute();
     const page = await open(onchain.created.uid, 'onchain-mismatch');
     expect(await verdictOf(page)).toBe('mismatch');
     expect(await page.locator('[data-check="Content hash"]').getAttribute('class')).toBe('fail');

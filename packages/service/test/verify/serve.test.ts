@@ -57,12 +57,12 @@ function runCli(args: string[], env: Record<string, string | undefined>) {
   });
   let stderr = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const ready = new Promise<string>((resolve) => {
+  const ready = new Promise<string>((resolve, reject) => {
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
       if (stderr.includes('Ctrl-C stops')) resolve(stderr);
     });
-    void exited.then(() => resolve(stderr));
+    exited.then(() => resolve(stderr), reject);
   });
   return { ready, exited, stop: () => child.kill('SIGINT') };
 }

@@ -26,7 +26,7 @@ function bySource(v: Pick<Verdict, 'record'>): string {
 }
 
 /** The badge's message and colour (each with at least 4.5:1 contrast against its white text). */
-export function badgeMessage(v: Pick<Verdict, 'state' | 'record'>): { text: string; color: string } {
+function badgeMessage(v: Pick<Verdict, 'state' | 'record'>): { text: string; color: string } {
   switch (v.state) {
     case 'verified':
       return v.record?.type === 'ai'

@@ -6,7 +6,7 @@ export class Unsound extends Error {
   override readonly name = 'Unsound';
 }
 
-export interface VerifiedVc {
+interface VerifiedVc {
   payload: Record<string, unknown>;
   /** The key that signed it (`did:web:…#key-…`). */
   kid: string;

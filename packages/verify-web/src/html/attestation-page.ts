@@ -7,7 +7,7 @@ import { tooManyLookups } from '../records.ts';
 import { html, type SafeHtml } from './escape.ts';
 import { contentCheckForm, layout } from './layout.ts';
 import { formatTime, maybeLink, row } from './parts.ts';
-import { provenanceRow } from './provenance.ts';
+import { promotionRow, provenanceRow } from './provenance.ts';
 import { revocationRow } from './revocation.ts';
 import { sourceTypeRow } from './source-type.ts';
 import { aiDetailsRow } from './ai-details.ts';
@@ -95,7 +95,7 @@ function details(r: Attestation, v: Verdict): SafeHtml {
     ${onchain && r.blockNumber !== null ? row('Block', String(r.blockNumber)) : ''}
     ${onchain && attestationLink(r.chainId, r.uid) ? row('On EAS explorer', maybeLink(attestationLink(r.chainId, r.uid), r.uid)) : ''}
     ${anchorRow(r, v)} ${claimantRow(r)} ${row('Attester', maybeLink(addressLink(r.chainId, r.attester), r.attester))}
-    ${row('Schema', html`<code>${r.schemaUid}</code>`)} ${provenanceRow(r, v)} ${revocationRow(r, v)}
+    ${row('Schema', html`<code>${r.schemaUid}</code>`)} ${provenanceRow(r, v)} ${promotionRow(r)} ${revocationRow(r, v)}
     ${r.revocationTxHash ? row('Revocation transaction', maybeLink(txLink(r.chainId, r.revocationTxHash), r.revocationTxHash)) : ''}
   </dl>`;
 }

@@ -1,4 +1,5 @@
 import type { Attestation } from '@attestation-service/client';
+import { CONTENT_HASH_PATTERN } from '@attestation-service/protocol';
 import { tooManyLookups } from '../records.ts';
 import { html } from './escape.ts';
 import { contentCheckForm, layout } from './layout.ts';
@@ -66,7 +67,7 @@ export function checkPage(result: CheckResult): string {
         size="66"
         maxlength="66"
         value="${hash}"
-        pattern="(0x)?[0-9a-fA-F]{64}"
+        pattern="${CONTENT_HASH_PATTERN.source.replace(/^\^|\$$/g, '')}"
         ${invalid ? html` aria-invalid="true" aria-describedby="hash-error"` : ''}
       />
       <button type="submit">Look up</button>

@@ -11,7 +11,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 const SVG_TYPE = 'image/svg+xml; charset=utf-8';
 const CACHE = `public, max-age=${BADGE_MAX_AGE_SECONDS}`;
 
-export interface BadgeDeps {
+interface BadgeDeps {
   verifier: Verifier;
   verifyBaseUrl: string;
   limit: (ip: string) => Promise<LimitVerdict>;

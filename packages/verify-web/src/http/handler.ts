@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isContentHash, normalizeContentHash } from '@attestation-service/protocol';
 import { checkPage, type CheckResult } from '../html/check-page.ts';
 import { attestationPage } from '../html/attestation-page.ts';
 import { rateLimitedFor, type RecordSource } from '../records.ts';
@@ -9,7 +10,7 @@ import { PAGE_HEADERS } from './headers.ts';
 import type { LimitVerdict } from './limit.ts';
 import { clientIp, send } from './respond.ts';
 
-export interface HandlerDeps {
+interface HandlerDeps {
   verifier: Verifier;
   records: RecordSource;
   verifyBaseUrl: string;
@@ -18,14 +19,13 @@ export interface HandlerDeps {
   limit: (ip: string) => Promise<LimitVerdict>;
 }
 
-const HASH = /^(0x)?[0-9a-fA-F]{64}$/;
 const BADGE_PATH = /^\/api\/attestation\/([^/]{1,100})(\/badge\.svg)?$/;
 
 async function checkResult(records: RecordSource, hash: string | null, ip: string): Promise<CheckResult> {
   if (hash === null || hash === '') return { kind: 'form' };
   const trimmed = hash.trim();
-  if (!HASH.test(trimmed)) return { kind: 'invalid', hash: trimmed.slice(0, 80) };
-  const normalized = `0x${trimmed.replace(/^0x/, '').toLowerCase()}`;
+  if (!isContentHash(trimmed)) return { kind: 'invalid', hash: trimmed.slice(0, 80) };
+  const normalized = normalizeContentHash(trimmed);
   try {
     return { kind: 'results', hash: normalized, records: await records.search(normalized, ip) };
   } catch (error) {

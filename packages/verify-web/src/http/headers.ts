@@ -25,7 +25,7 @@ export const PAGE_HEADERS: Record<string, string> = {
  */
 export const WORKER_CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'";
 
-export const CORS_HEADERS: Record<string, string> = {
+const CORS_HEADERS: Record<string, string> = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Expose-Headers': 'ETag, Retry-After, RateLimit, RateLimit-Policy',
 };

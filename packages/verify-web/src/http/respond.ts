@@ -7,14 +7,14 @@ export function etagOf(body: string | Buffer): string {
 }
 
 /** RFC 9110 If-None-Match: a list of tags (weak comparison) or `*`. */
-export function notModified(req: IncomingMessage, etag: string): boolean {
+function notModified(req: IncomingMessage, etag: string): boolean {
   const header = req.headers['if-none-match'];
   if (!header) return false;
   const strip = (tag: string) => tag.trim().replace(/^W\//, '');
   return header.split(',').some((tag) => tag.trim() === '*' || strip(tag) === strip(etag));
 }
 
-export interface Reply {
+interface Reply {
   status: number;
   headers: Record<string, string>;
   body?: string | Buffer;

@@ -4,7 +4,7 @@ import { check, sameHex } from './compare.ts';
 import type { Check } from './types.ts';
 
 /** The pieces of the claim's own verification the AI details are checked against (offchain.ts). */
-export interface SignedPackageReader {
+interface SignedPackageReader {
   signer(pkg: NonNullable<Attestation['offchain']>): Promise<Hex | undefined>;
   uidOf(pkg: NonNullable<Attestation['offchain']>): Hex | undefined;
 }

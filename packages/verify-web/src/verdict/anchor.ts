@@ -33,7 +33,7 @@ function anchorOf(record: Attestation): AttestationAnchor | null | 'malformed' {
 }
 
 /** Whether the proof leads from the leaf `[uid]` to the root in `@openzeppelin/merkle-tree`'s standard tree. */
-export function proofHolds(uid: string, anchor: Pick<AttestationAnchor, 'root' | 'proof'>): boolean {
+function proofHolds(uid: string, anchor: Pick<AttestationAnchor, 'root' | 'proof'>): boolean {
   try {
     return BYTES32.test(uid) && StandardMerkleTree.verify(anchor.root, ['bytes32'], [uid], anchor.proof);
   } catch {

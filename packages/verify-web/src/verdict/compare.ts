@@ -1,6 +1,7 @@
-import { decodeAbiParameters, type Hex } from 'viem';
+import type { Hex } from 'viem';
 import type { Attestation } from '@attestation-service/client';
-import { SCHEMA_UID, type TrustAnchors } from './eas.ts';
+import { decodeAttestationData, SCHEMA_UID } from '@attestation-service/protocol';
+import type { TrustAnchors } from './eas.ts';
 import type { Check, StatusListSignal } from './types.ts';
 
 /** Hex values compare case-insensitively (addresses come checksummed from one side, lower-case from the other). */
@@ -10,16 +11,6 @@ export function sameHex(a: string | null | undefined, b: string | null | undefin
 
 export function check(label: string, ok: boolean, detail: string): Check {
   return { label, ok, detail };
-}
-
-/** Our schema's data: the content hash and whether it is AI-generated; undefined when it does not decode. */
-export function decodeData(data: Hex): { contentHash: Hex; aiGenerated: boolean } | undefined {
-  try {
-    const [contentHash, aiGenerated] = decodeAbiParameters([{ type: 'bytes32' }, { type: 'bool' }], data);
-    return { contentHash, aiGenerated };
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -56,7 +47,7 @@ export function recordChecks(uid: string, record: Attestation, anchors: TrustAnc
 
 /** The data's claims against the record: same content hash, same origin. `source` names what holds the data. */
 export function dataChecks(record: Attestation, data: Hex, source: string): Check[] {
-  const decoded = decodeData(data);
+  const decoded = decodeAttestationData(data);
   if (!decoded)
     return [check('Data', false, `the data of the ${source} does not decode as bytes32 contentHash, bool aiGenerated`)];
   return [
@@ -67,8 +58,8 @@ export function dataChecks(record: Attestation, data: Hex, source: string): Chec
     ),
     check(
       'Origin',
-      decoded.aiGenerated === (record.type === 'ai'),
-      `the ${source} says ${decoded.aiGenerated ? 'AI-generated' : 'human-made'}`,
+      decoded.type === record.type,
+      `the ${source} says ${decoded.type === 'ai' ? 'AI-generated' : 'human-made'}`,
     ),
   ];
 }

@@ -1,23 +1,12 @@
-import {
-  createPublicClient,
-  encodePacked,
-  http,
-  keccak256,
-  parseEventLogs,
-  zeroAddress,
-  type Hex,
-  type PublicClient,
-} from 'viem';
+import { createPublicClient, http, parseEventLogs, type Hex, type PublicClient } from 'viem';
 
-/**
- * What this app trusts, none of it from our database: the service's schema (re-derived here from its text, as
- * SchemaRegistry does), and, from configuration, the chain, its EAS contract and the service's attester address.
+/*
+ * What this app trusts, none of it from our database: the service's schema (the protocol's SCHEMA_UID, derived from
+ * its text as SchemaRegistry does), and, from configuration, the chain, its EAS contract and the service's attester.
  */
-export const SCHEMA = 'bytes32 contentHash,bool aiGenerated';
-export const SCHEMA_UID: Hex = keccak256(encodePacked(['string', 'address', 'bool'], [SCHEMA, zeroAddress, true]));
 
 /** The parts of the EAS ABI the verdict reads (eas-contracts 1.x). */
-export const EAS_ABI = [
+const EAS_ABI = [
   {
     type: 'function',
     name: 'getAttestation',

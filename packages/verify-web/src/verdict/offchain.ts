@@ -1,49 +1,11 @@
-import { encodePacked, hashTypedData, keccak256, toHex, zeroAddress, type Hex } from 'viem';
+import { hashTypedData, zeroAddress, type Hex } from 'viem';
 import type { Attestation, OffchainPackage } from '@attestation-service/client';
+import { OFFCHAIN_ATTEST_TYPES, OFFCHAIN_DOMAIN_NAME, offchainUid, SCHEMA_UID } from '@attestation-service/protocol';
 import { check, claimedAttester, dataChecks, refCheck, revocationCheck, sameHex } from './compare.ts';
-import { SCHEMA_UID, type EasReader, type TrustAnchors } from './eas.ts';
+import type { EasReader, TrustAnchors } from './eas.ts';
 import { aiDetailsChecks } from './ai-details.ts';
 import { recoverSigner } from './recover.ts';
 import type { Check } from './types.ts';
-
-/** EAS off-chain attestation types, version 2; fixed here so a package cannot bring types of its own. */
-const ATTEST_TYPES = {
-  Attest: [
-    { name: 'version', type: 'uint16' },
-    { name: 'schema', type: 'bytes32' },
-    { name: 'recipient', type: 'address' },
-    { name: 'time', type: 'uint64' },
-    { name: 'expirationTime', type: 'uint64' },
-    { name: 'revocable', type: 'bool' },
-    { name: 'refUID', type: 'bytes32' },
-    { name: 'data', type: 'bytes' },
-    { name: 'salt', type: 'bytes32' },
-  ],
-} as const;
-
-type Message = OffchainPackage['sig']['message'];
-
-/** The off-chain UID as the EAS SDK's getOffchainUID computes it for version 2 (the schema as the UTF-8 of its hex). */
-export function offchainUid(m: Message): Hex {
-  return keccak256(
-    encodePacked(
-      ['uint16', 'bytes', 'address', 'address', 'uint64', 'uint64', 'bool', 'bytes32', 'bytes', 'bytes32', 'uint32'],
-      [
-        2,
-        toHex(new TextEncoder().encode(m.schema)),
-        m.recipient as Hex,
-        zeroAddress,
-        BigInt(m.time),
-        BigInt(m.expirationTime),
-        m.revocable,
-        m.refUID as Hex,
-        m.data as Hex,
-        m.salt as Hex,
-        0,
-      ],
-    ),
-  );
-}
 
 /** A package's uid from its signed fields; undefined for fields that do not even encode. */
 function uidOf(pkg: OffchainPackage): Hex | undefined {
@@ -60,7 +22,7 @@ async function signer(pkg: OffchainPackage): Promise<Hex | undefined> {
   try {
     digest = hashTypedData({
       domain: { ...domain, verifyingContract: domain.verifyingContract as Hex },
-      types: ATTEST_TYPES,
+      types: OFFCHAIN_ATTEST_TYPES,
       primaryType: 'Attest',
       message: {
         ...message,
@@ -115,7 +77,7 @@ export async function offchainChecks(
     ),
     check(
       'Domain',
-      domain.name === 'EAS Attestation' &&
+      domain.name === OFFCHAIN_DOMAIN_NAME &&
         domain.version === version &&
         domain.chainId === anchors.chainId &&
         sameHex(domain.verifyingContract, anchors.eas),

@@ -1,7 +1,8 @@
 import { zeroAddress, type Hex } from 'viem';
 import type { Attestation } from '@attestation-service/client';
+import { SCHEMA_UID } from '@attestation-service/protocol';
 import { check, claimedAttester, dataChecks, refCheck, revocationCheck, sameHex } from './compare.ts';
-import { SCHEMA_UID, type EasReader, type TrustAnchors } from './eas.ts';
+import type { EasReader, TrustAnchors } from './eas.ts';
 import type { Check } from './types.ts';
 
 /**

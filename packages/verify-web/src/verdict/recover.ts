@@ -1,20 +1,5 @@
-import { createRequire } from 'node:module';
+import { nativeSecp256k1 as native } from '@attestation-service/protocol/secp256k1';
 import { bytesToHex, getAddress, hexToBytes, keccak256, recoverAddress, type Hex } from 'viem';
-
-interface NativeSecp256k1 {
-  ecdsaRecover(signature: Uint8Array, recid: number, message: Uint8Array, compressed: boolean): Uint8Array;
-}
-
-function loadNative(): NativeSecp256k1 | undefined {
-  try {
-    // libsecp256k1's prebuilt N-API binding (the package's index would fall back to slow JS silently)
-    return createRequire(import.meta.url)('secp256k1/bindings') as NativeSecp256k1;
-  } catch {
-    return undefined;
-  }
-}
-
-const native = loadNative();
 
 /**
  * The address that signed a 32-byte digest, or undefined when the signature recovers to none. libsecp256k1 when

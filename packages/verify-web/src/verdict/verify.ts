@@ -8,9 +8,9 @@ import { offchainChecks } from './offchain.ts';
 import { onchainChecks } from './onchain.ts';
 import type { StatusListChecker, StatusListSignal, Verdict } from './types.ts';
 
-export const UID_PATTERN = /^0x[0-9a-fA-F]{64}$/;
+const UID_PATTERN = /^0x[0-9a-fA-F]{64}$/;
 
-export interface VerifierOptions {
+interface VerifierOptions {
   records: RecordSource;
   eas: EasReader;
   anchors: TrustAnchors;

@@ -6,6 +6,7 @@ import { Submit } from '../../components/submit.tsx';
 import { useAuthCall } from '../../lib/auth-call.ts';
 import { authClient } from '../../lib/auth.ts';
 import { check } from '../../lib/validate.ts';
+import { unawaited } from '../../lib/unawaited.ts';
 
 export function PasswordForm() {
   const [currentPassword, setCurrent] = useState('');
@@ -37,7 +38,7 @@ export function PasswordForm() {
   return (
     <section aria-labelledby="password-title">
       <h2 id="password-title">Password</h2>
-      <form className="stack" onSubmit={submit}>
+      <form className="stack" onSubmit={unawaited(submit)}>
         <PasswordField kind="current" label="Current password" value={currentPassword} onChange={setCurrent} />
         <PasswordField kind="new" label="New password" value={newPassword} onChange={setNew} />
         <PasswordField kind="new" label="Repeat the new password" hint={false} value={repeat} onChange={setRepeat} />

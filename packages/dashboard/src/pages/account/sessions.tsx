@@ -10,6 +10,7 @@ import { unwrapAuth } from '../../lib/errors.ts';
 import { when } from '../../lib/format.ts';
 import { useRefresh } from '../../lib/refresh.ts';
 import { useTRPC } from '../../lib/trpc.ts';
+import { logFailure } from '../../lib/unawaited.ts';
 
 /** The member's signed-in sessions: revoke one, or sign out everywhere. */
 export function Sessions() {
@@ -32,7 +33,7 @@ export function Sessions() {
     mutationFn: async () => unwrapAuth(await authClient.revokeSessions()),
     onSuccess: () => {
       queryClient.clear();
-      void navigate({ to: '/sign-in', replace: true });
+      navigate({ to: '/sign-in', replace: true }).catch(logFailure);
     },
   });
 

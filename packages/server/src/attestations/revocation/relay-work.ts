@@ -4,7 +4,7 @@ import { appendAuditEntries } from '../../audit/append.ts';
 import { EAS_ARTIFACT } from '../../chain/eas-artifacts.ts';
 import { lockOpenEntry, recordFailed, recordMined, wasReorged } from '../../chain/journal-store.ts';
 import type { RoundWork, SendOutcome } from '../../chain/round.ts';
-import { SCHEMA_UID } from '../../chain/schema.ts';
+import { SCHEMA_UID } from '@attestation-service/protocol';
 import type { Clock } from '../../clock.ts';
 import { inTransaction, type Db } from '../../db/database.ts';
 import { completeMany } from '../../idempotency/store.ts';
@@ -28,7 +28,7 @@ const GAS_PER_REVOCATION = { onchain: 29_000n, offchain: 26_000n } as const;
 const REVOCATION_BASE_GAS = 45_000n;
 
 /** The call that revokes these items: `multiRevoke` for on-chain attestations, `multiRevokeOffchain` for off-chain uids. */
-export function revokeCalldata(mode: AttestationMode, items: RevokeItem[]): Hex {
+function revokeCalldata(mode: AttestationMode, items: RevokeItem[]): Hex {
   if (mode === 'offchain')
     return encodeFunctionData({
       abi: EAS_ARTIFACT.abi,
@@ -42,7 +42,7 @@ export function revokeCalldata(mode: AttestationMode, items: RevokeItem[]): Hex 
   });
 }
 
-export interface RevocationWorkDeps {
+interface RevocationWorkDeps {
   db: Db;
   /** The EAS contract the revocations go to. */
   eas: Hex;

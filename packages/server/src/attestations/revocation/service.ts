@@ -9,7 +9,7 @@ import { waitForRelayer } from '../relay-wait.ts';
 import { findByUids } from '../record-store.ts';
 import { requestRevocation, revocationOf, type RevocationRequest } from './store.ts';
 
-export interface RevokeResult {
+interface RevokeResult {
   uid: string;
   revoked: true;
   revokedAt: string;
@@ -27,7 +27,7 @@ function alreadyRevoked(uid: string, revokedAt: Date | null): AppError {
 }
 
 /** A dashboard revocation's answer: `pending` while the relayer is still at it when the wait ends. */
-export interface MemberRevokeResult {
+interface MemberRevokeResult {
   uid: string;
   status: 'revoked' | 'pending';
   revokedAt: string | null;

@@ -54,9 +54,8 @@ export async function requestRevocation(db: Db, uid: string, request: Revocation
   return rows.length === 1;
 }
 
-export type RevocationState = Pick<Model, 'revokedAt' | 'revocationTxHash'> & { revokeState: RevokeState | null };
+type RevocationState = Pick<Model, 'revokedAt' | 'revocationTxHash'> & { revokeState: RevokeState | null };
 
-/** Where an attestation's revocation stands. */
 export async function revocationOf(db: Db, uid: string): Promise<RevocationState | undefined> {
   return db
     .selectFrom('attestations')

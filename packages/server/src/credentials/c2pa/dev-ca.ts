@@ -12,7 +12,7 @@ const DAY_MS = 86_400_000;
 const DOCUMENT_SIGNING = '1.3.6.1.5.5.7.3.36';
 const EMAIL_PROTECTION = '1.3.6.1.5.5.7.3.4';
 
-export interface PemChain {
+interface PemChain {
   /** The signer's private key, PKCS #8 PEM. */
   keyPem: string;
   /** The signer's certificate, then the CA's, PEM. */

@@ -4,7 +4,7 @@ import { AppError } from '../../errors.ts';
  * The media types c2pa-rs writes a manifest into (its asset handlers: JPEG, PNG, RIFF, BMFF, GIF, TIFF, SVG, MP3,
  * FLAC), as the `format` its Builder takes. Aliases of one container are listed as c2pa-rs lists them.
  */
-export const EMBEDDABLE_TYPES = [
+const EMBEDDABLE_TYPES = [
   'image/jpeg',
   'image/png',
   'image/webp',
@@ -45,7 +45,7 @@ const SIDECAR_ONLY = /^(text\/[a-z0-9.+-]+|application\/(json|xml|octet-stream|[
 const EMBEDDABLE = new Set<string>(EMBEDDABLE_TYPES);
 
 /** `Image/JPEG; charset=x` → `image/jpeg`: the parameters name no container. */
-export function bareMediaType(header: string | undefined): string | undefined {
+function bareMediaType(header: string | undefined): string | undefined {
   const bare = header?.split(';')[0]!.trim().toLowerCase();
   return bare ? bare : undefined;
 }

@@ -11,7 +11,7 @@ import { outputFor, SIDECAR_TYPE, wantsSidecar } from './media-types.ts';
 import type { ContentCredentialsService } from './service.ts';
 
 /** The route, as OpenAPI and the metrics name it. */
-export const CONTENT_CREDENTIALS_PATH = '/v1/attestations/{uid}/content-credentials';
+const CONTENT_CREDENTIALS_PATH = '/v1/attestations/{uid}/content-credentials';
 const PATTERN = /^\/v1\/attestations\/(?<uid>[^/]+)\/content-credentials\/?$/;
 
 export interface ContentCredentialsMountDeps {

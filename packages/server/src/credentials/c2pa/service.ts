@@ -7,7 +7,7 @@ import type { AssetBody } from './asset-body.ts';
 import { manifestDefinition, type AttestationFacts } from './manifest.ts';
 import type { SigningPool } from './signing-pool.ts';
 
-export interface ContentCredentialsDeps {
+interface ContentCredentialsDeps {
   db: Db;
   verifyBaseUrl: string;
   /** The EAS contract attestations are made under, named in every manifest. */

@@ -13,8 +13,7 @@ export interface CredentialContext {
   easAddress: string;
 }
 
-export const statusListUrl = (publicBaseUrl: string, list: bigint | number) =>
-  `${publicBaseUrl}/v1/status-lists/${list}`;
+const statusListUrl = (publicBaseUrl: string, list: bigint | number) => `${publicBaseUrl}/v1/status-lists/${list}`;
 
 /**
  * An attestation as a W3C Verifiable Credential 2.0. The subject is the content, named by its hash; `origin` says

@@ -6,7 +6,7 @@ import type { Sealer } from '../../system/sealer.ts';
 import { insertKey, liveKeys, retireKey, type StoredCredentialKey } from './key-store.ts';
 
 /** The media type (and JOSE `typ`) of a credential secured as W3C's "Securing VCs using JOSE and COSE" defines. */
-export const VC_JWT = 'vc+jwt';
+const VC_JWT = 'vc+jwt';
 export const VC_JWT_MEDIA_TYPE = `application/${VC_JWT}`;
 
 /** A published key, as JWKS and the DID document list it. */
@@ -34,7 +34,7 @@ export interface CredentialIssuer {
 }
 
 /** `did:web` of a base URL: its host (a port's colon percent-encoded) and its path segments joined by colons. */
-export function didWebOf(baseUrl: string): string {
+function didWebOf(baseUrl: string): string {
   const url = new URL(baseUrl);
   const path = url.pathname.split('/').filter(Boolean).map(encodeURIComponent);
   return ['did:web', encodeURIComponent(url.host), ...path].join(':');
