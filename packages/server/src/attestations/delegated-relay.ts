@@ -1,31 +1,32 @@
 import { encodeFunctionData, zeroAddress, zeroHash, type Hex } from 'viem';
 import { EAS_ARTIFACT } from '../chain/eas-artifacts.ts';
 import type { RoundWork } from '../chain/round.ts';
-import { encodeAttestationData, SCHEMA_UID } from '../chain/schema.ts';
+import { encodeAttestationData, SCHEMA_UID } from '@attestation-service/protocol';
 import type { Db } from '../db/database.ts';
 import { claimDelegated, delegatedItemsOf, type DelegatedItem } from './delegated-store.ts';
 
 /**
  * Gas of customers' signed requests on EAS 1.4, measured on anvil (`multiAttestByDelegation` of one attester: 1.63 M
  * for 10, 6.34 M for 40 and 15.81 M for 100 human items; 7.14 M for 40 AI ones): 63 k for the transaction, 157 k per
- * item, 177 k when AI-generated; the signature's check costs each item ~9 k over the relayer's own. Rounded up.
+ * item, 177 k when AI-generated; the signature's check costs each item ~9 k over the relayer's own. Rounded up. A
+ * refUID costs what it costs the relayer's own items (relay-work.ts).
  */
-export const DELEGATED_ATTEST_GAS = { transaction: 65_000n, human: 160_000n, ai: 180_000n } as const;
+const DELEGATED_ATTEST_GAS = { transaction: 65_000n, human: 160_000n, ai: 180_000n, ref: 22_500n } as const;
 
 /** The request data EAS verifies a delegated signature over: the same fields as the relayer's own attestations. */
-export function delegatedRequestData(item: Pick<DelegatedItem, 'type' | 'contentHash'>) {
+function delegatedRequestData(item: Pick<DelegatedItem, 'type' | 'contentHash' | 'refUid'>) {
   return {
     recipient: zeroAddress as Hex,
     expirationTime: 0n,
     revocable: true,
-    refUID: zeroHash as Hex,
+    refUID: (item.refUid ?? zeroHash) as Hex,
     data: encodeAttestationData(item.contentHash, item.type),
     value: 0n,
   };
 }
 
 /** `attestByDelegation` for one item, else one `multiAttestByDelegation`, in the items' (nonce) order. */
-export function delegatedAttestCalldata(items: DelegatedItem[]): Hex {
+function delegatedAttestCalldata(items: DelegatedItem[]): Hex {
   if (items.length === 1) {
     const item = items[0]!;
     return encodeFunctionData({
@@ -86,6 +87,7 @@ export function delegatedCreationWork(creation: RoundWork, db: Db, maxItems: num
           gas: gasBudget,
           baseGas: DELEGATED_ATTEST_GAS.transaction,
           gasOf: (type) => DELEGATED_ATTEST_GAS[type],
+          refGas: DELEGATED_ATTEST_GAS.ref,
         },
         open,
       ),

@@ -11,7 +11,7 @@ export interface StoredDelegation {
 }
 
 /** The mark of an off-chain attestation a customer attester signed (its signature is in its package). */
-export const OFFCHAIN_DELEGATION = { mode: 'offchain' } as const;
+const OFFCHAIN_DELEGATION = { mode: 'offchain' } as const;
 
 /** A delegated on-chain item as its transaction carries it, in nonce order. */
 export interface DelegatedItem {
@@ -19,6 +19,8 @@ export interface DelegatedItem {
   attester: Hex;
   type: AttestationOrigin;
   contentHash: Hex;
+  /** The on-chain attestation it derives from, as signed; null for none. */
+  refUid: Hex | null;
   nonce: string;
   delegation: StoredDelegation;
 }
@@ -83,7 +85,14 @@ export async function existingUids(db: Db, uids: string[]): Promise<Set<string>>
  */
 export async function claimDelegated(
   db: Db,
-  limit: { items: number; gas: bigint | undefined; baseGas: bigint; gasOf(type: AttestationOrigin): bigint },
+  limit: {
+    items: number;
+    gas: bigint | undefined;
+    baseGas: bigint;
+    gasOf(type: AttestationOrigin): bigint;
+    /** What a refUID adds to an item (its storage word). */
+    refGas: bigint;
+  },
   open: (estimatedGas: bigint) => Promise<string | undefined>,
 ): Promise<{ journalId: string; count: number } | undefined> {
   const first = await db
@@ -113,7 +122,7 @@ export async function claimDelegated(
   if (first === undefined) return undefined;
   const rows = await db
     .selectFrom('attestations')
-    .select(['id', 'batchId', 'type'])
+    .select(['id', 'batchId', 'type', 'refUid'])
     .where('delegation', 'is not', null)
     .where('status', '=', 'pending')
     .where('relayTxId', 'is', null)
@@ -131,7 +140,10 @@ export async function claimDelegated(
     let end = i + 1;
     while (end < rows.length && rows[i]!.batchId && rows[end]!.batchId === rows[i]!.batchId) end++;
     const group = rows.slice(i, end);
-    const groupGas = group.reduce((sum, row) => sum + limit.gasOf(row.type), 0n);
+    const groupGas = group.reduce(
+      (sum, row) => sum + limit.gasOf(row.type) + (row.refUid === null ? 0n : limit.refGas),
+      0n,
+    );
     const full = chosen.length + group.length > limit.items || (limit.gas !== undefined && gas + groupGas > limit.gas);
     if (chosen.length > 0 && full) break;
     chosen.push(...group.map((row) => row.id));
@@ -152,7 +164,7 @@ export async function claimDelegated(
 export async function delegatedItemsOf(db: Db, journalId: string): Promise<DelegatedItem[]> {
   return db
     .selectFrom('attestations')
-    .select(['id', 'attester', 'type', 'contentHash', 'delegationNonce as nonce', 'delegation'])
+    .select(['id', 'attester', 'type', 'contentHash', 'refUid', 'delegationNonce as nonce', 'delegation'])
     .where('relayTxId', '=', journalId)
     .where('delegation', 'is not', null)
     .orderBy('attestations.id')

@@ -26,6 +26,8 @@ export type PendingAttestation = Pick<
   /** The model behind an AI claim and its prompt hash; absent or null for none. */
   aiModel?: string | null;
   aiPromptHash?: string | null;
+  /** A promotion's off-chain original; absent for a create. */
+  offchainUid?: string;
   type: AttestationOrigin;
   quotaPeriod: string;
   /** The span of the request that made it, where its transaction served others too (a group commit's). */
@@ -53,6 +55,7 @@ export const pendingValues = (row: PendingAttestation) => ({
   refUid: row.refUid ?? null,
   aiModel: row.aiModel ?? null,
   aiPromptHash: row.aiPromptHash ?? null,
+  ...(row.offchainUid === undefined ? {} : { offchainUid: row.offchainUid }),
   // unset, the column's default names the span the transaction serves (db/database.ts)
   ...(row.traceparent === undefined ? {} : { traceparent: row.traceparent }),
 });
@@ -70,7 +73,6 @@ export async function insertPending(db: Db, rows: PendingAttestation[]): Promise
 
 export type RelayOutcome = Pick<Model, 'id' | 'uid' | 'txHash' | 'failureReason'> & { status: AttestationStatus };
 
-/** Where these on-chain attestations stand. */
 export async function outcomesOf(db: Db, ids: string[]): Promise<Map<string, RelayOutcome>> {
   const rows = await db
     .selectFrom('attestations')
@@ -82,7 +84,7 @@ export async function outcomesOf(db: Db, ids: string[]): Promise<Map<string, Rel
 }
 
 /** The relayer's backlog: items still waiting for a mined transaction, and when the oldest create was made. */
-export interface RelayBacklog {
+interface RelayBacklog {
   attest: number;
   revoke: number;
   oldest: Date | null;

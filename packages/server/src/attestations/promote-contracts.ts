@@ -1,10 +1,24 @@
 import { z } from 'zod';
 import { createdAttestation, uidSchema } from './contracts.ts';
+import { checkDelegation, delegationSchema } from './delegated-contracts.ts';
 
 /** Promotions at most per batch request: a batch of creates holds as many. */
-export const MAX_PROMOTIONS = 100;
+const MAX_PROMOTIONS = 100;
 
-export const promoteInput = z.strictObject({ uid: uidSchema });
+export const promoteInput = z
+  .strictObject({
+    uid: uidSchema,
+    delegation: delegationSchema.optional().meta({
+      description:
+        "Only for an attestation your registered attester signed, and then required: that attester's EAS delegated request over the same fields (nonce and deadline, no refUID), as for an on-chain create with a delegation. The relayer still pays the gas.",
+    }),
+  })
+  .superRefine((value, ctx) => {
+    if (value.delegation)
+      checkDelegation('onchain', value.delegation, (field, message) =>
+        ctx.addIssue({ code: 'custom', path: ['delegation', field], message }),
+      );
+  });
 
 export const promotedAttestation = createdAttestation
   .extend({

@@ -73,7 +73,7 @@ export async function insertPromotions(
   if (rows.length === 0) return new Map();
   const inserted = await db
     .insertInto('attestations')
-    .values(rows.map((row) => ({ ...pendingValues(row), offchainUid: row.offchainUid })))
+    .values(rows.map(pendingValues))
     .returning(['id', 'offchainUid'])
     .$narrowType<{ offchainUid: string }>()
     .execute();

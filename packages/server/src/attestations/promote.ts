@@ -1,19 +1,24 @@
 import { enqueueRelay } from '../chain/relay.task.ts';
 import type { Clock } from '../clock.ts';
 import { inTransaction, type Db } from '../db/database.ts';
-import { AppError, notFound } from '../errors.ts';
+import { AppError } from '../errors.ts';
 import type { AuthenticatedKey } from '../keys/service.ts';
 import { reserveOnchainQuota } from '../limits/quota.ts';
 import type { RefusalObserver } from '../limits/refusals.ts';
+import type { DelegationInput } from './delegated-contracts.ts';
+import type { DelegationService } from './delegated-service.ts';
 import type { OnchainSubmitter } from './onchain.ts';
+import { conflictOf, promotionRow, refusalOf, signedItemOf } from './promote-checks.ts';
 import type { PromoteBatchResult, PromotedAttestation } from './promote-contracts.ts';
 import { insertPromotions, livePromotions, lockOriginals, type PromotionOriginal } from './promote-store.ts';
 import { sourceTypeOf } from './record.ts';
 
-export interface PromotionServiceDeps {
+interface PromotionServiceDeps {
   db: Db;
   clock: Clock;
   onchain: OnchainSubmitter;
+  /** Checks and stages a customer attester's signed request, as for a delegated create. */
+  delegations: DelegationService;
   chainId: number;
   schemaUid: string;
   verifyBaseUrl: string;
@@ -23,45 +28,28 @@ export interface PromotionServiceDeps {
 /** What one uid of a request came to inside the transaction: its promotion's row, or why it was refused. */
 type Staged = { id: string; original: PromotionOriginal } | { error: AppError };
 
-/** Why this original cannot be promoted by this key (undefined: it can, or it was already). */
-function refusalOf(uid: string, original: PromotionOriginal | undefined, auth: AuthenticatedKey): AppError | undefined {
-  if (!original) return notFound(`Attestation ${uid}`);
-  // as revoke answers: records are public, so a 403 tells nothing a read would not
-  if (original.accountId !== auth.accountId)
-    return new AppError('FORBIDDEN', `Attestation ${uid} belongs to another account.`);
-  return undefined;
-}
-
-/** Why an original with no live promotion cannot get one. */
-function conflictOf(uid: string, original: PromotionOriginal): AppError | undefined {
-  if (original.mode === 'onchain')
-    return new AppError('ALREADY_ONCHAIN', `Attestation ${uid} is on chain already.`, { uid });
-  if (original.revokedAt || original.revoking)
-    return new AppError('ALREADY_REVOKED', `Attestation ${uid} is revoked: a revoked claim is not put on chain.`, {
-      uid,
-      revokedAt: original.revokedAt?.toISOString() ?? null,
-    });
-  // the relayer cannot sign as the customer's address, and signing as the service would change whose claim it is
-  if (original.delegated)
-    return new AppError(
-      'FORBIDDEN',
-      `Attestation ${uid} was signed by your attester ${original.attester}: the service cannot put it on chain in that address's name. Create it on chain with a delegation signed by that address (POST /v1/attestations, mode "onchain").`,
-      { attester: original.attester },
-    );
-  return undefined;
-}
-
 /**
  * Promotion: an off-chain attestation put on chain as an on-chain create of the same content hash, type and source
- * type, by the relayer. Per request ONE transaction locks the originals, charges the quota for the new ones, stores
- * them pending (each naming its original) and asks for a relay run; the relayer's confirmation writes the uid, the
- * `attestation.promoted` event and the audit entry (relay-work.ts). An original promoted already answers its
- * promotion, charged nothing.
+ * type, by the relayer, or by the customer's attester's signed request when that attester signed the original. Per
+ * request ONE transaction locks the originals, charges the quota for the new ones, stores them pending (each naming
+ * its original) and asks for a relay run; the relayer's confirmation writes the uid, the `attestation.promoted` event
+ * and the audit entry (relay-work.ts). An original promoted already answers its promotion, charged nothing.
  */
 export function createPromotionService(deps: PromotionServiceDeps) {
-  const { db, clock, onchain } = deps;
+  const { db, clock, onchain, delegations } = deps;
+  const rowAt = (period: string) => ({
+    chainId: deps.chainId,
+    schemaUid: deps.schemaUid,
+    attester: onchain.attester,
+    now: new Date(clock.now()),
+    period,
+  });
 
-  async function stage(auth: AuthenticatedKey, uids: string[]): Promise<Staged[]> {
+  /**
+   * The relayer's promotions of `uids`: each member staged or refused alone, the new ones charged together (`batch`:
+   * errors name the member, `uids.3`, rather than the request's own fields).
+   */
+  async function stage(auth: AuthenticatedKey, uids: string[], batch: boolean): Promise<Staged[]> {
     return inTransaction(db, async (tx) => {
       const originals = await lockOriginals(tx, uids);
       const live = await livePromotions(tx, uids);
@@ -73,7 +61,7 @@ export function createPromotionService(deps: PromotionServiceDeps) {
         if (refused) staged[index] = { error: refused };
         else if (live.has(uid)) staged[index] = { id: live.get(uid)!, original: original! };
         else {
-          const conflict = conflictOf(uid, original!);
+          const conflict = conflictOf(uid, original!, undefined, batch ? `uids.${index}` : 'delegation');
           if (conflict) staged[index] = { error: conflict };
           else fresh.push({ index, original: original! });
         }
@@ -82,37 +70,37 @@ export function createPromotionService(deps: PromotionServiceDeps) {
         await onchain.ensureAvailable();
         // all the new members or none, as a batch of creates is charged
         const { period } = await reserveOnchainQuota(tx, clock, auth, fresh.length, deps.refusals);
-        const now = new Date(clock.now());
+        const at = rowAt(period);
         const ids = await insertPromotions(
           tx,
-          fresh.map(({ original }) => ({
-            accountId: auth.accountId,
-            apiKeyId: auth.keyId,
-            type: original.type,
-            digitalSourceType: original.digitalSourceType,
-            // its AI details go with it: on chain the Verifiable Credential carries them (docs/decisions.md)
-            aiModel: original.aiModel,
-            aiPromptHash: original.aiPromptHash,
-            contentHash: original.contentHash,
-            contentType: original.contentType,
-            chainId: deps.chainId,
-            schemaUid: deps.schemaUid,
-            attester: onchain.attester,
-            createdAt: now,
-            quotaPeriod: period,
-            // the request's own Idempotency-Key claim stores its answer: the relayer's would be a create's
-            idempotencyKey: null,
-            batchId: null,
-            batchIndex: null,
-            // its original's refUID may name an off-chain claim, on which EAS would revert the whole transaction
-            refUid: null,
-            offchainUid: original.uid,
-          })),
+          fresh.map(({ original }) => promotionRow(original, auth, at)),
         );
         await enqueueRelay(tx);
         for (const { index, original } of fresh) staged[index] = { id: ids.get(original.uid)!, original };
       }
       return staged as Staged[];
+    });
+  }
+
+  /**
+   * One promotion by the customer's attester: its request checked as a delegated create's (signature, registration,
+   * deadline, nonce) in the transaction that locks the original, before anything is charged.
+   */
+  async function stageSigned(auth: AuthenticatedKey, uid: string, delegation: DelegationInput): Promise<Staged> {
+    return inTransaction(db, async (tx) => {
+      const original = (await lockOriginals(tx, [uid])).get(uid);
+      const refused = refusalOf(uid, original, auth);
+      if (refused) throw refused;
+      const live = await livePromotions(tx, [uid]);
+      if (live.has(uid)) return { id: live.get(uid)!, original: original! };
+      const conflict = conflictOf(uid, original!, delegation, 'delegation');
+      if (conflict) throw conflict;
+      const verified = await delegations.verify([signedItemOf(original!, delegation)]);
+      await onchain.ensureAvailable();
+      const { period } = await reserveOnchainQuota(tx, clock, auth, 1, deps.refusals);
+      const [id] = await delegations.stage(tx, auth, verified, [promotionRow(original!, auth, rowAt(period))]);
+      await enqueueRelay(tx);
+      return { id: id!, original: original! };
     });
   }
 
@@ -130,8 +118,9 @@ export function createPromotionService(deps: PromotionServiceDeps) {
   }
 
   return {
-    async promote(auth: AuthenticatedKey, uid: string): Promise<PromotedAttestation> {
-      const [staged] = await stage(auth, [uid.toLowerCase()]);
+    async promote(auth: AuthenticatedKey, uid: string, delegation?: DelegationInput): Promise<PromotedAttestation> {
+      const lower = uid.toLowerCase();
+      const [staged] = delegation ? [await stageSigned(auth, lower, delegation)] : await stage(auth, [lower], false);
       if ('error' in staged!) throw staged.error;
       return settled(staged!);
     },
@@ -139,7 +128,7 @@ export function createPromotionService(deps: PromotionServiceDeps) {
     /** Up to 100 in one transaction; a member refused (or whose transaction fails) gets its error, the others go on. */
     async promoteMany(auth: AuthenticatedKey, uids: string[]): Promise<PromoteBatchResult> {
       const lower = uids.map((uid) => uid.toLowerCase());
-      const staged = await stage(auth, lower);
+      const staged = await stage(auth, lower, true);
       const results = await Promise.all(
         staged.map(async (member, index) => {
           const offchainUid = lower[index]!;

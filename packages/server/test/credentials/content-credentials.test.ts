@@ -57,6 +57,20 @@ describe('POST /v1/attestations/{uid}/content-credentials', () => {
     expect(Object.keys(read.bindings).some((label) => /^c2pa\.hash\.(data|bmff)/.test(label))).toBe(true);
   });
 
+  it("carries an AI claim's model and prompt hash, as c2pa-rs reads them back", async () => {
+    const asset = fixture('asset.png');
+    const ai = { model: 'stability/sdxl-1.0', promptHash: sha256(Buffer.from('a prompt')) };
+    const made = await call(svc.url, 'POST', '/v1/attestations', {
+      key,
+      body: { type: 'ai', contentHash: sha256(asset), contentType: 'image/png', mode: 'offchain', ai },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const res = await contentCredentials(svc, { key, uid: made.body.uid, bytes: asset, contentType: 'image/png' });
+    const read = await readBack('image/png', res.bytes);
+    expect(read.failures).toEqual([UNTRUSTED]);
+    expect(read.assertions[ATTESTATION_ASSERTION]).toMatchObject({ uid: made.body.uid, ai });
+  });
+
   it('names a human-made attestation digitalCreation', async () => {
     const asset = fixture('asset.png');
     const uid = await attest(svc, key, asset, 'image/png', 'human');
@@ -145,6 +159,7 @@ describe('POST /v1/attestations/{uid}/content-credentials', () => {
     // away itself, and the places are not both held; so the holders settle in first, and are made again if not
     let held = hold();
     for (let tries = 0; tries < 5; tries++) {
+      // on purpose: a holder that reached its place shows nothing, so a second passes for both to settle in
       await new Promise((r) => setTimeout(r, 1000));
       if (!held.some((h) => h.settled())) break;
       for (const { end } of held) end();
@@ -210,7 +225,7 @@ describe('POST /v1/attestations/{uid}/content-credentials', () => {
     const asset = fixture('asset.gif');
     const uid = await attest(svc, key, asset, 'image/gif');
     // as a mined revocation leaves it (the relayer is not part of this test)
-    await svc.sql.query(`UPDATE attestations SET revoked_at = now() WHERE uid = $1`, [uid]);
+    await svc.db.updateTable('attestations').set({ revokedAt: new Date() }).where('uid', '=', uid).execute();
     const res = await contentCredentials(svc, { key, uid, bytes: asset, contentType: 'image/gif' });
     expect(res).toMatchObject({ status: 409, json: { code: 'ALREADY_REVOKED' } });
     const get = await call(svc.url, 'GET', `/v1/attestations/${uid}/content-credentials`, { key });

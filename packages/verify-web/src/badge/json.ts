@@ -50,6 +50,9 @@ export interface BadgeJson {
    */
   derivedFrom: Array<{ uid: string; verdict: 'valid' | 'revoked'; verifyUrl: string }>;
   derivedFromTruncated: boolean;
+  /** An off-chain original's on-chain promotion, and a promotion's off-chain original, as the service records them. */
+  onchainUid: string | null;
+  offchainUid: string | null;
 }
 
 export function badgeJson(v: Verdict, verifyBaseUrl: string): BadgeJson | undefined {
@@ -81,6 +84,9 @@ export function badgeJson(v: Verdict, verifyBaseUrl: string): BadgeJson | undefi
       verifyUrl: `${verifyBaseUrl}/${link.uid}`,
     })),
     derivedFromTruncated: v.provenance?.truncated ?? false,
+    // the promotion link as the service records it (null when none): each uid's own badge judges that one
+    onchainUid: r.onchainUid ?? null,
+    offchainUid: r.offchainUid ?? null,
   };
 }
 

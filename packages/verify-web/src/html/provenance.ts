@@ -36,3 +36,14 @@ export function provenanceRow(r: Attestation, v: Verdict): SafeHtml | '' {
     </ol>`,
   );
 }
+
+/**
+ * The promotion link, as the service records it: an off-chain original names the on-chain attestation that put it on
+ * chain, and that one names its original. Each page verifies its own attestation against the chain.
+ */
+export function promotionRow(r: Attestation): SafeHtml | '' {
+  if (r.onchainUid) return row('Put on chain as', html`<span data-promotion="onchain">${uidLink(r.onchainUid)}</span>`);
+  if (r.offchainUid)
+    return row('Off-chain original', html`<span data-promotion="offchain">${uidLink(r.offchainUid)}</span>`);
+  return '';
+}
