@@ -1,4 +1,4 @@
-import { EAS, Offchain, OffchainAttestationVersion } from '@ethereum-attestation-service/eas-sdk';
+import { EAS } from '@ethereum-attestation-service/eas-sdk';
 import { JsonRpcProvider } from 'ethers';
 import { randomBytes } from 'node:crypto';
 import { createPublicClient, http, zeroAddress, zeroHash, type Hex } from 'viem';
@@ -7,6 +7,7 @@ import { MAX_PROVENANCE_LINKS } from '../../src/attestations/provenance.ts';
 import { ATTEST_GAS, attestCalldata } from '../../src/attestations/relay-work.ts';
 import { EAS_ARTIFACT } from '../../src/chain/eas-artifacts.ts';
 import { encodeAttestationData, SCHEMA_UID } from '@attestation-service/protocol';
+import { easSdkVerifies } from '../attesters/support.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { call, startTestService, type TestService } from '../support/service.ts';
 
@@ -62,19 +63,8 @@ const rowCount = async () =>
 /** The EAS SDK's verdict on an off-chain record: its signature, and the refUID it signed. */
 async function signedRef(uid: string): Promise<string> {
   const record = (await call(svc.url, 'GET', `/v1/attestations/${uid}`)).body;
-  const { sig } = record.offchain;
-  const offchain = new Offchain(
-    { address: sig.domain.verifyingContract, version: sig.domain.version, chainId: BigInt(sig.domain.chainId) },
-    OffchainAttestationVersion.Version2,
-    eas,
-  );
-  const forSdk = {
-    ...sig,
-    domain: { ...sig.domain, chainId: BigInt(sig.domain.chainId) },
-    message: { ...sig.message, time: BigInt(sig.message.time), expirationTime: BigInt(sig.message.expirationTime) },
-  };
-  expect(offchain.verifyOffchainAttestationSignature(record.attester, forSdk)).toBe(true);
-  return sig.message.refUID;
+  expect(easSdkVerifies(record.offchain, record.attester)).toBe(true);
+  return record.offchain.sig.message.refUID;
 }
 
 describe('provenance: refUid signed into each claim, walked back to the origin', () => {

@@ -1,3 +1,4 @@
+import { EAS, Offchain, OffchainAttestationVersion } from '@ethereum-attestation-service/eas-sdk';
 import { createHash } from 'node:crypto';
 import {
   DELEGATED_ATTEST_TYPES,
@@ -123,4 +124,19 @@ export async function onEas(svc: TestService, uid: string) {
   })) as { uid: Hex; schema: Hex; attester: Hex; refUID: Hex; data: Hex };
   const [contentHash, aiGenerated] = decodeAbiParameters(parseAbiParameters(SCHEMA), held.data);
   return { ...held, contentHash, aiGenerated };
+}
+
+/** Whether the EAS SDK's own check takes an off-chain package (as the API answers it) as signed by `signer`. */
+export function easSdkVerifies(pkg: { sig: any }, signer: string): boolean {
+  const { sig } = pkg;
+  const offchain = new Offchain(
+    { address: sig.domain.verifyingContract, version: sig.domain.version, chainId: BigInt(sig.domain.chainId) },
+    OffchainAttestationVersion.Version2,
+    new EAS(sig.domain.verifyingContract),
+  );
+  return offchain.verifyOffchainAttestationSignature(signer, {
+    ...sig,
+    domain: { ...sig.domain, chainId: BigInt(sig.domain.chainId) },
+    message: { ...sig.message, time: BigInt(sig.message.time), expirationTime: BigInt(sig.message.expirationTime) },
+  });
 }

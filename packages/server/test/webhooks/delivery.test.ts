@@ -3,6 +3,7 @@ import { verifyWebhookSignature } from '../../../client/src/webhooks.ts';
 import { manualClock } from '../../src/clock.ts';
 import { sweepDeliveries } from '../../src/webhooks/deliver.task.ts';
 import { startReceiver, type Answer, type Receiver } from '../support/receiver.ts';
+import { settledDeliveries } from './support.ts';
 import { call, startTestService, type TestService } from '../support/service.ts';
 
 const clock = manualClock(Date.parse('2026-11-22T10:00:00Z'));
@@ -40,21 +41,13 @@ async function attest(key: string): Promise<string> {
 }
 
 /** Waits until the service has recorded `attempts` attempts of the subscription's deliveries (and released them). */
-async function recorded(subscriptionId: string, attempts: number, count = 1) {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const rows = await svc.db
-      .selectFrom('webhookDeliveries')
-      .select(['id', 'state', 'attempts', 'lastStatus', 'lastError'])
-      .where('subscriptionId', '=', subscriptionId)
-      .where('leaseUntil', 'is', null)
-      .orderBy('createdAt')
-      .execute();
-    if (rows.length === count && rows.every((r) => r.attempts === attempts)) return rows;
-    if (Date.now() > deadline) throw new Error(`deliveries not recorded: ${JSON.stringify(rows)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const recorded = (subscriptionId: string, attempts: number, count = 1) =>
+  settledDeliveries(
+    svc.db,
+    subscriptionId,
+    (rows) => rows.length === count && rows.every((r) => r.attempts === attempts),
+    15_000,
+  );
 
 /** Moves the clock and wakes what became due (the worker's own sweep does this every 10 s). */
 async function advance(ms: number): Promise<void> {

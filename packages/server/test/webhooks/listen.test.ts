@@ -7,6 +7,7 @@ import { sweepDeliveries } from '../../src/webhooks/deliver.task.ts';
 import { CLI, runCli } from '../support/cli.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { call, startTestService, type TestService } from '../support/service.ts';
+import { settledDeliveries, type DeliveryRow } from './support.ts';
 
 // The worker runs in this process WITHOUT WEBHOOK_ALLOW_PRIVATE_URLS: a listen subscription reaches loopback
 // anyway, which no API-made subscription can. The CLI gets the setting: DATABASE_URL makes its config production.
@@ -83,22 +84,8 @@ const subscription = (id: string) =>
     .executeTakeFirstOrThrow();
 
 /** Waits until the subscription's deliveries are recorded as `until` says (and released by their worker). */
-async function deliveries(subscriptionId: string, until: (rows: DeliveryRow[]) => boolean): Promise<DeliveryRow[]> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const rows = await svc.db
-      .selectFrom('webhookDeliveries')
-      .select(['id', 'state', 'attempts', 'lastStatus', 'lastError'])
-      .where('subscriptionId', '=', subscriptionId)
-      .where('leaseUntil', 'is', null)
-      .orderBy('createdAt')
-      .execute();
-    if (until(rows)) return rows;
-    if (Date.now() > deadline) throw new Error(`deliveries not as expected: ${JSON.stringify(rows)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-type DeliveryRow = { id: string; state: string; attempts: number; lastStatus: number | null; lastError: string | null };
+const deliveries = (subscriptionId: string, until: (rows: DeliveryRow[]) => boolean) =>
+  settledDeliveries(svc.db, subscriptionId, until, 20_000);
 
 describe('webhooks listen', () => {
   it('forwards a signed delivery verbatim to --forward-to, prints it, and deletes the subscription on Ctrl-C', async () => {
