@@ -61,6 +61,8 @@ describe('GET /api/attestation/<uid> (the JSON badge)', () => {
       statusList: { state: 'not-revoked', list: expect.stringMatching(/^\d+$/), index: expect.any(Number) },
       derivedFrom: [],
       derivedFromTruncated: false,
+      onchainUid: null,
+      offchainUid: null,
     });
     expect(badge.digitalSourceType).toBe('http://cv.iptc.org/newscodes/digitalsourcetype/trainedAlgorithmicMedia');
     expect(badge.verifyUrl).toBe(`${stack.verify.url}/${onchain.uid}`);
