@@ -5,6 +5,8 @@ import type { ChildProcess } from 'node:child_process';
 import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type autocannon from 'autocannon';
@@ -29,6 +31,9 @@ interface Side {
   hashes: string[];
 }
 
+/** The sides' data directories, removed at the end. */
+const dataDirs: string[] = [];
+
 const launcher = (tree: string) => join(tree, 'packages/service/bin/attestation-service.mjs');
 
 /** `serve --api` of one tree on a fresh database, seeded with SEEDED attestations and KEYS enterprise keys. */
@@ -38,7 +43,16 @@ async function startSide(
   databaseUrl: string,
   port: number,
 ): Promise<Side & { child: ChildProcess }> {
-  const env = { DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'info', TRUST_PROXY: 'true' };
+  // a data directory of its own: a launcher keeps its state there, which the other side must not find
+  const dataDir = await mkdtemp(join(tmpdir(), `bench-ab-${name}-`));
+  dataDirs.push(dataDir);
+  const env = {
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    LOG_LEVEL: 'info',
+    TRUST_PROXY: 'true',
+  };
   const migrated = await promisify(execFile)(process.execPath, [launcher(tree), 'migrate'], {
     env: { ...process.env, ...env },
   }).catch((error: { stderr?: string }) => ({ stdout: '', stderr: error.stderr ?? String(error) }));
@@ -147,6 +161,7 @@ async function main(): Promise<void> {
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await databases.dropAll();
+    await Promise.all(dataDirs.map((dir) => rm(dir, { recursive: true, force: true })));
   }
 }
 

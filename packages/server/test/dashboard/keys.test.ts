@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/clock.ts';
-import { openTestDb } from '../support/db.ts';
+import { auditEntriesOf, openTestDb } from '../support/db.ts';
 import { call, type TestService } from '../support/service.ts';
 import { createMember, startDashboardService, trpc, type TestMember } from './support.ts';
 
@@ -38,14 +38,7 @@ describe('dashboard keys', () => {
       key,
       body: { type: 'human', content: `c-${Math.random()}`, contentType: 'text/plain', mode: 'offchain' },
     });
-  const audit = (accountId: string, action: string) =>
-    service.db
-      .selectFrom('auditEntries')
-      .select(['resource', 'details'])
-      .where('accountId', '=', accountId)
-      .where('action', '=', action)
-      .orderBy('id')
-      .execute();
+  const audit = (accountId: string, action: string) => auditEntriesOf(service.db, accountId, action);
   const keyCount = async (accountId: string) =>
     (await service.db.selectFrom('apiKeys').select('id').where('accountId', '=', accountId).execute()).length;
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertMember } from '../support/db.ts';
+import { insertMember, lastAuditEntry } from '../support/db.ts';
 import type { Role } from '../../src/accounts/roles.ts';
 import type { TestService } from '../support/service.ts';
 import { createMember, startDashboardService, tokenOf, trpc, type TestMember } from './support.ts';
@@ -26,16 +26,7 @@ const rolesIn = async (accountId: string) =>
     ).map((r) => [r.userId, r.role]),
   );
 
-const lastAudit = async (accountId: string) =>
-  (
-    await service.db
-      .selectFrom('auditEntries')
-      .select(['action', 'details'])
-      .where('accountId', '=', accountId)
-      .orderBy('id', 'desc')
-      .limit(1)
-      .execute()
-  )[0];
+const lastAudit = (accountId: string) => lastAuditEntry(service.db, accountId);
 
 describe('dashboard.members', () => {
   it('lists the members and the pending invitations with links that work', async () => {

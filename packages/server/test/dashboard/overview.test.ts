@@ -4,6 +4,7 @@ import { manualClock } from '../../src/clock.ts';
 import { createDatabase } from '../../src/db/database.ts';
 import type { Pool } from '../../src/db/sql.ts';
 import { dailyAttestations } from '../../src/overview/store.ts';
+import { insertDelivery, insertSubscription } from '../support/db.ts';
 import type { TestService } from '../support/service.ts';
 import { createMember, startDashboardService, trpc, type TestMember } from './support.ts';
 
@@ -74,30 +75,9 @@ describe('dashboard overview', () => {
 
   /** Deliveries of one subscription of the account, made at `at`, in the states given. */
   async function deliveries(accountId: string, at: number, states: Array<{ state: string; attempts: number }>) {
-    const subscription = randomUUID();
-    await service.db
-      .insertInto('webhookSubscriptions')
-      .values({
-        id: subscription,
-        accountId,
-        url: `https://hooks.example.com/${subscription}`,
-        events: ['attestation.created'],
-        secret: '0'.repeat(64),
-        createdAt: new Date(at - DAY),
-      })
-      .execute();
-    for (const { state, attempts } of states) {
-      const event = randomUUID();
-      const createdAt = new Date(at);
-      await service.db
-        .insertInto('webhookEvents')
-        .values({ id: event, accountId, type: 'attestation.created', body: '{}', createdAt })
-        .execute();
-      await service.db
-        .insertInto('webhookDeliveries')
-        .values({ id: randomUUID(), eventId: event, subscriptionId: subscription, state, attempts, createdAt })
-        .execute();
-    }
+    const subscriptionId = await insertSubscription(service.db, accountId, new Date(at - DAY));
+    for (const { state, attempts } of states)
+      await insertDelivery(service.db, { accountId, subscriptionId, state, attempts, createdAt: new Date(at) });
   }
 
   it("shows this month's use per key against its quota, 30 days of attestations and 7 of deliveries", async () => {

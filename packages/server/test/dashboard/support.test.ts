@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertDelivery, insertSubscription, lastAuditEntry } from '../support/db.ts';
 import { call, type TestService } from '../support/service.ts';
 import { createMember, createSupportUser, startDashboardService, trpc, type TestMember } from './support.ts';
 
@@ -26,38 +27,14 @@ const supportCall = (name: string, input: unknown, cookie = support.cookie) =>
     mutation: PROCEDURES.find(([n]) => n === name)![1] === 'mutation',
   });
 
-/** The newest audit entry of the account. */
-const lastAudit = async (accountId: string) =>
-  (
-    await service.db
-      .selectFrom('auditEntries')
-      .select(['action', 'details'])
-      .where('accountId', '=', accountId)
-      .orderBy('id', 'desc')
-      .limit(1)
-      .execute()
-  )[0];
+const lastAudit = (accountId: string) => lastAuditEntry(service.db, accountId);
 
 const supportActor = () => ({ type: 'support', email: support.email, userId: support.userId, role: 'support' });
 
 /** A dead delivery of a live subscription of the account. */
 async function deadDelivery(accountId: string): Promise<string> {
-  const [subscription, event, delivery] = [randomUUID(), randomUUID(), randomUUID()];
-  const createdAt = new Date();
-  const url = `https://hooks.example.com/${subscription}`;
-  await service.db
-    .insertInto('webhookSubscriptions')
-    .values({ id: subscription, accountId, url, events: ['attestation.created'], secret: '0'.repeat(64), createdAt })
-    .execute();
-  await service.db
-    .insertInto('webhookEvents')
-    .values({ id: event, accountId, type: 'attestation.created', body: '{}', createdAt })
-    .execute();
-  await service.db
-    .insertInto('webhookDeliveries')
-    .values({ id: delivery, eventId: event, subscriptionId: subscription, state: 'dead', attempts: 5, createdAt })
-    .execute();
-  return delivery;
+  const subscriptionId = await insertSubscription(service.db, accountId);
+  return insertDelivery(service.db, { accountId, subscriptionId, state: 'dead', attempts: 5 });
 }
 
 describe('dashboard.support', () => {

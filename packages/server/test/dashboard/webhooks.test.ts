@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhookSignature } from '../../../client/src/webhooks.ts';
+import { auditEntriesOf } from '../support/db.ts';
 import { startReceiver, type Answer, type Receiver } from '../support/receiver.ts';
 import { call, type TestService } from '../support/service.ts';
 import { createMember, startDashboardService, trpc, type TestMember } from './support.ts';
@@ -64,14 +65,7 @@ describe('dashboard webhooks', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
   };
-  const audit = (accountId: string, action: string) =>
-    service.db
-      .selectFrom('auditEntries')
-      .select(['actorKeyPrefix', 'details'])
-      .where('accountId', '=', accountId)
-      .where('action', '=', action)
-      .orderBy('id')
-      .execute();
+  const audit = (accountId: string, action: string) => auditEntriesOf(service.db, accountId, action);
 
   it('subscribes for a developer (the secret once), delivers signed events, shows each attempt', async () => {
     const dev = await createMember(service, 'developer');

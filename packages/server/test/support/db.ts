@@ -44,3 +44,56 @@ export async function insertMember(db: Db, member: { accountId: string; userId: 
     .values({ id: randomUUID(), ...member })
     .execute();
 }
+
+/** The account's audit entries, oldest first: all of them, or those of one action. */
+export function auditEntriesOf(db: Db, accountId: string, action?: string) {
+  let query = db.selectFrom('auditEntries').selectAll().where('accountId', '=', accountId);
+  if (action !== undefined) query = query.where('action', '=', action);
+  return query.orderBy('id').execute();
+}
+
+/** The account's newest audit entry: its action and details. */
+export async function lastAuditEntry(db: Db, accountId: string) {
+  return db
+    .selectFrom('auditEntries')
+    .select(['action', 'details'])
+    .where('accountId', '=', accountId)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** A subscription of the account (a fixture: secret all zeros), made at `createdAt`; its id. */
+export async function insertSubscription(db: Db, accountId: string, createdAt = new Date()): Promise<string> {
+  const id = randomUUID();
+  await db
+    .insertInto('webhookSubscriptions')
+    .values({
+      id,
+      accountId,
+      url: `https://hooks.example.com/${id}`,
+      events: ['attestation.created'],
+      secret: '0'.repeat(64),
+      createdAt,
+    })
+    .execute();
+  return id;
+}
+
+/** An `attestation.created` event of the account and its delivery to `subscriptionId` in `state`; the delivery's id. */
+export async function insertDelivery(
+  db: Db,
+  fields: { accountId: string; subscriptionId: string; state: string; attempts: number; createdAt?: Date },
+): Promise<string> {
+  const { accountId, subscriptionId, state, attempts, createdAt = new Date() } = fields;
+  const [eventId, id] = [randomUUID(), randomUUID()];
+  await db
+    .insertInto('webhookEvents')
+    .values({ id: eventId, accountId, type: 'attestation.created', body: '{}', createdAt })
+    .execute();
+  await db
+    .insertInto('webhookDeliveries')
+    .values({ id, eventId, subscriptionId, state, attempts, createdAt })
+    .execute();
+  return id;
+}
