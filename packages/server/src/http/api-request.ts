@@ -35,22 +35,24 @@ export interface Api {
   cors: ReturnType<typeof createCors>;
   labelTrpc: (pathname: string) => string;
   openApiJson: string;
+  /** The `request` lines' logger: their fields are ours (an id, a method, the logged path, a status, a time), so it
+   * skips the redaction that every other line pays for. */
+  requestLog: Logger;
 }
 
 /** One request, from its id and headers to its `request` log line: routed, and any failure answered as an error. */
 export function serve(api: Api, req: IncomingMessage, res: ServerResponse, span: ServerSpan): void {
   const started = performance.now();
-  const requestId = requestIdOf(req);
   // every line logged while serving this request carries its id (docs/decisions.md, "API surface")
-  const log = api.opts.log.child({ requestId });
+  const requestId = requestIdOf(req);
   res.setHeader('X-Request-Id', requestId);
   res.setHeader('X-Content-Type-Options', 'nosniff');
   // a body this large is never read (docs/decisions.md, "Input rules": it may be answered, 401 say, before it would
   // be): no keep-alive
   if (Number(req.headers['content-length'] ?? 0) > DRAIN_LIMIT_BYTES) res.setHeader('Connection', 'close');
   const label: RouteLabel = { route: '(unmatched)' };
-  res.on('finish', () => logAnswered(api, req, res, log, label, span, started));
-  route(api, req, res, requestId, log, label).catch((error: unknown) => answerFailure(res, log, error));
+  res.on('finish', () => logAnswered(api, req, res, requestId, label, span, started));
+  route(api, req, res, requestId, label).catch((error: unknown) => answerFailure(api, res, requestId, error));
 }
 
 /** The `request` line of an answered request, the metrics' count of it, and the end of its span. */
@@ -58,16 +60,14 @@ function logAnswered(
   api: Api,
   req: IncomingMessage,
   res: ServerResponse,
-  log: Logger,
+  requestId: string,
   label: RouteLabel,
   span: ServerSpan,
   started: number,
 ): void {
   const ms = performance.now() - started;
-  log.info(
-    { method: req.method, path: loggedPath(req.url, api.credentialPaths), status: res.statusCode, ms: Math.round(ms) },
-    'request',
-  );
+  const path = loggedPath(req.url, api.credentialPaths);
+  api.requestLog.info({ requestId, method: req.method, path, status: res.statusCode, ms: Math.round(ms) }, 'request');
   api.opts.onRequest?.({ method: req.method ?? '', route: label.route, status: res.statusCode, seconds: ms / 1000 });
   span.end(label.route, res.statusCode);
 }
@@ -81,9 +81,10 @@ export function unexpectedFailure(error: unknown): boolean {
 }
 
 /** Answers a request that failed, logging what was not expected; a body too large closes the connection. */
-function answerFailure(res: ServerResponse, log: Logger, error: unknown): void {
+function answerFailure(api: Api, res: ServerResponse, requestId: string, error: unknown): void {
   if (unexpectedFailure(error)) {
-    log.error({ error: describeError(error instanceof TRPCError ? (error.cause ?? error) : error) }, 'request failed');
+    const described = describeError(error instanceof TRPCError ? (error.cause ?? error) : error);
+    api.opts.log.error({ requestId, error: described }, 'request failed');
   }
   if (error instanceof AppError && error.errorCode === 'PAYLOAD_TOO_LARGE') res.setHeader('Connection', 'close');
   sendError(res, error);
@@ -108,11 +109,10 @@ export function mountFor(mounts: readonly Mount[], pathname: string): Mount | un
 }
 
 /** The context every procedure of a request sees: the services, its id and logger, and the headers it reads. */
-export function contextOf(api: Api, req: IncomingMessage, requestId: string, log: Logger): RequestContext<unknown> {
+export function contextOf(api: Api, req: IncomingMessage, requestId: string): RequestContext<unknown> {
   return {
     services: api.services,
     requestId,
-    log,
     ip: clientIpOf(req, api.opts.trustProxy, api.opts.proxyToken),
     authorization: headerOf(req, 'authorization'),
     idempotencyKey: headerOf(req, 'idempotency-key'),
@@ -131,7 +131,6 @@ async function route(
   req: IncomingMessage,
   res: ServerResponse,
   requestId: string,
-  log: Logger,
   label: RouteLabel,
 ): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://localhost');
@@ -150,9 +149,10 @@ async function route(
   const mount = mountFor(api.mounts, pathname);
   if (mount) {
     label.route = mount.prefix;
+    const log = api.opts.log.child({ requestId });
     return mount.handle(req, res, { ip: clientIpOf(req, api.opts.trustProxy, api.opts.proxyToken), log });
   }
-  const ctx = contextOf(api, req, requestId, log);
+  const ctx = contextOf(api, req, requestId);
   if (pathname.startsWith('/trpc/')) {
     label.route = api.labelTrpc(pathname);
     return serveTrpc(api.router, req, res, url, ctx);

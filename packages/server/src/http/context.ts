@@ -1,5 +1,4 @@
 import type { AppError } from '../errors.ts';
-import type { Logger } from '../log.ts';
 
 /** A sliding window's state after a call: its limit, what is left, and when a slot frees (ms). */
 export interface RateWindow {
@@ -15,8 +14,6 @@ export interface RateWindow {
 export interface RequestContext<TServices> {
   services: TServices;
   requestId: string;
-  /** The service's logger bound to this request's id: every line logged while serving it carries the id. */
-  log: Logger;
   ip: string;
   authorization: string | undefined;
   idempotencyKey: string | undefined;

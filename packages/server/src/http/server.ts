@@ -88,7 +88,20 @@ function prepareApi(router: AnyRouter, services: unknown, opts: ApiHandlerOption
   });
   const labelTrpc = routeLabeller(router);
   const openApiJson = JSON.stringify(buildOpenApiDocument(router, routes, { baseUrl: opts.publicBaseUrl }));
-  return { router, services, opts, mounts, credentialPaths, routes, callProcedure, cors, labelTrpc, openApiJson };
+  const requestLog = opts.log.child({}, { redact: [] });
+  return {
+    router,
+    services,
+    opts,
+    mounts,
+    credentialPaths,
+    routes,
+    callProcedure,
+    cors,
+    labelTrpc,
+    openApiJson,
+    requestLog,
+  };
 }
 
 /** Listens on port/host; resolves once listening. Port 0 picks a free port. */

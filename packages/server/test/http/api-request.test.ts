@@ -60,12 +60,12 @@ describe('the context of a request', () => {
   const api = { services, opts: { trustProxy: 1, log, publicBaseUrl: 'http://localhost' } } as unknown as Api;
 
   beforeAll(async () => {
-    // a real request's context, as its procedures would see it (the logger and services by identity)
+    // a real request's context, as its procedures would see it (the services by identity)
     server = await listen(
       (req, res) => {
-        const ctx = contextOf(api, req, 'req-1', log);
-        const same = { services: ctx.services === services, log: ctx.log === log };
-        res.end(JSON.stringify({ ...ctx, services: undefined, log: undefined, same }));
+        const ctx = contextOf(api, req, 'req-1');
+        const same = { services: ctx.services === services };
+        res.end(JSON.stringify({ ...ctx, services: undefined, same }));
       },
       0,
       '127.0.0.1',
@@ -75,7 +75,7 @@ describe('the context of a request', () => {
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  it('carries the services, the id and logger of the request, the client address and the headers procedures read', async () => {
+  it('carries the services, the id of the request, the client address and the headers procedures read', async () => {
     const res = await fetch(`${url}/v1/anything`, {
       headers: {
         authorization: 'Bearer key',
@@ -100,14 +100,14 @@ describe('the context of a request', () => {
       fetchSite: 'cross-site',
       accountId: 'acct',
       responseHeaders: {},
-      same: { services: true, log: true },
+      same: { services: true },
     });
   });
 
   it('leaves out the headers a request does not send; with no proxy in front, the address is the socket’s', async () => {
     const direct = { ...api, opts: { ...api.opts, trustProxy: 0 } } as Api;
     const req = { headers: { 'x-forwarded-for': '198.51.100.7' }, socket: { remoteAddress: '::ffff:127.0.0.1' } };
-    const ctx = contextOf(direct, req as never, 'req-2', log);
+    const ctx = contextOf(direct, req as never, 'req-2');
     expect(ctx).toMatchObject({ ip: '127.0.0.1', authorization: undefined, idempotencyKey: undefined });
     expect(ctx.responseHeaders).toEqual({});
   });
