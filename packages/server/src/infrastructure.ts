@@ -6,6 +6,7 @@ import type { Config } from './config.ts';
 import { startEmbeddedPostgres } from './db/embedded-postgres.ts';
 import { applyMigrations } from './db/migrate.ts';
 import { createDatabase, type Db } from './db/database.ts';
+import { keepsSession } from './db/session-check.ts';
 import { createPool, type Pool } from './db/sql.ts';
 import { connectRedis, memoryWindowStore, redisWindowStore, type WindowStore } from './limits/sliding-window.ts';
 import { createLogger, flushLogger, type Logger } from './log.ts';
@@ -99,7 +100,9 @@ async function openStorage(
     throw (config.databaseUrl && unreachableDatabase(error, databaseUrl, 'DATABASE_URL')) || error;
   });
   const timeouts = scope.timeouts ? config.databaseTimeouts : undefined;
-  const pool = createPool(databaseUrl, sizes.pool, timeouts);
+  // the hot reads as prepared statements, unless a transaction-mode pooler sits in front (docs/operations.md)
+  const preparedStatements = await keepsSession(databaseUrl);
+  const pool = createPool(databaseUrl, sizes.pool, timeouts, { preparedStatements });
   teardown.push(() => pool.end());
   return { databaseUrl, migrations, db: createDatabase(pool), pool };
 }

@@ -1,5 +1,6 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import type { Db, DB } from './database.ts';
+import { prepareStatement } from './prepared-statements.ts';
 
 /**
  * A hot read built and compiled once per database, then run with new parameters, its rows as PostgreSQL names them
@@ -23,6 +24,7 @@ export function precompiled<Raw, Row, P extends unknown[]>(
       const expected = encode(...placeholders).length;
       if (entry.query.parameters.length !== expected)
         throw new Error(`a precompiled query takes ${entry.query.parameters.length} parameters, not ${expected}`);
+      prepareStatement(entry.query.sql);
       compiledFor.set(db, entry);
     }
     const { rows } = await entry.plain.executeQuery<Raw>({ ...entry.query, parameters: encode(...parameters) });

@@ -8,7 +8,7 @@ import pg from 'pg';
  * must never be the first's. A pooler that hands out the server released last (PgBouncer's default) fails at the
  * first round; the further rounds are for one that hands them out in turn (`server_round_robin`).
  */
-async function keepsSession(databaseUrl: string, rounds = 3): Promise<boolean> {
+export async function keepsSession(databaseUrl: string, rounds = 3): Promise<boolean> {
   const first = new pg.Client({ connectionString: databaseUrl });
   const second = new pg.Client({ connectionString: databaseUrl });
   const backend = async (client: pg.Client) =>

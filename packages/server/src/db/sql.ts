@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { PreparingClient } from './prepared-statements.ts';
 
 export type Pool = pg.Pool;
 
@@ -25,9 +26,23 @@ function boundedPoolOptions(timeouts: DatabaseTimeouts | undefined): pg.PoolConf
   };
 }
 
-/** The process's pg pool: the one under its Kysely database (db/database.ts), graphile-worker's own aside. */
-export function createPool(databaseUrl: string, max = 10, timeouts?: DatabaseTimeouts): Pool {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max, ...boundedPoolOptions(timeouts) });
+/**
+ * The process's pg pool: the one under its Kysely database (db/database.ts), graphile-worker's own aside. With
+ * `preparedStatements`, its connections run the hot reads as prepared statements (db/prepared-statements.ts): only for
+ * a URL whose connections keep their session.
+ */
+export function createPool(
+  databaseUrl: string,
+  max = 10,
+  timeouts?: DatabaseTimeouts,
+  opts: { preparedStatements?: boolean } = {},
+): Pool {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max,
+    ...boundedPoolOptions(timeouts),
+    ...(opts.preparedStatements ? { Client: PreparingClient } : {}),
+  });
   // a client that loses its connection (idle or checked out) must not crash the process: the query in flight
   // fails with its own error, and the pool opens a new connection for the next one
   pool.on('error', () => undefined);

@@ -71,6 +71,20 @@ describe('an API replica behind PgBouncer in transaction mode', () => {
     expect(onchain.body.txHash).toMatch(/^0x[0-9a-f]{64}$/);
   }, 60_000);
 
+  it('answers reads and searches by the dozen: it prepares no statement a pooled connection could lose', async () => {
+    const { key } = await api.createKey('pro');
+    const made = await call(api.url, 'POST', '/v1/attestations', { key, body: body('offchain') });
+    const { uid, contentHash } = (await call(api.url, 'GET', `/v1/attestations/${made.body.uid}`)).body;
+    for (let round = 0; round < 3; round++) {
+      const answers = await Promise.all(
+        Array.from({ length: 24 }, (_, i) =>
+          call(api.url, 'GET', i % 2 ? `/v1/attestations/${uid}` : `/v1/attestations?hash=${contentHash}`, { key }),
+        ),
+      );
+      expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+    }
+  }, 60_000);
+
   it('signs a dashboard member in and answers their calls', async () => {
     const member = await createMember(api, 'owner');
     const again = await signIn(api, { email: member.email, password: member.password });
