@@ -42,10 +42,11 @@ type RouteMatch = { route: Route; params: Record<string, string> } | { allowed: 
 /** The route for this method and path; else the methods the path does allow; else nothing. */
 export function matchRoute(routes: Route[], method: string, pathname: string): RouteMatch {
   const sameMethod = method === 'HEAD' ? 'GET' : method;
-  const matching = routes.filter((r) => r.pattern.test(pathname));
   // a literal path wins over a template: /v1/attestations/batch is never /v1/attestations/{uid}
-  const literal = matching.filter((r) => !r.path.includes('{'));
-  const onPath = literal.length > 0 ? literal : matching;
+  const literal: Route[] = [];
+  const templated: Route[] = [];
+  for (const r of routes) if (r.pattern.test(pathname)) (r.path.includes('{') ? templated : literal).push(r);
+  const onPath = literal.length > 0 ? literal : templated;
   const route = onPath.find((r) => r.method === sameMethod);
   if (route) return { route, params: decodeParams(route.pattern.exec(pathname)?.groups) };
   return onPath.length > 0 ? { allowed: [...new Set(onPath.map((r) => r.method))] } : undefined;
@@ -55,7 +56,7 @@ function decodeParams(groups: Record<string, string> | undefined): Record<string
   const params: Record<string, string> = {};
   for (const [name, value] of Object.entries(groups ?? {})) {
     try {
-      params[name] = decodeURIComponent(value);
+      params[name] = value.includes('%') ? decodeURIComponent(value) : value;
     } catch {
       params[name] = value; // not valid percent-encoding: validation will name it
     }

@@ -33,8 +33,15 @@ export function memoryWindowStore(opts: { maxBuckets?: number } = {}): WindowSto
   const maxBuckets = opts.maxBuckets ?? MEMORY_WINDOW_BUCKETS;
   const buckets = new Map<string, { windowMs: number; log: number[] }>();
   let nextSweep = 0;
+  let shortestWindowMs = Number.POSITIVE_INFINITY;
+  // oldest hit first: once a bucket was hit within the shortest window, so were all after it, and none is empty yet
+  // (a bucket whose hits were refused may stay until a later sweep: `hit` prunes what it finds anyway)
   const sweep = (now: number) => {
-    for (const [key, { windowMs, log }] of buckets) if ((log.at(-1) ?? 0) <= now - windowMs) buckets.delete(key);
+    for (const [key, { windowMs, log }] of buckets) {
+      const last = log.at(-1) ?? 0;
+      if (last <= now - windowMs) buckets.delete(key);
+      else if (last > now - shortestWindowMs) break;
+    }
   };
   return {
     async hit(bucket, limit, windowMs, now) {
@@ -42,6 +49,7 @@ export function memoryWindowStore(opts: { maxBuckets?: number } = {}): WindowSto
         nextSweep = now + SWEEP_EVERY_MS;
         sweep(now);
       }
+      if (windowMs < shortestWindowMs) shortestWindowMs = windowMs;
       let entry = buckets.get(bucket);
       if (entry) buckets.delete(bucket);
       else entry = { windowMs, log: [] };

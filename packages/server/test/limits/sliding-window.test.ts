@@ -77,6 +77,18 @@ describe('sliding window (memory store) bounds', () => {
     expect((await store.hit('signin', 3, 15 * MINUTE, t0 + 2 * MINUTE)).allowed).toBe(false);
   });
 
+  it('sweeps past a longer window kept whole to the empty buckets behind it, and stops at the recent ones', async () => {
+    const store = memoryWindowStore();
+    const t0 = 1_800_000_000_000;
+    await store.hit('signin', 3, 15 * MINUTE, t0);
+    for (let i = 0; i < 50; i++) await store.hit(`old-${i}`, 30, MINUTE, t0 + 1_000 + i);
+    await store.hit('recent', 30, MINUTE, t0 + 90_000);
+    await store.hit('other', 30, MINUTE, t0 + 2 * MINUTE);
+    // the sign-in bucket, the recent address and the one that swept
+    expect(store.size()).toBe(3);
+    expect((await store.hit('recent', 1, MINUTE, t0 + 2 * MINUTE)).allowed).toBe(false);
+  });
+
   it('holds at most maxBuckets, forgetting the bucket hit longest ago', async () => {
     const store = memoryWindowStore({ maxBuckets: 3 });
     const t0 = 1_800_000_000_000;
