@@ -1,6 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { keccak_256 } from '@noble/hashes/sha3';
 import type { Hex } from 'viem';
+import { keccak256 } from '../chain/keccak.ts';
 
 interface AnchorTree {
   root: Hex;
@@ -45,7 +45,7 @@ export async function buildAnchorTree(uids: readonly string[]): Promise<AnchorTr
   if (count === 0) throw new Error('an anchor needs at least one uid');
   const leaves = Buffer.allocUnsafe(count * 32);
   for (let i = 0; i < count; i++) {
-    leaves.set(keccak_256(keccak_256(Buffer.from(uids[i]!.slice(2), 'hex'))), i * 32);
+    leaves.set(keccak256(keccak256(Buffer.from(uids[i]!.slice(2), 'hex'))), i * 32);
     if (i % SLICE === SLICE - 1) await yieldToEventLoop();
   }
   const sorted = await sortLeaves(leaves, count);
@@ -64,7 +64,7 @@ export async function buildAnchorTree(uids: readonly string[]): Promise<AnchorTr
     const leftFirst = nodes.compare(nodes, right, right + 32, left, left + 32) <= 0;
     nodes.copy(pair, 0, leftFirst ? left : right, (leftFirst ? left : right) + 32);
     nodes.copy(pair, 32, leftFirst ? right : left, (leftFirst ? right : left) + 32);
-    nodes.set(keccak_256(pair), node * 32);
+    nodes.set(keccak256(pair), node * 32);
     if (node % SLICE === 0) await yieldToEventLoop();
   }
   const proofsOf = (from: number, to: number) => {

@@ -1,4 +1,3 @@
-import { keccak_256 } from '@noble/hashes/sha3';
 import {
   EAS_DOMAIN_TYPES,
   encodeType,
@@ -7,8 +6,9 @@ import {
   type OffchainDomain,
 } from '@attestation-service/protocol';
 import { hashDomain, hexToBytes } from 'viem';
+import { keccak256 } from '../chain/keccak.ts';
 
-const ATTEST_TYPE_HASH = keccak_256(new TextEncoder().encode(encodeType('Attest', OFFCHAIN_ATTEST_TYPES.Attest)));
+const ATTEST_TYPE_HASH = keccak256(new TextEncoder().encode(encodeType('Attest', OFFCHAIN_ATTEST_TYPES.Attest)));
 
 function word(out: Uint8Array, index: number, bytes: Uint8Array): void {
   out.set(bytes, index * 32 + (32 - bytes.length));
@@ -36,14 +36,14 @@ export function attestDigester(domain: OffchainDomain): (message: OffchainAttest
     uint(encoded, 5, m.expirationTime);
     uint(encoded, 6, m.revocable ? 1n : 0n);
     word(encoded, 7, hexToBytes(m.refUID));
-    word(encoded, 8, keccak_256(hexToBytes(m.data)));
+    word(encoded, 8, keccak256(hexToBytes(m.data)));
     word(encoded, 9, hexToBytes(m.salt));
-    const structHash = keccak_256(encoded);
+    const structHash = keccak256(encoded);
     const payload = new Uint8Array(66);
     payload[0] = 0x19;
     payload[1] = 0x01;
     payload.set(domainSeparator, 2);
     payload.set(structHash, 34);
-    return keccak_256(payload);
+    return keccak256(payload);
   };
 }

@@ -10,6 +10,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { AppError } from '../errors.ts';
 import { digestSigner } from './ecdsa.ts';
 import { attestDigester } from './eip712.ts';
+import { keccak256 } from '../chain/keccak.ts';
 
 /** The SDK's package shape `{ sig, signer }`, JSON-safe (uint64 fields as decimal strings). */
 export interface OffchainPackage {
@@ -70,7 +71,7 @@ export function offchainPackage(
   return {
     sig: {
       version: 2,
-      uid: offchainUid(fields),
+      uid: offchainUid(fields, keccak256),
       domain,
       primaryType: 'Attest',
       types: { Attest: OFFCHAIN_ATTEST_TYPES.Attest.map((field) => ({ ...field })) },
