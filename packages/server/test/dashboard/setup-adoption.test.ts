@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertAccount } from '../support/db.ts';
+import { insertAccount, lastAuditEntry } from '../support/db.ts';
 import type { TestService } from '../support/service.ts';
 import { createMember, seedInvitation, signUp, startDashboardService, trpc, unique } from './support.ts';
 
@@ -60,24 +60,15 @@ describe('the owner setup link takes over an account the CLI opened', () => {
     expect(me.body.result.data.memberships).toEqual([{ accountId, accountName: account, role: 'owner', plan: 'free' }]);
     const keys = await trpc(service, 'dashboard.keys.list', { cookie: person.cookie, accountId });
     expect(keys.body.result.data).toEqual([expect.objectContaining({ prefix, tier: 'pro' })]);
-    const audit = await service.db
-      .selectFrom('auditEntries')
-      .select(['action', 'details'])
-      .where('accountId', '=', accountId)
-      .orderBy('id', 'desc')
-      .limit(1)
-      .execute();
-    expect(audit).toEqual([
-      {
-        action: 'member.joined',
-        details: {
-          invitation: expect.any(String),
-          role: 'owner',
-          via: 'setup',
-          actor: { type: 'member', userId: person.userId, email: person.email, role: 'owner' },
-        },
+    expect(await lastAuditEntry(service.db, accountId)).toEqual({
+      action: 'member.joined',
+      details: {
+        invitation: expect.any(String),
+        role: 'owner',
+        via: 'setup',
+        actor: { type: 'member', userId: person.userId, email: person.email, role: 'owner' },
       },
-    ]);
+    });
 
     expect((await accept(person.cookie, { token, accountId })).status).toBe(404);
     const names = (await view(await setupLink())).body.result.data.adoptable.map((a: { name: string }) => a.name);
