@@ -59,6 +59,14 @@ export function inTransaction<T>(
   );
 }
 
+/**
+ * Runs `fn`'s reads in one snapshot (a read-only REPEATABLE READ transaction): for a listing read in more than one
+ * statement, which must not show rows as two different moments left them.
+ */
+export function inSnapshot<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
+  return db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(fn);
+}
+
 /** The traceparent `inTransaction` was called under, for the BEGIN it issues inside its own span. */
 const servedSpan = new AsyncLocalStorage<string | undefined>();
 

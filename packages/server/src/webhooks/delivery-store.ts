@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { accountsJoin } from '../accounts/store.ts';
-import type { Db } from '../db/database.ts';
+import { inSnapshot, type Db } from '../db/database.ts';
 import type { Delivery, DeliveryState } from './contracts.ts';
 
 // The deliveries' statements outside an attempt (attempt-store.ts): their history as listed, a replay, the sweep,
@@ -72,13 +72,16 @@ export async function deliveryPage(
   opts: { state?: DeliveryState | undefined; limit: number; after?: { createdAt: Date; id: string } | undefined },
 ): Promise<Delivery[]> {
   const { after, state } = opts;
-  let query = deliveries(db).where('d.subscriptionId', '=', subscriptionId);
-  if (state !== undefined) query = query.where('d.state', '=', state);
-  if (after)
-    query = query.where((eb) => eb(eb.refTuple('d.createdAt', 'd.id'), '<', eb.tuple(after.createdAt, after.id)));
-  const rows = await query.limit(opts.limit + 1).execute();
-  const logs = await attemptLogs(db, rows);
-  return rows.map((row) => toDelivery(row, logs.get(row.id)!));
+  // the deliveries and their attempts as of one moment: an attempt and its delivery's state are written together
+  return inSnapshot(db, async (tx) => {
+    let query = deliveries(tx).where('d.subscriptionId', '=', subscriptionId);
+    if (state !== undefined) query = query.where('d.state', '=', state);
+    if (after)
+      query = query.where((eb) => eb(eb.refTuple('d.createdAt', 'd.id'), '<', eb.tuple(after.createdAt, after.id)));
+    const rows = await query.limit(opts.limit + 1).execute();
+    const logs = await attemptLogs(tx, rows);
+    return rows.map((row) => toDelivery(row, logs.get(row.id)!));
+  });
 }
 
 export interface DeliverySummary extends Delivery {
@@ -92,20 +95,22 @@ export async function supportDeliveries(
   db: Db,
   opts: { state?: DeliveryState | undefined; account?: string | undefined; limit: number },
 ): Promise<DeliverySummary[]> {
-  let query = deliveries(db)
-    .innerJoin('webhookSubscriptions as s', 's.id', 'd.subscriptionId')
-    .innerJoin(accountsJoin(db, 'a'), 'a.id', 's.accountId')
-    .select(['a.name as accountName', 's.id as subscriptionId', 's.url']);
-  if (opts.state !== undefined) query = query.where('d.state', '=', opts.state);
-  if (opts.account !== undefined) query = query.where('a.name', '=', opts.account);
-  const rows = await query.limit(opts.limit).execute();
-  const logs = await attemptLogs(db, rows);
-  return rows.map((row) => ({
-    ...toDelivery(row, logs.get(row.id)!),
-    accountName: row.accountName,
-    subscriptionId: row.subscriptionId,
-    url: row.url,
-  }));
+  return inSnapshot(db, async (tx) => {
+    let query = deliveries(tx)
+      .innerJoin('webhookSubscriptions as s', 's.id', 'd.subscriptionId')
+      .innerJoin(accountsJoin(tx, 'a'), 'a.id', 's.accountId')
+      .select(['a.name as accountName', 's.id as subscriptionId', 's.url']);
+    if (opts.state !== undefined) query = query.where('d.state', '=', opts.state);
+    if (opts.account !== undefined) query = query.where('a.name', '=', opts.account);
+    const rows = await query.limit(opts.limit).execute();
+    const logs = await attemptLogs(tx, rows);
+    return rows.map((row) => ({
+      ...toDelivery(row, logs.get(row.id)!),
+      accountName: row.accountName,
+      subscriptionId: row.subscriptionId,
+      url: row.url,
+    }));
+  });
 }
 
 /**

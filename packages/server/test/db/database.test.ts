@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase, inTransaction, type Db } from '../../src/db/database.ts';
+import { createDatabase, inSnapshot, inTransaction, type Db } from '../../src/db/database.ts';
 import { jsonRows, tableRows } from '../../src/db/recordset.ts';
 import { createPool, type Pool } from '../../src/db/sql.ts';
 import { applyMigrations } from '../../src/db/migrate.ts';
@@ -113,5 +113,27 @@ describe('the query layer', () => {
       }),
     ).rejects.toThrow('no');
     expect(await db.selectFrom('accounts').select('id').where('id', '=', id).executeTakeFirst()).toBeUndefined();
+  });
+
+  it('reads in one snapshot: what commits between two of its statements is not seen, and it writes nothing', async () => {
+    const count = async (on: Db) =>
+      Number(
+        (
+          await on
+            .selectFrom('accounts')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const [before, after] = await inSnapshot(db, async (tx) => {
+      const first = await count(tx);
+      await account(); // on the pool's other connection, committed at once
+      return [first, await count(tx)];
+    });
+    expect(after).toBe(before);
+    expect(await count(db)).toBe(before + 1);
+    const id = randomUUID();
+    const write = (tx: Db) => tx.insertInto('accounts').values({ id, name: id, nameKey: id }).execute();
+    await expect(inSnapshot(db, write)).rejects.toThrow(/read-only/);
   });
 });
