@@ -6,7 +6,10 @@ type Keccak256 = (bytes: Uint8Array) => Uint8Array;
 
 const native: Keccak256 = (bytes) => hash('keccak-256', bytes, 'buffer');
 
-/** The hash of the service's hot paths (signing, uids, the anchoring tree): 1.6 µs against 24 µs for a 320-byte struct here. */
+/**
+ * The hash of the service's hot paths (signing, uids, the anchoring tree): 1.6 µs against @noble/hashes' 24 µs for
+ * the 320-byte EIP-712 struct here.
+ */
 export const keccak256: Keccak256 = getHashes().includes('keccak-256') ? native : keccak_256;
 
 /** Which implementation `keccak256` is (the tests hold it to OpenSSL on Node 24). */

@@ -108,7 +108,7 @@ export function mountFor(mounts: readonly Mount[], pathname: string): Mount | un
   return undefined;
 }
 
-/** The context every procedure of a request sees: the services, its id and logger, and the headers it reads. */
+/** The context every procedure of a request sees: the services, its id, the client address and the headers it reads. */
 export function contextOf(api: Api, req: IncomingMessage, requestId: string): RequestContext<unknown> {
   return {
     services: api.services,
