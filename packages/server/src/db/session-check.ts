@@ -8,7 +8,7 @@ import pg from 'pg';
  * must never be the first's. A pooler that hands out the server released last (PgBouncer's default) fails at the
  * first round; the further rounds are for one that hands them out in turn (`server_round_robin`).
  */
-export async function keepsSession(databaseUrl: string, rounds = 3): Promise<boolean> {
+async function probeSession(databaseUrl: string, rounds: number): Promise<boolean> {
   const first = new pg.Client({ connectionString: databaseUrl });
   const second = new pg.Client({ connectionString: databaseUrl });
   const backend = async (client: pg.Client) =>
@@ -30,6 +30,23 @@ export async function keepsSession(databaseUrl: string, rounds = 3): Promise<boo
   } finally {
     await Promise.allSettled([first.end(), second.end()]);
   }
+}
+
+/** Verdicts by URL: a process that runs the worker and the API on one URL (`serve`) asks twice at start. */
+const verdicts = new Map<string, Promise<boolean>>();
+
+/** Whether connections to this URL keep their session (probeSession), asked of the URL once per process. */
+export function keepsSession(databaseUrl: string, rounds = 3): Promise<boolean> {
+  let verdict = verdicts.get(databaseUrl);
+  if (!verdict) {
+    // a failure (the database unreachable) is not a verdict: the next caller asks again
+    verdict = probeSession(databaseUrl, rounds).catch((error: unknown) => {
+      verdicts.delete(databaseUrl);
+      throw error;
+    });
+    verdicts.set(databaseUrl, verdict);
+  }
+  return verdict;
 }
 
 /** Thrown at start by a process that needs a session (the worker) on a URL that does not keep one. */
