@@ -135,5 +135,10 @@ export function notFound(what: string): AppError {
   return new AppError('NOT_FOUND', `${what} was not found.`);
 }
 
+/** A 400 VALIDATION_FAILED about one field: `<path> <message>.`, the field in `details.errors` as zod's are. */
+export function invalidField(path: string, message: string): AppError {
+  return new AppError('VALIDATION_FAILED', `${path} ${message}.`, { errors: [{ path, message }] });
+}
+
 /** A command line the CLI cannot take: printed with the usage, exit 2 (cli.ts). */
 export class UsageError extends Error {}

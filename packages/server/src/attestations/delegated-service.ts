@@ -7,7 +7,7 @@ import type { AuditFields } from '../audit/chain.ts';
 import { appendAuditEntries } from '../audit/append.ts';
 import { inTransaction, type Db } from '../db/database.ts';
 import type { IdempotencyClaim } from '../idempotency/service.ts';
-import { AppError, notFound } from '../errors.ts';
+import { AppError, invalidField, notFound } from '../errors.ts';
 import type { AuthenticatedKey } from '../keys/service.ts';
 import {
   existingUids,
@@ -28,10 +28,6 @@ function notRegistered(address: string, path: string): AppError {
     `${address} is not an attester of this account: register it first (POST /v1/attesters/challenges, then POST /v1/attesters).`,
     { path, attester: address },
   );
-}
-
-function invalidItem(path: string, message: string): AppError {
-  return new AppError('VALIDATION_FAILED', `${path} ${message}.`, { errors: [{ path, message }] });
 }
 
 /** Where an item's delegation is named in errors: `delegation` alone, `attestations.3.delegation` in a batch. */
@@ -187,13 +183,13 @@ async function verifyDelegated(domain: DelegatedDomain, items: PreparedAttestati
   if (delegated.length === 0) return [];
   const stray = items.find((item) => !item.delegation);
   if (stray)
-    throw invalidItem(
+    throw invalidField(
       `attestations.${stray.batchIndex}.delegation`,
       "is required: a batch's on-chain items are all signed by one attester or none (EAS cannot mix them in one transaction)",
     );
   const attester = getAddress(delegated[0]!.delegation!.attester);
   const other = delegated.find((item) => getAddress(item.delegation!.attester) !== attester);
-  if (other) throw invalidItem(`${pathOf(other)}.attester`, `must be ${attester}, as for the batch's other items`);
+  if (other) throw invalidField(`${pathOf(other)}.attester`, `must be ${attester}, as for the batch's other items`);
   return Promise.all(
     delegated.map(async (item) => ({
       ...item,

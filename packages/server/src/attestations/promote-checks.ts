@@ -1,14 +1,10 @@
-import { AppError, notFound } from '../errors.ts';
+import { AppError, invalidField, notFound } from '../errors.ts';
 import type { AuthenticatedKey } from '../keys/service.ts';
 import type { DelegationInput } from './delegated-contracts.ts';
 import { DEFAULT_TERM } from './digital-source-type.ts';
 import type { PendingAttestation } from './pending-store.ts';
 import type { PreparedAttestation } from './prepare.ts';
 import type { PromotionOriginal } from './promote-store.ts';
-
-function invalid(path: string, message: string): AppError {
-  return new AppError('VALIDATION_FAILED', `${path} ${message}.`, { errors: [{ path, message }] });
-}
 
 /** Why this original cannot be promoted by this key (undefined: it can, or it was already). */
 export function refusalOf(
@@ -42,14 +38,17 @@ export function conflictOf(
       revokedAt: original.revokedAt?.toISOString() ?? null,
     });
   if (original.delegated && !delegation)
-    return invalid(
+    return invalidField(
       path,
       `is required: ${uid} was signed by your attester ${original.attester}, so its on-chain request must be signed by it too (POST /v1/attestations/${uid}/onchain with a delegation; the SDK's promoteSigned)`,
     );
   if (!original.delegated && delegation)
-    return invalid(path, `must be absent: ${uid} was signed by the service, and the relayer puts it on chain as such`);
+    return invalidField(
+      path,
+      `must be absent: ${uid} was signed by the service, and the relayer puts it on chain as such`,
+    );
   if (delegation && delegation.attester.toLowerCase() !== original.attester.toLowerCase())
-    return invalid(`${path}.attester`, `must be ${original.attester}, the attester that signed ${uid}`);
+    return invalidField(`${path}.attester`, `must be ${original.attester}, the attester that signed ${uid}`);
   return undefined;
 }
 

@@ -5,7 +5,7 @@ import { appendAudit } from '../audit/append.ts';
 import { auditEntry, type MemberActor } from '../audit/entry.ts';
 import type { Clock } from '../clock.ts';
 import { inTransaction, type Db } from '../db/database.ts';
-import { AppError, notFound } from '../errors.ts';
+import { AppError, invalidField, notFound } from '../errors.ts';
 import { pageOf, positionCursor } from '../http/cursor.ts';
 import type { GatedRequest } from '../idempotency/service.ts';
 import type { AuthenticatedKey } from '../keys/service.ts';
@@ -52,9 +52,7 @@ interface ListedWebhook {
   rotation: { previousSecretExpiresAt: string } | null;
 }
 
-function invalidUrl(message: string): AppError {
-  return new AppError('VALIDATION_FAILED', `url ${message}.`, { errors: [{ path: 'url', message }] });
-}
+const invalidUrl = (message: string): AppError => invalidField('url', message);
 
 /** The way out for a developer whose receiver is on their own machine; never said in production. */
 export const LOCAL_RECEIVER_HINT =
