@@ -1,6 +1,8 @@
 import type { Selectable } from 'kysely';
 import type { AnchorColumns } from '../anchoring/record.ts';
 import type { Db } from '../db/database.ts';
+import { precompiled } from '../db/precompiled.ts';
+import { jsonRows, jsonText } from '../db/recordset.ts';
 import type { Attestation } from '../generated/kysely/database.ts';
 import type { AttestationMode, AttestationOrigin, AttestationStatus } from './states.ts';
 
@@ -68,36 +70,80 @@ export type NewAttestation = Omit<
     Pick<Model, 'batchId' | 'batchIndex'>
   >;
 
-/** Inserts many attestations in one statement, in order (none: no statement). */
+/** A new row's stored columns with their PostgreSQL types, as the insert reads them from one JSON parameter. */
+const NEW_ROW_TYPES = {
+  uid: 'text',
+  accountId: 'uuid',
+  apiKeyId: 'uuid',
+  type: 'text',
+  digitalSourceType: 'text',
+  mode: 'text',
+  status: 'text',
+  contentHash: 'bpchar',
+  contentType: 'text',
+  chainId: 'int',
+  schemaUid: 'bpchar',
+  attester: 'bpchar',
+  offchain: 'jsonb',
+  refUid: 'bpchar',
+  aiModel: 'text',
+  aiPromptHash: 'bpchar',
+  aiOffchain: 'jsonb',
+  createdAt: 'timestamptz',
+  batchId: 'uuid',
+  batchIndex: 'int',
+} as const;
+const NEW_ROW_COLUMNS = Object.keys(NEW_ROW_TYPES) as Array<keyof typeof NEW_ROW_TYPES>;
+
+type NewRowValues = { [K in (typeof NEW_ROW_COLUMNS)[number]]: unknown } & { position: number };
+
+/** One statement for any number of rows (a group commit's): its text never changes, so it is prepared once. */
+const insertRows = precompiled(
+  (db: Db, rows: NewRowValues[]) =>
+    db
+      .insertInto('attestations')
+      .columns(NEW_ROW_COLUMNS)
+      .expression((eb) =>
+        eb
+          .selectFrom(jsonRows(rows, { ...NEW_ROW_TYPES, position: 'int' }, 'r'))
+          .select(NEW_ROW_COLUMNS.map((column) => `r.${column}` as const))
+          .orderBy('r.position'),
+      ),
+  [[] as NewRowValues[]],
+  () => undefined,
+  (rows) => [jsonText(rows)],
+);
+
+/** Inserts many attestations in one statement, in order: their ids follow it (none: no statement). */
 export async function insertAttestations(db: Db, rows: NewAttestation[]): Promise<void> {
   if (rows.length === 0) return;
-  await db
-    .insertInto('attestations')
-    .values(
-      rows.map((row) => ({
-        uid: row.uid,
-        accountId: row.accountId,
-        apiKeyId: row.apiKeyId,
-        type: row.type,
-        digitalSourceType: row.digitalSourceType,
-        mode: row.mode,
-        status: row.status,
-        contentHash: row.contentHash,
-        contentType: row.contentType,
-        chainId: row.chainId,
-        schemaUid: row.schemaUid,
-        attester: row.attester,
-        offchain: row.offchain === undefined ? null : JSON.stringify(row.offchain),
-        refUid: row.refUid,
-        aiModel: row.aiModel,
-        aiPromptHash: row.aiPromptHash,
-        aiOffchain: row.aiOffchain === null ? null : JSON.stringify(row.aiOffchain),
-        createdAt: row.createdAt,
-        batchId: row.batchId ?? null,
-        batchIndex: row.batchIndex ?? null,
-      })),
-    )
-    .execute();
+  await insertRows(
+    db,
+    rows.map((row, position) => ({
+      uid: row.uid,
+      accountId: row.accountId,
+      apiKeyId: row.apiKeyId,
+      type: row.type,
+      digitalSourceType: row.digitalSourceType,
+      mode: row.mode,
+      status: row.status,
+      contentHash: row.contentHash,
+      contentType: row.contentType,
+      chainId: row.chainId,
+      schemaUid: row.schemaUid,
+      attester: row.attester,
+      // the signed packages as JSON values of the parameter: stored as they are
+      offchain: row.offchain ?? null,
+      refUid: row.refUid,
+      aiModel: row.aiModel,
+      aiPromptHash: row.aiPromptHash,
+      aiOffchain: row.aiOffchain,
+      createdAt: row.createdAt,
+      batchId: row.batchId ?? null,
+      batchIndex: row.batchIndex ?? null,
+      position,
+    })),
+  );
 }
 
 export type BatchItemRow = Pick<

@@ -1,7 +1,7 @@
 import type { Db } from '../db/database.ts';
 import { meter } from '../system/meter.ts';
 import { appendToChains, lockHeads, type ChainedEntry } from './append-store.ts';
-import { entryHash, GENESIS_HASH, type AuditFields } from './chain.ts';
+import { entryHash, type AuditFields } from './chain.ts';
 
 /** Appends one entry to its account's chain inside the caller's transaction. */
 export function appendAudit(db: Db, fields: AuditFields): Promise<void> {
@@ -18,7 +18,7 @@ export async function appendAuditEntries(db: Db, entries: AuditFields[]): Promis
   if (entries.length === 0) return;
   meter().audited(entries); // the business events' counters: what is audited happened
   const accounts = [...new Set(entries.map((e) => e.accountId))].sort();
-  const heads = await lockHeads(db, accounts, GENESIS_HASH);
+  const heads = await lockHeads(db, accounts);
   const head = new Map(heads.map((h) => [h.accountId, h.headHash]));
   const added = new Map<string, number>();
   const chained: ChainedEntry[] = [];

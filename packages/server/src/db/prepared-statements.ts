@@ -4,7 +4,7 @@ import pg from 'pg';
 const statementNames = new Map<string, string>();
 
 /**
- * Marks a hot read's SQL text (db/precompiled.ts) to be prepared once per connection: on a pool of PreparingClient
+ * Marks a hot statement's SQL text (db/precompiled.ts) to be prepared once per connection: on a pool of PreparingClient
  * connections, PostgreSQL then parses and plans it once per connection instead of at every call. Planning was twice
  * the execution of the batched read by uid (docs/decisions.md, "Performance").
  */

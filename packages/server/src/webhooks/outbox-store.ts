@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { precompiled } from '../db/precompiled.ts';
 import { jsonRows } from '../db/recordset.ts';
 import type { DeliveryState, EventType } from './contracts.ts';
 
@@ -18,15 +19,25 @@ export interface Subscriber {
   events: string[];
 }
 
+const subscriptionsOf = precompiled(
+  (db: Db, accountIds: string[], types: string[]) =>
+    db
+      .selectFrom('webhookSubscriptions')
+      .select(['id', 'accountId', 'events'])
+      .where((eb) => eb('accountId', '=', eb.fn.any(eb.val(accountIds))))
+      .where('deletedAt', 'is', null)
+      .where((eb) => eb('events', '&&', eb.val(types))),
+  [[], []],
+  (row: { id: string; account_id: string; events: string[] }): Subscriber => ({
+    id: row.id,
+    accountId: row.account_id,
+    events: row.events,
+  }),
+);
+
 export async function subscribersOf(db: Db, accountIds: string[], types: EventType[]): Promise<Subscriber[]> {
   if (accountIds.length === 0) return [];
-  return db
-    .selectFrom('webhookSubscriptions')
-    .select(['id', 'accountId', 'events'])
-    .where((eb) => eb('accountId', '=', eb.fn.any(eb.val([...new Set(accountIds)]))))
-    .where('deletedAt', 'is', null)
-    .where((eb) => eb('events', '&&', eb.val([...new Set<string>(types)])))
-    .execute();
+  return subscriptionsOf(db, [...new Set(accountIds)], [...new Set<string>(types)]);
 }
 
 /**
