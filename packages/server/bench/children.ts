@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { openSync, readFileSync } from 'node:fs';
+import { openSync, readdirSync, readFileSync } from 'node:fs';
 import { freePort } from '../src/system/ports.ts';
 import { join } from 'node:path';
 
@@ -17,6 +17,43 @@ export const V8_DEFAULT_HEAP = "V8's default young generation, 2 × 32 MB";
 export function rssMb(pid: number): number {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return match ? Number(match[1]) / 1024 : 0;
+}
+
+/** CPU seconds a process has used (user and system), from /proc/<pid>/stat; 0 once it is gone. */
+export function cpuSeconds(pid: number): number {
+  try {
+    // the fields after the command name, which may hold spaces: utime and stime are the 12th and 13th of them
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+/** Linux's USER_HZ, the unit of /proc/<pid>/stat's times: 100 on every architecture Node.js runs on. */
+const CLOCK_TICKS = 100;
+
+/** CPU seconds each PostgreSQL process on the machine has used (the server the bench runs on, its backends), by pid. */
+export function postgresCpuSeconds(): Map<number, number> {
+  const used = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let name = '';
+    try {
+      name = readFileSync(`/proc/${entry}/comm`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    if (name.startsWith('postgres')) used.set(Number(entry), cpuSeconds(Number(entry)));
+  }
+  return used;
+}
+
+/** What PostgreSQL's processes used between two readings: a backend that began meanwhile counts from nothing. */
+export function postgresCpuSince(before: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, seconds] of postgresCpuSeconds()) total += seconds - (before.get(pid) ?? 0);
+  return total;
 }
 
 /**
