@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEMA_UID } from '@attestation-service/protocol';
 import { onEas as onEasOf } from '../attesters/support.ts';
 import { exportOf } from '../audit/support.ts';
+import { injectInsertFault } from '../support/faults.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { call, startTestService, type TestService } from '../support/service.ts';
 
@@ -173,6 +174,30 @@ describe('POST /v1/attestations/onchain (batch)', () => {
     expect((await onEas(third.attestation.uid)).aiGenerated).toBe(false);
     expect(await onchainUsed(key)).toBe(2);
     expect((await record(uids[0]!)).onchainUid).toBe(first.attestation.uid);
+  }, 90_000);
+
+  it('stages a batch whole or not at all: a fault in one member answers 500, charges and stages nothing', async () => {
+    const { key } = await svc.createKey('pro');
+    const uids = [await offchain(key), await offchain(key), await offchain(key)];
+    const removeFault = await injectInsertFault(svc, (await record(uids[1]!)).contentHash);
+    let failed;
+    try {
+      failed = await call(svc.url, 'POST', '/v1/attestations/onchain', { key, body: { uids } });
+    } finally {
+      await removeFault();
+    }
+    expect(failed.status).toBe(500);
+    expect(failed.body).toMatchObject({ code: 'INTERNAL_ERROR', details: {} });
+    expect(JSON.stringify(failed.body)).not.toMatch(/injected|content_hash|INSERT|attestations/i);
+    expect(await onchainUsed(key)).toBe(0);
+    const staged = await svc.db.selectFrom('attestations').select('id').where('offchainUid', 'in', uids).execute();
+    expect(staged).toEqual([]);
+
+    // the fault gone, the same request promotes all three, each once
+    const res = await call(svc.url, 'POST', '/v1/attestations/onchain', { key, body: { uids } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.results.map((r: { error: unknown }) => r.error)).toEqual([null, null, null]);
+    expect(await onchainUsed(key)).toBe(3);
   }, 90_000);
 
   it('refuses a uid listed twice with 400 VALIDATION_FAILED', async () => {
