@@ -95,7 +95,8 @@ const NEW_ROW_TYPES = {
 } as const;
 const NEW_ROW_COLUMNS = Object.keys(NEW_ROW_TYPES) as Array<keyof typeof NEW_ROW_TYPES>;
 
-type NewRowValues = { [K in (typeof NEW_ROW_COLUMNS)[number]]: unknown } & { position: number };
+/** A new row as the insert reads it: its columns (one left out is null) and its position in the group. */
+type NewRowValues = NewAttestation & { position: number };
 
 /** One statement for any number of rows (a group commit's): its text never changes, so it is prepared once. */
 const insertRows = precompiled(
@@ -117,32 +118,10 @@ const insertRows = precompiled(
 /** Inserts many attestations in one statement, in order: their ids follow it (none: no statement). */
 export async function insertAttestations(db: Db, rows: NewAttestation[]): Promise<void> {
   if (rows.length === 0) return;
+  // the signed packages go as JSON values of the parameter, stored as they are
   await insertRows(
     db,
-    rows.map((row, position) => ({
-      uid: row.uid,
-      accountId: row.accountId,
-      apiKeyId: row.apiKeyId,
-      type: row.type,
-      digitalSourceType: row.digitalSourceType,
-      mode: row.mode,
-      status: row.status,
-      contentHash: row.contentHash,
-      contentType: row.contentType,
-      chainId: row.chainId,
-      schemaUid: row.schemaUid,
-      attester: row.attester,
-      // the signed packages as JSON values of the parameter: stored as they are
-      offchain: row.offchain ?? null,
-      refUid: row.refUid,
-      aiModel: row.aiModel,
-      aiPromptHash: row.aiPromptHash,
-      aiOffchain: row.aiOffchain,
-      createdAt: row.createdAt,
-      batchId: row.batchId ?? null,
-      batchIndex: row.batchIndex ?? null,
-      position,
-    })),
+    rows.map((row, position) => ({ ...row, position })),
   );
 }
 
