@@ -13,6 +13,7 @@ import {
 } from 'kysely';
 import type { DB } from '../generated/kysely/database.ts';
 import { tracer, TRACEPARENT } from '../tracing/tracing.ts';
+import { isDatabaseUnavailable } from './sql.ts';
 
 export type { DB };
 
@@ -86,6 +87,18 @@ class TracedPostgresDialect extends PostgresDialect {
 }
 
 class TracedPostgresDriver extends PostgresDriver {
+  /**
+   * A rollback on a connection that is gone fails too, and Kysely would throw that in place of the error that made it
+   * roll back: the transaction went with its connection, so the first error is the one to report.
+   */
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await super.rollbackTransaction(connection);
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+    }
+  }
+
   override async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     const tracing = tracer();
     const traceparent = tracing.on ? (servedSpan.getStore() ?? tracing.traceparent()) : undefined;

@@ -72,6 +72,10 @@ const UNAVAILABLE_MESSAGES = [
   /^timeout exceeded when trying to connect$/i,
   /^Connection terminated/i,
   /^Query read timeout$/i,
+  // pg's own, for a query on a client whose connection already failed or closed (a terminated backend's FATAL
+  // arrives while the client is idle in a transaction; the transaction's next statement and its rollback get these)
+  /^Client has encountered a connection error and is not queryable$/,
+  /^Client was closed and is not queryable$/,
 ];
 
 /**

@@ -3,15 +3,17 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, inSnapshot, inTransaction, type Db } from '../../src/db/database.ts';
 import { jsonRows, tableRows } from '../../src/db/recordset.ts';
-import { createPool, type Pool } from '../../src/db/sql.ts';
+import { createPool, isDatabaseUnavailable, type Pool } from '../../src/db/sql.ts';
+import { toErrorResponse } from '../../src/http/error-response.ts';
 import { applyMigrations } from '../../src/db/migrate.ts';
 import { createTestDatabase } from '../support/database.ts';
 
+let url: string;
 let pool: Pool;
 let db: Db;
 
 beforeAll(async () => {
-  const url = await createTestDatabase();
+  url = await createTestDatabase();
   await applyMigrations(url);
   pool = createPool(url, 2);
   db = createDatabase(pool);
@@ -136,4 +138,25 @@ describe('the query layer', () => {
     const write = (tx: Db) => tx.insertInto('accounts').values({ id, name: id, nameKey: id }).execute();
     await expect(inSnapshot(db, write)).rejects.toThrow(/read-only/);
   });
+
+  it('fails a transaction whose connection dies as the database being unavailable, not with its rollback\'s error', async () => {
+    // the rollback on a dead connection fails too ("not queryable"): that error must not stand in for the outage
+    const one = createPool(url, 1);
+    try {
+      const outcome = inTransaction(createDatabase(one), async (tx) => {
+        const { rows } = await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(tx);
+        await pool.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
+        await new Promise((resolve) => setTimeout(resolve, 100)); // the FATAL notice arrives while idle in transaction
+        await sql`SELECT 1`.execute(tx);
+      });
+      const error = await outcome.then(() => undefined, (e: unknown) => e);
+      expect(isDatabaseUnavailable(error)).toBe(true);
+      expect(toErrorResponse(error)).toMatchObject({ status: 503, body: { code: 'SERVICE_UNAVAILABLE' } });
+      // and the pool serves the next transaction on a new connection
+      await expect(inTransaction(createDatabase(one), (tx) => sql`SELECT 1`.execute(tx))).resolves.toBeDefined();
+    } finally {
+      await one.end();
+    }
+  });
 });
+
