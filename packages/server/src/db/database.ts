@@ -91,7 +91,7 @@ class TracedPostgresDriver extends PostgresDriver {
    * A rollback on a connection that is gone fails too, and Kysely would throw that in place of the error that made it
    * roll back: the transaction went with its connection, so the first error is the one to report.
    */
-  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+  override async rollbackTransaction(connection: Parameters<PostgresDriver['rollbackTransaction']>[0]): Promise<void> {
     try {
       await super.rollbackTransaction(connection);
     } catch (error) {
