@@ -32,6 +32,17 @@ const SWEEP_EVERY_MS = 10_000;
 export function memoryWindowStore(opts: { maxBuckets?: number } = {}): WindowStore & { size(): number } {
   const maxBuckets = opts.maxBuckets ?? MEMORY_WINDOW_BUCKETS;
   const buckets = new Map<string, { windowMs: number; log: number[] }>();
+  // One iterator walks the buckets oldest first for as long as they are forgotten from the front: a new one per
+  // eviction would start at the Map's first slot and step over every slot the evictions before it emptied, until
+  // the Map compacts (up to the capacity of another table: tens of µs a request once the cap is reached, measured).
+  // A live iterator meets a bucket hit again (moved to the end) only when it gets there, and skips one deleted ahead
+  // of it, so its next entry is always the bucket hit longest ago.
+  let oldestFirst: Iterator<string> | undefined;
+  const forgetOldest = () => {
+    let next = (oldestFirst ??= buckets.keys()).next();
+    if (next.done) next = (oldestFirst = buckets.keys()).next(); // a finished iterator stays finished
+    if (!next.done) buckets.delete(next.value);
+  };
   let nextSweep = 0;
   let shortestWindowMs = Number.POSITIVE_INFINITY;
   // oldest hit first: once a bucket was hit within the shortest window, so were all after it, and none is empty yet
@@ -54,7 +65,7 @@ export function memoryWindowStore(opts: { maxBuckets?: number } = {}): WindowSto
       if (entry) buckets.delete(bucket);
       else entry = { windowMs, log: [] };
       buckets.set(bucket, entry);
-      if (buckets.size > maxBuckets) buckets.delete(buckets.keys().next().value!);
+      if (buckets.size > maxBuckets) forgetOldest();
       let { log } = entry;
       let expired = 0;
       while (expired < log.length && log[expired]! <= now - windowMs) expired++;

@@ -101,4 +101,26 @@ describe('sliding window (memory store) bounds', () => {
     expect((await store.hit('a', 1, MINUTE, t0 + 3)).allowed).toBe(false);
     expect((await store.hit('b', 1, MINUTE, t0 + 3)).allowed).toBe(true); // b was forgotten
   });
+
+  it('forgets the bucket hit longest ago through any number of evictions, as a plain LRU model does', async () => {
+    // many more buckets than it holds, with re-hits of old ones: the Map empties slots, compacts and grows under it
+    const max = 500;
+    const store = memoryWindowStore({ maxBuckets: max });
+    const model = new Map<string, true>();
+    const t0 = 1_800_000_000_000;
+    let seed = 7;
+    const random = () => (seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647;
+    for (let i = 0; i < 20_000; i++) {
+      const key = random() < 0.3 ? `k${Math.floor(random() * i)}` : `k${i}`;
+      await store.hit(key, 1, MINUTE, t0 + i);
+      model.delete(key);
+      model.set(key, true);
+      if (model.size > max) model.delete(model.keys().next().value!);
+    }
+    expect(store.size()).toBe(max);
+    // every bucket the model remembers is remembered, oldest first (a remembered one moves to the end: no eviction)
+    for (const key of model.keys()) expect((await store.hit(key, 1, MINUTE, t0 + 30_000)).allowed).toBe(false);
+    const forgotten = Array.from({ length: 20_000 }, (_, i) => `k${i}`).find((key) => !model.has(key))!;
+    expect((await store.hit(forgotten, 1, MINUTE, t0 + 30_000)).allowed).toBe(true);
+  });
 });

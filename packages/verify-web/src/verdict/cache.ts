@@ -6,6 +6,14 @@
 export function createTtlCache<T>(opts: { ttlMs: number; maxEntries: number; now?: () => number }) {
   const now = opts.now ?? Date.now;
   const entries = new Map<string, { at: number; value: Promise<T> }>();
+  // one live iterator forgets entries oldest first: a new one per eviction would step over every slot the evictions
+  // before it emptied, up to a table's capacity per lookup once the cache is full (a live iterator skips each once)
+  let oldestFirst: Iterator<string> | undefined;
+  const forgetOldest = () => {
+    let next = (oldestFirst ??= entries.keys()).next();
+    if (next.done) next = (oldestFirst = entries.keys()).next(); // a finished iterator stays finished
+    if (!next.done) entries.delete(next.value);
+  };
   return {
     get(key: string, load: () => Promise<T>, keep: (value: T) => boolean = () => true): Promise<T> {
       const hit = entries.get(key);
@@ -13,7 +21,7 @@ export function createTtlCache<T>(opts: { ttlMs: number; maxEntries: number; now
       entries.delete(key);
       const value = load();
       entries.set(key, { at: now(), value });
-      if (entries.size > opts.maxEntries) entries.delete(entries.keys().next().value!);
+      if (entries.size > opts.maxEntries) forgetOldest();
       value.then(
         (settled) => {
           if (!keep(settled) && entries.get(key)?.value === value) entries.delete(key);
