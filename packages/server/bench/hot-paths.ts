@@ -141,7 +141,13 @@ export async function setUpHotPaths(
  * Each hot path against its plain handler, `rounds` times, alternating which goes first, so the machine's drift falls
  * on both alike; a pair's figures are the rounds' means.
  */
-export async function measurePairs(setup: HotPathSetup, duration: number, rounds = 1): Promise<Pair[]> {
+export async function measurePairs(
+  setup: HotPathSetup,
+  duration: number,
+  rounds = 1,
+  /** Only these hot paths (by name); all when unset. */
+  only?: ReadonlySet<string>,
+): Promise<Pair[]> {
   const paths: Array<[string, autocannon.Request]> = [
     ['GET /v1/attestations/:uid', setup.requests.readByUid],
     ['GET /v1/attestations?hash=', setup.requests.searchByHash],
@@ -150,6 +156,7 @@ export async function measurePairs(setup: HotPathSetup, duration: number, rounds
   ];
   const pairs: Pair[] = [];
   for (const [name, request] of paths) {
+    if (only && !only.has(name)) continue;
     const service: Figure[] = [];
     const plain: Figure[] = [];
     for (let round = 0; round < rounds; round++) {
@@ -193,8 +200,12 @@ function meanFigure(figures: Figure[]): Figure {
     peakRssMb: Math.max(...figures.map((f) => f.peakRssMb)),
     serverCpuUs: mean((f) => f.serverCpuUs),
     postgresCpuUs: mean((f) => f.postgresCpuUs),
+    loaderCpuUs: mean((f) => f.loaderCpuUs),
   };
 }
+
+/** A side's CPU per request: its server's + PostgreSQL's + the load generator's, µs. */
+const cpu = (f: Figure) => `${f.serverCpuUs} + ${f.postgresCpuUs} + ${f.loaderCpuUs}`;
 
 /** The BENCHMARKS.md table of the pairs. */
 export function renderPairs(pairs: Pair[], duration: number, rounds: number): string {
@@ -203,7 +214,7 @@ export function renderPairs(pairs: Pair[], duration: number, rounds: number): st
     return (
       `| ${p.name} | ${p.plain.requestsPerSecond.toLocaleString('en')} | ${p.plain.p99} | ` +
       `${p.service.requestsPerSecond.toLocaleString('en')} | ${p.service.p50} | ${p.service.p99} | **${p.ratio.toFixed(2)}** | ` +
-      `${p.plain.serverCpuUs} + ${p.plain.postgresCpuUs} | ${p.service.serverCpuUs} + ${p.service.postgresCpuUs} | ` +
+      `${cpu(p.plain)} | ${cpu(p.service)} | ` +
       `≥ ${p.target.ratio}×, p99 < ${p.target.p99Ms} ms: ${met} | ${p.service.non2xx + p.service.errors + p.plain.non2xx + p.plain.errors} |`
     );
   });
@@ -216,20 +227,24 @@ doing the same work on the same database: the read selects the record's row by u
 hash, the create hashes the content, signs the EIP-712 attestation with the service's own signer and writes the row
 and its chained audit entry in one transaction, the credential selects the row and signs the same VC 2.0 as a
 \`vc+jwt\` (ES256, \`jose\`). 50 connections, ${duration} s per side, ${rounds} round(s) alternating
-which side goes first; figures are the rounds' means. CPU per request is what the server process and every PostgreSQL
-process used during a side's run over the requests it answered (from \`/proc\`), in µs: the server's + PostgreSQL's.
+which side goes first; figures are the rounds' means. CPU per request is what the server process, every PostgreSQL
+process and the load generator (autocannon, in the bench's own process) used during a side's run over the requests
+it answered (from \`/proc\`), in µs: the server's + PostgreSQL's + the load generator's.
 
 | hot path | plain req/s | plain p99 ms | service req/s | p50 ms | p99 ms | × plain | plain CPU µs/req | service CPU µs/req | target | non-2xx + errors |
 |---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|
 ${rows.join('\n')}
 
-What caps the rest: \`serve --api\` answers from one event loop, and under this load that process uses a whole core
-(its requests a second times its CPU per request come to about a second a second); PostgreSQL and the load
-generator share the machine's other core. Batching and prepared statements cut what a request costs PostgreSQL
-several times over, and that is where the service's lead comes from: its own CPU per request is about the plain
-handler's for a read and a search (the HTTP exchange, decoding the rows, writing the JSON, which every handler
-pays), so a search, whose page of kilobyte records is most of its work, gains the least. At that saturation
-latency follows the rate (Little's law: 50 connections over the requests a second), so the p99 targets hold only
-on a machine fast enough for the rates.
+What caps the rest: the three share the machine's two cores. The plain side is capped by the machine: its
+process's, PostgreSQL's and the load generator's CPU per request times its rate come to about all the machine
+gives (1.6–1.7 cores). \`serve --api\` answers from one event loop, and its own CPU per request times its rate comes
+to about one core: that loop is its cap. Its lead is PostgreSQL's CPU, which batching and prepared statements cut
+several times over; its own process spends about what the plain handler's does per request, the part every handler
+pays (the HTTP exchange and the kernel's loopback send, decoding rows, writing JSON), plus authentication, limits
+and the access log. So a row's ratio is about one core over the service's own CPU per request against the
+machine over the plain side's sum, and a search, whose page of kilobyte records is mostly that shared part, gains
+least. Two ways to shift the service's part were measured and dropped (docs/decisions.md, "Performance": records
+written by PostgreSQL, a lighter load generator). At that saturation latency follows the rate (Little's law: 50
+connections over the requests a second), so the p99 targets hold only on a machine fast enough for the rates.
 `;
 }

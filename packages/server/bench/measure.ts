@@ -14,6 +14,9 @@ export interface Figure {
   /** CPU PostgreSQL's processes spent per answered request, µs (what the server's queries cost the database; a
    * backend that ended during the run is not counted). */
   postgresCpuUs: number;
+  /** CPU the load generator (autocannon, in the bench's own process) spent per answered request, µs: it shares the
+   * machine with both. */
+  loaderCpuUs: number;
 }
 
 /**
@@ -25,7 +28,7 @@ export async function measure(name: string, pid: number, opts: autocannon.Option
   const sampler = setInterval(() => {
     peak = Math.max(peak, rssMb(pid));
   }, 100);
-  const cpuBefore = { server: cpuSeconds(pid), postgres: postgresCpuSeconds() };
+  const cpuBefore = { server: cpuSeconds(pid), postgres: postgresCpuSeconds(), loader: process.cpuUsage() };
   try {
     const result = await autocannon({ connections: 50, duration: 10, ...opts });
     const perRequest = (seconds: number) => Math.round((seconds * 1e6) / Math.max(1, result.requests.total));
@@ -39,8 +42,11 @@ export async function measure(name: string, pid: number, opts: autocannon.Option
       peakRssMb: Math.round(peak),
       serverCpuUs: perRequest(cpuSeconds(pid) - cpuBefore.server),
       postgresCpuUs: perRequest(postgresCpuSince(cpuBefore.postgres)),
+      loaderCpuUs: perRequest(loaderSeconds(process.cpuUsage(cpuBefore.loader))),
     };
   } finally {
     clearInterval(sampler);
   }
 }
+
+const loaderSeconds = (used: NodeJS.CpuUsage) => (used.user + used.system) / 1e6;
