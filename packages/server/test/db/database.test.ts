@@ -139,7 +139,7 @@ describe('the query layer', () => {
     await expect(inSnapshot(db, write)).rejects.toThrow(/read-only/);
   });
 
-  it('fails a transaction whose connection dies as the database being unavailable, not with its rollback\'s error', async () => {
+  it("fails a transaction whose connection dies as the database being unavailable, not with its rollback's error", async () => {
     // the rollback on a dead connection fails too ("not queryable"): that error must not stand in for the outage
     const one = createPool(url, 1);
     try {
@@ -149,7 +149,10 @@ describe('the query layer', () => {
         await new Promise((resolve) => setTimeout(resolve, 100)); // the FATAL notice arrives while idle in transaction
         await sql`SELECT 1`.execute(tx);
       });
-      const error = await outcome.then(() => undefined, (e: unknown) => e);
+      const error = await outcome.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(isDatabaseUnavailable(error)).toBe(true);
       expect(toErrorResponse(error)).toMatchObject({ status: 503, body: { code: 'SERVICE_UNAVAILABLE' } });
       // and the pool serves the next transaction on a new connection
@@ -159,4 +162,3 @@ describe('the query layer', () => {
     }
   });
 });
-
