@@ -145,8 +145,8 @@ describe('the query layer', () => {
     try {
       const outcome = inTransaction(createDatabase(one), async (tx) => {
         const { rows } = await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(tx);
-        await pool.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
-        await new Promise((resolve) => setTimeout(resolve, 100)); // the FATAL notice arrives while idle in transaction
+        // waits until the backend is gone: its FATAL notice reaches the client while it is idle in the transaction
+        await pool.query('SELECT pg_terminate_backend($1, 5000)', [rows[0]!.pid]);
         await sql`SELECT 1`.execute(tx);
       });
       const error = await outcome.then(
