@@ -100,7 +100,9 @@ export async function measureAuditExport(databaseUrl: string, rows = 1_000_000):
   }
   const seedSeconds = (performance.now() - seedStarted) / 1000;
 
+  // a data directory each: each process runs a dev chain of its own there, and one chain's directory is one process's
   const dataDir = await mkdtemp(join(tmpdir(), 'bench-audit-'));
+  const defaultHeapDataDir = await mkdtemp(join(tmpdir(), 'bench-audit-'));
   const children: ChildProcess[] = [];
   try {
     const port = 18_900 + Math.floor(Math.random() * 90);
@@ -113,7 +115,7 @@ export async function measureAuditExport(databaseUrl: string, rows = 1_000_000):
     // the same API with V8's own young generation limit here (2 × 32 MB): the baseline for the bin's choice
     const defaultHeap = await startChild(
       [V8_DEFAULT_HEAP_FLAG, '../service/bin/attestation-service.mjs', 'serve', '--api'],
-      { DATABASE_URL: databaseUrl, PORT: String(port + 1), LOG_LEVEL: 'warn', DATA_DIR: dataDir },
+      { DATABASE_URL: databaseUrl, PORT: String(port + 1), LOG_LEVEL: 'warn', DATA_DIR: defaultHeapDataDir },
       /attestation-service: API on/,
     );
     children.push(defaultHeap.child);
@@ -176,6 +178,7 @@ export async function measureAuditExport(databaseUrl: string, rows = 1_000_000):
     for (const proc of children) proc.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 1000));
     await rm(dataDir, { recursive: true, force: true });
+    await rm(defaultHeapDataDir, { recursive: true, force: true });
   }
 }
 

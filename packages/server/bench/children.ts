@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { openSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { freePort } from '../src/system/ports.ts';
 import { join } from 'node:path';
 
@@ -12,6 +13,16 @@ export const API_HEAP_FLAG = '--max-semi-space-size=8';
 /** V8's own limit on one semi-space on this machine kind, read off a running process: the baseline for that choice. */
 export const V8_DEFAULT_HEAP_FLAG = '--max-semi-space-size=32';
 export const V8_DEFAULT_HEAP = "V8's default young generation, 2 × 32 MB";
+
+/**
+ * A data directory of its own for a served process, removed when the bench exits: each runs its own dev chain there,
+ * and a dev chain's directory is one process's (src/chain/dev-chain-lock.ts).
+ */
+export function ownDataDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-data-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
 
 /** Resident set size of a process, from /proc (Linux). */
 export function rssMb(pid: number): number {

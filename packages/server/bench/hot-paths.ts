@@ -9,7 +9,7 @@ import { createDatabase } from '../src/db/database.ts';
 import { applyMigrations } from '../src/db/migrate.ts';
 import { createPool } from '../src/db/sql.ts';
 import { createKeyService } from '../src/keys/service.ts';
-import { startChild } from './children.ts';
+import { ownDataDir, startChild } from './children.ts';
 import { measure, type Figure } from './measure.ts';
 import { sampleAttestation, seedAttestations } from './seed.ts';
 
@@ -74,7 +74,13 @@ export async function setUpHotPaths(
     const apiPort = 18_500 + Math.floor(Math.random() * 400);
     const { child: api } = await startChild(
       ['../service/bin/attestation-service.mjs', 'serve', '--api'],
-      { DATABASE_URL: databaseUrl, PORT: String(apiPort), LOG_LEVEL: 'info', TRUST_PROXY: 'true' },
+      {
+        DATABASE_URL: databaseUrl,
+        PORT: String(apiPort),
+        LOG_LEVEL: 'info',
+        TRUST_PROXY: 'true',
+        DATA_DIR: ownDataDir(),
+      },
       /attestation-service: API on/,
     );
     children.push(api);

@@ -3,7 +3,7 @@ import type { ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { startChild, V8_DEFAULT_HEAP, V8_DEFAULT_HEAP_FLAG } from './children.ts';
+import { ownDataDir, startChild, V8_DEFAULT_HEAP, V8_DEFAULT_HEAP_FLAG } from './children.ts';
 import { measure, type Figure } from './measure.ts';
 import { render } from './report.ts';
 import { benchDatabases, postgresServer } from './databases.ts';
@@ -58,7 +58,13 @@ async function main(): Promise<void> {
     const defaultPort = Number(new URL(base).port) + 1;
     const { child: defaultHeap } = await startChild(
       [V8_DEFAULT_HEAP_FLAG, '../service/bin/attestation-service.mjs', 'serve', '--api'],
-      { DATABASE_URL: databaseUrl, PORT: String(defaultPort), LOG_LEVEL: 'info', TRUST_PROXY: 'true' },
+      {
+        DATABASE_URL: databaseUrl,
+        PORT: String(defaultPort),
+        LOG_LEVEL: 'info',
+        TRUST_PROXY: 'true',
+        DATA_DIR: ownDataDir(),
+      },
       /attestation-service: API on/,
     );
     children.push(defaultHeap);

@@ -11,7 +11,7 @@ import { createDatabase } from '../src/db/database.ts';
 import { createPool } from '../src/db/sql.ts';
 import { systemClock } from '../src/clock.ts';
 import { createKeyService } from '../src/keys/service.ts';
-import { startChild } from './children.ts';
+import { ownDataDir, startChild } from './children.ts';
 import { measure, type Figure } from './measure.ts';
 
 const SEEDED = 20_000;
@@ -149,6 +149,7 @@ export async function measureTracing(
         PORT: String(port + i),
         LOG_LEVEL: 'info',
         TRUST_PROXY: 'true',
+        DATA_DIR: ownDataDir(),
       };
       if (name !== 'off') env.OTEL_EXPORTER_OTLP_ENDPOINT = sink.url;
       if (name === 'sampled')

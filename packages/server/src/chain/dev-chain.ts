@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createPublicClient, createWalletClient, http, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { claimDevChainDir } from './dev-chain-lock.ts';
 import { deployEas } from './deploy-eas.ts';
 import { ensureSchemaRegistered } from './register-schema.ts';
 import { ANVIL_CHAIN_ID, rpcChain } from './rpc-chain.ts';
@@ -58,6 +59,7 @@ export async function startDevChain(opts: {
   log?: (line: string) => void;
 }): Promise<DevChain> {
   mkdirSync(opts.dataDir, { recursive: true });
+  const release = claimDevChainDir(opts.dataDir);
   const statePath = join(opts.dataDir, 'anvil-state.json');
   const deploymentPath = join(opts.dataDir, 'chain.json');
   const port = await freePort();
@@ -76,6 +78,9 @@ export async function startDevChain(opts: {
   // its own process group: a terminal's Ctrl-C reaches the service, which stops anvil after its requests drained
   const child = spawnInOwnGroup(anvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'] }, 'SIGTERM');
   child.stderr!.on('data', (chunk: Buffer) => opts.log?.(chunk.toString().trim()));
+  // the claim ends when anvil has written its state for the last time
+  child.once('exit', release);
+  child.once('error', release);
   const stop = () =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null) return resolve();

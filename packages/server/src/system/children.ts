@@ -30,3 +30,13 @@ export function spawnInOwnGroup(
   child.once('exit', () => watchdog.kill('SIGKILL'));
   return child;
 }
+
+/** Whether a process runs: signal 0 only probes, and EPERM means alive under another user. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,6 +1,7 @@
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../config.ts';
+import { isAlive } from './children.ts';
 
 /** Where a running `serve` says what it is, in its DATA_DIR: the CLI and `doctor` of that DATA_DIR read it. */
 export const SERVICE_STATE_FILE = 'service.json';
@@ -53,16 +54,6 @@ const comparable = (identity: DatabaseIdentity) =>
 
 export function sameDatabase(a: DatabaseIdentity, b: DatabaseIdentity): boolean {
   return comparable(a) === comparable(b);
-}
-
-/** Whether a process runs: signal 0 only probes, and EPERM means alive under another user. */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 async function readServiceState(dataDir: string): Promise<ServiceState | undefined> {

@@ -31,6 +31,8 @@ describe('the embedded dev chain', () => {
       // two deployments and one registration
       expect(await provider.getTransactionCount(privateKeyToAccount(DEV_KEY).address)).toBe(3);
       provider.destroy();
+      // a second process on the same directory would interleave its state writes with this one's
+      await expect(startDevChain({ dataDir, deployerKey: DEV_KEY })).rejects.toThrow(/is in use by process \d+/);
     } finally {
       await first.stop();
     }
