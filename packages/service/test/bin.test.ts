@@ -14,7 +14,7 @@ const starts = (stdout: string) =>
         JSON.parse(line.slice('execArgv='.length)) as [number, string[], string | undefined, string | undefined],
     );
 const flagsOf = (stdout: string) => starts(stdout).map(([, flags]) => flags);
-const API_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=50'];
+const API_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=100'];
 
 describe('the attestation-service bin', () => {
   it('gives an API process its heap flags, two malloc arenas and a fixed mmap threshold, in one process (execve)', async () => {
@@ -36,7 +36,7 @@ describe('the attestation-service bin', () => {
     );
     expect(starts(inOptions.stdout).map(([, flags, arenas]) => [flags, arenas])).toEqual([
       [[], '4'],
-      [['--heap-growing-percent=50'], '4'],
+      [['--heap-growing-percent=100'], '4'],
     ]);
   });
 
