@@ -59,7 +59,6 @@ export async function startDevChain(opts: {
   log?: (line: string) => void;
 }): Promise<DevChain> {
   mkdirSync(opts.dataDir, { recursive: true });
-  const release = claimDevChainDir(opts.dataDir);
   const statePath = join(opts.dataDir, 'anvil-state.json');
   const deploymentPath = join(opts.dataDir, 'chain.json');
   const port = await freePort();
@@ -75,12 +74,13 @@ export async function startDevChain(opts: {
     '--silent',
   ];
   if (opts.blockTimeSeconds) args.push('--block-time', String(opts.blockTimeSeconds));
+  const binary = anvilBinary();
+  const release = claimDevChainDir(opts.dataDir);
   // its own process group: a terminal's Ctrl-C reaches the service, which stops anvil after its requests drained
-  const child = spawnInOwnGroup(anvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'] }, 'SIGTERM');
+  const child = spawnInOwnGroup(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] }, 'SIGTERM');
   child.stderr!.on('data', (chunk: Buffer) => opts.log?.(chunk.toString().trim()));
   // the claim ends when anvil has written its state for the last time
   child.once('exit', release);
-  child.once('error', release);
   const stop = () =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null) return resolve();
