@@ -5,13 +5,11 @@ import type { ChildProcess } from 'node:child_process';
 import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type autocannon from 'autocannon';
 import pg from 'pg';
-import { startChild } from './children.ts';
+import { ownDataDir, startChild } from './children.ts';
 import { benchDatabases } from './databases.ts';
 import { measure, type Figure } from './measure.ts';
 import { sampleAttestation, seedAttestations } from './seed.ts';
@@ -31,9 +29,6 @@ interface Side {
   hashes: string[];
 }
 
-/** The sides' data directories, removed at the end. */
-const dataDirs: string[] = [];
-
 const launcher = (tree: string) => join(tree, 'packages/service/bin/attestation-service.mjs');
 
 /** `serve --api` of one tree on a fresh database, seeded with SEEDED attestations and KEYS enterprise keys. */
@@ -44,11 +39,9 @@ async function startSide(
   port: number,
 ): Promise<Side & { child: ChildProcess }> {
   // a data directory of its own: a launcher keeps its state there, which the other side must not find
-  const dataDir = await mkdtemp(join(tmpdir(), `bench-ab-${name}-`));
-  dataDirs.push(dataDir);
   const env = {
     DATABASE_URL: databaseUrl,
-    DATA_DIR: dataDir,
+    DATA_DIR: ownDataDir(),
     PORT: String(port),
     LOG_LEVEL: 'info',
     TRUST_PROXY: 'true',
@@ -161,7 +154,6 @@ async function main(): Promise<void> {
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await databases.dropAll();
-    await Promise.all(dataDirs.map((dir) => rm(dir, { recursive: true, force: true })));
   }
 }
 

@@ -3,16 +3,13 @@
 // without the API's other modules), and as the baseline PostgreSQL's COPY ... TO STDOUT piped into a bare
 // node:http response. Same database, same run.
 import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { systemClock } from '../src/clock.ts';
 import { EXPORT_PAGE_ROWS } from '../src/audit/export.ts';
 import { applyMigrations } from '../src/db/migrate.ts';
 import { createDatabase } from '../src/db/database.ts';
 import { createPool } from '../src/db/sql.ts';
 import { createKeyService } from '../src/keys/service.ts';
-import { API_HEAP_FLAG, rssMb, startChild, V8_DEFAULT_HEAP, V8_DEFAULT_HEAP_FLAG } from './children.ts';
+import { API_HEAP_FLAG, ownDataDir, rssMb, startChild, V8_DEFAULT_HEAP, V8_DEFAULT_HEAP_FLAG } from './children.ts';
 
 const DEFAULT_HEAP = `(serve --api, ${V8_DEFAULT_HEAP})`;
 
@@ -100,22 +97,19 @@ export async function measureAuditExport(databaseUrl: string, rows = 1_000_000):
   }
   const seedSeconds = (performance.now() - seedStarted) / 1000;
 
-  // a data directory each: each process runs a dev chain of its own there, and one chain's directory is one process's
-  const dataDir = await mkdtemp(join(tmpdir(), 'bench-audit-'));
-  const defaultHeapDataDir = await mkdtemp(join(tmpdir(), 'bench-audit-'));
   const children: ChildProcess[] = [];
   try {
     const port = 18_900 + Math.floor(Math.random() * 90);
     const api = await startChild(
       ['../service/bin/attestation-service.mjs', 'serve', '--api'],
-      { DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'warn', DATA_DIR: dataDir },
+      { DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'warn', DATA_DIR: ownDataDir() },
       /attestation-service: API on/,
     );
     children.push(api.child);
     // the same API with V8's own young generation limit here (2 × 32 MB): the baseline for the bin's choice
     const defaultHeap = await startChild(
       [V8_DEFAULT_HEAP_FLAG, '../service/bin/attestation-service.mjs', 'serve', '--api'],
-      { DATABASE_URL: databaseUrl, PORT: String(port + 1), LOG_LEVEL: 'warn', DATA_DIR: defaultHeapDataDir },
+      { DATABASE_URL: databaseUrl, PORT: String(port + 1), LOG_LEVEL: 'warn', DATA_DIR: ownDataDir() },
       /attestation-service: API on/,
     );
     children.push(defaultHeap.child);
@@ -177,8 +171,6 @@ export async function measureAuditExport(databaseUrl: string, rows = 1_000_000):
   } finally {
     for (const proc of children) proc.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 1000));
-    await rm(dataDir, { recursive: true, force: true });
-    await rm(defaultHeapDataDir, { recursive: true, force: true });
   }
 }
 

@@ -5,13 +5,10 @@
 // machine's PostgreSQL; BENCH_SECONDS, default 10).
 import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { makeSigningChain } from '../src/credentials/c2pa/dev-ca.ts';
 import { applyMigrations } from '../src/db/migrate.ts';
 import { jpegOf, mp4Of } from './c2pa-assets.ts';
-import { rssMb, startChild } from './children.ts';
+import { ownDataDir, rssMb, startChild } from './children.ts';
 import { enterpriseKeys } from './keys.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -88,7 +85,6 @@ async function bareSign(asset: (typeof ASSETS)[number], signerEnv: Record<string
 export async function measureContentCredentials(
   makeDatabase: (name: string) => Promise<string>,
 ): Promise<{ figures: Figure[]; others: OthersFigure[] }> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'bench-c2pa-'));
   const children: ChildProcess[] = [];
   const figures: Figure[] = [];
   let others: OthersFigure[] = [];
@@ -101,7 +97,7 @@ export async function measureContentCredentials(
     const port = 19_200 + Math.floor(Math.random() * 500);
     const api = await startChild(
       ['../service/bin/attestation-service.mjs', 'serve', '--api'],
-      { ...signerEnv, DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'warn', DATA_DIR: dataDir },
+      { ...signerEnv, DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'warn', DATA_DIR: ownDataDir() },
       /attestation-service: API on/,
     );
     children.push(api.child);
@@ -134,7 +130,6 @@ export async function measureContentCredentials(
     others = await othersWhileSigning(base, key!, [quietReader!, busyReader!]);
   } finally {
     for (const child of children) child.kill('SIGTERM');
-    await rm(dataDir, { recursive: true, force: true });
   }
   return { figures, others };
 }
