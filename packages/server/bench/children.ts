@@ -14,13 +14,19 @@ export const API_HEAP_FLAG = '--max-semi-space-size=8';
 export const V8_DEFAULT_HEAP_FLAG = '--max-semi-space-size=32';
 export const V8_DEFAULT_HEAP = "V8's default young generation, 2 × 32 MB";
 
+/** The data directories made for served processes, removed together when the bench exits. */
+const dataDirs: string[] = [];
+
 /**
  * A data directory of its own for a served process, removed when the bench exits: each runs its own dev chain there,
  * and a dev chain's directory is one process's (src/chain/dev-chain-lock.ts).
  */
 export function ownDataDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'bench-data-'));
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  if (dataDirs.push(dir) === 1)
+    process.once('exit', () => {
+      for (const made of dataDirs) rmSync(made, { recursive: true, force: true });
+    });
   return dir;
 }
 

@@ -251,10 +251,10 @@ and the access log. So a row's ratio is about one core over the service's own CP
 machine over the plain side's sum, and a search, whose page of kilobyte records is mostly that shared part, gains
 least. Five ways to shift the service's part were measured and dropped (docs/decisions.md, "Performance": records
 written by PostgreSQL, a lighter load generator, signed packages held in memory, answers written as bytes, a second
-API process). A second
-process with limits shared through Redis lost throughput (searches −7 %, reads −30 %): its core is the one
-PostgreSQL and the load generator use. Two with limits that cost nothing to share (each its own windows, as a bound)
-answered 10–25 % more searches: threads sharing their windows' memory are the step left. At that saturation latency follows the rate (Little's law: 50
-connections over the requests a second), so the p99 targets hold only on a machine fast enough for the rates.
+API process). A second process with limits shared through Redis lost throughput (searches −7 %, reads −30 %): its
+core is the one PostgreSQL and the load generator use. Two with limits that cost nothing to share (each its own
+windows, as a bound) answered 10–25 % more searches: threads sharing their windows' memory are the step left. At
+that saturation latency follows the rate (Little's law: 50 connections over the requests a second), so the p99
+targets hold only on a machine fast enough for the rates.
 `;
 }

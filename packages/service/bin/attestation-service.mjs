@@ -7,12 +7,12 @@ import { enableCompileCache } from './compile-cache.mjs';
  * V8 flags for a process that serves the API (`serve`, `serve --api`). Under any long run of allocation V8 grows the
  * young generation to its limit, two semi-spaces of 32 MB on a machine with a few GB. Capped at 2 × 8 MB, a large
  * audit export and the API under load hold less memory for a little throughput; a worker alone keeps V8's default,
- * which delivers webhooks faster. After a full collection V8 lets the old generation grow to up to four times what survived
- * before the next one, which under load is mostly promoted garbage kept resident; twice at most keeps the API flat
- * from round to round of load, and half cost a tenth of its reads in full collections (docs/decisions.md, "Memory";
- * BENCHMARKS.md has the figures). V8 reads the flags
- * only when the process starts, so a process started without them replaces itself (execve: same pid, no second
- * process) with one that has them. A flag the operator sets, on the command line or in NODE_OPTIONS, wins.
+ * which delivers webhooks faster. After a full collection V8 lets the old generation grow to up to four times what
+ * survived before the next one, which under load is mostly promoted garbage kept resident; twice at most keeps the
+ * API flat from round to round of load, and half cost a tenth of its reads in full collections (docs/decisions.md,
+ * "Memory"; BENCHMARKS.md has the figures). V8 reads the flags only when the process starts, so a process started
+ * without them replaces itself (execve: same pid, no second process) with one that has them. A flag the operator
+ * sets, on the command line or in NODE_OPTIONS, wins.
  */
 const API_V8_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=100'];
 /**
