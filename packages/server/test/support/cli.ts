@@ -3,7 +3,6 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '../../src/system/ports.ts';
 
 /** The `attestation-service` command (the launcher's bin, packages/service), run with this Node as an operator runs it. */
 export const CLI = join(import.meta.dirname, '../../../service/bin/attestation-service.mjs');
@@ -30,27 +29,45 @@ export async function runCli(
 }
 
 /**
- * `serve` (API and worker in one process) in a child of its own, as an operator runs it, on `port`, with the
- * verification app on a free port (not the default one another run may hold); resolves once /healthz answers.
+ * `serve` (API, worker and verification app in one process) in a child of its own, as an operator runs it, on `port`;
+ * resolves once every part has started (the line serve ends its start with), not when the API alone answers: the
+ * verification app starts after it, and a child that dies there would leave a test calling a closed port. The app
+ * takes a port the kernel gives it (VERIFY_PORT=0), so no other process can take it between a choice and its bind.
+ * A `port` something else took meanwhile (a restart reuses its port) is tried again for a few seconds.
  */
 export async function serveChild(env: NodeJS.ProcessEnv, port: number): Promise<ChildProcess> {
-  const ports = { PORT: String(port), VERIFY_PORT: String(await freePort()) };
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const started = await startServe(env, port, deadline);
+    if ('child' in started) return started.child;
+    if (!/PORT=\d+ is taken|EADDRINUSE/.test(started.stderr) || Date.now() > deadline)
+      throw new Error(`the service did not start: ${started.stderr.trim() || '(nothing on stderr)'}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+async function startServe(
+  env: NodeJS.ProcessEnv,
+  port: number,
+  deadline: number,
+): Promise<{ child: ChildProcess } | { stderr: string }> {
   const child = spawn(process.execPath, [CLI, 'serve'], {
-    env: { ...env, ...ports },
+    env: { ...env, PORT: String(port), VERIFY_PORT: '0' },
     cwd: cliCwd(),
     stdio: ['ignore', 'ignore', 'pipe'],
   });
-  // what it said before dying, for the error below (the last few KB are enough)
+  // what it said before dying, for the error (the last few KB are enough), and whether it said it had started
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4096)));
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline && child.exitCode === null) {
-    const up = await fetch(`http://127.0.0.1:${port}/healthz`)
-      .then((r) => r.ok)
-      .catch(() => false);
-    if (up) return child;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  let started = false;
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4096);
+    started ||= stderr.includes('Ctrl-C stops');
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  while (!started && child.exitCode === null && Date.now() < deadline)
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 50))]);
+  if (started && child.exitCode === null) return { child };
   child.kill('SIGKILL');
-  throw new Error(`the service did not start: ${stderr.trim() || '(nothing on stderr)'}`);
+  await exited;
+  return { stderr };
 }
