@@ -63,10 +63,16 @@ async function startServe(
     stderr = (stderr + chunk.toString()).slice(-4096);
     started ||= stderr.includes('Ctrl-C stops');
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  while (!started && child.exitCode === null && Date.now() < deadline)
+  let gone = false; // exitCode stays null for a child a signal ended
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      gone = true;
+      resolve();
+    }),
+  );
+  while (!started && !gone && Date.now() < deadline)
     await Promise.race([exited, new Promise((r) => setTimeout(r, 50))]);
-  if (started && child.exitCode === null) return { child };
+  if (started && !gone) return { child };
   child.kill('SIGKILL');
   await exited;
   return { stderr };
