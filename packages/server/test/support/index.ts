@@ -6,7 +6,7 @@ export { createTestDatabase } from './database.ts';
 export { pgSql, type Sql } from './sql.ts';
 export { insertAccount, insertMember, testDb, type Db } from './db.ts';
 export { TEST_SERVICE_SECRET } from './secret.ts';
-export { CLI, runCli } from './cli.ts';
+export { CLI, runCli, startCli, type CliRun } from './cli.ts';
 export { freePort } from '../../src/system/ports.ts';
 export { memoryWindowStore } from '../../src/limits/sliding-window.ts';
 // the service's off-chain signer (verify-web's verdict tests derive records from it; the schemas and their data are

@@ -1,27 +1,21 @@
-import { spawn } from 'node:child_process';
 import { describe, expect, inject, it } from 'vitest';
-import { CLI, createTestDatabase, freePort, fundedKey, TEST_SERVICE_SECRET } from '@attestation-service/server/testing';
+import {
+  createTestDatabase,
+  freePort,
+  fundedKey,
+  startCli,
+  TEST_SERVICE_SECRET,
+} from '@attestation-service/server/testing';
 
 /** Runs `serve --api` until its ready line; returns what it printed and how to stop it. */
 async function serve(env: Record<string, string>): Promise<{ stderr: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--api'], {
-    env: { PATH: process.env.PATH, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  let stderr = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      if (stderr.includes('Ctrl-C stops')) resolve();
-    });
-    exited.then((code) => reject(new Error(`serve exited with ${code}:\n${stderr}`)), reject);
-  });
+  const run = await startCli(['serve', '--api'], { PATH: process.env.PATH, ...env });
+  if (!run.started) throw new Error(`serve exited with ${await run.ended}:\n${run.stderr()}`);
   return {
-    stderr,
+    stderr: run.stderr(),
     async stop() {
-      child.kill('SIGINT');
-      await exited;
+      run.child.kill('SIGINT');
+      await run.ended;
     },
   };
 }

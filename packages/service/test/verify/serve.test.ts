@@ -1,5 +1,4 @@
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
@@ -9,11 +8,11 @@ import {
   createTestDatabase,
   fundedKey,
   randomIp,
+  startCli,
   TEST_SERVICE_SECRET,
 } from '@attestation-service/server/testing';
 import { startService, type RunningStack as RunningService } from '../../src/start.ts';
 
-const CLI = join(import.meta.dirname, '../../bin/attestation-service.mjs');
 let service: RunningService;
 let attester: string;
 
@@ -49,22 +48,18 @@ async function offchainUid(): Promise<string> {
 const verdictOf = async (url: string) =>
   /data-verdict="([a-z-]+)"/.exec(await (await fetch(url, { headers: { 'x-forwarded-for': randomIp() } })).text())?.[1];
 
-/** Runs the CLI until it prints its ready line (or exits); returns the line, the exit code and a stop function. */
+/** Runs the CLI until it prints its ready line (or exits); returns what it printed, the exit code and a stop function. */
 function runCli(args: string[], env: Record<string, string | undefined>) {
-  const child = spawn(process.execPath, [CLI, ...args], {
-    env: { PATH: process.env.PATH, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
+  let child: ChildProcess | undefined; // known once it has started or ended: stop() is called after that
+  const run = startCli(args, { PATH: process.env.PATH, ...env }).then((cli) => {
+    child = cli.child;
+    return cli;
   });
-  let stderr = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const ready = new Promise<string>((resolve, reject) => {
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      if (stderr.includes('Ctrl-C stops')) resolve(stderr);
-    });
-    exited.then(() => resolve(stderr), reject);
-  });
-  return { ready, exited, stop: () => child.kill('SIGINT') };
+  return {
+    ready: run.then((cli) => cli.stderr()),
+    exited: run.then((cli) => cli.ended),
+    stop: () => child?.kill('SIGINT'),
+  };
 }
 
 describe('serve --verify', () => {
