@@ -16,6 +16,9 @@ export const V8_DEFAULT_HEAP = "V8's default young generation, 2 × 32 MB";
 
 /** The data directories made for served processes, removed together when the bench exits. */
 const dataDirs: string[] = [];
+process.once('exit', () => {
+  for (const made of dataDirs) rmSync(made, { recursive: true, force: true });
+});
 
 /**
  * A data directory of its own for a served process, removed when the bench exits: each runs its own dev chain there,
@@ -23,10 +26,7 @@ const dataDirs: string[] = [];
  */
 export function ownDataDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'bench-data-'));
-  if (dataDirs.push(dir) === 1)
-    process.once('exit', () => {
-      for (const made of dataDirs) rmSync(made, { recursive: true, force: true });
-    });
+  dataDirs.push(dir);
   return dir;
 }
 
