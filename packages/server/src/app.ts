@@ -142,7 +142,13 @@ function attestationServices(infra: Infrastructure, opts: BuildOptions) {
     log,
   });
   const made = { db: infra.db, clock, signer, chainId: chain.chainId, verifyBaseUrl: config.verifyBaseUrl };
-  const attestations = createAttestationService({ ...made, onchain, delegations, log });
+  const attestations = createAttestationService({
+    ...made,
+    onchain,
+    delegations,
+    log,
+    searchCacheBytes: config.searchCacheBytes,
+  });
   return {
     attestations,
     delegations,

@@ -3,44 +3,16 @@ import { accountNameSubquery } from '../accounts/store.ts';
 import type { AnchorColumns } from '../anchoring/record.ts';
 import type { Db, DB } from '../db/database.ts';
 import { precompiled } from '../db/precompiled.ts';
-import { jsonRows, jsonText } from '../db/recordset.ts';
 import type { AttestationMode, AttestationOrigin } from './states.ts';
-import { fromRaw, type RawRecord } from './record-raw.ts';
+import { fromRaw } from './record-raw.ts';
 import type { AttestationRow } from './store.ts';
 
 /**
- * What a record's query selects: the columns, the anchor as one JSON value once its transaction is mined (block
- * number as a number, timestamp as PostgreSQL's text), and the claimant's account name and first verified domain
- * for a customer's attestation.
+ * The parts of a record read from other rows than its own: its promotion's uid, its anchor, its claimant's name and
+ * domain. A change to one of them leaves the record's own row (and its `xmin`) as it was (attestations/search-store.ts).
  */
-const recordColumns = (eb: ExpressionBuilder<DB, 'attestations'>) =>
+export const linkedColumns = (eb: ExpressionBuilder<DB, 'attestations'>) =>
   [
-    'attestations.id',
-    'attestations.uid',
-    'attestations.accountId',
-    'attestations.apiKeyId',
-    'attestations.type',
-    'attestations.digitalSourceType',
-    'attestations.mode',
-    'attestations.status',
-    'attestations.contentHash',
-    'attestations.contentType',
-    'attestations.chainId',
-    'attestations.schemaUid',
-    'attestations.attester',
-    'attestations.txHash',
-    'attestations.blockNumber',
-    // as stored: a record's JSON splices it in as it is (attestations/record.ts)
-    raw<string | null>`${raw.ref('attestations.offchain')}::text`.as('offchain'),
-    'attestations.aiModel',
-    'attestations.aiPromptHash',
-    raw<string | null>`${raw.ref('attestations.aiOffchain')}::text`.as('aiOffchain'),
-    'attestations.createdAt',
-    'attestations.revokedAt',
-    'attestations.revocationTxHash',
-    'attestations.anchorProof',
-    'attestations.refUid',
-    'attestations.offchainUid',
     // a promotion names its original; the original reads its on-chain uid back through that link (docs/decisions.md)
     eb
       .selectFrom('attestations as p')
@@ -69,7 +41,6 @@ const recordColumns = (eb: ExpressionBuilder<DB, 'attestations'>) =>
       .whereRef('n.id', '=', 'attestations.anchorId')
       .where('n.txHash', 'is not', null)
       .as('anchor'),
-    eb('attestations.delegation', 'is not', null).as('delegated'),
     eb
       .case()
       .when('attestations.delegation', 'is not', null)
@@ -94,6 +65,43 @@ const recordColumns = (eb: ExpressionBuilder<DB, 'attestations'>) =>
       .as('claimantDomain'),
   ] as const;
 
+/**
+ * What a record's query selects: the columns, the anchor as one JSON value once its transaction is mined (block
+ * number as a number, timestamp as PostgreSQL's text), and the claimant's account name and first verified domain
+ * for a customer's attestation.
+ */
+export const recordColumns = (eb: ExpressionBuilder<DB, 'attestations'>) =>
+  [
+    'attestations.id',
+    'attestations.uid',
+    'attestations.accountId',
+    'attestations.apiKeyId',
+    'attestations.type',
+    'attestations.digitalSourceType',
+    'attestations.mode',
+    'attestations.status',
+    'attestations.contentHash',
+    'attestations.contentType',
+    'attestations.chainId',
+    'attestations.schemaUid',
+    'attestations.attester',
+    'attestations.txHash',
+    'attestations.blockNumber',
+    // as stored: a record's JSON splices it in as it is (attestations/record.ts)
+    raw<string | null>`${raw.ref('attestations.offchain')}::text`.as('offchain'),
+    'attestations.aiModel',
+    'attestations.aiPromptHash',
+    raw<string | null>`${raw.ref('attestations.aiOffchain')}::text`.as('aiOffchain'),
+    'attestations.createdAt',
+    'attestations.revokedAt',
+    'attestations.revocationTxHash',
+    'attestations.anchorProof',
+    'attestations.refUid',
+    'attestations.offchainUid',
+    eb('attestations.delegation', 'is not', null).as('delegated'),
+    ...linkedColumns(eb),
+  ] as const;
+
 const recordsByUids = precompiled(
   (db: Db, uids: string[]) =>
     db
@@ -108,51 +116,6 @@ const recordsByUids = precompiled(
 export async function findByUids(db: Db, uids: string[]): Promise<Map<string, AttestationRow>> {
   const rows = await recordsByUids(db, uids);
   return new Map(rows.map((row) => [row.uid!, row]));
-}
-
-export interface HashQuery {
-  contentHash: string;
-  limit: number;
-  beforeId?: bigint | undefined;
-}
-
-type HashMember = { position: number; contentHash: string; lim: number; beforeId: string | null };
-
-const pagesByHashes = precompiled(
-  (db: Db, members: HashMember[]) =>
-    db
-      .selectFrom(jsonRows(members, { position: 'int', contentHash: 'bpchar', lim: 'int', beforeId: 'int8' }, 'q'))
-      .crossJoinLateral((eb) =>
-        eb
-          .selectFrom('attestations')
-          .select(recordColumns)
-          .whereRef('attestations.contentHash', '=', 'q.contentHash')
-          .where('attestations.id', '<', eb.fn.coalesce('q.beforeId', raw<string>`9223372036854775807`))
-          .where('attestations.uid', 'is not', null)
-          .orderBy('attestations.id', 'desc')
-          .limit(eb.ref('q.lim'))
-          .as('a'),
-      )
-      // no ORDER BY: sorting the group's rows (a kilobyte each) cost more than the lateral reads; pages sort below
-      .select('q.position')
-      .selectAll('a'),
-  [[] as HashMember[]],
-  (row: RawRecord & { position: number }) => ({ position: row.position, row: fromRaw(row) }),
-  (members) => [jsonText(members)],
-);
-
-/** Pages of several content-hash searches in one statement: each newest first, `beforeId` continuing a page. */
-export async function searchByHashes(db: Db, queries: HashQuery[]): Promise<AttestationRow[][]> {
-  const members = queries.map((q, position) => ({
-    position,
-    contentHash: q.contentHash,
-    lim: q.limit,
-    beforeId: q.beforeId === undefined ? null : q.beforeId.toString(),
-  }));
-  const pages: AttestationRow[][] = queries.map(() => []);
-  for (const { position, row } of await pagesByHashes(db, members)) pages[position]!.push(row);
-  for (const page of pages) page.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
-  return pages;
 }
 
 interface AccountRecordsQuery {

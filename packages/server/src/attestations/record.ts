@@ -50,18 +50,23 @@ export function recordAnswer(row: AttestationRow, verifyBaseUrl: string): JsonTe
   );
 }
 
+/** A page of records as a search writes it. */
+export const recordPageText = (rows: AttestationRow[], nextCursor: string | null, verifyBaseUrl: string): string =>
+  `{"data":[${rows.map((row) => recordText(row, verifyBaseUrl)).join(',')}],"nextCursor":${JSON.stringify(nextCursor)}}`;
+
 /** A page of records as a search answers it, likewise. */
 export function recordPageAnswer(
   rows: AttestationRow[],
   nextCursor: string | null,
   verifyBaseUrl: string,
-): JsonText<{ data: AttestationRecord[]; nextCursor: string | null }> {
+): JsonText<RecordPage> {
   return new JsonText(
-    () =>
-      `{"data":[${rows.map((row) => recordText(row, verifyBaseUrl)).join(',')}],"nextCursor":${JSON.stringify(nextCursor)}}`,
+    () => recordPageText(rows, nextCursor, verifyBaseUrl),
     () => ({ data: rows.map((row) => toRecord(row, verifyBaseUrl)), nextCursor }),
   );
 }
+
+export type RecordPage = { data: AttestationRecord[]; nextCursor: string | null };
 
 function recordWithoutPackage(row: AttestationRow, verifyBaseUrl: string): Omit<AttestationRecord, 'offchain'> {
   const uid = row.uid as `0x${string}`;

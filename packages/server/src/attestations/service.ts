@@ -6,7 +6,6 @@ import type { GatedRequest } from '../idempotency/service.ts';
 import { CHALLENGE, type AuthenticatedKey } from '../keys/service.ts';
 import type { Logger } from '../log.ts';
 import { auditEntry } from '../audit/entry.ts';
-import { normalizeContentHash } from '@attestation-service/protocol';
 import type { AttestationRecord, CreateAttestationInput, CreatedAttestation } from './contracts.ts';
 import type { DelegationService } from './delegated-service.ts';
 import type { OffchainSigner } from './offchain.ts';
@@ -14,10 +13,11 @@ import type { OnchainSubmitter } from './onchain.ts';
 import { prepareAttestation, signOffchain } from './prepare.ts';
 import { checkOrigins, provenanceOf, type Provenance } from './provenance.ts';
 import { digitalSourceTypeUri } from './digital-source-type.ts';
-import { aiDetailsOf, recordAnswer, recordPageAnswer } from './record.ts';
+import { aiDetailsOf, recordAnswer, recordPageAnswer, type RecordPage } from './record.ts';
 import type { JsonText } from '../http/json-text.ts';
 import { idCursor, pageOf } from '../http/cursor.ts';
-import { accountRecords, findByUids, searchByHashes, type HashQuery } from './record-store.ts';
+import { accountRecords, findByUids } from './record-store.ts';
+import { createHashSearch } from './hash-search.ts';
 import type { AttestationRow } from './store.ts';
 import type { SearchInput } from './contracts.ts';
 import { createAttestationWriter } from './writer.ts';
@@ -33,6 +33,8 @@ interface AttestationServiceDeps {
   delegations?: DelegationService | undefined;
   /** Where a failed group commit or batched read is reported. */
   log?: Logger | undefined;
+  /** Bytes of searches' answers held while their pages stand (SEARCH_CACHE_MB; 0 or absent: none). */
+  searchCacheBytes?: number | undefined;
 }
 
 export type AttestationService = ReturnType<typeof createAttestationService>;
@@ -65,10 +67,11 @@ export function createAttestationService(deps: AttestationServiceDeps) {
     },
     { ...READ_BATCHING, name: 'reads by uid', log },
   );
-  const searchPage = batched((queries: HashQuery[]) => searchByHashes(db, queries), {
-    ...READ_BATCHING,
-    name: 'searches by hash',
-    log,
+  const hashPage = createHashSearch({
+    db,
+    verifyBaseUrl,
+    batching: { ...READ_BATCHING, log },
+    cacheBytes: deps.searchCacheBytes ?? 0,
   });
   return {
     /** One attestation: off-chain is signed here and now; on-chain goes through the relayer. */
@@ -139,23 +142,18 @@ export function createAttestationService(deps: AttestationServiceDeps) {
     },
 
     /** A content hash's attestations (public), or with mine=true the caller's account's own, filtered. */
-    async search(
-      input: SearchInput,
-      caller: AuthenticatedKey | undefined,
-    ): Promise<JsonText<{ data: AttestationRecord[]; nextCursor: string | null }>> {
+    async search(input: SearchInput, caller: AuthenticatedKey | undefined): Promise<JsonText<RecordPage>> {
       const beforeId = input.cursor === undefined ? undefined : idCursor.decode(input.cursor);
-      const rows =
-        input.mine === undefined
-          ? await searchPage({ contentHash: normalizeContentHash(input.hash!), limit: input.limit + 1, beforeId })
-          : await accountRecords(db, {
-              accountId: mineOf(caller),
-              type: input.type,
-              mode: input.mode,
-              from: input.from === undefined ? undefined : new Date(input.from),
-              to: input.to === undefined ? undefined : new Date(input.to),
-              beforeId,
-              limit: input.limit + 1,
-            });
+      if (input.mine === undefined) return hashPage(input.hash!, input.limit, beforeId);
+      const rows = await accountRecords(db, {
+        accountId: mineOf(caller),
+        type: input.type,
+        mode: input.mode,
+        from: input.from === undefined ? undefined : new Date(input.from),
+        to: input.to === undefined ? undefined : new Date(input.to),
+        beforeId,
+        limit: input.limit + 1,
+      });
       const page = pageOf(rows, input.limit, (last) => idCursor.encode(last.id));
       return recordPageAnswer(page.rows, page.nextCursor, verifyBaseUrl);
     },
