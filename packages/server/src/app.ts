@@ -147,7 +147,7 @@ function attestationServices(infra: Infrastructure, opts: BuildOptions) {
     onchain,
     delegations,
     log,
-    searchCacheBytes: config.searchCacheBytes,
+    answerCacheBytes: config.answerCacheBytes,
   });
   return {
     attestations,

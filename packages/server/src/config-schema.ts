@@ -87,8 +87,8 @@ export const schema = z.object({
   DATABASE_STATEMENT_TIMEOUT: duration.default('10s'),
   DATABASE_ACQUIRE_TIMEOUT: duration.default('5s'),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(1000).default(14),
-  // MiB of searches' answers an API process holds while their pages stand (attestations/hash-search.ts); 0: none
-  SEARCH_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(32),
+  // MiB of public reads' answers an API process holds while their records stand (attestations/held-answers.ts)
+  ANSWER_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(64),
   WORKER_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   WORKER_DATABASE_POOL_SIZE: z.coerce.number().int().min(4).max(1000).default(16),
   WORKER_HEALTH_PORT: port.default(8082),

@@ -101,8 +101,8 @@ function toConfig(v: z.infer<typeof schema>) {
     },
     /** The most connections a process's pools open: an API's (`api`), a worker's (`worker`; db/pool-budget.ts). */
     databasePoolSize: { api: v.DATABASE_POOL_SIZE, worker: v.WORKER_DATABASE_POOL_SIZE },
-    /** Bytes of searches' answers an API process holds while their pages stand (attestations/hash-search.ts). */
-    searchCacheBytes: v.SEARCH_CACHE_MB * 1024 * 1024,
+    /** Bytes of public reads' answers an API process holds while their records stand (attestations/held-answers.ts). */
+    answerCacheBytes: v.ANSWER_CACHE_MB * 1024 * 1024,
     /** What a process running the worker connects to instead of DATABASE_URL (it needs a session: no pooler). */
     workerDatabaseUrl: v.WORKER_DATABASE_URL,
     /** Where `serve --worker` answers /healthz and /readyz (on HOST); 0: a free port. */

@@ -1,69 +1,17 @@
 import { sql as raw, type ExpressionBuilder } from 'kysely';
-import { accountNameSubquery } from '../accounts/store.ts';
-import type { AnchorColumns } from '../anchoring/record.ts';
 import type { Db, DB } from '../db/database.ts';
 import { precompiled } from '../db/precompiled.ts';
 import type { AttestationMode, AttestationOrigin } from './states.ts';
-import { fromRaw } from './record-raw.ts';
+import { fromRaw, type RawRecord } from './record-raw.ts';
+import {
+  linkedColumns,
+  versionColumns,
+  versionOf,
+  xmin,
+  type VersionedRecord,
+  type VersionParts,
+} from './record-version.ts';
 import type { AttestationRow } from './store.ts';
-
-/**
- * The parts of a record read from other rows than its own: its promotion's uid, its anchor, its claimant's name and
- * domain. A change to one of them leaves the record's own row (and its `xmin`) as it was (attestations/search-store.ts).
- */
-export const linkedColumns = (eb: ExpressionBuilder<DB, 'attestations'>) =>
-  [
-    // a promotion names its original; the original reads its on-chain uid back through that link (docs/decisions.md)
-    eb
-      .selectFrom('attestations as p')
-      .select('p.uid')
-      .whereRef('p.offchainUid', '=', 'attestations.uid')
-      // literals, not parameters (a precompiled read takes only its own); the index's predicate says <> 'failed'
-      .where('p.status', '<>', raw.lit('failed'))
-      .where('p.status', '=', raw.lit('confirmed'))
-      .as('onchainUid'),
-    eb
-      .selectFrom('anchors as n')
-      .select((n) =>
-        n
-          .fn<AnchorColumns['anchor']>('json_build_object', [
-            raw.lit('root'),
-            'n.root',
-            raw.lit('txHash'),
-            'n.txHash',
-            raw.lit('blockNumber'),
-            'n.blockNumber',
-            raw.lit('timestamp'),
-            'n.timestamp',
-          ])
-          .as('anchor'),
-      )
-      .whereRef('n.id', '=', 'attestations.anchorId')
-      .where('n.txHash', 'is not', null)
-      .as('anchor'),
-    eb
-      .case()
-      .when('attestations.delegation', 'is not', null)
-      .then(accountNameSubquery(eb.ref('attestations.accountId')))
-      .end()
-      .as('claimantName'),
-    eb
-      .case()
-      .when('attestations.delegation', 'is not', null)
-      .then(
-        eb
-          .selectFrom('accountDomains as d')
-          .select('d.domain')
-          .whereRef('d.accountId', '=', 'attestations.accountId')
-          .where('d.verifiedAt', 'is not', null)
-          .orderBy('d.verifiedAt')
-          .orderBy('d.domain')
-          // a literal: the precompiled reads take no parameter but their own
-          .limit(raw.lit(1)),
-      )
-      .end()
-      .as('claimantDomain'),
-  ] as const;
 
 /**
  * What a record's query selects: the columns, the anchor as one JSON value once its transaction is mined (block
@@ -107,15 +55,37 @@ const recordsByUids = precompiled(
     db
       .selectFrom('attestations')
       .select(recordColumns)
+      .select(xmin)
       .where((eb) => eb('attestations.uid', '=', eb.fn.any(eb.val(uids)))),
   [[]],
-  fromRaw,
+  (raw: RawRecord & { xmin: string }) => ({ row: fromRaw(raw), version: versionOf([raw]) }),
 );
 
-/** The readable attestations among these uids (pending on-chain ones have no uid yet), by uid. */
+const versionsByUids = precompiled(
+  (db: Db, uids: string[]) =>
+    db
+      .selectFrom('attestations')
+      .select((eb) => ['attestations.uid', ...versionColumns(eb)])
+      .where((eb) => eb('attestations.uid', '=', eb.fn.any(eb.val(uids)))),
+  [[]],
+  (raw: VersionParts & { uid: string }) => [raw.uid, versionOf([raw])] as const,
+);
+
+/** The readable attestations among these uids (pending on-chain ones have no uid yet), by uid, with their versions. */
+export async function findVersionedByUids(db: Db, uids: string[]): Promise<Map<string, VersionedRecord>> {
+  const found = await recordsByUids(db, uids);
+  return new Map(found.map((record) => [record.row.uid!, record]));
+}
+
+/** The readable attestations among these uids, by uid. */
 export async function findByUids(db: Db, uids: string[]): Promise<Map<string, AttestationRow>> {
-  const rows = await recordsByUids(db, uids);
-  return new Map(rows.map((row) => [row.uid!, row]));
+  const found = await recordsByUids(db, uids);
+  return new Map(found.map(({ row }) => [row.uid!, row]));
+}
+
+/** The versions of these uids' records as stored now (record-version.ts), reading no record's bulk. */
+export async function versionsOfUids(db: Db, uids: string[]): Promise<Map<string, string>> {
+  return new Map(await versionsByUids(db, uids));
 }
 
 interface AccountRecordsQuery {

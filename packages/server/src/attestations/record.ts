@@ -37,7 +37,7 @@ export function aiDetailsOf(row: {
  * A record's JSON: every field but the signed package serialised, then the package's stored JSON text spliced in
  * last, unparsed (it is most of a record's bytes; PostgreSQL's text of a jsonb value is valid JSON).
  */
-function recordText(row: AttestationRow, verifyBaseUrl: string): string {
+export function recordText(row: AttestationRow, verifyBaseUrl: string): string {
   const head = JSON.stringify(recordWithoutPackage(row, verifyBaseUrl));
   return `${head.slice(0, -1)},"offchain":${row.offchain ?? 'null'}}`;
 }

@@ -1,10 +1,10 @@
 import { sql as raw, type ExpressionBuilder } from 'kysely';
-import type { AnchorColumns } from '../anchoring/record.ts';
 import type { Db, DB } from '../db/database.ts';
 import { precompiled } from '../db/precompiled.ts';
 import { jsonRows, jsonText } from '../db/recordset.ts';
 import { fromRaw, type RawRecord } from './record-raw.ts';
-import { linkedColumns, recordColumns } from './record-store.ts';
+import { recordColumns } from './record-store.ts';
+import { versionColumns, versionOf, xmin, type VersionParts } from './record-version.ts';
 import type { AttestationRow } from './store.ts';
 
 export interface HashQuery {
@@ -21,31 +21,10 @@ export interface HashPage {
 
 type HashMember = { position: number; contentHash: string; lim: number; beforeId: string | null };
 
-/** What a record's version is made of: its id, its own row's version and the parts it reads from other rows. */
-interface VersionParts {
-  id: string;
-  xmin: string;
-  onchain_uid: string | null;
-  anchor: AnchorColumns['anchor'];
-  claimant_name: string | null;
-  claimant_domain: string | null;
-}
-
-/**
- * A page's version: each record's id, the `xmin` of its row (the transaction that wrote the row as it is: any update
- * writes a new one) and the values it reads from other rows, newest first. Two equal versions of a page are the same
- * records with the same fields; a new record under the hash, one gone, or any field changed makes them differ.
- */
-function versionOf(parts: VersionParts[]): string {
-  return JSON.stringify(parts.map((p) => [p.id, p.xmin, p.onchain_uid, p.anchor, p.claimant_name, p.claimant_domain]));
-}
-
 const newestFirst = (a: { id: string | bigint }, b: { id: string | bigint }) => {
   const [x, y] = [BigInt(a.id), BigInt(b.id)];
   return x < y ? 1 : x > y ? -1 : 0;
 };
-
-const xmin = raw<string>`attestations.xmin::text`.as('xmin');
 
 const memberRows = (members: HashMember[]) =>
   jsonRows(members, { position: 'int', contentHash: 'bpchar', lim: 'int', beforeId: 'int8' }, 'q');
@@ -77,11 +56,7 @@ const pageVersions = precompiled(
   (db: Db, members: HashMember[]) =>
     db
       .selectFrom(memberRows(members))
-      .crossJoinLateral((eb) =>
-        pageOf(eb)
-          .select((a) => ['attestations.id', xmin, ...linkedColumns(a)])
-          .as('a'),
-      )
+      .crossJoinLateral((eb) => pageOf(eb).select(versionColumns).as('a'))
       .select('q.position')
       .selectAll('a'),
   [[] as HashMember[]],

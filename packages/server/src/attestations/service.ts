@@ -1,24 +1,22 @@
 import type { Clock } from '../clock.ts';
-import { batched } from '../db/group-commit.ts';
 import { inTransaction, type Db } from '../db/database.ts';
-import { AppError, notFound } from '../errors.ts';
+import { AppError } from '../errors.ts';
 import type { GatedRequest } from '../idempotency/service.ts';
 import { CHALLENGE, type AuthenticatedKey } from '../keys/service.ts';
 import type { Logger } from '../log.ts';
 import { auditEntry } from '../audit/entry.ts';
-import type { AttestationRecord, CreateAttestationInput, CreatedAttestation } from './contracts.ts';
+import type { CreateAttestationInput, CreatedAttestation } from './contracts.ts';
 import type { DelegationService } from './delegated-service.ts';
 import type { OffchainSigner } from './offchain.ts';
 import type { OnchainSubmitter } from './onchain.ts';
 import { prepareAttestation, signOffchain } from './prepare.ts';
 import { checkOrigins, provenanceOf, type Provenance } from './provenance.ts';
 import { digitalSourceTypeUri } from './digital-source-type.ts';
-import { aiDetailsOf, recordAnswer, recordPageAnswer, type RecordPage } from './record.ts';
+import { aiDetailsOf, recordPageAnswer, type RecordPage } from './record.ts';
 import type { JsonText } from '../http/json-text.ts';
 import { idCursor, pageOf } from '../http/cursor.ts';
-import { accountRecords, findByUids } from './record-store.ts';
-import { createHashSearch } from './hash-search.ts';
-import type { AttestationRow } from './store.ts';
+import { accountRecords } from './record-store.ts';
+import { createPublicReads } from './public-reads.ts';
 import type { SearchInput } from './contracts.ts';
 import { createAttestationWriter } from './writer.ts';
 
@@ -33,8 +31,8 @@ interface AttestationServiceDeps {
   delegations?: DelegationService | undefined;
   /** Where a failed group commit or batched read is reported. */
   log?: Logger | undefined;
-  /** Bytes of searches' answers held while their pages stand (SEARCH_CACHE_MB; 0 or absent: none). */
-  searchCacheBytes?: number | undefined;
+  /** Bytes of public reads' answers held while their records stand (ANSWER_CACHE_MB; 0 or absent: none). */
+  answerCacheBytes?: number | undefined;
 }
 
 export type AttestationService = ReturnType<typeof createAttestationService>;
@@ -60,18 +58,11 @@ function mineOf(caller: AuthenticatedKey | undefined): string {
 export function createAttestationService(deps: AttestationServiceDeps) {
   const { db, clock, signer, chainId, verifyBaseUrl, onchain, log } = deps;
   const write = createAttestationWriter(db, verifyBaseUrl, log);
-  const loadByUid = batched(
-    async (uids: string[]) => {
-      const found = await findByUids(db, uids);
-      return uids.map((uid) => found.get(uid));
-    },
-    { ...READ_BATCHING, name: 'reads by uid', log },
-  );
-  const hashPage = createHashSearch({
+  const reads = createPublicReads({
     db,
     verifyBaseUrl,
     batching: { ...READ_BATCHING, log },
-    cacheBytes: deps.searchCacheBytes ?? 0,
+    cacheBytes: deps.answerCacheBytes ?? 0,
   });
   return {
     /** One attestation: off-chain is signed here and now; on-chain goes through the relayer. */
@@ -130,21 +121,17 @@ export function createAttestationService(deps: AttestationServiceDeps) {
     },
 
     /** A stored attestation by uid (pending on-chain ones have none yet), read with the other reads of its turn. */
-    row: (uid: string): Promise<AttestationRow | undefined> => loadByUid(uid.toLowerCase()),
+    row: reads.row,
 
     /** The chain from `uid` back to its origin (docs/decisions.md, "Provenance"). */
     provenance: (uid: string): Promise<Provenance> => provenanceOf(db, uid, verifyBaseUrl),
 
-    async get(uid: string): Promise<JsonText<AttestationRecord>> {
-      const row = await loadByUid(uid.toLowerCase());
-      if (!row) throw notFound(`Attestation ${uid}`);
-      return recordAnswer(row, verifyBaseUrl);
-    },
+    get: reads.get,
 
     /** A content hash's attestations (public), or with mine=true the caller's account's own, filtered. */
     async search(input: SearchInput, caller: AuthenticatedKey | undefined): Promise<JsonText<RecordPage>> {
       const beforeId = input.cursor === undefined ? undefined : idCursor.decode(input.cursor);
-      if (input.mine === undefined) return hashPage(input.hash!, input.limit, beforeId);
+      if (input.mine === undefined) return reads.hashPage(input.hash!, input.limit, beforeId);
       const rows = await accountRecords(db, {
         accountId: mineOf(caller),
         type: input.type,

@@ -57,11 +57,11 @@ export function writeJson(
   writeJsonText(res, status, body === undefined ? undefined : JSON.stringify(body), headers);
 }
 
-/** Writes a response whose body is JSON text already (none for 204). */
+/** Writes a response whose body is JSON text already, or its UTF-8 bytes (none for 204). */
 export function writeJsonText(
   res: ServerResponse,
   status: number,
-  text: string | undefined,
+  text: string | Buffer | undefined,
   headers: Record<string, string> = {},
 ): void {
   res.statusCode = status;

@@ -4,16 +4,17 @@
  * value through `toJSON`. See docs/decisions.md, "Performance".
  */
 export class JsonText<T> {
-  readonly #text: () => string;
+  readonly #text: () => string | Buffer;
   readonly #value: () => T;
 
   /** Both are built only when asked for: a `/trpc` read never builds the text, a REST read never the value. */
-  constructor(text: () => string, value: () => T) {
+  constructor(text: () => string | Buffer, value: () => T) {
     this.#text = text;
     this.#value = value;
   }
 
-  get text(): string {
+  /** The JSON text, or its UTF-8 bytes where they are kept as such. */
+  get text(): string | Buffer {
     return this.#text();
   }
 

@@ -67,7 +67,7 @@ describe("a read's answer as spliced JSON text", () => {
       }),
     ]) {
       const answer = recordAnswer(row, 'http://verify.test');
-      const parsed = JSON.parse(answer.text) as unknown;
+      const parsed = JSON.parse(answer.text.toString()) as unknown;
       expect(parsed).toEqual(toRecord(row, 'http://verify.test'));
       expect(attestationRecord.strict().parse(parsed)).toEqual(parsed);
       // what tRPC's own responses serialise: the same record
@@ -82,7 +82,7 @@ describe("a read's answer as spliced JSON text", () => {
       [[], null],
     ] as const) {
       const answer = recordPageAnswer([...page], cursor, 'http://verify.test');
-      const parsed = JSON.parse(answer.text) as { data: unknown[]; nextCursor: string | null };
+      const parsed = JSON.parse(answer.text.toString()) as { data: unknown[]; nextCursor: string | null };
       expect(searchOutput.parse(parsed)).toEqual(parsed);
       expect(parsed).toEqual({ data: page.map((r) => toRecord(r, 'http://verify.test')), nextCursor: cursor });
     }
