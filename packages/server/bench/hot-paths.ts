@@ -245,16 +245,14 @@ What caps the rest: the three share the machine's two cores. The plain side is c
 process's, PostgreSQL's and the load generator's CPU per request times its rate come to about all the machine
 gives (1.6–1.7 cores). \`serve --api\` answers from one event loop, and its own CPU per request times its rate comes
 to about one core: that loop is its cap. Its lead is PostgreSQL's CPU, which batching and prepared statements cut
-several times over; its own process spends about what the plain handler's does per request, the part every handler
-pays (the HTTP exchange and the kernel's loopback send, decoding rows, writing JSON), plus authentication, limits
-and the access log. So a row's ratio is about one core over the service's own CPU per request against the
-machine over the plain side's sum, and a search, whose page of kilobyte records is mostly that shared part, gains
-least. Five ways to shift the service's part were measured and dropped (docs/decisions.md, "Performance": records
-written by PostgreSQL, a lighter load generator, signed packages held in memory, answers written as bytes, a second
-API process). A second process with limits shared through Redis lost throughput (searches −7 %, reads −30 %): its
-core is the one PostgreSQL and the load generator use. Two with limits that cost nothing to share (each its own
-windows, as a bound) answered 10–25 % more searches: threads sharing their windows' memory are the step left. At
-that saturation latency follows the rate (Little's law: 50 connections over the requests a second), so the p99
-targets hold only on a machine fast enough for the rates.
+several times over, and, for reads and searches, the answers it holds: each read and search asks again for one of
+5,000 records or 5,000 hashes (pages of five kilobyte records), and a held answer is sent once one statement that
+reads no signed package says its records are unchanged (docs/operations.md, "Answers held"), so neither side of a
+hit decodes or writes a record again. What the service's own process still spends is the HTTP exchange, the
+versions' statement, authentication, limits and the access log. With nothing held (\`ANSWER_CACHE_MB=0\`) searches
+answered 1.3–1.5× their plain handler and reads about 1.7–2.0× on this machine kind (docs/decisions.md,
+"Performance"). Creates hold nothing: a create's own CPU is its signature, its group's statements and the router's
+chain. At that saturation latency follows the rate (Little's law: 50 connections over the requests a second), so
+the p99 targets hold only on a machine fast enough for the rates.
 `;
 }

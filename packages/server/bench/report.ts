@@ -85,12 +85,12 @@ ${renderOnchain(run.onchain).trimStart()}
   transactions in flight). That is what puts the service ahead of its plain same-work handlers, which pay a round
   trip (and PostgreSQL a statement, its plan and its own two system calls) per request. See docs/decisions.md,
   "Performance".
-- Reads by uid: what is left is mostly the HTTP exchange itself (reading the request and writing the answer are a
-  third of a read's CPU here, on both sides), the request's log line with its redaction (~7%) and the router's
-  chain (rate limit, input rules, zod input: ~8%). The record's signed package is spliced into the answer as
-  PostgreSQL's text of it, and the statement is compiled once (docs/decisions.md, "Reads answer JSON text").
-- Searches: an answer holds every record with that content hash (five, in this data set), about 7 KB; building
-  and writing those bytes is most of a search's CPU on both sides, so batching saves less of it than of a read.
+- Reads by uid and searches: an answer asked for again is held (docs/operations.md, "Answers held"): it costs one
+  statement of versions, batched with the turn's others, and writing the held bytes. What is left is mostly the
+  HTTP exchange itself, the request's log line with its redaction and the router's chain (rate limit, input rules,
+  zod input). An answer not held reads its records in one statement per turn, splices each signed package in as
+  PostgreSQL's text of it (docs/decisions.md, "Reads answer JSON text"), and a search's page (five records in this
+  data set, about 12 KB) is then mostly bytes to build and write, on both sides.
 - Off-chain create: signing (~24% of its CPU: keccak in JavaScript ~10%, libsecp256k1 ~8%, the uid), the group
   transaction's statements, and the router's middleware chain (auth, limits, zod in and out). The plain handler is
   bound by its transaction per create, which every create of one account takes in turn (the audit chain's head).

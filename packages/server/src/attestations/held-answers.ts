@@ -1,11 +1,17 @@
 import { LRUCache } from 'lru-cache';
 import { JsonText } from '../http/json-text.ts';
 
-/** An answer as it was written (UTF-8, outside V8's heap), and the version of what it was written from. */
-export interface WrittenAnswer {
-  version: string;
+/**
+ * An answer as it was written (UTF-8, outside V8's heap), and the version of what it was written from; one without a
+ * version (a page of no records: as cheap to read again as to check) is sent, not held.
+ */
+interface WrittenAnswer {
+  version: string | undefined;
   bytes: Buffer;
 }
+
+/** What an entry costs beyond its bytes, version and key (its objects, the cache's slots): counted in the bound. */
+const ENTRY_OVERHEAD = 512;
 
 /** How long an answer is held at most, however often it is asked for. */
 const HELD_MS = 10 * 60_000;
@@ -20,9 +26,9 @@ const HELD_MS = 10 * 60_000;
 export function createHeldAnswers(maxBytes: number) {
   const held =
     maxBytes > 0
-      ? new LRUCache<string, WrittenAnswer>({
+      ? new LRUCache<string, WrittenAnswer & { version: string }>({
           maxSize: maxBytes,
-          sizeCalculation: (answer, key) => answer.bytes.length + answer.version.length + key.length,
+          sizeCalculation: (answer, key) => answer.bytes.length + answer.version.length + key.length + ENTRY_OVERHEAD,
           ttl: HELD_MS,
         })
       : undefined;
@@ -39,11 +45,21 @@ export function createHeldAnswers(maxBytes: number) {
       const before = held?.get(key);
       if (before && (await versionNow()) === before.version) return before.bytes;
       const written = await write();
-      if (written) held?.set(key, written);
+      if (written?.version !== undefined) held?.set(key, { version: written.version, bytes: written.bytes });
       else held?.delete(key);
       return written?.bytes;
     },
   };
+}
+
+/**
+ * An answer's text as bytes to hold, in memory of their own: `Buffer.from` cuts a short text's bytes from an 8 KB
+ * slab it shares with other buffers, which one held answer would keep whole.
+ */
+export function heldBytes(text: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text);
+  return bytes;
 }
 
 /** A held answer as a procedure returns it: the bytes for REST, their value for everything else. */

@@ -42,14 +42,6 @@ export function recordText(row: AttestationRow, verifyBaseUrl: string): string {
   return `${head.slice(0, -1)},"offchain":${row.offchain ?? 'null'}}`;
 }
 
-/** A record as a read answers it: its JSON text for REST, the record for everything else. */
-export function recordAnswer(row: AttestationRow, verifyBaseUrl: string): JsonText<AttestationRecord> {
-  return new JsonText(
-    () => recordText(row, verifyBaseUrl),
-    () => toRecord(row, verifyBaseUrl),
-  );
-}
-
 /** A page of records as a search writes it. */
 export const recordPageText = (rows: AttestationRow[], nextCursor: string | null, verifyBaseUrl: string): string =>
   `{"data":[${rows.map((row) => recordText(row, verifyBaseUrl)).join(',')}],"nextCursor":${JSON.stringify(nextCursor)}}`;

@@ -14,7 +14,7 @@ export interface HashQuery {
 }
 
 /** A content hash's page as stored now, and its version: what tells it apart from the page at any other moment. */
-export interface HashPage {
+interface HashPage {
   rows: AttestationRow[];
   version: string;
 }

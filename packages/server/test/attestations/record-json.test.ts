@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { attestationRecord, searchOutput } from '../../src/attestations/contracts.ts';
 import { createOffchainSigner } from '../../src/attestations/offchain.ts';
-import { recordAnswer, recordPageAnswer, toRecord } from '../../src/attestations/record.ts';
+import { heldJson } from '../../src/attestations/held-answers.ts';
+import { recordPageAnswer, recordText, toRecord } from '../../src/attestations/record.ts';
 import type { AttestationRow } from '../../src/attestations/store.ts';
 import { encodeAiDetailsData, encodeAttestationData, SCHEMA_UID } from '@attestation-service/protocol';
 
@@ -66,7 +67,7 @@ describe("a read's answer as spliced JSON text", () => {
         aiOffchain: JSON.stringify(signer.sign(encodeAiDetailsData('gpt-image-1', null), 1, hex(32) as `0x${string}`)),
       }),
     ]) {
-      const answer = recordAnswer(row, 'http://verify.test');
+      const answer = heldJson(Buffer.from(recordText(row, 'http://verify.test')));
       const parsed = JSON.parse(answer.text.toString()) as unknown;
       expect(parsed).toEqual(toRecord(row, 'http://verify.test'));
       expect(attestationRecord.strict().parse(parsed)).toEqual(parsed);
