@@ -18,7 +18,7 @@ const HELD_MS = 10 * 60_000;
 
 /**
  * Public reads' answers as they were written, each with the version of the records it was written from
- * (record-version.ts), up to `maxBytes`, least recently asked for out first. A held answer is sent again only after
+ * (version-store.ts), up to `maxBytes`, least recently asked for out first. A held answer is sent again only after
  * PostgreSQL said, in a statement that reads no record's bulk, that the version stands: never a stale answer,
  * whichever process changed the records, and no signed package read, decoded, rebuilt and collected again
  * (docs/decisions.md, "Performance"). The bytes live outside V8's heap: a full cache costs RSS, not collections.

@@ -10,7 +10,7 @@ import {
   xmin,
   type VersionedRecord,
   type VersionParts,
-} from './record-version.ts';
+} from './version-store.ts';
 import type { AttestationRow } from './store.ts';
 
 /**
@@ -83,7 +83,7 @@ export async function findByUids(db: Db, uids: string[]): Promise<Map<string, At
   return new Map(found.map(({ row }) => [row.uid!, row]));
 }
 
-/** The versions of these uids' records as stored now (record-version.ts), reading no record's bulk. */
+/** The versions of these uids' records as stored now (version-store.ts), reading no record's bulk. */
 export async function versionsOfUids(db: Db, uids: string[]): Promise<Map<string, string>> {
   return new Map(await versionsByUids(db, uids));
 }

@@ -4,7 +4,7 @@ import { precompiled } from '../db/precompiled.ts';
 import { jsonRows, jsonText } from '../db/recordset.ts';
 import { fromRaw, type RawRecord } from './record-raw.ts';
 import { recordColumns } from './record-store.ts';
-import { versionColumns, versionOf, xmin, type VersionParts } from './record-version.ts';
+import { versionColumns, versionOf, xmin, type VersionParts } from './version-store.ts';
 import type { AttestationRow } from './store.ts';
 
 export interface HashQuery {
