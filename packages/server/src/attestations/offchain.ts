@@ -47,6 +47,22 @@ export interface OffchainSigner {
   sign(data: Hex, timeSeconds: number, refUid?: Hex, schemaUid?: Hex): OffchainPackage | Promise<OffchainPackage>;
 }
 
+/** Salts drawn from the CSPRNG 128 at a time: one call per salt cost a create about 2 µs of its CPU. */
+const SALTS_PER_DRAW = 128;
+let salts = Buffer.alloc(0);
+let saltAt = 0;
+
+/** A fresh random 32-byte salt, as hex; each used once. */
+function freshSalt(): Hex {
+  if (saltAt === salts.length) {
+    salts = randomBytes(32 * SALTS_PER_DRAW);
+    saltAt = 0;
+  }
+  const salt = salts.toString('hex', saltAt, saltAt + 32);
+  saltAt += 32;
+  return `0x${salt}`;
+}
+
 /** The fields of a new attestation of `data` at `timeSeconds`, with a fresh salt. */
 function attestFields(schemaUid: Hex, data: Hex, timeSeconds: number, refUid: Hex = zeroHash): OffchainAttestFields {
   return {
@@ -57,7 +73,7 @@ function attestFields(schemaUid: Hex, data: Hex, timeSeconds: number, refUid: He
     revocable: true,
     refUID: refUid,
     data,
-    salt: bytesToHex(randomBytes(32)),
+    salt: freshSalt(),
   };
 }
 
