@@ -17,11 +17,12 @@ interface AttestationWrite {
 }
 
 /**
- * Records attestations with group commit: the writes that arrive in one turn of the event loop share one
- * transaction, in which each attestation, its audit entry and its idempotency response commit together (a crash
- * leaves all or none of them), with their `attestation.created` webhook deliveries (the outbox). A failed transaction
- * keeps nothing of any write, so batched() runs each write again in a transaction of its own and only the write at
- * fault fails; a claim is marked completed only once its transaction committed.
+ * Records attestations with group commit: the writes that arrive in one turn of the event loop, or while the one
+ * transaction under way runs (docs/decisions.md, "Batching": why one), share one transaction, in which each
+ * attestation, its audit entry and its idempotency response commit together (a crash leaves all or none of them),
+ * with their `attestation.created` webhook deliveries (the outbox). A failed transaction keeps nothing of any write,
+ * so batched() runs each write again in a transaction of its own and only the write at fault fails; a claim is marked
+ * completed only once its transaction committed.
  */
 export function createAttestationWriter(
   db: Db,
@@ -60,6 +61,6 @@ export function createAttestationWriter(
       for (const w of writes) w.idempotency?.markCompleted();
       return writes.map(() => undefined);
     },
-    { maxBatch: 100, maxInFlight: 2, name: 'attestation writes', log },
+    { maxBatch: 100, maxInFlight: 1, name: 'attestation writes', log },
   );
 }
