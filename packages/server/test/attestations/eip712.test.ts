@@ -63,6 +63,19 @@ describe('the precomputed EIP-712 digest of EAS Attest messages', () => {
       expect(BigInt(s) <= 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n).toBe(true);
     }
   });
+
+  it('gives every attestation a salt of its own, 32 random bytes, across the draws salts are taken from', () => {
+    const signer = createOffchainSigner({
+      privateKey: '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',
+      domain,
+      schemaUid: `0x${'11'.repeat(32)}`,
+    });
+    const salts = Array.from({ length: 1_000 }, () => signer.sign('0x', 1_800_000_000).sig.message.salt);
+    for (const salt of salts) expect(salt).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(new Set(salts).size).toBe(salts.length);
+    // one salt's 32 bytes are not another's shifted: each is drawn apart, not a window sliding over one buffer
+    expect(new Set(salts.map((salt) => salt.slice(2, 34))).size).toBe(salts.length);
+  });
 });
 
 describe('the off-chain UID', () => {
