@@ -58,7 +58,8 @@ const recordsByUids = precompiled(
       .select(xmin)
       .where((eb) => eb('attestations.uid', '=', eb.fn.any(eb.val(uids)))),
   [[]],
-  (raw: RawRecord & { xmin: string }) => ({ row: fromRaw(raw), version: versionOf([raw]) }),
+  // the version is worked out only where it is wanted (findVersionedByUids): webhook events read rows alone
+  (raw: RawRecord & { xmin: string }) => ({ row: fromRaw(raw), parts: raw }),
 );
 
 const versionsByUids = precompiled(
@@ -74,7 +75,7 @@ const versionsByUids = precompiled(
 /** The readable attestations among these uids (pending on-chain ones have no uid yet), by uid, with their versions. */
 export async function findVersionedByUids(db: Db, uids: string[]): Promise<Map<string, VersionedRecord>> {
   const found = await recordsByUids(db, uids);
-  return new Map(found.map((record) => [record.row.uid!, record]));
+  return new Map(found.map(({ row, parts }) => [row.uid!, { row, version: versionOf([parts]) }]));
 }
 
 /** The readable attestations among these uids, by uid. */
