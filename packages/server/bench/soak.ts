@@ -13,7 +13,7 @@ import { collectGarbage, rssMb, startChild } from './children.ts';
 import { enterpriseKeys } from './keys.ts';
 import { benchDatabases } from './databases.ts';
 import { runSection } from './section.ts';
-import { apiRequest, createSeed, until, verifyRequest } from './soak-load.ts';
+import { apiRequest, createSeed, until, verifyRequest, warmUp } from './soak-load.ts';
 import { CONNECTIONS, GLIBC_ARENAS, renderSoak, REQUESTS, ROUNDS, verdict, type SoakRun } from './soak-report.ts';
 
 const SERVICE_DIR = join(import.meta.dirname, '../../service');
@@ -190,6 +190,7 @@ async function measureSoak(databaseFor: (name: string) => Promise<string>): Prom
       started.push({ variant, pid: child.pid!, idle: Math.round(rssMb(child.pid!)), api, app, inspectPort: at + 2 });
     }
     const seed = await createSeed(started[0]!.api, keys[0]!, 3000);
+    for (const { api } of started) await warmUp(api, seed);
     const soaked: Soaked[] = started.map(({ variant, pid, idle, api, app, inspectPort }) => ({
       pid,
       inspectPort,

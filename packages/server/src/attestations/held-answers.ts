@@ -1,13 +1,21 @@
 import { LRUCache } from 'lru-cache';
 import { JsonText } from '../http/json-text.ts';
+import { meter } from '../system/meter.ts';
+import { AnswerSlabs, type PlacedAnswer } from './answer-slabs.ts';
 
 /**
- * An answer as it was written (UTF-8, outside V8's heap), and the version of what it was written from; one without a
- * version (a page of no records: as cheap to read again as to check) is sent, not held.
+ * An answer as it was written, and the version of what it was written from; one without a version (a page of no
+ * records: as cheap to read again as to check) is sent, not held.
  */
 interface WrittenAnswer {
   version: string | undefined;
-  bytes: Buffer;
+  text: string;
+}
+
+/** A held answer: its bytes (UTF-8, outside V8's heap, in answer-slabs.ts) and their version. */
+interface HeldAnswer {
+  version: string;
+  placed: PlacedAnswer;
 }
 
 /** What an entry costs beyond its bytes, version and key (its objects, the cache's slots): counted in the bound. */
@@ -24,14 +32,33 @@ const HELD_MS = 10 * 60_000;
  * (docs/decisions.md, "Performance"). The bytes live outside V8's heap: a full cache costs RSS, not collections.
  */
 export function createHeldAnswers(maxBytes: number) {
+  const slabs = new AnswerSlabs();
+  const sizeOf = (bytes: number, version: string, key: string) => bytes + version.length + key.length + ENTRY_OVERHEAD;
   const held =
     maxBytes > 0
-      ? new LRUCache<string, WrittenAnswer & { version: string }>({
+      ? new LRUCache<string, HeldAnswer>({
           maxSize: maxBytes,
-          sizeCalculation: (answer, key) => answer.bytes.length + answer.version.length + key.length + ENTRY_OVERHEAD,
+          sizeCalculation: (answer, key) => sizeOf(answer.placed.bytes.length, answer.version, key),
           ttl: HELD_MS,
+          dispose: (answer) => slabs.release(answer.placed),
         })
       : undefined;
+  /** The written answer held in place of what was, when it is held at all; what to send. */
+  const keep = (key: string, written: WrittenAnswer | undefined): string | Buffer | undefined => {
+    if (!held) return written?.text;
+    if (written?.version === undefined) {
+      held.delete(key);
+      return written?.text;
+    }
+    // what the cache would refuse to hold (over its whole size) is sent, not placed
+    if (sizeOf(Buffer.byteLength(written.text), written.version, key) > maxBytes) {
+      held.delete(key);
+      return written.text;
+    }
+    const placed = slabs.place(written.text);
+    held.set(key, { version: written.version, placed });
+    return placed.bytes;
+  };
   return {
     /**
      * The held bytes for `key` when `versionNow` is their version, else what `write` writes (then held in their
@@ -41,30 +68,22 @@ export function createHeldAnswers(maxBytes: number) {
       key: string,
       versionNow: () => Promise<string | undefined>,
       write: () => Promise<WrittenAnswer | undefined>,
-    ): Promise<Buffer | undefined> {
+    ): Promise<string | Buffer | undefined> {
       const before = held?.get(key);
-      if (before && (await versionNow()) === before.version) return before.bytes;
-      const written = await write();
-      if (written?.version !== undefined) held?.set(key, { version: written.version, bytes: written.bytes });
-      else held?.delete(key);
-      return written?.bytes;
+      if (before && (await versionNow()) === before.version) {
+        meter().heldAnswer('hit');
+        return before.placed.bytes;
+      }
+      const sent = keep(key, await write());
+      meter().heldAnswer(before ? 'stale' : 'miss', held && { bytes: slabs.bytes, count: held.size });
+      return sent;
     },
   };
 }
 
-/**
- * An answer's text as bytes to hold, in memory of their own: `Buffer.from` cuts a short text's bytes from an 8 KB
- * slab it shares with other buffers, which one held answer would keep whole.
- */
-export function heldBytes(text: string): Buffer {
-  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
-  bytes.write(text);
-  return bytes;
-}
-
-/** A held answer as a procedure returns it: the bytes for REST, their value for everything else. */
-export const heldJson = <T>(bytes: Buffer): JsonText<T> =>
+/** An answer as a procedure returns it: the text or held bytes for REST, their value for everything else. */
+export const heldJson = <T>(answer: string | Buffer): JsonText<T> =>
   new JsonText(
-    () => bytes,
-    () => JSON.parse(bytes.toString()) as T,
+    () => answer,
+    () => JSON.parse(typeof answer === 'string' ? answer : answer.toString()) as T,
   );

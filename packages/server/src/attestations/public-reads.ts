@@ -6,7 +6,7 @@ import { idCursor, pageOf } from '../http/cursor.ts';
 import type { JsonText } from '../http/json-text.ts';
 import type { Logger } from '../log.ts';
 import type { AttestationRecord } from './contracts.ts';
-import { createHeldAnswers, heldBytes, heldJson } from './held-answers.ts';
+import { createHeldAnswers, heldJson } from './held-answers.ts';
 import { recordPageText, recordText, type RecordPage } from './record.ts';
 import { findVersionedByUids, versionsOfUids } from './record-store.ts';
 import { pageVersionsByHashes, searchByHashes, type HashQuery } from './search-store.ts';
@@ -56,10 +56,10 @@ export function createPublicReads(deps: {
         () => uidVersion(id),
         async () => {
           const found = await byUid(id);
-          return found && { version: found.version, bytes: heldBytes(recordText(found.row, verifyBaseUrl)) };
+          return found && { version: found.version, text: recordText(found.row, verifyBaseUrl) };
         },
       );
-      if (!bytes) throw notFound(`Attestation ${uid}`);
+      if (bytes === undefined) throw notFound(`Attestation ${uid}`);
       return heldJson(bytes);
     },
 
@@ -73,8 +73,8 @@ export function createPublicReads(deps: {
         async () => {
           const { rows, version } = await byHash(query);
           const page = pageOf(rows, limit, (last) => idCursor.encode(last.id));
-          const bytes = heldBytes(recordPageText(page.rows, page.nextCursor, verifyBaseUrl));
-          return { version: rows.length > 0 ? version : undefined, bytes };
+          const text = recordPageText(page.rows, page.nextCursor, verifyBaseUrl);
+          return { version: rows.length > 0 ? version : undefined, text };
         },
       );
       return heldJson(bytes!);

@@ -1,4 +1,4 @@
-import { Counter } from 'prom-client';
+import { Counter, Gauge } from 'prom-client';
 import type { Meter } from './meter.ts';
 import { PREFIX, type Registry } from './metrics.ts';
 
@@ -34,6 +34,23 @@ export function businessMetrics(registry: Registry): Meter {
     'Anchors made: Merkle roots of off-chain attestations, handed to the relayer.',
   );
   const signIns = counter('sign_ins_total', 'Dashboard sign-ins by outcome: success or failure.', ['outcome']);
+  const answers = counter(
+    'answers_read_total',
+    'Public reads by uid or hash by what answered: hit (a held answer, its records unchanged), stale (held, but its ' +
+      'records changed: written anew), miss (none held: written).',
+    ['outcome'],
+  );
+  const heldBytes = new Gauge({
+    name: `${PREFIX}answers_held_bytes`,
+    help: "Memory the public reads' held answers take in this process: their slabs, and larger answers' own bytes.",
+    registers: [registry],
+  });
+  const heldCount = new Gauge({
+    name: `${PREFIX}answers_held`,
+    help: "Public reads' answers this process holds.",
+    registers: [registry],
+  });
+  const byOutcome = { hit: answers.labels('hit'), stale: answers.labels('stale'), miss: answers.labels('miss') };
   for (const mode of MODES) for (const type of TYPES) created.inc({ mode, type }, 0);
   for (const outcome of ['mined', 'failed', 'reorged']) transactions.inc({ outcome }, 0);
   for (const outcome of ['success', 'failure']) signIns.inc({ outcome }, 0);
@@ -41,6 +58,7 @@ export function businessMetrics(registry: Registry): Meter {
   batches.inc(0);
   gas.inc(0);
   anchors.inc(0);
+  for (const child of Object.values(byOutcome)) child.inc(0);
   return {
     audited(entries) {
       for (const { action, details } of entries) {
@@ -56,5 +74,12 @@ export function businessMetrics(registry: Registry): Meter {
     },
     anchorMade: () => anchors.inc(),
     signIn: (outcome) => signIns.inc({ outcome }),
+    heldAnswer(outcome, held) {
+      byOutcome[outcome].inc();
+      if (held) {
+        heldBytes.set(held.bytes);
+        heldCount.set(held.count);
+      }
+    },
   };
 }

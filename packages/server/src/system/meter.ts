@@ -10,6 +10,11 @@ export interface Meter {
   /** An anchor made (its tree of attestations, about to be relayed). */
   anchorMade(): void;
   signIn(outcome: 'success' | 'failure'): void;
+  /**
+   * A public read answered from what is held (`hit`), written anew because its records changed (`stale`) or because
+   * nothing was held (`miss`); with what is held after a write (held-answers.ts).
+   */
+  heldAnswer(outcome: 'hit' | 'stale' | 'miss', held?: { bytes: number; count: number }): void;
 }
 
 const NONE: Meter = {
@@ -17,6 +22,7 @@ const NONE: Meter = {
   relayTransaction: () => undefined,
   anchorMade: () => undefined,
   signIn: () => undefined,
+  heldAnswer: () => undefined,
 };
 
 let current: Meter = NONE;

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -153,6 +153,34 @@ describe('/metrics', () => {
     expect(labels.filter((value) => value.includes(uid.slice(2, 12)))).toEqual([]);
     const healthz = series.filter((m) => m.labels?.route === '/healthz' && m.labels.status === '200');
     expect(healthz.map((m) => m.labels!.le)).toEqual(expect.arrayContaining(['0.005', '1', '60', '+Inf']));
+  });
+
+  it('counts public reads by what answered them, and gauges the answers held', async () => {
+    const { key } = await svc.createKey('pro');
+    const content = `held ${Math.random()}`;
+    const create = async () => {
+      const body = { type: 'human', content, contentType: 'text/plain', mode: 'offchain' };
+      const created = await call(svc.url, 'POST', '/v1/attestations', { key, body });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+    };
+    const hash = `0x${createHash('sha256').update(content).digest('hex')}`;
+    const ip = randomIp();
+    const search = async () =>
+      (await call(svc.url, 'GET', `/v1/attestations?hash=${hash}`, { headers: { 'x-forwarded-for': ip } })).status;
+    await create();
+    const before = await scrape();
+    for (let i = 0; i < 3; i++) expect(await search()).toBe(200);
+    await create(); // a second record under the hash: the held page is stale
+    expect(await search()).toBe(200);
+
+    const after = await scrape();
+    const moved = (outcome: string) =>
+      (valueOf(after, `${P}answers_read_total`, { outcome }) ?? 0) -
+      (valueOf(before, `${P}answers_read_total`, { outcome }) ?? 0);
+    // written once, then held twice; then written anew
+    expect([moved('miss'), moved('hit'), moved('stale')]).toEqual([1, 2, 1]);
+    expect(valueOf(after, `${P}answers_held`)).toBeGreaterThanOrEqual(1);
+    expect(valueOf(after, `${P}answers_held_bytes`)).toBeGreaterThan(4000);
   });
 
   it('counts rate-limit refusals by policy and quota refusals by tier', async () => {
