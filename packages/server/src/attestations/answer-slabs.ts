@@ -69,6 +69,7 @@ export class AnswerSlabs {
     slab.live -= placed.bytes.length;
     this.#live -= placed.bytes.length;
     if (slab.placed.size === 0 && slab !== this.#filling) this.#slabs.delete(slab);
+    this.#compact();
   }
 
   #add(slab: Slab, placed: PlacedAnswer): void {
