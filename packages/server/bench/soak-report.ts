@@ -67,9 +67,11 @@ Written by \`pnpm bench:soak\`. ${machine}. ${ROUNDS} rounds of ${REQUESTS.toLoc
 client address) against each process: its RSS in MB after each round, its peak during any round (sampled every
 100 ms), and its mean rate. The reads and searches ask, at random, for 3,000 records seeded first; before round 1
 each process is asked once for each of them, so that the rounds start with the answers held that a steady service
-holds for what it is asked (docs/operations.md, "Answers held"), not with a bounded cache filling round by round. The processes run side by side and are loaded in turn, round by round. The bin sets V8's
-old-generation growth and glibc's arenas and mmap threshold for a process that serves the API (docs/decisions.md,
-"Memory"). The baseline of \`serve\` has V8's and glibc's own (\`--heap-growing-percent=0\`,
+holds for what it is asked (docs/operations.md, "Answers held"), not with a bounded cache filling round by round.
+The database is vacuumed and analyzed before the rounds and after each, as autovacuum would. The processes run side
+by side and are loaded in turn, round by round. The bin sets V8's old-generation growth and glibc's arenas and
+mmap threshold for a process that serves the API (docs/decisions.md, "Memory").
+The baseline of \`serve\` has V8's and glibc's own (\`--heap-growing-percent=0\`,
 \`GLIBC_TUNABLES=glibc.malloc.arena_max=${GLIBC_ARENAS}\`: 8 arenas per core, the moving threshold); that of
 \`serve --api\` has the bin's settings but glibc's moving mmap threshold.
 
