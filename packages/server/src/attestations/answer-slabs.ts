@@ -41,9 +41,8 @@ export class AnswerSlabs {
     return this.#slabs.size * SLAB_BYTES + this.#own;
   }
 
-  /** `text` as UTF-8 bytes, placed until released. */
-  place(text: string): PlacedAnswer {
-    const length = Buffer.byteLength(text);
+  /** `text` as UTF-8 bytes (`length` of them), placed until released. */
+  place(text: string, length = Buffer.byteLength(text)): PlacedAnswer {
     if (length > OWN_BYTES) {
       const bytes = Buffer.allocUnsafeSlow(length);
       bytes.write(text);

@@ -51,11 +51,12 @@ export function createHeldAnswers(maxBytes: number) {
       return written?.text;
     }
     // what the cache would refuse to hold (over its whole size) is sent, not placed
-    if (sizeOf(Buffer.byteLength(written.text), written.version, key) > maxBytes) {
+    const length = Buffer.byteLength(written.text);
+    if (sizeOf(length, written.version, key) > maxBytes) {
       held.delete(key);
       return written.text;
     }
-    const placed = slabs.place(written.text);
+    const placed = slabs.place(written.text, length);
     held.set(key, { version: written.version, placed });
     return placed.bytes;
   };
