@@ -34,9 +34,10 @@ export async function doctorCommand(opts: DoctorOptions): Promise<boolean> {
     const config = loadConfig(opts.env);
     const service = await liveServiceState(config.dataDir);
     findings.push(...configuredFindings(config, opts.env));
-    const probes = [databaseFinding(config, service), ...chainFindings(config, service)];
+    const probes: Array<Promise<Finding | Finding[]>> = [databaseFinding(config, service)];
+    probes.push(...chainFindings(config, service));
     if (config.redisUrl) probes.push(redisFinding(config.redisUrl));
-    findings.push(...(await Promise.all(probes)), serviceFinding(config, service));
+    findings.push(...(await Promise.all(probes)).flat(), serviceFinding(config, service));
     if (service?.apiUrl) findings.push(await checkReadiness(service.apiUrl, service.pid));
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
@@ -47,7 +48,7 @@ export async function doctorCommand(opts: DoctorOptions): Promise<boolean> {
   return healthy;
 }
 
-async function databaseFinding(config: Config, service: ServiceState | undefined): Promise<Finding> {
+async function databaseFinding(config: Config, service: ServiceState | undefined): Promise<Finding | Finding[]> {
   if (config.databaseUrl) return checkDatabase(config.databaseUrl, 'DATABASE_URL');
   if (!(await hasEmbeddedCluster(config.dataDir)))
     return fail('database', noDatabaseHere(config.dataDir), 'DATA_DIR or DATABASE_URL');

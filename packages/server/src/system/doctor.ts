@@ -1,9 +1,10 @@
 /**
- * `doctor`'s findings: what is configured (`info`), what answered (`ok`) and what did not (`fail`). A failure names
- * the setting that changes it, so every line says what to do.
+ * `doctor`'s findings: what is configured (`info`), what answered (`ok`), what did not (`fail`) and what works but
+ * should be changed (`warn`: it does not fail the check). A failure or warning names the setting that changes it,
+ * so every line says what to do.
  */
 export interface Finding {
-  status: 'ok' | 'fail' | 'info';
+  status: 'ok' | 'fail' | 'warn' | 'info';
   /** What it is about: `database`, `chain`, `redis`, `service`, … */
   subject: string;
   message: string;
@@ -18,6 +19,12 @@ export const fail = (subject: string, message: string, setting?: string): Findin
   subject,
   message,
   ...(setting && { setting }),
+});
+export const warn = (subject: string, message: string, setting: string): Finding => ({
+  status: 'warn',
+  subject,
+  message,
+  setting,
 });
 
 /** A URL as it may be printed: its host and port only (a password, or an API key in a path or query, stays out). */
@@ -42,7 +49,7 @@ export async function within<T>(ms: number, probe: Promise<T>, onTimeout: () => 
   }
 }
 
-const MARK = { ok: '✓', fail: '✗', info: '·' } as const;
+const MARK = { ok: '✓', fail: '✗', warn: '!', info: '·' } as const;
 
 /** One line per finding, the failures' settings at their end. */
 export function renderFindings(findings: Finding[]): string {

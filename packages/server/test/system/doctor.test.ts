@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMigrations } from '../../src/db/migrate.ts';
 import { freePort } from '../../src/system/ports.ts';
@@ -11,7 +12,7 @@ import { createEmptyTestDatabase, createTestDatabase } from '../support/database
 import { TEST_SERVICE_SECRET } from '../support/secret.ts';
 
 interface Finding {
-  status: 'ok' | 'fail' | 'info';
+  status: 'ok' | 'fail' | 'warn' | 'info';
   subject: string;
   message: string;
   setting?: string;
@@ -63,6 +64,12 @@ describe('attestation-service doctor', () => {
     expect(lines).toContain('· mode: production (DATABASE_URL is set)');
     expect(lines).toContain('· .env: none read (no .env here, ENV_FILE unset)');
     expect(lines.filter((line) => line.startsWith('✗'))).toEqual([]);
+    // a warning exactly when the server the tests use keeps autovacuum off
+    const server = new pg.Client({ connectionString: databaseUrl });
+    await server.connect();
+    const { rows } = await server.query<{ on: boolean }>(`SELECT current_setting('autovacuum') = 'on' AS on`);
+    await server.end();
+    expect(lines.filter((line) => line.startsWith('!')).length).toBe(rows[0]!.on ? 0 : 1);
     expect(stdout).not.toContain(key);
   }, 30_000);
 
@@ -134,6 +141,20 @@ describe('attestation-service doctor', () => {
     expect(other.code).toBe(1);
     expect(other.stdout).toMatch(/✗ service: the service running with DATA_DIR=.* uses DATABASE_URL /);
     await rm(join(dataDir, SERVICE_STATE_FILE));
+  }, 30_000);
+
+  it('warns, failing nothing, when the server would never analyze or vacuum the tables', async () => {
+    // track_counts may be set per session by a superuser (autovacuum only in the server's configuration): off, the
+    // autovacuum daemon has nothing to go by, whatever autovacuum says
+    const url = new URL(databaseUrl);
+    url.searchParams.set('options', '-c track_counts=off');
+    const { code, stdout } = await doctor({ DATABASE_URL: url.href, CHAIN_RPC_URL: nodeUrl });
+    expect(code).toBe(0);
+    expect(stdout.split('\n')).toContain(
+      '! database: autovacuum is off on this server: tables are never analyzed as they grow, and queries slow ' +
+        'down (turn autovacuum and track_counts on, or run VACUUM ANALYZE on a schedule) — check postgresql.conf',
+    );
+    expect(stdout).toContain(`✓ database: ${databaseLocation(databaseUrl)} connects`);
   }, 30_000);
 
   it('reports a malformed setting as a finding, and is also `config check`', async () => {
