@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError } from '../errors.ts';
-import { readJsonBody } from '../http/body.ts';
+import { readJsonBodyBytes } from '../http/body.ts';
 import type { Mount } from '../http/server.ts';
 import { assertAuthBody, assertAuthQuery } from './auth-input.ts';
 import { AUTH_BASE_PATH, CLIENT_IP_HEADER, type DashboardAuth } from './auth.ts';
@@ -15,7 +15,7 @@ const NOT_FORWARDED = new Set(['content-length', 'content-type', 'transfer-encod
 /**
  * better-auth's endpoints at AUTH_BASE_PATH, behind the limits and rules of every other surface: the body is read
  * here (1 MiB, refused from its declared length), parsed as JSON, checked by the input rules and the fields' caps,
- * and better-auth gets a Request built from it. The client address it rate-limits and records sessions by is the
+ * and better-auth gets a Request of those bytes. The client address it rate-limits and records sessions by is the
  * one the HTTP layer judged (TRUST_PROXY), never a header the caller chose. Every answer carries the dashboard's
  * headers. Errors of ours are the service's `{ code, message, details }` body. While the dashboard is `off` (its
  * origins unset in production: dashboard/origins.ts), every call answers 503 saying what to set.
@@ -36,7 +36,7 @@ export function authMount(auth: DashboardAuth, publicBaseUrl: string, off?: stri
   };
 }
 
-/** The Request better-auth sees: our judged client address, the checked query, and the checked body re-encoded. */
+/** The Request better-auth sees: our judged client address, the checked query, and the checked body. */
 async function authRequest(req: IncomingMessage, origin: string, ip: string): Promise<Request> {
   const url = new URL(req.url ?? '/', origin);
   assertAuthQuery(url.searchParams);
@@ -54,11 +54,14 @@ async function authRequest(req: IncomingMessage, origin: string, ip: string): Pr
   // better-auth stores the user agent with each session and shows it to the member: held to a sane length
   const agent = headers.get('user-agent');
   if (agent && agent.length > USER_AGENT_MAX) headers.set('user-agent', agent.slice(0, USER_AGENT_MAX));
-  let body: string | undefined;
+  let body: Buffer | string | undefined;
   if (method !== 'GET' && method !== 'HEAD') {
-    const parsed = await readJsonBody(req);
-    assertAuthBody(parsed);
-    body = JSON.stringify(parsed);
+    // the bytes checked are the bytes handed on, not re-encoded: better-auth parses them as we did (JSON.parse of
+    // their UTF-8; a BOM, which its decoder would drop, is refused here as not JSON), and a 1 MiB body is copied
+    // twice less
+    const { value, raw } = await readJsonBodyBytes(req);
+    assertAuthBody(value);
+    body = raw.length > 0 ? raw : '{}';
     headers.set('content-type', 'application/json');
   }
   return new Request(new URL(url.pathname + url.search, origin), { method, headers, body });

@@ -18,9 +18,16 @@ export function tooLarge(): AppError {
  * revoke without a reason); a non-empty one must be a JSON object sent as application/json.
  */
 export async function readJsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+  return (await readJsonBodyBytes(req)).value;
+}
+
+/** What readJsonBody reads, with the bytes it parsed (none for an empty body). */
+export async function readJsonBodyBytes(
+  req: IncomingMessage,
+): Promise<{ value: Record<string, unknown>; raw: Buffer }> {
   const raw = await readBodyWithinLimit(req);
   if (raw === undefined) throw tooLarge();
-  if (raw.length === 0) return {};
+  if (raw.length === 0) return { value: {}, raw };
   if (!JSON_TYPE.test(req.headers['content-type'] ?? '')) {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the request body as JSON with Content-Type: application/json.', {
       contentType: req.headers['content-type'] ?? null,
@@ -39,7 +46,7 @@ export async function readJsonBody(req: IncomingMessage): Promise<Record<string,
       errors: [{ path: '', message: 'must be a JSON object' }],
     });
   }
-  return parsed as Record<string, unknown>;
+  return { value: parsed as Record<string, unknown>, raw };
 }
 
 /**
