@@ -14,6 +14,11 @@ import { measure, type Figure } from './measure.ts';
 import { sampleAttestation, seedAttestations } from './seed.ts';
 
 export const KEYS = 100;
+/**
+ * Seconds each side runs a path, unmeasured, before its first round: the rounds measure a steady state (code
+ * optimised on both sides, the service's held answers written) rather than a start-up in their first seconds.
+ */
+const WARM_SECONDS = Number(process.env.BENCH_WARM_SECONDS ?? 3);
 
 /** A hot path of the service against its plain handler, and the ratio it is held to. */
 export interface Pair {
@@ -165,6 +170,14 @@ export async function measurePairs(
     if (only && !only.has(name)) continue;
     const service: Figure[] = [];
     const plain: Figure[] = [];
+    if (WARM_SECONDS > 0) {
+      await measure(name, setup.api.pid!, { duration: WARM_SECONDS, url: setup.base, requests: [request] });
+      await measure(name, setup.plain.child.pid!, {
+        duration: WARM_SECONDS,
+        url: setup.plain.url,
+        requests: [request],
+      });
+    }
     for (let round = 0; round < rounds; round++) {
       const sides = [
         async () =>
@@ -233,7 +246,9 @@ doing the same work on the same database: the read selects the record's row by u
 hash, the create hashes the content, signs the EIP-712 attestation with the service's own signer and writes the row
 and its chained audit entry in one transaction, the credential selects the row and signs the same VC 2.0 as a
 \`vc+jwt\` (ES256, \`jose\`). 50 connections, ${duration} s per side, ${rounds} round(s) alternating
-which side goes first; figures are the rounds' means. CPU per request is what the server process, every PostgreSQL
+which side goes first, after ${WARM_SECONDS} s of the same requests on each side that are not counted (the rounds
+measure a steady state: both sides' code optimised, the service's held answers written); figures are the rounds'
+means. CPU per request is what the server process, every PostgreSQL
 process and the load generator (autocannon, in the bench's own process) used during a side's run over the requests
 it answered (from \`/proc\`), in µs: the server's + PostgreSQL's + the load generator's.
 
