@@ -170,28 +170,20 @@ export async function measurePairs(
     if (only && !only.has(name)) continue;
     const service: Figure[] = [];
     const plain: Figure[] = [];
-    if (WARM_SECONDS > 0) {
-      await measure(name, setup.api.pid!, { duration: WARM_SECONDS, url: setup.base, requests: [request] });
-      await measure(name, setup.plain.child.pid!, {
-        duration: WARM_SECONDS,
-        url: setup.plain.url,
-        requests: [request],
-      });
-    }
+    /** One side's run of `seconds` against its server. */
+    const sides = [
+      (seconds: number) => measure(name, setup.api.pid!, { duration: seconds, url: setup.base, requests: [request] }),
+      (seconds: number) =>
+        measure(`plain: ${name}`, setup.plain.child.pid!, {
+          duration: seconds,
+          url: setup.plain.url,
+          requests: [request],
+        }),
+    ];
+    if (WARM_SECONDS > 0) for (const side of sides) await side(WARM_SECONDS);
     for (let round = 0; round < rounds; round++) {
-      const sides = [
-        async () =>
-          service.push(await measure(name, setup.api.pid!, { duration, url: setup.base, requests: [request] })),
-        async () =>
-          plain.push(
-            await measure(`plain: ${name}`, setup.plain.child.pid!, {
-              duration,
-              url: setup.plain.url,
-              requests: [request],
-            }),
-          ),
-      ];
-      for (const side of round % 2 === 0 ? sides : sides.reverse()) await side();
+      // alternate which side goes first, so neither always runs on the warmer machine
+      for (const i of round % 2 === 0 ? [0, 1] : [1, 0]) (i === 0 ? service : plain).push(await sides[i]!(duration));
     }
     const s = meanFigure(service);
     const p = meanFigure(plain);

@@ -38,16 +38,15 @@ export async function checkDatabase(databaseUrl: string, setting: string): Promi
     const pending = migrations.filter((m) => !applied.has(m.name));
     // a warning that cannot be worked out is no finding: it must never turn a database that answers into a failure
     const vacuuming = await autovacuumFinding(client).catch(() => []);
-    if (pending.length > 0)
-      return [
-        fail(
-          'database',
-          `${where} connects, but ${pending.length} of ${migrations.length} migrations are not applied ` +
-            '(`attestation-service migrate` applies them; so does `serve`)',
-        ),
-        ...vacuuming,
-      ];
-    return [ok('database', `${where} connects; all ${migrations.length} migrations applied`), ...vacuuming];
+    const found =
+      pending.length > 0
+        ? fail(
+            'database',
+            `${where} connects, but ${pending.length} of ${migrations.length} migrations are not applied ` +
+              '(`attestation-service migrate` applies them; so does `serve`)',
+          )
+        : ok('database', `${where} connects; all ${migrations.length} migrations applied`);
+    return [found, ...vacuuming];
   } catch (error) {
     return [fail('database', `${where}: ${String((error as Error).message).split('\n')[0]}`, setting)];
   } finally {
