@@ -207,8 +207,12 @@ What caps the rest:
   would take at the run's gas per item: 0.97 is the steady ceiling.
 - ${f0?.creates.toLocaleString('en') ?? '?'} creates are not a whole number of blocks: the last block carries what is left, and with it the block
   share of a run tops out at 0.90. The column without the last block shows the steady state.
-- The first block comes at a moment of the chain's own clock: when it comes before a block's worth of creates is
-  staged, it leaves with less, and the run spans a block more.
+- The first block comes at a moment of the chain's own clock. From idle the relayer lingers (\`RELAY_LINGER\`, 100 ms)
+  before a short transaction, so the burst's first transaction carries what arrived in that time, not its first
+  create alone: when a block comes inside the linger it carries none of the run and the next one a full share;
+  when it comes later it carries the burst's first tens. Before the linger (git 4598b01) the first create went
+  alone, a transaction of one item, and took a block of the run's span whenever the block came before more were
+  staged: 0.82 in three runs (12 blocks) on this machine, 0.76 in a clean-clone \`bench:check\`.
 - p50 is Little's law: ${f0?.inFlight ?? '?'} creates in flight at about 196 a second wait about two seconds, two block times; the
   wall share adds the first block's wait and the last answers' to the blocks themselves.
 - Before (git 9627b4b and earlier) each create of an account committed alone, one after another on the account's
@@ -216,6 +220,6 @@ What caps the rest:
   empty. Bisected with this run (\`pnpm bench:capacity TREE\`, interleaved, embedded PostgreSQL), 6a76995 read block
   shares 0.76 and 0.76 (wall 0.66, 0.66) and 9627b4b 0.82 and 0.90 (wall 0.70, 0.75): no regression between the two
   here, the same cap in both. Single creates now share a commit (docs/decisions.md, "On-chain creates share a
-  commit"), and a short transaction goes at once where the next block has room for it.
+  commit"), and a short transaction goes at once where the next block has room for it (from idle, once its linger is over).
 `;
 }

@@ -136,6 +136,8 @@ function toConfig(v: z.infer<typeof schema>) {
       /** Gas one relay transaction may use; undefined: half the latest block's gas limit. */
       gasTarget: v.RELAY_GAS_TARGET === undefined ? undefined : BigInt(v.RELAY_GAS_TARGET),
       stuckAfterMs: v.RELAY_STUCK_AFTER === undefined ? undefined : parseDuration(v.RELAY_STUCK_AFTER),
+      /** How long a short relay transaction from idle waits for more items (chain/flight.ts, `lingerWaits`). */
+      lingerMs: parseDuration(v.RELAY_LINGER),
     },
     /** Domain proofs (domains/): the DNS servers asked for TXT records; empty: the system's. */
     domains: { dnsServers: v.DOMAIN_VERIFY_DNS_SERVERS },

@@ -60,6 +60,7 @@ export async function startWorkerPart(
       gasTarget: config.chain.gasTarget,
       stuckAfterMs: config.chain.stuckAfterMs ?? (chain.dev ? 5_000 : 60_000),
       maxBumps: 5,
+      lingerMs: config.chain.lingerMs,
     },
   );
   const sealed = webhookSecrets(secrets);

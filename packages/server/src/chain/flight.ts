@@ -30,6 +30,8 @@ export interface PipelineOptions {
   stuckAfterMs: number;
   /** How many fee bumps a transaction gets (then it waits at its fees; a forgetful node still gets its bytes). */
   maxBumps: number;
+  /** How long a short transaction from idle waits for more items (`lingerWaits`); 0 or undefined: it goes at once. */
+  lingerMs?: number | undefined;
 }
 
 /**
@@ -49,4 +51,26 @@ export function shortTransactionWaits(at: {
   if (budget === undefined || queued < budget) return false;
   if (estimated * 10n >= budget * 9n) return false;
   return blockGas === undefined || queued + estimated > blockGas;
+}
+
+/**
+ * Whether a short transaction (under 90% of the budget) lingers for more items when nothing is in flight: until
+ * `lingerMs` after its first items were found waiting (`heldSince`). A burst that reaches an idle relayer then leaves
+ * in transactions of many items rather than one of its first item and the rest behind it: fewer transactions and fees,
+ * and the block it lands in carries the burst's first hundreds. A lone item pays the linger at most once, and only
+ * when a block falls inside it (on average the linger itself). With transactions in flight, `shortTransactionWaits`
+ * decides instead.
+ */
+export function lingerWaits(at: {
+  estimated: bigint;
+  budget: bigint | undefined;
+  inFlight: number;
+  heldSince: number;
+  now: number;
+  lingerMs: number | undefined;
+}): boolean {
+  const { estimated, budget, inFlight, heldSince, now, lingerMs } = at;
+  if (!lingerMs || inFlight > 0 || budget === undefined) return false;
+  if (estimated * 10n >= budget * 9n) return false;
+  return now - heldSince < lingerMs;
 }

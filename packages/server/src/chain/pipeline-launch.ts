@@ -1,5 +1,5 @@
 import { inTransaction } from '../db/database.ts';
-import { shortTransactionWaits, type Flight, type PipelineOptions } from './flight.ts';
+import { lingerWaits, shortTransactionWaits, type Flight, type PipelineOptions } from './flight.ts';
 import { recordFailed, recordIntent } from './journal-store.ts';
 import type { PipelineDeps, PipelineState } from './pipeline-state.ts';
 import type { RoundWork } from './round.ts';
@@ -31,15 +31,26 @@ export function estimateBudget(gasTarget: bigint | undefined): bigint | undefine
 }
 
 /**
- * Whether a transaction of some estimated gas waits for more items (flight.ts, `shortTransactionWaits`), beside the
- * transactions in flight now (their gas limits) and the block gas limit as the state holds it when asked.
+ * Whether a transaction of some estimated gas waits for more items: from idle, while it lingers (flight.ts,
+ * `lingerWaits`; a linger that begins marks the state as holding since `now`), else beside the transactions in flight
+ * now (their gas limits) and the block gas limit as the state holds it when asked (`shortTransactionWaits`).
  */
 export function partialWaits(
-  state: Pick<PipelineState, 'flights' | 'blockGas'>,
+  state: Pick<PipelineState, 'flights' | 'blockGas' | 'heldSince' | 'holding'>,
   budget: bigint | undefined,
+  linger: { lingerMs?: number | undefined; now: number } = { now: 0 },
 ): (estimated: bigint) => boolean {
   const queued = state.flights.reduce((sum, f) => sum + f.gas, 0n);
-  return (estimated) => shortTransactionWaits({ estimated, budget, queued, blockGas: state.blockGas });
+  return (estimated) => {
+    const heldSince = state.heldSince ?? linger.now;
+    const inFlight = state.flights.length;
+    if (lingerWaits({ estimated, budget, inFlight, heldSince, now: linger.now, lingerMs: linger.lingerMs })) {
+      state.heldSince = heldSince;
+      state.holding = true;
+      return true;
+    }
+    return shortTransactionWaits({ estimated, budget, queued, blockGas: state.blockGas });
+  };
 }
 
 /** A transaction just sent, as the pipeline watches it: its one hash so far, its stuck clock started now. */
@@ -63,13 +74,20 @@ async function readGasTarget(sender: Sender, opts: PipelineOptions, state: Pipel
   return gasTargetOf(opts.gasTarget, limit, state.gasTarget);
 }
 
-/** Ties the waiting items of the next work that has some (works take turns) to a journal entry; undefined: none wait. */
-export async function claimTurn(deps: PipelineDeps, state: PipelineState): Promise<ClaimedTurn | undefined> {
+/**
+ * Ties the waiting items of the next work that has some (works take turns) to a journal entry; undefined: none wait,
+ * or those that wait linger (`lingerMs`, see `partialWaits`).
+ */
+export async function claimTurn(
+  deps: PipelineDeps,
+  state: PipelineState,
+  lingerMs?: number,
+): Promise<ClaimedTurn | undefined> {
   const { db, works } = deps;
   for (let i = 0; i < works.length; i++) {
     const work = works[(state.cursor + i) % works.length]!;
     const budget = estimateBudget(state.gasTarget);
-    const waits = partialWaits(state, budget);
+    const waits = partialWaits(state, budget, { lingerMs, now: Date.now() });
     const claimed = await inTransaction(db, (tx) =>
       work.claim(tx, budget, async (estimated) => (waits(estimated) ? undefined : recordIntent(tx, work.kind))),
     );
@@ -117,7 +135,9 @@ export async function launchNext(
   state: PipelineState,
 ): Promise<'launched' | 'failed' | 'idle'> {
   state.gasTarget = await readGasTarget(deps.sender, opts, state);
-  const turn = await claimTurn(deps, state);
+  state.holding = false;
+  const turn = await claimTurn(deps, state, opts.lingerMs);
+  if (!state.holding) state.heldSince = undefined; // a linger ends when its items go, or when none wait
   if (!turn) return 'idle';
   return sendTurn(deps, state, turn);
 }

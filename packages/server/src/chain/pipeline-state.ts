@@ -34,6 +34,10 @@ export interface PipelineState {
   blockGas: bigint | undefined;
   /** When reorgs were last looked for (real time). */
   reorgLookedAt: number;
+  /** Since when a short transaction from idle lingers for more items (real time; chain/flight.ts, `lingerWaits`). */
+  heldSince: number | undefined;
+  /** Whether the last claim was declined to linger: the pipeline then waits out the linger instead of ending. */
+  holding: boolean;
 }
 
 /** A pipeline's state before its first step: nothing in flight, RELAY_GAS_TARGET (if set) as its gas target. */
@@ -46,5 +50,7 @@ export function initialPipelineState(opts: PipelineOptions): PipelineState {
     gasTarget: opts.gasTarget,
     blockGas: undefined,
     reorgLookedAt: 0,
+    heldSince: undefined,
+    holding: false,
   };
 }

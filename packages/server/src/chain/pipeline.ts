@@ -44,6 +44,12 @@ async function run(deps: PipelineDeps, opts: PipelineOptions, state: PipelineSta
   while (!signal?.aborted) {
     await lookForReorgs(deps, state);
     const launched = await launchWhileRoom(deps, opts, state, signal);
+    if (state.flights.length === 0 && state.holding) {
+      // short items from idle linger for more (chain/flight.ts, `lingerWaits`): wait out the rest of it
+      const rest = state.heldSince! + (opts.lingerMs ?? 0) - Date.now();
+      await sleep(Math.max(1, rest), undefined, { signal }).catch(() => undefined);
+      continue;
+    }
     if (state.flights.length === 0) return;
     const progressed = await settle(deps, opts, state, Date.now());
     if (!progressed && !launched) await sleep(POLL_MS, undefined, { signal }).catch(() => undefined);

@@ -8,6 +8,7 @@ import {
   newFlight,
   partialWaits,
 } from '../../src/chain/pipeline-launch.ts';
+import { createPipeline } from '../../src/chain/pipeline.ts';
 import { initialPipelineState, type PipelineState } from '../../src/chain/pipeline-state.ts';
 import { NOBODY, startPipelineBench, testWork, type PipelineBench } from './pipeline-support.ts';
 
@@ -39,7 +40,20 @@ describe('the size of a transaction', () => {
     // the block gas limit is read when asked, as a later read of the node left it
     state.blockGas = 40_000_000n;
     expect(waits(10_000_001n)).toBe(false);
-    expect(partialWaits({ flights: inFlight(1_000n), blockGas: undefined }, 14_000_000n)(1n)).toBe(false);
+    const unknown = { flights: inFlight(1_000n), blockGas: undefined, heldSince: undefined, holding: false };
+    expect(partialWaits(unknown, 14_000_000n)(1n)).toBe(false);
+  });
+
+  it('from idle, lingers a short one: the state holds from the first time it is asked until the linger is over', () => {
+    const idle = { flights: [], blockGas: 30_000_000n, heldSince: undefined as number | undefined, holding: false };
+    expect(partialWaits(idle, 14_000_000n, { lingerMs: 100, now: 5_000 })(1_000_000n)).toBe(true);
+    expect(idle).toMatchObject({ heldSince: 5_000, holding: true });
+    idle.holding = false;
+    expect(partialWaits(idle, 14_000_000n, { lingerMs: 100, now: 5_099 })(1_000_000n)).toBe(true);
+    expect(idle).toMatchObject({ heldSince: 5_000, holding: true }); // the linger runs from when it began
+    idle.holding = false;
+    expect(partialWaits(idle, 14_000_000n, { lingerMs: 100, now: 5_100 })(1_000_000n)).toBe(false);
+    expect(idle.holding).toBe(false);
   });
 
   it('starts a sent transaction’s watch with its one hash and its stuck clock at once', () => {
@@ -103,6 +117,18 @@ describe('a claim on a real journal', () => {
     expect(short.waiting).toBe(1);
     expect(state.cursor).toBe(0);
   });
+
+  it('from idle, a short one lingers (nothing tied to the journal), then goes once the linger is over', async () => {
+    const short = testWork('attest', NOBODY, { estimate: 100_000n });
+    const deps = { ...bench.deps, works: [short] };
+    state = initialPipelineState({ ...opts, gasTarget: 1_020_000n, lingerMs: 60_000 });
+    expect(await claimTurn(deps, state, 60_000)).toBeUndefined();
+    expect([short.opened, short.waiting, state.holding]).toEqual([[false], 1, true]);
+    state.heldSince! -= 60_000;
+    state.holding = false;
+    expect(await claimTurn(deps, state, 60_000)).toMatchObject({ work: short, count: 1 });
+    expect(state.holding).toBe(false);
+  });
 });
 
 describe('a launch on a real chain', () => {
@@ -120,6 +146,19 @@ describe('a launch on a real chain', () => {
     expect(state.nextNonce).toBe(2);
     const [sent] = await journal(state.flights[0]!.journalId);
     expect(sent).toMatchObject({ status: 'sent', nonce: 0 });
+  });
+
+  it('from idle, waits out the linger before it sends a short transaction, then finishes it', async () => {
+    const work = testWork('attest', NOBODY, { waiting: 1 });
+    const lingering = { ...opts, lingerMs: 400 };
+    const started = Date.now();
+    await createPipeline({ ...bench.deps, works: [work] }, lingering).run();
+    expect(work.finished).toHaveLength(1);
+    const [{ sentAt }] = await bench.sql.query<{ sentAt: Date }>(
+      `SELECT sent_at AS "sentAt" FROM relay_transactions WHERE id = $1::bigint`,
+      [work.finished[0]!.journalId],
+    );
+    expect(sentAt.getTime() - started).toBeGreaterThanOrEqual(400 - 5); // the timestamp keeps milliseconds
   });
 
   it('fails a transaction that cannot be prepared (it would revert): its items, its journal entry; no nonce taken', async () => {
