@@ -207,12 +207,12 @@ What caps the rest:
   would take at the run's gas per item: 0.97 is the steady ceiling.
 - ${f0?.creates.toLocaleString('en') ?? '?'} creates are not a whole number of blocks: the last block carries what is left, and with it the block
   share of a run tops out at 0.90. The column without the last block shows the steady state.
-- The first block comes at a moment of the chain's own clock. From idle the relayer lingers (\`RELAY_LINGER\`, 100 ms)
-  before a short transaction, so the burst's first transaction carries what arrived in that time, not its first
-  create alone: when a block comes inside the linger it carries none of the run and the next one a full share;
-  when it comes later it carries the burst's first tens. Before the linger (git 4598b01) the first create went
-  alone, a transaction of one item, and took a block of the run's span whenever the block came before more were
-  staged: 0.82 in three runs (12 blocks) on this machine, 0.76 in a clean-clone \`bench:check\`.
+- The first block comes at a moment of the chain's own clock. A burst's first create commits alone and the rest a
+  group later; from idle the relayer lingers (\`RELAY_LINGER\`, 250 ms) before a short transaction, so the first one
+  carries the burst's first group, not its first create alone, which took a block of the run's span whenever the
+  block came before the rest: 5 runs of 12 read 0.90 without the linger, 8 of 12 at 100 ms, 11 of 12 at 250 ms
+  (docs/decisions.md, "Pipelined"). A run still spans a block more when its first block comes early and carries
+  little, or when its last creates arrive after the last block they could have had.
 - p50 is Little's law: ${f0?.inFlight ?? '?'} creates in flight at about 196 a second wait about two seconds, two block times; the
   wall share adds the first block's wait and the last answers' to the blocks themselves.
 - Before (git 9627b4b and earlier) each create of an account committed alone, one after another on the account's

@@ -109,7 +109,7 @@ export const schema = z.object({
   MAX_FEE_PER_GAS_GWEI: z.coerce.number().positive().max(100_000).default(500),
   RELAYER_MIN_BALANCE_ETH: z.coerce.number().min(0).default(0.001),
   RELAY_STUCK_AFTER: duration.optional(),
-  RELAY_LINGER: duration.default('100ms'),
+  RELAY_LINGER: duration.default('250ms'),
   RELAY_MAX_ITEMS_PER_TX: z.coerce.number().int().min(1).max(1000).default(100),
   RELAY_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(64).default(4),
   RELAY_GAS_TARGET: z.coerce.number().int().min(100_000).max(1_000_000_000).optional(),
