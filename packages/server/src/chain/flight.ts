@@ -49,7 +49,7 @@ export function shortTransactionWaits(at: {
 }): boolean {
   const { estimated, budget, queued, blockGas } = at;
   if (budget === undefined || queued < budget) return false;
-  if (estimated * 10n >= budget * 9n) return false;
+  if (!shortOf(estimated, budget)) return false;
   return blockGas === undefined || queued + estimated > blockGas;
 }
 
@@ -71,6 +71,10 @@ export function lingerWaits(at: {
 }): boolean {
   const { estimated, budget, inFlight, heldSince, now, lingerMs } = at;
   if (!lingerMs || inFlight > 0 || budget === undefined) return false;
-  if (estimated * 10n >= budget * 9n) return false;
-  return now - heldSince < lingerMs;
+  return shortOf(estimated, budget) && now - heldSince < lingerMs;
+}
+
+/** Whether a transaction's estimate is short of its budget: under 90% of it (the two rules above wait only then). */
+function shortOf(estimated: bigint, budget: bigint): boolean {
+  return estimated * 10n < budget * 9n;
 }
